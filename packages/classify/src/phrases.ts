@@ -1,0 +1,151 @@
+/**
+ * Every phrase faultline reads in provider messages, codes and types, once, for every provider.
+ * Matching is case-insensitive on the message with URLs removed, plus the provider code and type.
+ * Each entry names where it is seen. Adapters never keep their own copy of these lists.
+ */
+
+/** The input does not fit the model's context window. Wins over a 5xx and over a stream error. */
+export const CONTEXT_OVERFLOW_PHRASES: readonly RegExp[] = [
+  /context_length_exceeded/, // OpenAI, Groq, DeepSeek, Together: error.code
+  /maximum context length/, // OpenAI: "This model's maximum context length is 8192 tokens"
+  /context window/, // OpenRouter, Mistral: "exceeds the context window"
+  /prompt is too long/, // Anthropic: "prompt is too long: 215000 tokens > 200000 maximum"
+  /input token count.*exceeds/, // Gemini: "The input token count (1200000) exceeds the maximum number of tokens allowed"
+  /too many tokens/, // Mistral: "Prompt contains 40000 tokens ... too many tokens"; Bedrock Converse
+  /input is too long/, // Bedrock: "Input is too long for requested model."
+  /too many input tokens/, // Bedrock ValidationException (Anthropic models)
+  /(prompt|input|request).{0,40}(exceeds|longer than).{0,40}(maximum|max|limit).{0,20}(tokens|length|context)/, // Azure, vLLM
+  /reduce the length of the messages/, // OpenAI: "Please reduce the length of the messages or completion."
+  /string_above_max_length/, // OpenAI: a single message over the limit
+  /request_too_large/, // Groq 413 / Anthropic 413 type
+  /request too large/, // OpenAI 429 and Groq 413: "Request too large for model ... Please reduce your message size"
+];
+
+/** A 429/413 saying this one request is bigger than the per-minute budget: waiting never helps. */
+export const REQUEST_TOO_LARGE_PHRASES: readonly RegExp[] = [
+  /request too large/, // OpenAI 429 "Request too large for gpt-4o ... on tokens per min (TPM)"
+  /must be reduced/, // OpenAI 429 "The input or output tokens must be reduced in order to run successfully"
+  /please reduce your message size/, // Groq 413
+];
+
+/** The account's allowance is spent (quota, capacity category). */
+export const QUOTA_PHRASES: readonly RegExp[] = [
+  /insufficient_quota/, // OpenAI: error.code on 429
+  /exceeded your current quota/, // OpenAI: "You exceeded your current quota, please check your plan and billing details"
+  /quota exceeded/, // Gemini: "Quota exceeded for metric: ... per day"
+  /per[ _-]?day|daily|tokens per day|requests per day|\(tpd\)|\(rpd\)/, // Groq "tokens per day (TPD)", Gemini PerDay, Bedrock daily token throttles
+  /per[ _-]?month|monthly (limit|quota|spend)/, // Mistral, Together monthly caps
+  /free[ _-]?tier/, // Gemini FreeTier quota ids and messages
+  /servicequotaexceededexception/, // Bedrock exception name
+  /check your plan and billing/, // OpenAI
+  /spend limit|spending limit|usage limit reached/, // Together, OpenRouter, DeepSeek
+];
+
+/** The account cannot pay (billing reason). */
+export const BILLING_PHRASES: readonly RegExp[] = [
+  /credit balance/, // Anthropic 400: "Your credit balance is too low to access the Anthropic API"
+  /insufficient (credits|balance|funds)/, // OpenRouter 402 "Insufficient credits", DeepSeek 402 "Insufficient Balance"
+  /payment required/, // 402 reason phrase
+  /billing_not_active|billing not active|billing account/, // OpenAI billing_not_active, Gemini billing messages
+  /add (more )?credits/, // OpenRouter
+];
+
+/** Structured quota identifiers: which windows mean "the allowance is spent". */
+export const QUOTA_ID_LONG_WINDOW: RegExp =
+  /per[_-]?day|perday|daily|per[_-]?month|permonth|free[_-]?tier|freetier/i;
+/** Structured quota identifiers that are per-minute (or shorter) windows: a rate limit. */
+export const QUOTA_ID_SHORT_WINDOW: RegExp = /per[_-]?(minute|second)|perminute|persecond/i;
+
+/** An account block only the provider can lift: permission, contact support. */
+export const ACCOUNT_BLOCK_PHRASES: readonly RegExp[] = [
+  /organization has been disabled|organisation has been disabled/, // OpenAI 401/403
+  /account (has been|is) (disabled|suspended|deactivated|restricted)/, // Anthropic, Mistral, Groq
+  /contact support|reach out to support|contact our support/, // Groq "restricted, reach out to support"
+  /\brestricted\b.*support/, // Groq organization_restricted
+  /organization_restricted|account_deactivated/, // Groq, OpenAI codes
+];
+
+/** The key itself was rejected. */
+export const AUTH_PHRASES: readonly RegExp[] = [
+  /invalid_api_key/, // OpenAI, Groq code
+  /incorrect api key/, // OpenAI message
+  /invalid x-api-key/, // Anthropic 401
+  /authentication_error/, // Anthropic type
+  /api key not valid|api_key_invalid/, // Gemini 400 "API key not valid. Please pass a valid API key." (reason API_KEY_INVALID)
+  /unrecognizedclientexception|security token included in the request is invalid|invalidsignatureexception/, // AWS
+  /unauthenticated/, // Gemini/Vertex status UNAUTHENTICATED
+  /invalid authentication|unauthorized/, // Mistral "Unauthorized", generic
+];
+
+/** The key is valid but not allowed (permission). */
+export const PERMISSION_PHRASES: readonly RegExp[] = [
+  /permission_denied|permission denied|permission_error/, // Gemini status, Anthropic type
+  /accessdeniedexception|don't have access to the model|do not have access/, // Bedrock model not enabled
+  /not allowed to/, // OpenAI "You are not allowed to sample from this model"
+  /unsupported_country_region_territory|not available in your (country|region)/, // OpenAI, Anthropic region blocks
+];
+
+/** The model does not exist or cannot serve the request. */
+export const MODEL_NOT_FOUND_PHRASES: readonly RegExp[] = [
+  /model_not_found/, // OpenAI, Groq code
+  /model.{0,80}(does not exist|not exist|not found|was not found|is not supported|not supported for|is invalid|invalid model)/, // OpenAI "The model `x` does not exist", Gemini "models/x is not found for API version v1beta"
+  /invalid model|unknown model|no such model|model not found/, // Mistral "Invalid model: x", Groq, vLLM
+  /provided model identifier is invalid/, // Bedrock ValidationException
+  /no endpoints found/, // OpenRouter 404 "No endpoints found that support ..."
+  /not_found_error.*model|model.*not_found_error/, // Anthropic 404 "model: claude-x"
+  /deploymentnotfound|deployment.{0,40}does not exist/, // Azure OpenAI DeploymentNotFound
+];
+
+/** The provider refused the content. */
+export const CONTENT_POLICY_PHRASES: readonly RegExp[] = [
+  /content_filter|content management policy|content_policy_violation/, // Azure OpenAI 400, OpenAI images
+  /responsibleaipolicyviolation/, // Azure inner error code
+  /safety (system|filter|settings|reasons)|blocked.{0,40}safety|prohibited_content|blocklist|\bspii\b/, // Gemini block reasons, OpenAI images
+  /violat(es|ed|ing) (our|the) (usage|content) polic/, // OpenAI, Mistral moderation
+  /flagged (as|by|for)|moderation/, // OpenRouter 403 "Input was flagged", moderation refusals
+  /\brefusal\b/, // Anthropic stop_reason "refusal" turned into an error
+  /image_generation_user_error/, // OpenAI images
+];
+
+/** The provider cannot take this media. */
+export const UNSUPPORTED_MEDIA_PHRASES: readonly RegExp[] = [
+  /unsupported (media|mime|image|file|audio|content) (type|format)/, // generic, Mistral, Groq
+  /(image|file|audio|mime) (type|format) .{0,40}(not supported|unsupported|is invalid)/, // Anthropic "Image format image/bmp is not supported"
+  /could not process image|invalid_image_format|unsupported_file/, // OpenAI
+  /unsupported media type/, // 415 reason phrase
+];
+
+/** The provider is busy: retry soon or elsewhere. */
+export const OVERLOADED_PHRASES: readonly RegExp[] = [
+  /overloaded/, // Anthropic 529 overloaded_error, Mistral
+  /\bunavailable\b|serviceunavailable/, // Gemini status UNAVAILABLE, Bedrock ServiceUnavailableException
+  /capacity_exceeded|over capacity|capacity/, // Groq 498 flex tier capacity, OpenRouter
+  /modelnotreadyexception|model is not ready|currently loading/, // Bedrock, Together/HF model warm-up
+  /engine is currently overloaded|server is busy|too busy/, // OpenAI legacy, DeepSeek
+];
+
+/** The request or the account is being throttled for a short while. */
+export const RATE_LIMIT_PHRASES: readonly RegExp[] = [
+  /rate_limit|rate limit|ratelimit/, // OpenAI rate_limit_exceeded, Anthropic rate_limit_error, Mistral
+  /throttlingexception|throttled|too many requests/, // Bedrock, generic 429 text
+  /resource_exhausted|resource has been exhausted/, // Gemini 429 status
+  /tokens per min|requests per min|\(tpm\)|\(rpm\)/, // OpenAI, Groq limit names
+];
+
+/** The provider failed on its side. */
+export const SERVER_ERROR_PHRASES: readonly RegExp[] = [
+  /server_error|internal server error|internal error|internalserverexception|\binternal\b/, // OpenAI server_error, Gemini INTERNAL, Bedrock
+  /api_error/, // Anthropic 500 type
+  /modelstreamerrorexception|modelerrorexception/, // Bedrock model failures (424, in-stream)
+  /bad gateway|gateway timeout|upstream/, // proxies
+];
+
+/** The request was malformed. */
+export const INVALID_REQUEST_PHRASES: readonly RegExp[] = [
+  /invalid_request_error|invalid_argument|validationexception|invalid request/, // OpenAI/Anthropic type, Gemini status, Bedrock
+  /tool_use_failed|json_validate_failed/, // Groq codes: the model's output failed the requested format
+];
+
+/** Provider-given waits in prose: "Please try again in 20s", "retry in 13.4s", "retry after 60 seconds". */
+export const WAIT_IN_TEXT: RegExp =
+  /(?:try again|retry)\s+(?:in|after)\s+((?:\d+(?:\.\d+)?(?:ms|h|m|s))+|\d+(?:\.\d+)?\s*(?:milliseconds?|seconds?|secs?|minutes?|mins?|hours?))/i;

@@ -1,0 +1,223 @@
+import type {
+  ErrorCategory,
+  ErrorDomain,
+  FailureReason,
+  NextStep,
+  RecoveryHints,
+  UserActionKind,
+} from './schemas.ts';
+
+/** One row of DESIGN.md's taxonomy table. */
+export interface TaxonomyRow {
+  readonly category: ErrorCategory;
+  readonly retryable: boolean;
+  readonly userAction: UserActionKind;
+  readonly recovery: RecoveryHints;
+  readonly domain: ErrorDomain;
+  readonly httpStatus: number;
+  readonly nextStep: NextStep;
+  /** The advice shown to a person when nothing more specific is known. */
+  readonly advice: string;
+}
+
+const hints = (...names: Array<keyof RecoveryHints>): RecoveryHints => ({
+  rotateCredential: names.includes('rotateCredential'),
+  fallback: names.includes('fallback'),
+  compress: names.includes('compress'),
+});
+
+/** The taxonomy table: the contract every package and test shares (DESIGN.md). */
+export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.freeze({
+  rate_limit: {
+    category: 'transient',
+    retryable: true,
+    userAction: 'wait_and_retry',
+    recovery: hints('rotateCredential', 'fallback'),
+    domain: 'runtime',
+    httpStatus: 429,
+    nextStep: 'retry',
+    advice: 'The provider is rate limiting this key. Wait for the Retry-After period, then retry.',
+  },
+  overloaded: {
+    category: 'transient',
+    retryable: true,
+    userAction: 'wait_and_retry',
+    recovery: hints('fallback'),
+    domain: 'runtime',
+    httpStatus: 503,
+    nextStep: 'retry',
+    advice: 'The provider is overloaded. Retry shortly, or fall back to another model or provider.',
+  },
+  server_error: {
+    category: 'transient',
+    retryable: true,
+    userAction: 'wait_and_retry',
+    recovery: hints(),
+    domain: 'runtime',
+    httpStatus: 503,
+    nextStep: 'retry',
+    advice: 'The provider failed on its side. Retry with backoff.',
+  },
+  timeout: {
+    category: 'transient',
+    retryable: true,
+    userAction: 'wait_and_retry',
+    recovery: hints(),
+    domain: 'runtime',
+    httpStatus: 503,
+    nextStep: 'retry',
+    advice: 'The provider did not answer in time. Retry, perhaps with a longer timeout.',
+  },
+  connection: {
+    category: 'transient',
+    retryable: true,
+    userAction: 'wait_and_retry',
+    recovery: hints(),
+    domain: 'runtime',
+    httpStatus: 503,
+    nextStep: 'retry',
+    advice: 'The connection could not be opened before the request was sent. Retry with backoff.',
+  },
+  interrupted: {
+    category: 'ambiguous',
+    retryable: false,
+    userAction: 'wait_and_retry',
+    recovery: hints(),
+    domain: 'runtime',
+    httpStatus: 502,
+    nextStep: 'retry',
+    advice:
+      'The connection dropped after the request was sent; the provider may have processed it. Retry only if the call is idempotent.',
+  },
+  auth: {
+    category: 'configuration',
+    retryable: false,
+    userAction: 'check_credentials',
+    recovery: hints('rotateCredential'),
+    domain: 'config',
+    httpStatus: 500,
+    nextStep: 'fix_configuration',
+    advice: 'The API key was rejected. Check that it is set, valid and meant for this provider.',
+  },
+  permission: {
+    category: 'configuration',
+    retryable: false,
+    userAction: 'check_credentials',
+    recovery: hints('fallback'),
+    domain: 'config',
+    httpStatus: 500,
+    nextStep: 'fallback',
+    advice: 'This key is not allowed to do this. Check its permissions, project and region.',
+  },
+  model_not_found: {
+    category: 'configuration',
+    retryable: false,
+    userAction: 'change_model',
+    recovery: hints('fallback'),
+    domain: 'config',
+    httpStatus: 500,
+    nextStep: 'fallback',
+    advice: 'The model does not exist or this key cannot use it. Check the model name.',
+  },
+  not_found: {
+    category: 'configuration',
+    retryable: false,
+    userAction: 'check_configuration',
+    recovery: hints(),
+    domain: 'config',
+    httpStatus: 500,
+    nextStep: 'fix_configuration',
+    advice: 'The endpoint was not found. Check the base URL, API version and any proxy in between.',
+  },
+  endpoint: {
+    category: 'configuration',
+    retryable: false,
+    userAction: 'check_configuration',
+    recovery: hints(),
+    domain: 'config',
+    httpStatus: 500,
+    nextStep: 'fix_configuration',
+    advice: 'The provider host could not be reached by name. Check the base URL and region.',
+  },
+  quota: {
+    category: 'capacity',
+    retryable: false,
+    userAction: 'check_billing',
+    recovery: hints('fallback'),
+    domain: 'config',
+    httpStatus: 500,
+    nextStep: 'fallback',
+    advice: 'The account has used up its allowance. Raise the quota or plan, or fall back.',
+  },
+  billing: {
+    category: 'capacity',
+    retryable: false,
+    userAction: 'check_billing',
+    recovery: hints('rotateCredential', 'fallback'),
+    domain: 'config',
+    httpStatus: 500,
+    nextStep: 'fallback',
+    advice: 'The account cannot pay for this request. Add credit or fix the billing details.',
+  },
+  context_overflow: {
+    category: 'content',
+    retryable: false,
+    userAction: 'change_input',
+    recovery: hints('compress'),
+    domain: 'input',
+    httpStatus: 422,
+    nextStep: 'compress',
+    advice: 'The input is longer than the model accepts. Shorten or compress it, or lower max tokens.',
+  },
+  content_policy: {
+    category: 'content',
+    retryable: false,
+    userAction: 'change_input',
+    recovery: hints('fallback'),
+    domain: 'input',
+    httpStatus: 422,
+    nextStep: 'change_input',
+    advice: "The provider's safety system blocked this input or output. Change the input.",
+  },
+  invalid_request: {
+    category: 'content',
+    retryable: false,
+    userAction: 'change_input',
+    recovery: hints(),
+    domain: 'input',
+    httpStatus: 422,
+    nextStep: 'change_input',
+    advice: 'The provider rejected the request as invalid. Fix the parameters it names.',
+  },
+  unsupported_media: {
+    category: 'content',
+    retryable: false,
+    userAction: 'change_input',
+    recovery: hints(),
+    domain: 'input',
+    httpStatus: 422,
+    nextStep: 'change_input',
+    advice: 'The provider does not accept this media type or format.',
+  },
+  local_bug: {
+    category: 'unknown',
+    retryable: false,
+    userAction: 'contact_support',
+    recovery: hints(),
+    domain: 'runtime',
+    httpStatus: 500,
+    nextStep: 'report_bug',
+    advice:
+      'A programming error was thrown before or after the provider call. Report it with the stack trace.',
+  },
+  unknown: {
+    category: 'unknown',
+    retryable: false,
+    userAction: 'unknown',
+    recovery: hints(),
+    domain: 'runtime',
+    httpStatus: 500,
+    nextStep: 'report_bug',
+    advice: 'The failure could not be classified. It is not retried; report it so it can be.',
+  },
+});
