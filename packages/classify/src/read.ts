@@ -43,8 +43,8 @@ export function safeStatus(value: unknown): number | undefined {
 
 /** The constructor name of a value, or undefined. Used as evidence, never as the sole test. */
 export function constructorName(value: unknown): string | undefined {
-  const constructor = safeGet(value, 'constructor');
-  const name = safeGet(constructor, 'name');
+  const owner = safeGet(value, 'constructor');
+  const name = safeGet(owner, 'name');
   return typeof name === 'string' && name.length > 0 && name.length < 200 ? name : undefined;
 }
 
