@@ -1,0 +1,35 @@
+export type {
+  BaseUrlOptions,
+  LoopbackProtocol,
+  LoopbackServer,
+  LoopbackServerOptions,
+  RecordedRequest,
+} from './loopback-server.ts';
+export {
+  bigBody,
+  encodeEventStreamMessage,
+  recordedBodyLimitBytes,
+  startLoopbackServer,
+  streamEventDelayMilliseconds,
+  unresolvableHost,
+  withLoopback,
+} from './loopback-server.ts';
+export type { ResolvedExpectation } from './scenario.ts';
+export {
+  AwsEventStreamResponseScenario,
+  DnsFailureResponseScenario,
+  expectedFor,
+  HttpResponseScenario,
+  loadProviderCoverage,
+  loadScenario,
+  loadScenarios,
+  ProviderCoverage,
+  readScenarioFile,
+  Scenario,
+  ScenarioExpectation,
+  ScenarioResponse,
+  ScenarioSdkExpectation,
+  SocketResponseScenario,
+  SseResponseScenario,
+  scenariosDir,
+} from './scenario.ts';

@@ -1,0 +1,495 @@
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import http2 from 'node:http2';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import type { Scenario, ScenarioResponse } from './scenario.ts';
+
+// @smithy/* packages have no `exports` map and their `module` build (dist-es) uses extensionless
+// imports that Node's ESM loader rejects when vitest resolves the `module` field. Loading the
+// CommonJS build through `require` works under vitest, tsx and plain Node alike.
+const require = createRequire(import.meta.url);
+const { EventStreamCodec } =
+  require('@smithy/eventstream-codec') as typeof import('@smithy/eventstream-codec');
+
+/** The host used by `dns-failure` scenarios: `.invalid` never resolves (RFC 6761). */
+export const unresolvableHost = 'no-such-host.invalid';
+
+/** Recorded request bodies are cut at this many bytes. */
+export const recordedBodyLimitBytes = 1024 * 1024;
+
+/** Delay between two SSE events / event-stream frames, so clients see valid chunks first. */
+export const streamEventDelayMilliseconds = 15;
+
+export type LoopbackProtocol = 'http1' | 'h2c';
+
+export interface LoopbackServerOptions {
+  /** `http1` (default) or `h2c`: cleartext HTTP/2, which @aws-sdk/client-bedrock-runtime speaks. */
+  protocol?: LoopbackProtocol;
+}
+
+export interface BaseUrlOptions {
+  /** Appended after `/s/<token>`, e.g. `/v1` for SDKs whose base URL carries a version. */
+  pathPrefix?: string;
+}
+
+export interface RecordedRequest {
+  method: string;
+  /** The full request path, including `/s/<token>` and the query string. */
+  path: string;
+  /** The path after `/s/<token>` (e.g. `/v1/chat/completions`). */
+  subPath: string;
+  /** Lowercased header names; HTTP/2 pseudo-headers are left out. */
+  headers: Record<string, string>;
+  /** The request body as UTF-8, cut at 1 MB. */
+  body: string;
+}
+
+export interface LoopbackServer {
+  readonly protocol: LoopbackProtocol;
+  readonly port: number;
+  /** `http://127.0.0.1:<port>` */
+  readonly origin: string;
+  /** Registers the scenario under a fresh token and returns the base URL an SDK should use. */
+  baseUrlFor(scenario: Pick<Scenario, 'response'>, options?: BaseUrlOptions): string;
+  /** Requests recorded for this scenario (every registration of it), in arrival order. */
+  requests(scenario: Pick<Scenario, 'response'>): RecordedRequest[];
+  /** Destroys every open socket, session and stream, then stops listening. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** One request/response pair, whatever the protocol. */
+interface Exchange {
+  readBody(): Promise<string>;
+  respond(status: number, headers: Record<string, string>): void;
+  write(chunk: string | Uint8Array): void;
+  end(chunk?: string | Uint8Array): void;
+  /** Drops the connection under this exchange (the TCP socket; for h2 the whole session). */
+  destroyConnection(): void;
+  readonly closed: boolean;
+}
+
+interface Registration {
+  scenario: Pick<Scenario, 'response'>;
+  requests: RecordedRequest[];
+}
+
+function lowercaseHeaders(headers: Record<string, string> | undefined): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) result[name.toLowerCase()] = value;
+  return result;
+}
+
+function guessContentType(body: string): string | undefined {
+  if (body.length === 0) return undefined;
+  const start = body.trimStart();
+  if (start.startsWith('{') || start.startsWith('[')) return 'application/json';
+  if (start.startsWith('<')) return 'text/html; charset=utf-8';
+  return 'text/plain; charset=utf-8';
+}
+
+function formatSseEvent(event: { event?: string; data: string; id?: string }): string {
+  let text = '';
+  if (event.event !== undefined) text += `event: ${event.event}\n`;
+  if (event.id !== undefined) text += `id: ${event.id}\n`;
+  for (const line of event.data.split(/\r?\n/)) text += `data: ${line}\n`;
+  return `${text}\n`;
+}
+
+const textEncoder = new TextEncoder();
+const textDecoder = new TextDecoder();
+const fromUtf8 = (text: string): Uint8Array => textEncoder.encode(text);
+const toUtf8 = (bytes: Uint8Array): string => textDecoder.decode(bytes);
+const eventStreamCodec = new EventStreamCodec(toUtf8, fromUtf8);
+
+/** A decoded AWS event-stream message, with string headers and a UTF-8 payload. */
+export interface DecodedEventStreamMessage {
+  headers: Record<string, string | number | boolean>;
+  payload: string;
+}
+
+/**
+ * Splits a byte buffer into AWS event-stream frames (each starts with its total length as a
+ * big-endian uint32) and decodes them with EventStreamCodec (CRCs checked). A trailing partial
+ * frame is returned as `rest`.
+ */
+export function decodeEventStreamMessages(bytes: Uint8Array): {
+  messages: DecodedEventStreamMessage[];
+  rest: Uint8Array;
+} {
+  const messages: DecodedEventStreamMessage[] = [];
+  let offset = 0;
+  while (offset + 4 <= bytes.length) {
+    const length = new DataView(bytes.buffer, bytes.byteOffset + offset, 4).getUint32(0);
+    if (length < 16 || offset + length > bytes.length) break;
+    const message = eventStreamCodec.decode(bytes.subarray(offset, offset + length));
+    const headers: Record<string, string | number | boolean> = {};
+    for (const [name, header] of Object.entries(message.headers)) {
+      const value: unknown = header.value;
+      headers[name] =
+        typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+          ? value
+          : String(value);
+    }
+    messages.push({ headers, payload: toUtf8(message.body) });
+    offset += length;
+  }
+  return { messages, rest: bytes.subarray(offset) };
+}
+
+/** Encodes one AWS event-stream message; every header is sent as a string header. */
+export function encodeEventStreamMessage(message: {
+  headers: Record<string, string>;
+  payload: string;
+}): Uint8Array {
+  const headers: Record<string, { type: 'string'; value: string }> = {};
+  for (const [name, value] of Object.entries(message.headers)) headers[name] = { type: 'string', value };
+  return eventStreamCodec.encode({ headers, body: fromUtf8(message.payload) });
+}
+
+/**
+ * A JSON error body of exactly `megabytes` MiB (built in memory, never stored), for
+ * hostile-input tests: `{"error":{"message":"xxxx…","type":"server_error","code":"big_body"}}`.
+ */
+export function bigBody(megabytes: number): string {
+  const size = Math.max(0, Math.floor(megabytes * 1024 * 1024));
+  const prefix = '{"error":{"message":"';
+  const suffix = '","type":"server_error","code":"big_body"}}';
+  const padding = Math.max(0, size - prefix.length - suffix.length);
+  return prefix + 'x'.repeat(padding) + suffix;
+}
+
+async function findClosedPort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', resolve);
+  });
+  const address = probe.address();
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('could not allocate a port');
+  return address.port;
+}
+
+function readStream(stream: NodeJS.ReadableStream): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    let settled = false;
+    const finish = () => {
+      if (settled) return;
+      settled = true;
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    stream.on('data', (chunk: Buffer | string) => {
+      const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      if (kept < recordedBodyLimitBytes) {
+        const part = buffer.subarray(0, recordedBodyLimitBytes - kept);
+        chunks.push(part);
+        kept += part.length;
+      }
+    });
+    stream.on('end', finish);
+    stream.on('close', finish);
+    stream.on('error', finish);
+  });
+}
+
+/**
+ * Starts a loopback HTTP server on 127.0.0.1 (random port) that answers each registered
+ * scenario with its recorded response. Routes by the `/s/<token>` path prefix.
+ */
+export async function startLoopbackServer(options: LoopbackServerOptions = {}): Promise<LoopbackServer> {
+  const protocol: LoopbackProtocol = options.protocol ?? 'http1';
+  const registrations = new Map<string, Registration>();
+  const byScenario = new Map<object, Registration[]>();
+  const timers = new Set<NodeJS.Timeout>();
+  const sockets = new Set<net.Socket>();
+  const sessions = new Set<http2.ServerHttp2Session>();
+  let closing = false;
+  let closePromise: Promise<void> | undefined;
+
+  const later = (milliseconds: number, action: () => void) => {
+    if (closing) return;
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      if (!closing) action();
+    }, milliseconds);
+    timers.add(timer);
+  };
+
+  const handle = async (
+    method: string,
+    path: string,
+    rawHeaders: Record<string, string>,
+    exchange: Exchange,
+  ) => {
+    const match = /^\/s\/([A-Za-z0-9_-]+)(.*)$/.exec(path);
+    const registration = match ? registrations.get(match[1]!) : undefined;
+    const body = await exchange.readBody();
+    if (closing || exchange.closed) return;
+    if (!registration || !match) {
+      const text = JSON.stringify({
+        error: {
+          message: `faultline loopback server: no scenario registered for ${method} ${path}`,
+          type: 'not_found',
+        },
+      });
+      exchange.respond(404, { 'content-type': 'application/json' });
+      exchange.end(text);
+      return;
+    }
+    registration.requests.push({ method, path, subPath: match[2] ?? '', headers: rawHeaders, body });
+    answer(registration.scenario.response, exchange);
+  };
+
+  const streamThen = (then: 'end' | 'cut' | 'stall', exchange: Exchange) => {
+    if (then === 'end') exchange.end();
+    else if (then === 'cut') later(streamEventDelayMilliseconds, () => exchange.destroyConnection());
+    // 'stall': keep the stream open and silent until close().
+  };
+
+  const writeSequence = (chunks: Array<string | Uint8Array>, exchange: Exchange, done: () => void) => {
+    let index = 0;
+    const next = () => {
+      if (exchange.closed) return;
+      if (index >= chunks.length) {
+        done();
+        return;
+      }
+      exchange.write(chunks[index]!);
+      index += 1;
+      later(streamEventDelayMilliseconds, next);
+    };
+    next();
+  };
+
+  const answer = (response: ScenarioResponse, exchange: Exchange) => {
+    switch (response.kind) {
+      case 'http': {
+        const headers = lowercaseHeaders(response.headers);
+        const contentType = guessContentType(response.body);
+        if (headers['content-type'] === undefined && contentType !== undefined)
+          headers['content-type'] = contentType;
+        if (headers['content-length'] === undefined)
+          headers['content-length'] = String(Buffer.byteLength(response.body));
+        exchange.respond(response.status, headers);
+        exchange.end(response.body);
+        return;
+      }
+      case 'sse': {
+        const headers = {
+          'content-type': 'text/event-stream',
+          'cache-control': 'no-cache',
+          ...lowercaseHeaders(response.headers),
+        };
+        exchange.respond(response.status ?? 200, headers);
+        writeSequence(response.events.map(formatSseEvent), exchange, () =>
+          streamThen(response.then, exchange),
+        );
+        return;
+      }
+      case 'aws-event-stream': {
+        const headers = {
+          'content-type': 'application/vnd.amazon.eventstream',
+          ...lowercaseHeaders(response.headers),
+        };
+        exchange.respond(response.status ?? 200, headers);
+        const frames = response.messages.map(encodeEventStreamMessage);
+        const last = frames.at(-1);
+        if (response.then === 'cut' && response.cutMidMessage === true && last !== undefined) {
+          frames[frames.length - 1] = last.subarray(0, Math.max(1, Math.floor(last.length / 2)));
+        }
+        writeSequence(frames, exchange, () => streamThen(response.then, exchange));
+        return;
+      }
+      case 'socket': {
+        switch (response.behaviour) {
+          case 'never-answer':
+            return;
+          case 'reset-after-request':
+            exchange.destroyConnection();
+            return;
+          case 'cut-body': {
+            const headers = lowercaseHeaders(response.headers);
+            const partialBody = response.partialBody ?? '';
+            if (headers['content-type'] === undefined)
+              headers['content-type'] = guessContentType(partialBody) ?? 'application/json';
+            exchange.respond(response.status ?? 200, headers);
+            if (partialBody.length > 0) exchange.write(partialBody);
+            later(streamEventDelayMilliseconds, () => exchange.destroyConnection());
+            return;
+          }
+          case 'refuse':
+            // A client only reaches this server if it ignored the refused URL: drop it.
+            exchange.destroyConnection();
+            return;
+        }
+        return;
+      }
+      case 'dns-failure':
+        exchange.destroyConnection();
+        return;
+    }
+  };
+
+  let server: http.Server | http2.Http2Server;
+  if (protocol === 'http1') {
+    const http1Server = http.createServer((request, response) => {
+      let closed = false;
+      const markClosed = () => {
+        closed = true;
+      };
+      response.on('close', markClosed);
+      const exchange: Exchange = {
+        readBody: () => readStream(request),
+        respond: (status, headers) => {
+          if (!closed && !response.headersSent) response.writeHead(status, headers);
+        },
+        write: (chunk) => {
+          if (!closed) response.write(chunk);
+        },
+        end: (chunk) => {
+          if (!closed) response.end(chunk);
+        },
+        destroyConnection: () => request.socket.destroy(),
+        get closed() {
+          return closed;
+        },
+      };
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(request.headers)) {
+        if (value !== undefined)
+          headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+      }
+      void handle(request.method ?? 'GET', request.url ?? '/', headers, exchange);
+    });
+    http1Server.keepAliveTimeout = 1000;
+    http1Server.on('clientError', (_error, socket) => socket.destroy());
+    server = http1Server;
+  } else {
+    const http2Server = http2.createServer();
+    http2Server.on('session', (session: http2.ServerHttp2Session) => {
+      if (closing) {
+        session.destroy();
+        return;
+      }
+      sessions.add(session);
+      session.on('close', () => sessions.delete(session));
+      session.on('error', () => {});
+    });
+    http2Server.on('stream', (stream: http2.ServerHttp2Stream, requestHeaders: http2.IncomingHttpHeaders) => {
+      stream.on('error', () => {});
+      const exchange: Exchange = {
+        readBody: () => readStream(stream),
+        respond: (status, headers) => {
+          if (!stream.destroyed && !stream.headersSent) {
+            // Connection-specific headers are forbidden in HTTP/2.
+            const { connection: _c, 'keep-alive': _k, 'transfer-encoding': _t, ...rest } = headers;
+            stream.respond({ ':status': status, ...rest });
+          }
+        },
+        write: (chunk) => {
+          if (!stream.destroyed) stream.write(chunk);
+        },
+        end: (chunk) => {
+          if (!stream.destroyed) stream.end(chunk);
+        },
+        destroyConnection: () => stream.session?.destroy(),
+        get closed() {
+          return stream.destroyed || stream.closed;
+        },
+      };
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(requestHeaders)) {
+        if (name.startsWith(':') || value === undefined) continue;
+        headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+      }
+      const method = String(requestHeaders[':method'] ?? 'GET');
+      const path = String(requestHeaders[':path'] ?? '/');
+      void handle(method, path, headers, exchange);
+    });
+    http2Server.on('sessionError', () => {});
+    server = http2Server;
+  }
+
+  server.on('connection', (socket: net.Socket) => {
+    if (closing) {
+      socket.destroy();
+      return;
+    }
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('loopback server has no port');
+  const port = address.port;
+  const origin = `http://127.0.0.1:${port}`;
+  const refusedPort = await findClosedPort();
+
+  const register = (scenario: Pick<Scenario, 'response'>): string => {
+    const token = randomBytes(9).toString('base64url');
+    const registration: Registration = { scenario, requests: [] };
+    registrations.set(token, registration);
+    const list = byScenario.get(scenario) ?? [];
+    list.push(registration);
+    byScenario.set(scenario, list);
+    return token;
+  };
+
+  return {
+    protocol,
+    port,
+    origin,
+    baseUrlFor(scenario, baseUrlOptions = {}) {
+      const pathPrefix = baseUrlOptions.pathPrefix ?? '';
+      if (pathPrefix !== '' && !pathPrefix.startsWith('/')) {
+        throw new Error(`pathPrefix must start with "/": ${pathPrefix}`);
+      }
+      const response = scenario.response;
+      if (response.kind === 'dns-failure') return `http://${unresolvableHost}${pathPrefix}`;
+      const token = register(scenario);
+      if (response.kind === 'socket' && response.behaviour === 'refuse') {
+        return `http://127.0.0.1:${refusedPort}/s/${token}${pathPrefix}`;
+      }
+      return `${origin}/s/${token}${pathPrefix}`;
+    },
+    requests(scenario) {
+      return (byScenario.get(scenario) ?? []).flatMap((registration) => registration.requests);
+    },
+    close() {
+      if (closePromise) return closePromise;
+      closing = true;
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      closePromise = new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const session of sessions) session.destroy();
+        for (const socket of sockets) socket.destroy();
+        if (server instanceof http.Server) server.closeAllConnections();
+      });
+      return closePromise;
+    },
+  };
+}
+
+/** Runs `fn` with a fresh loopback server and always closes it afterwards. */
+export async function withLoopback<T>(
+  fn: (server: LoopbackServer) => Promise<T> | T,
+  options: LoopbackServerOptions = {},
+): Promise<T> {
+  const server = await startLoopbackServer(options);
+  try {
+    return await fn(server);
+  } finally {
+    await server.close();
+  }
+}

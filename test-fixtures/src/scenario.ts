@@ -1,0 +1,236 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ErrorCategory, FailureReason, UserActionKind } from '@faultline/classify';
+import { z } from 'zod';
+
+/** Absolute path of `test-fixtures/scenarios`, where one JSON file describes one scenario. */
+export const scenariosDir: string = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'scenarios');
+
+const Headers = z.record(z.string(), z.string());
+const StreamEnding = z.enum(['end', 'cut', 'stall']);
+
+/** A plain HTTP answer; `body` is sent verbatim (JSON text, HTML, '', truncated JSON). */
+export const HttpResponseScenario = z.object({
+  kind: z.literal('http'),
+  status: z.number().int().min(100).max(599),
+  headers: Headers.optional(),
+  body: z.string(),
+});
+
+/** A server-sent event stream, then a normal end, a cut socket or a silent stall. */
+export const SseResponseScenario = z.object({
+  kind: z.literal('sse'),
+  status: z.number().int().min(100).max(599).optional(),
+  headers: Headers.optional(),
+  events: z.array(z.object({ event: z.string().optional(), data: z.string(), id: z.string().optional() })),
+  // biome-ignore lint/suspicious/noThenProperty: `then` is the scenario contract's field name (data, never awaited)
+  then: StreamEnding,
+});
+
+/** AWS binary event-stream frames (`application/vnd.amazon.eventstream`). */
+export const AwsEventStreamResponseScenario = z.object({
+  kind: z.literal('aws-event-stream'),
+  status: z.number().int().min(100).max(599).optional(),
+  headers: Headers.optional(),
+  messages: z.array(z.object({ headers: Headers, payload: z.string() })),
+  // biome-ignore lint/suspicious/noThenProperty: `then` is the scenario contract's field name (data, never awaited)
+  then: StreamEnding,
+  /**
+   * With `then: 'cut'`: send only the first half of the last message's bytes before cutting, so
+   * the client holds a partial frame (the AWS SDK then throws "Truncated event message
+   * received."). A cut on a frame boundary makes the AWS SDK end the stream without an error.
+   */
+  cutMidMessage: z.boolean().optional(),
+});
+
+/** A transport-level misbehaviour. */
+export const SocketResponseScenario = z.object({
+  kind: z.literal('socket'),
+  behaviour: z.enum(['refuse', 'never-answer', 'reset-after-request', 'cut-body']),
+  status: z.number().int().min(100).max(599).optional(),
+  headers: Headers.optional(),
+  partialBody: z.string().optional(),
+});
+
+/** The base URL's host does not resolve (`no-such-host.invalid`). */
+export const DnsFailureResponseScenario = z.object({ kind: z.literal('dns-failure') });
+
+export const ScenarioResponse = z.discriminatedUnion('kind', [
+  HttpResponseScenario,
+  SseResponseScenario,
+  AwsEventStreamResponseScenario,
+  SocketResponseScenario,
+  DnsFailureResponseScenario,
+]);
+export type ScenarioResponse = z.infer<typeof ScenarioResponse>;
+
+/** What the classification of the SDK's error must be. */
+export const ScenarioExpectation = z.object({
+  category: ErrorCategory,
+  reason: FailureReason,
+  retryable: z.boolean(),
+  userAction: UserActionKind,
+  /** The taxonomy's HTTP status (429, 503, 502, 500, 422). */
+  httpStatus: z.number().int(),
+  retryAfterSeconds: z.number().nonnegative().optional(),
+  /** The provider status the metadata must carry. */
+  statusCode: z.number().int().optional(),
+  providerCode: z.string().optional(),
+});
+export type ScenarioExpectation = z.infer<typeof ScenarioExpectation>;
+
+/** A per-SDK override (keyed by devDependency alias, e.g. `genai-v1`); `skip` gives the reason. */
+export const ScenarioSdkExpectation = ScenarioExpectation.partial().extend({ skip: z.string().optional() });
+export type ScenarioSdkExpectation = z.infer<typeof ScenarioSdkExpectation>;
+
+export const Scenario = z.object({
+  /** `<provider>/<name>`, equal to the file path under `scenarios/` without `.json`. */
+  id: z.string().regex(/^[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\/[A-Za-z0-9_.-]+$/, 'id must be "<provider>/<name>"'),
+  provider: z.string().min(1),
+  description: z.string(),
+  /** Where the body format comes from: a doc URL or an SDK source path. */
+  source: z.string().min(1),
+  api: z.string().optional(),
+  stream: z.boolean().optional(),
+  response: ScenarioResponse,
+  expected: ScenarioExpectation,
+  expectedBySdk: z.record(z.string(), ScenarioSdkExpectation).optional(),
+  /** A label when the scenario is used by the `faultline demo` table. */
+  demo: z.string().optional(),
+});
+export type Scenario = z.infer<typeof Scenario>;
+
+/** `scenarios/<provider>/_coverage.json`: failure reasons that cannot happen for a provider, and why. */
+export const ProviderCoverage = z.object({
+  provider: z.string().min(1),
+  cannotHappen: z.partialRecord(FailureReason, z.string().min(1)),
+});
+export type ProviderCoverage = z.infer<typeof ProviderCoverage>;
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function scenarioFiles(provider?: string): string[] {
+  const providers =
+    provider === undefined
+      ? readdirSync(scenariosDir)
+          .filter((name) => !name.startsWith('_') && isDirectory(join(scenariosDir, name)))
+          .sort()
+      : [provider];
+  const files: string[] = [];
+  for (const name of providers) {
+    const directory = join(scenariosDir, name);
+    if (!isDirectory(directory)) continue;
+    for (const file of readdirSync(directory).sort()) {
+      if (file.endsWith('.json') && !file.startsWith('_')) files.push(join(directory, file));
+    }
+  }
+  return files;
+}
+
+function formatIssues(error: z.ZodError): string {
+  return error.issues.map((issue) => `  - ${issue.path.join('.') || '(root)'}: ${issue.message}`).join('\n');
+}
+
+/** Read, parse and validate one scenario file; throws an error naming the file. */
+export function readScenarioFile(path: string): Scenario {
+  const displayPath = relative(scenariosDir, path).split(sep).join('/');
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new Error(`Scenario file ${path} could not be read: ${String(error)}`, { cause: error });
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`Scenario file ${path} is not valid JSON: ${(error as Error).message}`, { cause: error });
+  }
+  const parsed = Scenario.safeParse(data);
+  if (!parsed.success) {
+    throw new Error(`Scenario file ${path} is invalid:\n${formatIssues(parsed.error)}`, {
+      cause: parsed.error,
+    });
+  }
+  const expectedId = displayPath.replace(/\.json$/, '');
+  if (parsed.data.id !== expectedId) {
+    throw new Error(`Scenario file ${path} has id "${parsed.data.id}", expected "${expectedId}" (its path)`);
+  }
+  const provider = expectedId.split('/')[0];
+  if (provider !== '_examples' && parsed.data.provider !== provider) {
+    throw new Error(
+      `Scenario file ${path} has provider "${parsed.data.provider}", expected "${provider}" (its folder)`,
+    );
+  }
+  return parsed.data;
+}
+
+/**
+ * Every scenario (or one provider's), validated and sorted by id. Files whose name starts with
+ * `_` (such as `_coverage.json`) are skipped, and so are folders starting with `_` (such as
+ * `_examples`) unless asked for by name. Throws an error naming the file on invalid data.
+ */
+export function loadScenarios(provider?: string): Scenario[] {
+  return scenarioFiles(provider)
+    .map(readScenarioFile)
+    .sort((left, right) => (left.id < right.id ? -1 : left.id > right.id ? 1 : 0));
+}
+
+/** One scenario by id (`<provider>/<name>`). */
+export function loadScenario(id: string): Scenario {
+  if (!/^[^/\\]+\/[^/\\]+$/.test(id) || id.includes('..')) {
+    throw new Error(`Scenario id "${id}" must be "<provider>/<name>"`);
+  }
+  return readScenarioFile(join(scenariosDir, `${id}.json`));
+}
+
+/** `scenarios/<provider>/_coverage.json`, or undefined when the provider has none. */
+export function loadProviderCoverage(provider: string): ProviderCoverage | undefined {
+  const path = join(scenariosDir, provider, '_coverage.json');
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`Coverage file ${path} is not valid JSON: ${(error as Error).message}`, { cause: error });
+  }
+  const parsed = ProviderCoverage.safeParse(data);
+  if (!parsed.success) {
+    throw new Error(`Coverage file ${path} is invalid:\n${formatIssues(parsed.error)}`, {
+      cause: parsed.error,
+    });
+  }
+  if (parsed.data.provider !== provider) {
+    throw new Error(`Coverage file ${path} has provider "${parsed.data.provider}", expected "${provider}"`);
+  }
+  return parsed.data;
+}
+
+/** The resolved expectation for one SDK alias. */
+export type ResolvedExpectation = ScenarioExpectation & { skip?: string };
+
+/**
+ * The scenario's `expected`, overridden by `expectedBySdk[sdkAlias]` when present. A `skip`
+ * reason is carried through; the caller decides to skip the test.
+ */
+export function expectedFor(scenario: Scenario, sdkAlias?: string): ResolvedExpectation {
+  const override = sdkAlias === undefined ? undefined : scenario.expectedBySdk?.[sdkAlias];
+  if (override === undefined) return { ...scenario.expected };
+  const merged: Record<string, unknown> = { ...scenario.expected };
+  for (const [key, value] of Object.entries(override)) {
+    if (value !== undefined) merged[key] = value;
+  }
+  return merged as ResolvedExpectation;
+}
