@@ -14,7 +14,7 @@ export {
   unresolvableHost,
   withLoopback,
 } from './loopback-server.ts';
-export type { ResolvedExpectation } from './scenario.ts';
+export type { ResolvedExpectation, ScenarioLoadOptions } from './scenario.ts';
 export {
   AwsEventStreamResponseScenario,
   DnsFailureResponseScenario,

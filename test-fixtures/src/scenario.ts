@@ -116,16 +116,22 @@ function isDirectory(path: string): boolean {
   }
 }
 
-function scenarioFiles(provider?: string): string[] {
+/** Where to read scenarios from; tests point this at a temporary folder. */
+export interface ScenarioLoadOptions {
+  /** Defaults to `scenariosDir`. */
+  directory?: string;
+}
+
+function scenarioFiles(root: string, provider?: string): string[] {
   const providers =
     provider === undefined
-      ? readdirSync(scenariosDir)
-          .filter((name) => !name.startsWith('_') && isDirectory(join(scenariosDir, name)))
+      ? readdirSync(root)
+          .filter((name) => !name.startsWith('_') && isDirectory(join(root, name)))
           .sort()
       : [provider];
   const files: string[] = [];
   for (const name of providers) {
-    const directory = join(scenariosDir, name);
+    const directory = join(root, name);
     if (!isDirectory(directory)) continue;
     for (const file of readdirSync(directory).sort()) {
       if (file.endsWith('.json') && !file.startsWith('_')) files.push(join(directory, file));
@@ -138,9 +144,14 @@ function formatIssues(error: z.ZodError): string {
   return error.issues.map((issue) => `  - ${issue.path.join('.') || '(root)'}: ${issue.message}`).join('\n');
 }
 
-/** Read, parse and validate one scenario file; throws an error naming the file. */
-export function readScenarioFile(path: string): Scenario {
-  const displayPath = relative(scenariosDir, path).split(sep).join('/');
+/**
+ * Read, parse and validate one scenario file (its id must equal its path under `directory`);
+ * throws an error naming the file.
+ */
+export function readScenarioFile(path: string, options: ScenarioLoadOptions = {}): Scenario {
+  const displayPath = relative(options.directory ?? scenariosDir, path)
+    .split(sep)
+    .join('/');
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -177,23 +188,29 @@ export function readScenarioFile(path: string): Scenario {
  * `_` (such as `_coverage.json`) are skipped, and so are folders starting with `_` (such as
  * `_examples`) unless asked for by name. Throws an error naming the file on invalid data.
  */
-export function loadScenarios(provider?: string): Scenario[] {
-  return scenarioFiles(provider)
-    .map(readScenarioFile)
+export function loadScenarios(provider?: string, options: ScenarioLoadOptions = {}): Scenario[] {
+  if (provider !== undefined && !/^[^/\\.][^/\\]*$/.test(provider)) {
+    throw new Error(`Scenario provider "${provider}" must be a folder name`);
+  }
+  return scenarioFiles(options.directory ?? scenariosDir, provider)
+    .map((path) => readScenarioFile(path, options))
     .sort((left, right) => (left.id < right.id ? -1 : left.id > right.id ? 1 : 0));
 }
 
 /** One scenario by id (`<provider>/<name>`). */
-export function loadScenario(id: string): Scenario {
+export function loadScenario(id: string, options: ScenarioLoadOptions = {}): Scenario {
   if (!/^[^/\\]+\/[^/\\]+$/.test(id) || id.includes('..')) {
     throw new Error(`Scenario id "${id}" must be "<provider>/<name>"`);
   }
-  return readScenarioFile(join(scenariosDir, `${id}.json`));
+  return readScenarioFile(join(options.directory ?? scenariosDir, `${id}.json`), options);
 }
 
 /** `scenarios/<provider>/_coverage.json`, or undefined when the provider has none. */
-export function loadProviderCoverage(provider: string): ProviderCoverage | undefined {
-  const path = join(scenariosDir, provider, '_coverage.json');
+export function loadProviderCoverage(
+  provider: string,
+  options: ScenarioLoadOptions = {},
+): ProviderCoverage | undefined {
+  const path = join(options.directory ?? scenariosDir, provider, '_coverage.json');
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
