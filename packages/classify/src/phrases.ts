@@ -39,6 +39,7 @@ export const QUOTA_PHRASES: readonly RegExp[] = [
   /servicequotaexceededexception/, // Bedrock exception name
   /check your plan and billing/, // OpenAI
   /spend limit|spending limit|usage limit reached/, // Together, OpenRouter, DeepSeek
+  /reached your specified api usage limits/, // Anthropic 400 "You have reached your specified API usage limits. You will regain access on ..." (anthropics/claude-code#38035)
 ];
 
 /** The account cannot pay (billing reason). */
@@ -48,6 +49,7 @@ export const BILLING_PHRASES: readonly RegExp[] = [
   /payment required/, // 402 reason phrase
   /billing_not_active|billing not active|billing account/, // OpenAI billing_not_active, Gemini billing messages
   /add (more )?credits/, // OpenRouter
+  /billing_disabled|requires billing to be enabled/, // Vertex AI 403 "This API method requires billing to be enabled" (ErrorInfo BILLING_DISABLED)
 ];
 
 /** Structured quota identifiers: which windows mean "the allowance is spent". */
@@ -63,6 +65,7 @@ export const ACCOUNT_BLOCK_PHRASES: readonly RegExp[] = [
   /contact support|reach out to support|contact our support/, // Groq "restricted, reach out to support"
   /\brestricted\b.*support/, // Groq organization_restricted
   /organization_restricted|account_deactivated/, // Groq, OpenAI codes
+  /consumer_suspended|consumer .{0,120} has been suspended/, // Gemini 403 PERMISSION_DENIED "Consumer 'api_key:…' has been suspended." (ErrorInfo CONSUMER_SUSPENDED)
 ];
 
 /** The key itself was rejected. */
@@ -83,6 +86,7 @@ export const PERMISSION_PHRASES: readonly RegExp[] = [
   /accessdeniedexception|don't have access to the model|do not have access/, // Bedrock model not enabled
   /not allowed to/, // OpenAI "You are not allowed to sample from this model"
   /unsupported_country_region_territory|not available in your (country|region)/, // OpenAI, Anthropic region blocks
+  /user location is not supported/, // Gemini 400 FAILED_PRECONDITION "User location is not supported for the API use."
 ];
 
 /** The model does not exist or cannot serve the request. */
@@ -94,6 +98,7 @@ export const MODEL_NOT_FOUND_PHRASES: readonly RegExp[] = [
   /no endpoints found/, // OpenRouter 404 "No endpoints found that support ..."
   /not_found_error.*model|model.*not_found_error/, // Anthropic 404 "model: claude-x"
   /deploymentnotfound|deployment.{0,40}does not exist/, // Azure OpenAI DeploymentNotFound
+  /model_decommissioned|has been decommissioned/, // Groq 400 model_decommissioned: "The model `x` has been decommissioned and is no longer supported"
 ];
 
 /** The provider refused the content. */
@@ -113,6 +118,7 @@ export const UNSUPPORTED_MEDIA_PHRASES: readonly RegExp[] = [
   /(image|file|audio|mime) (type|format) .{0,40}(not supported|unsupported|is invalid)/, // Anthropic "Image format image/bmp is not supported"
   /could not process image|invalid_image_format|unsupported_file/, // OpenAI
   /unsupported media type/, // 415 reason phrase
+  /file must be one of the following types/, // Groq (Whisper) audio.transcriptions 400: "file must be one of the following types: [flac mp3 ...]"
 ];
 
 /** The provider is busy: retry soon or elsewhere. */

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+/**
+ * Lenient schemas of the bodies the Anthropic API answers with. Never `.strict()`: the vendor adds
+ * fields without notice, and an extractor must keep working when it does.
+ *
+ * Source: https://docs.anthropic.com/en/api/errors and the SDKs' `APIError` constructors
+ * (`@anthropic-ai/sdk` core/error.js: `body.error?.type`, `body.error?.message`,
+ * `body.error?.details?.error_code`).
+ */
+
+/** The inner `error` object: `{ type: 'overloaded_error', message: 'Overloaded', details? }`. */
+export const AnthropicInnerError = z.looseObject({
+  type: z.string().optional().catch(undefined),
+  message: z.unknown().optional(),
+  details: z
+    .looseObject({ error_code: z.string().optional().catch(undefined) })
+    .nullable()
+    .optional()
+    .catch(undefined),
+});
+export type AnthropicInnerError = z.infer<typeof AnthropicInnerError>;
+
+/**
+ * The whole error body, also sent as the data of an SSE `event: error`:
+ * `{ type: 'error', error: { type, message }, request_id? }`.
+ */
+export const AnthropicErrorBody = z.looseObject({
+  type: z.literal('error'),
+  error: AnthropicInnerError,
+  request_id: z.string().optional().catch(undefined),
+});
+export type AnthropicErrorBody = z.infer<typeof AnthropicErrorBody>;
+
+/** A successful Messages API answer, as far as the blocked-answer detector needs it. */
+export const AnthropicMessageResult = z.looseObject({
+  type: z.literal('message'),
+  stop_reason: z.string().nullable().optional().catch(undefined),
+  model: z.string().optional().catch(undefined),
+  id: z.string().optional().catch(undefined),
+});
+export type AnthropicMessageResult = z.infer<typeof AnthropicMessageResult>;
+
+/** Parses an error body without throwing; `undefined` when it is not Anthropic's shape. */
+export function parseAnthropicErrorBody(value: unknown): AnthropicErrorBody | undefined {
+  try {
+    const parsed = AnthropicErrorBody.safeParse(value);
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,363 @@
+import Anthropic112 from '@anthropic-ai/sdk';
+import {
+  classify,
+  FailureReason,
+  ProviderErrorMetadata as MetadataSchema,
+  type ProviderErrorMetadata,
+} from '@faultline/classify';
+import {
+  expectedFor,
+  type LoopbackServer,
+  loadProviderCoverage,
+  loadScenarios,
+  type Scenario,
+  startLoopbackServer,
+} from '@faultline/test-fixtures';
+import Anthropic039 from 'anthropic-v039';
+import Anthropic0137 from 'anthropic-v0137';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { anthropicExtractor, detectAnthropicRefusal } from './extract-anthropic.ts';
+
+interface ClientOptions {
+  apiKey: string;
+  baseURL: string;
+  maxRetries: number;
+  timeout: number;
+}
+type AnyClient = {
+  messages: {
+    create(body: Record<string, unknown>, options?: Record<string, unknown>): Promise<unknown>;
+    stream(
+      body: Record<string, unknown>,
+      options?: Record<string, unknown>,
+    ): { finalMessage(): Promise<unknown> };
+  };
+};
+type ClientConstructor = new (options: ClientOptions) => unknown;
+
+/** Every supported major, keyed by its devDependency alias (the key of `expectedBySdk`). */
+export const SDKS: ReadonlyArray<{ alias: string; Client: ClientConstructor }> = [
+  { alias: '@anthropic-ai/sdk', Client: Anthropic112 as unknown as ClientConstructor },
+  { alias: 'anthropic-v0137', Client: Anthropic0137 as unknown as ClientConstructor },
+  { alias: 'anthropic-v039', Client: Anthropic039 as unknown as ClientConstructor },
+];
+
+const REQUEST = {
+  model: 'claude-opus-4-7',
+  max_tokens: 64,
+  messages: [{ role: 'user', content: 'Say hello.' }],
+};
+
+function clientFor(Client: ClientConstructor, baseURL: string, timeout = 5_000): AnyClient {
+  return new Client({ apiKey: 'sk-ant-faultline-test', baseURL, maxRetries: 0, timeout }) as AnyClient;
+}
+
+type Outcome = { thrown: true; error: unknown } | { thrown: false; result: unknown };
+
+/** Calls the real SDK against the scenario and returns what it threw (or answered). */
+async function runScenario(
+  server: LoopbackServer,
+  scenario: Scenario,
+  Client: ClientConstructor,
+): Promise<Outcome> {
+  const neverAnswers = scenario.response.kind === 'socket' && scenario.response.behaviour === 'never-answer';
+  const client = clientFor(Client, server.baseUrlFor(scenario), neverAnswers ? 400 : 5_000);
+  try {
+    if (scenario.stream === true) {
+      const stream = (await client.messages.create({ ...REQUEST, stream: true })) as AsyncIterable<unknown>;
+      const events: unknown[] = [];
+      for await (const event of stream) events.push(event);
+      return { thrown: false, result: events };
+    }
+    return { thrown: false, result: await client.messages.create(REQUEST) };
+  } catch (error) {
+    return { thrown: true, error };
+  }
+}
+
+function metadataFor(outcome: Outcome): ProviderErrorMetadata | undefined {
+  return outcome.thrown ? anthropicExtractor.extract(outcome.error) : detectAnthropicRefusal(outcome.result);
+}
+
+const scenarios = loadScenarios('anthropic');
+let server: LoopbackServer;
+
+beforeAll(async () => {
+  server = await startLoopbackServer({ protocol: 'http1' });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('scenario coverage', () => {
+  it('has at least 20 scenarios and one for every reason not declared impossible', () => {
+    expect(scenarios.length).toBeGreaterThanOrEqual(20);
+    const coverage = loadProviderCoverage('anthropic');
+    expect(coverage).toBeDefined();
+    const impossible = new Set(Object.keys(coverage?.cannotHappen ?? {}));
+    const covered = new Set(scenarios.map((scenario) => scenario.expected.reason));
+    for (const reason of FailureReason.options) {
+      expect(covered.has(reason) || impossible.has(reason), reason).toBe(true);
+    }
+  });
+
+  it('labels the demo scenarios', () => {
+    const labels = new Set(scenarios.map((scenario) => scenario.demo).filter(Boolean));
+    for (const label of [
+      'rate limit',
+      'overload',
+      'context overflow',
+      'bad key',
+      'unknown model',
+      'stream cut',
+      'billing',
+    ]) {
+      expect(labels.has(label), label).toBe(true);
+    }
+  });
+});
+
+for (const { alias, Client } of SDKS) {
+  describe(`${alias}: real SDK against recorded responses`, () => {
+    for (const scenario of scenarios) {
+      const expected = expectedFor(scenario, alias);
+      it.skipIf(expected.skip !== undefined)(`${scenario.id}`, async () => {
+        const outcome = await runScenario(server, scenario, Client);
+        const metadata = metadataFor(outcome);
+        expect(
+          metadata,
+          `nothing extracted from ${outcome.thrown ? String(outcome.error) : 'the answer'}`,
+        ).toBeDefined();
+        expect(MetadataSchema.safeParse(metadata).success).toBe(true);
+        expect(metadata!.provider).toBe('anthropic');
+        const classification = classify(metadata!);
+        const detail = JSON.stringify(metadata);
+        expect(classification.category, detail).toBe(expected.category);
+        expect(classification.reason, detail).toBe(expected.reason);
+        expect(classification.retryable, detail).toBe(expected.retryable);
+        expect(classification.userAction.kind, detail).toBe(expected.userAction);
+        expect(classification.httpStatus, detail).toBe(expected.httpStatus);
+        if (expected.retryAfterSeconds !== undefined) {
+          expect(classification.retryAfterSeconds, detail).toBe(expected.retryAfterSeconds);
+        }
+        if (expected.statusCode !== undefined) expect(metadata!.statusCode, detail).toBe(expected.statusCode);
+        if (expected.providerCode !== undefined)
+          expect(metadata!.providerCode, detail).toBe(expected.providerCode);
+        // The raw body stays in memory only.
+        const rawBody = (metadata as { rawBody?: unknown }).rawBody;
+        if (
+          scenario.response.kind === 'http' &&
+          scenario.response.status >= 400 &&
+          scenario.response.body !== ''
+        ) {
+          expect(typeof rawBody).toBe('string');
+        }
+        if (typeof rawBody === 'string') {
+          expect(detail.includes(rawBody)).toBe(false);
+          expect(Object.keys(metadata!)).not.toContain('rawBody');
+        }
+      });
+    }
+  });
+}
+
+describe('helpers and cancellation, through the real SDK', () => {
+  const overloadedStream = () =>
+    scenarios.find((scenario) => scenario.id === 'anthropic/stream-overloaded-event')!;
+  const neverAnswer = () => scenarios.find((scenario) => scenario.id === 'anthropic/never-answer')!;
+
+  for (const { alias, Client } of SDKS) {
+    it(`${alias}: messages.stream().finalMessage() rejection is an in-stream overload`, async () => {
+      const client = clientFor(Client, server.baseUrlFor(overloadedStream()));
+      const stream = client.messages.stream(REQUEST);
+      // MessageStream also emits 'error'; finalMessage() rejects with the same error.
+      (stream as unknown as { on?: (event: string, listener: () => void) => void }).on?.('error', () => {});
+      const error = await stream.finalMessage().then(
+        () => undefined,
+        (rejection: unknown) => rejection,
+      );
+      expect(error).toBeDefined();
+      const metadata = anthropicExtractor.extract(error);
+      expect(metadata?.origin).toBe('stream_event');
+      expect(metadata?.providerType).toBe('overloaded_error');
+      expect(classify(metadata!).reason).toBe('overloaded');
+    });
+
+    it(`${alias}: the caller's own abort is an abort, never retried`, async () => {
+      const controller = new AbortController();
+      const client = clientFor(Client, server.baseUrlFor(neverAnswer()));
+      setTimeout(() => controller.abort(), 50);
+      const error = await client.messages.create(REQUEST, { signal: controller.signal }).then(
+        () => undefined,
+        (rejection: unknown) => rejection,
+      );
+      const metadata = anthropicExtractor.extract(error, { signal: controller.signal });
+      expect(metadata?.origin).toBe('abort');
+      const classification = classify(metadata!);
+      expect(classification.callerAborted).toBe(true);
+      expect(classification.retryable).toBe(false);
+    });
+
+    it(`${alias}: a normal answer is not a refusal`, async () => {
+      const answer = {
+        response: {
+          kind: 'http' as const,
+          status: 200,
+          body: JSON.stringify({
+            id: 'msg_01FaultlineOk',
+            type: 'message',
+            role: 'assistant',
+            model: 'claude-opus-4-7',
+            content: [{ type: 'text', text: 'Hello!' }],
+            stop_reason: 'end_turn',
+            stop_sequence: null,
+            usage: { input_tokens: 12, output_tokens: 3 },
+          }),
+        },
+      };
+      const result = await clientFor(Client, server.baseUrlFor(answer)).messages.create(REQUEST);
+      expect((result as { stop_reason?: unknown }).stop_reason).toBe('end_turn');
+      expect(detectAnthropicRefusal(result)).toBeUndefined();
+    });
+  }
+});
+
+/** A real error thrown by the real SDK for one scenario. */
+async function realError(
+  id: string,
+  Client: ClientConstructor = Anthropic112 as unknown as ClientConstructor,
+) {
+  const scenario = scenarios.find((candidate) => candidate.id === id)!;
+  const outcome = await runScenario(server, scenario, Client);
+  if (!outcome.thrown) throw new Error(`${id} did not throw`);
+  return outcome.error;
+}
+
+describe('leaves other errors alone', () => {
+  it('returns undefined for errors of the caller’s own code and for non-errors', () => {
+    const values: unknown[] = [];
+    try {
+      (null as unknown as { x: number }).x;
+    } catch (error) {
+      values.push(error);
+    }
+    try {
+      JSON.parse('{oops');
+    } catch (error) {
+      values.push(error);
+    }
+    values.push(new Error('boom'), new RangeError('out of range'), 'a string', null, undefined, 42, {}, []);
+    values.push(
+      Object.assign(new Error('Stainless-shaped but not Anthropic'), { status: 500, headers: {}, error: {} }),
+    );
+    for (const value of values) expect(anthropicExtractor.extract(value), String(value)).toBeUndefined();
+  });
+
+  it('claims a real SDK error and reads it without mutating it', async () => {
+    for (const { Client } of SDKS) {
+      const error = (await realError('anthropic/rate-limit', Client)) as Record<string, unknown>;
+      // Frozen: any write by the extractor would throw in strict mode and yield `undefined`.
+      Object.freeze(error);
+      Object.freeze(error.error);
+      const before = Object.getOwnPropertyDescriptors(error);
+      const bodyBefore = JSON.stringify(error.error);
+      const metadata = anthropicExtractor.extract(error);
+      expect(classify(metadata!).reason).toBe('rate_limit');
+      expect(Object.getOwnPropertyDescriptors(error)).toEqual(before);
+      expect(JSON.stringify(error.error)).toBe(bodyBefore);
+    }
+  });
+});
+
+describe('total on hostile input', () => {
+  const throwingProxy = (target: object = {}) =>
+    new Proxy(target, {
+      get() {
+        throw new Error('get trap');
+      },
+      has() {
+        throw new Error('has trap');
+      },
+      ownKeys() {
+        throw new Error('ownKeys trap');
+      },
+      getPrototypeOf() {
+        throw new Error('getPrototypeOf trap');
+      },
+      getOwnPropertyDescriptor() {
+        throw new Error('descriptor trap');
+      },
+    });
+
+  it('never throws on Proxies, cyclic causes and huge bodies', async () => {
+    const sdkError = await realError('anthropic/overloaded');
+    const cyclic = new Error('cyclic') as Error & { cause?: unknown };
+    cyclic.cause = cyclic;
+    const cyclicSdk = Object.create(sdkError as object) as { cause?: unknown };
+    Object.defineProperty(cyclicSdk, 'cause', { value: cyclicSdk });
+    const hugeMessage = 'x'.repeat(5 * 1024 * 1024);
+    const huge = Object.create(sdkError as object);
+    Object.defineProperty(huge, 'error', {
+      value: { type: 'error', error: { type: 'api_error', message: hugeMessage } },
+    });
+    const hostile: unknown[] = [
+      throwingProxy(),
+      throwingProxy(sdkError as object),
+      new Proxy(sdkError as object, {
+        get(target, key) {
+          if (key === 'headers' || key === 'error') throw new Error('trap');
+          return Reflect.get(target, key);
+        },
+      }),
+      cyclic,
+      cyclicSdk,
+      huge,
+      Object.create(null),
+    ];
+    for (const value of hostile) {
+      const metadata = anthropicExtractor.extract(value);
+      if (metadata !== undefined) {
+        expect(MetadataSchema.safeParse(metadata).success).toBe(true);
+        expect(metadata.provider).toBe('anthropic');
+        expect(() => classify(metadata)).not.toThrow();
+      }
+    }
+    const hugeMetadata = anthropicExtractor.extract(huge);
+    expect(hugeMetadata?.statusCode).toBe(529);
+    expect(JSON.stringify(hugeMetadata).length).toBeLessThan(64 * 1024);
+  });
+
+  it('never throws on arbitrary values (fast-check)', () => {
+    const stainlessLike = fc.record({
+      status: fc.oneof(fc.integer({ min: 100, max: 599 }), fc.anything()),
+      headers: fc.oneof(fc.dictionary(fc.string(), fc.string()), fc.anything()),
+      error: fc.oneof(
+        fc.record({
+          type: fc.constant('error'),
+          error: fc.record({ type: fc.string(), message: fc.anything() }, { requiredKeys: [] }),
+          request_id: fc.anything(),
+        }),
+        fc.anything(),
+      ),
+      message: fc.anything(),
+      cause: fc.anything(),
+      apiMessage: fc.anything(),
+    });
+    fc.assert(
+      fc.property(fc.oneof(fc.anything(), stainlessLike), (value) => {
+        const metadata = anthropicExtractor.extract(value);
+        if (metadata === undefined) return true;
+        return MetadataSchema.safeParse(metadata).success && metadata.provider === 'anthropic';
+      }),
+      { seed: 20261121, numRuns: 500 },
+    );
+    fc.assert(
+      fc.property(fc.anything(), (value) => {
+        detectAnthropicRefusal(value);
+        return true;
+      }),
+      { seed: 20261121, numRuns: 300 },
+    );
+  });
+});

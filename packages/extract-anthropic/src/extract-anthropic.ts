@@ -1,0 +1,318 @@
+import {
+  attachRawBody,
+  causeChain,
+  constructorName,
+  defineExtractor,
+  type Extractor,
+  inspectTransportError,
+  messageOf,
+  type ProviderErrorMetadata,
+  parseJsonSafely,
+  readHeader,
+  retryAfterFromHeaders,
+  safeGet,
+  safeStatus,
+  safeString,
+} from '@faultline/classify';
+import {
+  type AnthropicErrorBody,
+  AnthropicMessageResult,
+  parseAnthropicErrorBody,
+} from './anthropic-error-shape.ts';
+
+/** The provider key every metadata from this package carries. */
+export const ANTHROPIC_PROVIDER = 'anthropic';
+
+const FOREIGN_SDK_BASES = new Set(['OpenAIError', 'GroqError', 'MistralError', 'ApiError']);
+const ANTHROPIC_HEADER_PREFIXES = [
+  'anthropic-ratelimit-',
+  'anthropic-organization-id',
+  'anthropic-workspace-id',
+];
+
+/** Constructor names along the prototype chain (evidence only, never the sole test). */
+function prototypeNames(value: unknown): string[] {
+  const names: string[] = [];
+  let current: unknown = value;
+  for (let depth = 0; depth < 8; depth += 1) {
+    let prototype: unknown;
+    try {
+      prototype = Object.getPrototypeOf(current);
+    } catch {
+      break;
+    }
+    if (prototype === null || prototype === undefined || prototype === Object.prototype) break;
+    const name = constructorName(prototype);
+    if (name !== undefined) names.push(name);
+    current = prototype;
+  }
+  return names;
+}
+
+function hasKey(value: unknown, key: string): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  try {
+    return key in value;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A Stainless `APIError` (every major of @anthropic-ai/sdk): `status`, `headers` and `error` are
+ * always assigned by the constructor, even when undefined (connection errors).
+ */
+function isStainlessShape(error: unknown): boolean {
+  return hasKey(error, 'status') && hasKey(error, 'headers') && hasKey(error, 'error');
+}
+
+function hasAnthropicHeaders(headers: unknown): boolean {
+  if (readHeader(headers, 'request-id') !== undefined) return true;
+  for (const name of ['anthropic-organization-id', 'anthropic-workspace-id']) {
+    if (readHeader(headers, name) !== undefined) return true;
+  }
+  try {
+    const forEachKeys: string[] = [];
+    const keys = safeGet(headers, 'keys');
+    if (typeof keys === 'function') {
+      for (const key of (keys as () => Iterable<string>).call(headers)) {
+        forEachKeys.push(String(key));
+        if (forEachKeys.length > 200) break;
+      }
+    } else if (headers !== null && typeof headers === 'object') {
+      forEachKeys.push(...Object.keys(headers).slice(0, 200));
+    }
+    return forEachKeys.some((key) =>
+      ANTHROPIC_HEADER_PREFIXES.some((prefix) => key.toLowerCase().startsWith(prefix)),
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** `Error("SSE Error: {json}")`: how @anthropic-ai/sdk 0.39 reports an in-stream `event: error`. */
+function sseErrorBody(chain: unknown[]): AnthropicErrorBody | undefined {
+  for (const link of chain) {
+    const message = messageOf(link, 256 * 1024);
+    const match = /^SSE Error: ([\s\S]*)$/.exec(message);
+    if (match?.[1] !== undefined) return parseAnthropicErrorBody(parseJsonSafely(match[1]));
+  }
+  return undefined;
+}
+
+function stringifySafely(value: unknown): string | undefined {
+  try {
+    const text = JSON.stringify(value);
+    return typeof text === 'string' ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `"502 <html>…"`: the text body the SDK folds into the message when the body is not JSON. */
+function textBodyFromMessage(message: string, status: number | undefined): string | undefined {
+  if (status === undefined) return undefined;
+  const prefix = `${status} `;
+  if (!message.startsWith(prefix)) return undefined;
+  const rest = message.slice(prefix.length);
+  return rest === 'status code (no body)' ? undefined : rest;
+}
+
+function sdkErrorTypeOf(error: unknown, names: string[]): string | undefined {
+  const name = constructorName(error) ?? names[0];
+  if (name !== undefined && name !== 'Object') return name;
+  const own = safeGet(error, 'name');
+  return typeof own === 'string' && own.length > 0 && own.length < 200 ? own : undefined;
+}
+
+function firstString(...values: unknown[]): string | undefined {
+  for (const value of values) {
+    const text = safeString(value, 256);
+    if (text !== undefined && text.length > 0) return text;
+  }
+  return undefined;
+}
+
+function shouldRetryHint(headers: unknown): boolean | undefined {
+  const value = readHeader(headers, 'x-should-retry')?.trim().toLowerCase();
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  return undefined;
+}
+
+/** Metadata for an error the provider answered (HTTP status or an in-stream error event). */
+function providerMetadata(
+  error: unknown,
+  body: AnthropicErrorBody | undefined,
+  origin: 'http' | 'stream_event',
+  status: number | undefined,
+  names: string[],
+  now: number,
+): ProviderErrorMetadata {
+  const headers = safeGet(error, 'headers');
+  const sdkMessage = messageOf(error);
+  const innerMessage = body?.error.message;
+  const apiMessage =
+    safeString(innerMessage) ??
+    (innerMessage !== undefined ? safeString(stringifySafely(innerMessage)) : undefined) ??
+    safeString(safeGet(error, 'apiMessage'));
+  const metadata: ProviderErrorMetadata = {
+    provider: ANTHROPIC_PROVIDER,
+    message: apiMessage !== undefined && apiMessage.length > 0 ? apiMessage : sdkMessage,
+    origin,
+  };
+  const sdkErrorType = sdkErrorTypeOf(error, names);
+  if (sdkErrorType !== undefined) metadata.sdkErrorType = sdkErrorType;
+  if (status !== undefined) metadata.statusCode = status;
+  const requestId = firstString(
+    safeGet(error, 'requestID'),
+    safeGet(error, 'request_id'),
+    body?.request_id,
+    readHeader(headers, 'request-id'),
+  );
+  if (requestId !== undefined) metadata.requestId = requestId;
+  const providerType = firstString(body?.error.type, safeGet(error, 'type'));
+  if (providerType !== undefined) metadata.providerType = providerType;
+  const providerCode = firstString(body?.error.details?.error_code, safeGet(error, 'errorCode'));
+  if (providerCode !== undefined) metadata.providerCode = providerCode;
+  const retryAfterSeconds = retryAfterFromHeaders(headers, now);
+  if (retryAfterSeconds !== undefined) metadata.retryAfterSeconds = retryAfterSeconds;
+  const hint = shouldRetryHint(headers);
+  if (hint !== undefined) metadata.shouldRetryHint = hint;
+  const raw = body !== undefined ? stringifySafely(body) : textBodyFromMessage(sdkMessage, status);
+  if (raw !== undefined) attachRawBody(metadata, raw);
+  return metadata;
+}
+
+/** Metadata for an error the SDK raised without an answer (connection, timeout, abort). */
+function transportMetadata(
+  error: unknown,
+  names: string[],
+  signal: AbortSignal | undefined,
+): ProviderErrorMetadata {
+  const sdkErrorType = sdkErrorTypeOf(error, names);
+  const message = messageOf(error);
+  const base = (origin: ProviderErrorMetadata['origin']): ProviderErrorMetadata => {
+    const metadata: ProviderErrorMetadata = { provider: ANTHROPIC_PROVIDER, message, origin };
+    if (sdkErrorType !== undefined) metadata.sdkErrorType = sdkErrorType;
+    return metadata;
+  };
+  const allNames = [sdkErrorType ?? '', ...names];
+  if (allNames.includes('APIUserAbortError') || message === 'Request was aborted.') {
+    return { ...base('abort'), networkPhase: 'unknown' };
+  }
+  if (allNames.includes('APIConnectionTimeoutError') || message === 'Request timed out.') {
+    return { ...base('timeout'), networkPhase: 'before_response' };
+  }
+  const cause = safeGet(error, 'cause');
+  const transport = cause === undefined ? undefined : inspectTransportError(cause, signal, false);
+  if (transport !== undefined) {
+    const metadata: ProviderErrorMetadata = {
+      ...base(transport.origin),
+      networkPhase: transport.networkPhase,
+    };
+    if (transport.networkCode !== undefined) metadata.networkCode = transport.networkCode;
+    return metadata;
+  }
+  return { ...base('network'), networkPhase: 'unknown' };
+}
+
+/** A raw transport error that the SDK let through unwrapped (undici `terminated`, node-fetch `Premature close`). */
+function rawTransportMetadata(
+  error: unknown,
+  signal: AbortSignal | undefined,
+): ProviderErrorMetadata | undefined {
+  const transport = inspectTransportError(error, signal, false);
+  if (transport === undefined) return undefined;
+  const metadata: ProviderErrorMetadata = {
+    provider: ANTHROPIC_PROVIDER,
+    message: transport.message || messageOf(error),
+    origin: transport.origin,
+    networkPhase: transport.networkPhase,
+  };
+  if (transport.networkCode !== undefined) metadata.networkCode = transport.networkCode;
+  const sdkErrorType = constructorName(error);
+  if (sdkErrorType !== undefined) metadata.sdkErrorType = sdkErrorType;
+  return metadata;
+}
+
+/**
+ * Reads whatever `@anthropic-ai/sdk` (0.3x to 1.x) throws: the Stainless `APIError` family (HTTP
+ * errors, in-stream `event: error`, connection errors, timeouts, user aborts) and the raw
+ * transport errors it lets through (undici `TypeError: terminated`, node-fetch `Premature close`).
+ * Duck-typed; returns `undefined` for errors of other SDKs and for errors of the caller's code.
+ */
+export const anthropicExtractor: Extractor = defineExtractor({
+  provider: ANTHROPIC_PROVIDER,
+  extract(error, context) {
+    if (error === null || typeof error !== 'object') return undefined;
+    const now = context.now?.() ?? Date.now();
+    const names = prototypeNames(error);
+    if (names.some((name) => FOREIGN_SDK_BASES.has(name))) return undefined;
+
+    if (!isStainlessShape(error)) {
+      // A raw `TypeError: terminated` or `Premature close` from a cut body or stream. Anthropic
+      // SDK errors that are not API errors (e.g. a consumed stream) carry the AnthropicError base.
+      if (names.includes('AnthropicError')) {
+        const transport = rawTransportMetadata(error, context.signal);
+        if (transport !== undefined) return transport;
+        const metadata: ProviderErrorMetadata = {
+          provider: ANTHROPIC_PROVIDER,
+          message: messageOf(error),
+          origin: 'validation',
+        };
+        const sdkErrorType = sdkErrorTypeOf(error, names);
+        if (sdkErrorType !== undefined) metadata.sdkErrorType = sdkErrorType;
+        return metadata;
+      }
+      return rawTransportMetadata(error, context.signal);
+    }
+
+    const status = safeStatus(safeGet(error, 'status'));
+    const headers = safeGet(error, 'headers');
+    const body = parseAnthropicErrorBody(safeGet(error, 'error'));
+    const chain = causeChain(error, 8);
+    const sseBody = status === undefined && body === undefined ? sseErrorBody(chain.slice(1)) : undefined;
+    const anthropicEvidence =
+      names.includes('AnthropicError') ||
+      body !== undefined ||
+      sseBody !== undefined ||
+      hasKey(error, 'apiMessage') ||
+      hasKey(error, 'workspaceID') ||
+      hasAnthropicHeaders(headers);
+    if (!anthropicEvidence) return undefined;
+
+    if (status !== undefined) return providerMetadata(error, body, 'http', status, names, now);
+    if (body !== undefined) return providerMetadata(error, body, 'stream_event', undefined, names, now);
+    if (sseBody !== undefined) {
+      const metadata = providerMetadata(error, sseBody, 'stream_event', undefined, names, now);
+      return metadata;
+    }
+    return transportMetadata(error, names, context.signal);
+  },
+});
+
+/**
+ * Turns a successful Messages API answer that the model refused (`stop_reason: "refusal"`) into
+ * blocked-answer metadata (classified as content_policy). Returns `undefined` for any other value,
+ * including streams and answers that stopped for another reason. Total: never throws.
+ */
+export function detectAnthropicRefusal(result: unknown): ProviderErrorMetadata | undefined {
+  try {
+    if (result === null || typeof result !== 'object') return undefined;
+    const parsed = AnthropicMessageResult.safeParse(result);
+    if (!parsed.success || parsed.data.stop_reason !== 'refusal') return undefined;
+    const metadata: ProviderErrorMetadata = {
+      provider: ANTHROPIC_PROVIDER,
+      message: 'The model declined to answer (stop_reason "refusal").',
+      origin: 'blocked_response',
+      blockReason: 'refusal',
+      statusCode: 200,
+    };
+    const requestId = firstString(safeGet(result, '_request_id'));
+    if (requestId !== undefined) metadata.requestId = requestId;
+    return metadata;
+  } catch {
+    return undefined;
+  }
+}
