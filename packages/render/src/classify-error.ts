@@ -1,0 +1,174 @@
+import {
+  type Classification,
+  type ClassificationOverride,
+  classificationFor,
+  classify,
+  type DeliveredOutput,
+  type Extractor,
+  type ProviderErrorMetadata,
+  safeGet,
+} from '@faultline/classify';
+import { extractMetadata, type RenderExtractContext } from './built-in-extractors.ts';
+import { errorClassFor, FaultlineError, type InferenceFamily } from './errors.ts';
+import { causeLinks, hasFaultlineMarker } from './identity.ts';
+import { ErrorReport, minimalReport, reportFromChain } from './report.ts';
+import { describeThrown } from './thrown-value.ts';
+
+export interface ClassifyErrorOptions {
+  /** Registered extractors; they run first, then `builtInExtractors`. */
+  readonly extractors?: readonly Extractor[] | undefined;
+  /** The caller's own AbortSignal: an abort while it has fired is the caller's, not a failure. */
+  readonly signal?: AbortSignal | undefined;
+  readonly model?: string | undefined;
+  readonly provider?: string | undefined;
+  readonly operation?: string | undefined;
+  readonly family?: InferenceFamily | undefined;
+  readonly override?: ClassificationOverride | undefined;
+  readonly idempotent?: boolean | undefined;
+  /** Clock for HTTP-date Retry-After values (epoch ms, or a function returning it). */
+  readonly now?: number | (() => number) | undefined;
+  /** The error was thrown while reading a stream (transport drops become `networkPhase: 'stream'`). */
+  readonly streaming?: boolean | undefined;
+  /** Stream progress to record on the error. */
+  readonly delivered?: DeliveredOutput | undefined;
+}
+
+function isAbortLike(value: unknown): boolean {
+  const name = safeGet(value, 'name');
+  const code = safeGet(value, 'code');
+  return name === 'AbortError' || code === 'ABORT_ERR' || code === 20;
+}
+
+/**
+ * True when `error` is the caller's own abort: `signal` has fired and the thrown value is its reason
+ * or an AbortError (anywhere on the cause chain). Never throws.
+ */
+export function isCallerAbort(error: unknown, signal: AbortSignal | undefined): boolean {
+  if (signal === undefined || safeGet(signal, 'aborted') !== true) return false;
+  if (error === safeGet(signal, 'reason')) return true;
+  const reason = safeGet(signal, 'reason');
+  return causeLinks(error, 10).some((link) => link === reason || isAbortLike(link));
+}
+
+function optionOf<T>(options: unknown, key: string): T | undefined {
+  return safeGet(options, key) as T | undefined;
+}
+
+/**
+ * Turns any thrown value into a FaultlineError: registered extractors first, then the built-in ones
+ * (transport, zod, local bugs), then `classify()`. A FaultlineError is returned as is. The caller's
+ * abort yields an error whose `classification.callerAborted` is true. Total: never throws.
+ */
+export function classifyError(error: unknown, options: ClassifyErrorOptions = {}): FaultlineError {
+  if (hasFaultlineMarker(error)) return error as FaultlineError;
+  try {
+    const signal = optionOf<AbortSignal>(options, 'signal');
+    const provider = optionOf<string>(options, 'provider');
+    const nowOption = optionOf<number | (() => number)>(options, 'now');
+    const now =
+      typeof nowOption === 'number'
+        ? () => nowOption
+        : typeof nowOption === 'function'
+          ? nowOption
+          : undefined;
+    const context: RenderExtractContext = {
+      signal,
+      now,
+      streaming: optionOf<boolean>(options, 'streaming') === true,
+    };
+    let metadata: ProviderErrorMetadata;
+    if (isCallerAbort(error, signal)) {
+      metadata = { provider: provider ?? 'unknown', message: describeThrown(error), origin: 'abort' };
+    } else {
+      metadata = extractMetadata(error, optionOf<readonly Extractor[]>(options, 'extractors'), context);
+    }
+    const delivered = optionOf<DeliveredOutput>(options, 'delivered');
+    if (delivered !== undefined) metadata = { ...metadata, delivered };
+    let classification = classificationFor('unknown');
+    try {
+      classification = classify(metadata, {
+        override: optionOf(options, 'override'),
+        idempotent: optionOf<boolean>(options, 'idempotent'),
+      });
+    } catch {
+      // classify is total; this keeps classifyError total even if it were not.
+    }
+    return buildError(metadata.message || describeThrown(error), classification, metadata, options, error);
+  } catch {
+    return new FaultlineError(describeThrown(error), { cause: error });
+  }
+}
+
+function buildError(
+  message: string,
+  classification: Classification,
+  metadata: ProviderErrorMetadata,
+  options: unknown,
+  cause: unknown,
+): FaultlineError {
+  const ErrorClass = errorClassFor(optionOf(options, 'family'), classification);
+  return new ErrorClass(message, {
+    cause,
+    classification,
+    metadata,
+    provider: optionOf<string>(options, 'provider') ?? metadata.provider,
+    model: optionOf<string>(options, 'model'),
+    operation: optionOf<string>(options, 'operation'),
+  });
+}
+
+/**
+ * The FaultlineError for metadata that did not come from a thrown value (a content-filtered 200,
+ * an error event inside a stream). `cause`, when given, is kept. Total.
+ */
+export function errorFromMetadata(
+  metadata: ProviderErrorMetadata,
+  options: ClassifyErrorOptions = {},
+  cause?: unknown,
+): FaultlineError {
+  try {
+    let withDelivered = metadata;
+    const delivered = optionOf<DeliveredOutput>(options, 'delivered');
+    if (delivered !== undefined) withDelivered = { ...metadata, delivered };
+    let classification = classificationFor('unknown');
+    try {
+      classification = classify(withDelivered, {
+        override: optionOf(options, 'override'),
+        idempotent: optionOf<boolean>(options, 'idempotent'),
+      });
+    } catch {
+      // classify is total.
+    }
+    const message = typeof safeGet(metadata, 'message') === 'string' ? (metadata.message as string) : '';
+    return buildError(message, classification, withDelivered, options, cause);
+  } catch {
+    return new FaultlineError('The failure could not be read.', { cause });
+  }
+}
+
+/**
+ * The report of any value: a FaultlineError's own report; a wrapper's report with its own
+ * errorType and message and the classification of the nearest FaultlineError on its cause chain;
+ * anything else classified with the built-in extractors. Total: never throws.
+ */
+export function toErrorReport(value: unknown): ErrorReport {
+  try {
+    return reportFromChain(value) ?? reportFromChain(classifyError(value)) ?? minimalReport();
+  } catch {
+    return minimalReport();
+  }
+}
+
+/** What formatters and HTTP helpers accept: a report, or any thrown value (reported first). */
+export type ReportSource = ErrorReport | Error;
+
+/** `value` when it is a valid report, otherwise `toErrorReport(value)`. Total. */
+export function asReport(value: unknown): ErrorReport {
+  try {
+    const parsed = ErrorReport.safeParse(value);
+    if (parsed.success) return parsed.data;
+  } catch {
+    // A Proxy as report: report on it instead.
+  }
+  return toErrorReport(value);
+}

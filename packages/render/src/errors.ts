@@ -1,0 +1,300 @@
+import {
+  attachRawBody,
+  Classification,
+  type Classification as ClassificationType,
+  classificationFor,
+  classify,
+  type DeliveredOutput,
+  messageOf,
+  type ProviderErrorMetadata,
+  safeGet,
+  TAXONOMY,
+} from '@faultline/classify';
+import { extractMetadata } from './built-in-extractors.ts';
+import {
+  causeLinks,
+  FAULTLINE_ERROR_MARKER,
+  FAULTLINE_ERROR_TYPES,
+  faultlineErrorTypes,
+  hasFaultlineMarker,
+} from './identity.ts';
+import { type ErrorReport, minimalReport, reportFromChain, toDict } from './report.ts';
+import { scrubAndCut } from './secrets.ts';
+import { normaliseCause } from './thrown-value.ts';
+
+/** The inference families, one error class (and a `*ModelNotFoundError` sibling) each. */
+export type InferenceFamily =
+  | 'completion'
+  | 'embedding'
+  | 'image_generation'
+  | 'speech'
+  | 'transcription'
+  | 'rerank';
+
+export interface FaultlineErrorOptions {
+  /** The original thrown value. A non-Error is normalised into a `ThrownValueError` holding it. */
+  readonly cause?: unknown;
+  /** The classification; when absent it is computed from `metadata` with `classify()`. */
+  readonly classification?: ClassificationType | undefined;
+  /** What the extractor learned. `rawBody`, if any, is kept non-enumerable. */
+  readonly metadata?: ProviderErrorMetadata | undefined;
+  readonly provider?: string | undefined;
+  readonly model?: string | undefined;
+  readonly operation?: string | undefined;
+}
+
+function safeText(value: unknown, maxLength = 200): string | undefined {
+  return typeof value === 'string' && value.length > 0 ? scrubAndCut(value, maxLength) : undefined;
+}
+
+/** A shallow copy of the metadata with `rawBody` made non-enumerable; total on any input. */
+function copyMetadata(metadata: unknown): ProviderErrorMetadata {
+  const copy: Record<string, unknown> = {};
+  try {
+    if (metadata !== null && typeof metadata === 'object') {
+      for (const key of Object.keys(metadata).slice(0, 100)) {
+        if (key === 'rawBody') continue;
+        copy[key] = safeGet(metadata, key);
+      }
+    }
+  } catch {
+    // A Proxy whose ownKeys trap throws: keep what was copied.
+  }
+  if (typeof copy.provider !== 'string') copy.provider = 'unknown';
+  if (typeof copy.message !== 'string') copy.message = '';
+  if (typeof copy.origin !== 'string') copy.origin = 'unknown';
+  const raw = safeGet(metadata, 'rawBody');
+  if (typeof raw === 'string') attachRawBody(copy, raw);
+  return copy as ProviderErrorMetadata;
+}
+
+function readClassification(value: unknown): ClassificationType | undefined {
+  try {
+    const parsed = Classification.safeParse(value);
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The errorTypes of a class and its ancestors, read from their static `errorType`. */
+function errorTypesOf(errorClass: unknown): string[] {
+  const types: string[] = [];
+  let current = errorClass;
+  while (typeof current === 'function' && types.length < 16) {
+    const type = safeGet(current, 'errorType');
+    if (typeof type === 'string' && !types.includes(type)) types.push(type);
+    current = Object.getPrototypeOf(current);
+  }
+  return types;
+}
+
+/**
+ * The root of every faultline error. Identity survives duplicate installs and realms through the
+ * `Symbol.for('faultline.error')` marker: use `FaultlineError.isInstance(value)` (or
+ * `CompletionError.isInstance(value)` for a family), never `instanceof`. Building one never throws.
+ */
+export class FaultlineError extends Error {
+  static readonly errorType: string = 'FaultlineError';
+
+  /** True when `value` is a faultline error of this class (or a subclass), whichever copy built it. */
+  static isInstance(value: unknown): value is FaultlineError {
+    if (!hasFaultlineMarker(value)) return false;
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the check was called on.
+    const wanted = safeGet(this, 'errorType');
+    if (wanted === 'FaultlineError' || typeof wanted !== 'string') return true;
+    return faultlineErrorTypes(value).includes(wanted);
+  }
+
+  declare readonly [FAULTLINE_ERROR_MARKER]: true;
+  declare readonly [FAULTLINE_ERROR_TYPES]: readonly string[];
+  /** The class's errorType, e.g. `CompletionModelNotFoundError`. */
+  readonly errorType: string;
+  readonly classification: ClassificationType;
+  readonly metadata: ProviderErrorMetadata;
+  readonly provider?: string;
+  readonly model?: string;
+  readonly operation?: string;
+  declare readonly cause: unknown;
+
+  constructor(message?: unknown, options: FaultlineErrorOptions = {}) {
+    const read = (key: keyof FaultlineErrorOptions): unknown => safeGet(options, key);
+    const rawCause = read('cause');
+    const hasCause = rawCause !== undefined;
+    const cause = hasCause ? normaliseCause(rawCause) : undefined;
+    const metadata = copyMetadata(read('metadata'));
+    let classification = readClassification(read('classification'));
+    if (classification === undefined) {
+      try {
+        classification = classify(metadata);
+      } catch {
+        classification = classificationFor('unknown');
+      }
+    }
+    const text =
+      safeText(typeof message === 'string' ? message : messageOf(message, 16 * 1024), 2000) ??
+      safeText(metadata.message, 2000) ??
+      TAXONOMY[classification.reason].advice;
+    super(text, hasCause ? { cause } : undefined);
+    const types = errorTypesOf(new.target);
+    const errorType = types[0] ?? 'FaultlineError';
+    Object.defineProperty(this, 'name', { value: errorType, writable: true, configurable: true });
+    Object.defineProperty(this, FAULTLINE_ERROR_MARKER, { value: true });
+    Object.defineProperty(this, FAULTLINE_ERROR_TYPES, { value: Object.freeze(types) });
+    this.errorType = errorType;
+    this.classification = classification;
+    this.metadata = metadata;
+    const provider = safeText(read('provider'));
+    if (provider !== undefined) this.provider = provider;
+    const model = safeText(read('model'));
+    if (model !== undefined) this.model = model;
+    const operation = safeText(read('operation'));
+    if (operation !== undefined) this.operation = operation;
+  }
+
+  /** How much a stream had delivered before it failed, when known. */
+  get delivered(): DeliveredOutput | undefined {
+    return this.metadata.delivered;
+  }
+
+  /** The strict, JSON-only report: what retry loops, HTTP handlers, agents and people read. */
+  toErrorReport(): ErrorReport {
+    return reportFromChain(this) ?? minimalReport(this.message);
+  }
+
+  /** `JSON.stringify(error)` gives the safe report, never the raw body or a secret. */
+  toJSON(): Record<string, unknown> {
+    return toDict(this.toErrorReport());
+  }
+}
+
+export class CompletionError extends FaultlineError {
+  static override readonly errorType: string = 'CompletionError';
+  declare readonly errorType: 'CompletionError' | 'CompletionModelNotFoundError';
+}
+export class CompletionModelNotFoundError extends CompletionError {
+  static override readonly errorType: string = 'CompletionModelNotFoundError';
+  declare readonly errorType: 'CompletionModelNotFoundError';
+}
+export class EmbeddingError extends FaultlineError {
+  static override readonly errorType: string = 'EmbeddingError';
+  declare readonly errorType: 'EmbeddingError' | 'EmbeddingModelNotFoundError';
+}
+export class EmbeddingModelNotFoundError extends EmbeddingError {
+  static override readonly errorType: string = 'EmbeddingModelNotFoundError';
+  declare readonly errorType: 'EmbeddingModelNotFoundError';
+}
+export class ImageGenerationError extends FaultlineError {
+  static override readonly errorType: string = 'ImageGenerationError';
+  declare readonly errorType: 'ImageGenerationError' | 'ImageGenerationModelNotFoundError';
+}
+export class ImageGenerationModelNotFoundError extends ImageGenerationError {
+  static override readonly errorType: string = 'ImageGenerationModelNotFoundError';
+  declare readonly errorType: 'ImageGenerationModelNotFoundError';
+}
+export class SpeechError extends FaultlineError {
+  static override readonly errorType: string = 'SpeechError';
+  declare readonly errorType: 'SpeechError' | 'SpeechModelNotFoundError';
+}
+export class SpeechModelNotFoundError extends SpeechError {
+  static override readonly errorType: string = 'SpeechModelNotFoundError';
+  declare readonly errorType: 'SpeechModelNotFoundError';
+}
+export class TranscriptionError extends FaultlineError {
+  static override readonly errorType: string = 'TranscriptionError';
+  declare readonly errorType: 'TranscriptionError' | 'TranscriptionModelNotFoundError';
+}
+export class TranscriptionModelNotFoundError extends TranscriptionError {
+  static override readonly errorType: string = 'TranscriptionModelNotFoundError';
+  declare readonly errorType: 'TranscriptionModelNotFoundError';
+}
+export class RerankError extends FaultlineError {
+  static override readonly errorType: string = 'RerankError';
+  declare readonly errorType: 'RerankError' | 'RerankModelNotFoundError';
+}
+export class RerankModelNotFoundError extends RerankError {
+  static override readonly errorType: string = 'RerankModelNotFoundError';
+  declare readonly errorType: 'RerankModelNotFoundError';
+}
+
+type FaultlineErrorClass = new (message?: unknown, options?: FaultlineErrorOptions) => FaultlineError;
+
+const FAMILY_CLASSES: Readonly<
+  Record<InferenceFamily, { readonly base: FaultlineErrorClass; readonly modelNotFound: FaultlineErrorClass }>
+> = {
+  completion: { base: CompletionError, modelNotFound: CompletionModelNotFoundError },
+  embedding: { base: EmbeddingError, modelNotFound: EmbeddingModelNotFoundError },
+  image_generation: { base: ImageGenerationError, modelNotFound: ImageGenerationModelNotFoundError },
+  speech: { base: SpeechError, modelNotFound: SpeechModelNotFoundError },
+  transcription: { base: TranscriptionError, modelNotFound: TranscriptionModelNotFoundError },
+  rerank: { base: RerankError, modelNotFound: RerankModelNotFoundError },
+};
+
+const CLASSES_BY_ERROR_TYPE: ReadonlyMap<string, FaultlineErrorClass> = new Map<string, FaultlineErrorClass>([
+  ['FaultlineError', FaultlineError],
+  ...Object.values(FAMILY_CLASSES).flatMap(
+    ({ base, modelNotFound }) =>
+      [
+        [safeGet(base, 'errorType') as string, base],
+        [safeGet(modelNotFound, 'errorType') as string, modelNotFound],
+      ] as const,
+  ),
+]);
+
+/**
+ * The class for a family and a classification: the family's `*ModelNotFoundError` sibling when the
+ * reason is `model_not_found`, the family's class otherwise, `FaultlineError` without a family.
+ */
+export function errorClassFor(family: unknown, classification: ClassificationType): FaultlineErrorClass {
+  const entry = typeof family === 'string' ? FAMILY_CLASSES[family as InferenceFamily] : undefined;
+  if (entry === undefined) return FaultlineError;
+  return classification.reason === 'model_not_found' ? entry.modelNotFound : entry.base;
+}
+
+/** This package's class for an errorType (used to rebuild an error with extra facts). */
+export function errorClassForType(errorType: unknown): FaultlineErrorClass {
+  return (typeof errorType === 'string' ? CLASSES_BY_ERROR_TYPE.get(errorType) : undefined) ?? FaultlineError;
+}
+
+export interface FaultlineContextErrorOptions {
+  readonly cause?: unknown;
+  readonly provider?: string | undefined;
+  readonly model?: string | undefined;
+  readonly operation?: string | undefined;
+}
+
+/**
+ * A wrapper for context added by a layer above the call (a step, a job, a tool): it keeps its own
+ * errorType and message and inherits the classification of the nearest FaultlineError on its
+ * cause chain (cycle-guarded, bounded). With no FaultlineError below it, the cause is classified
+ * with the built-in extractors.
+ */
+export class FaultlineContextError extends FaultlineError {
+  static override readonly errorType: string = 'FaultlineContextError';
+  declare readonly errorType: 'FaultlineContextError';
+
+  constructor(message?: unknown, options: FaultlineContextErrorOptions = {}) {
+    const cause = safeGet(options, 'cause');
+    let inherited: unknown;
+    for (const link of causeLinks(cause)) {
+      if (hasFaultlineMarker(link) && readClassification(safeGet(link, 'classification')) !== undefined) {
+        inherited = link;
+        break;
+      }
+    }
+    const metadata =
+      inherited !== undefined
+        ? (safeGet(inherited, 'metadata') as ProviderErrorMetadata)
+        : extractMetadata(cause, undefined, {});
+    const classification =
+      inherited !== undefined ? readClassification(safeGet(inherited, 'classification')) : undefined;
+    super(message, {
+      cause,
+      metadata,
+      classification,
+      provider: safeGet(options, 'provider') as string | undefined,
+      model: safeGet(options, 'model') as string | undefined,
+      operation: safeGet(options, 'operation') as string | undefined,
+    });
+  }
+}

@@ -1,0 +1,79 @@
+export {
+  builtInExtractors,
+  localBugExtractor,
+  type RenderExtractContext,
+  transportExtractor,
+  zodExtractor,
+} from './built-in-extractors.ts';
+export {
+  asReport,
+  type ClassifyErrorOptions,
+  classifyError,
+  errorFromMetadata,
+  isCallerAbort,
+  type ReportSource,
+  toErrorReport,
+} from './classify-error.ts';
+export {
+  CompletionError,
+  CompletionModelNotFoundError,
+  EmbeddingError,
+  EmbeddingModelNotFoundError,
+  errorClassFor,
+  FaultlineContextError,
+  type FaultlineContextErrorOptions,
+  FaultlineError,
+  type FaultlineErrorOptions,
+  ImageGenerationError,
+  ImageGenerationModelNotFoundError,
+  type InferenceFamily,
+  RerankError,
+  RerankModelNotFoundError,
+  SpeechError,
+  SpeechModelNotFoundError,
+  TranscriptionError,
+  TranscriptionModelNotFoundError,
+} from './errors.ts';
+export {
+  exitCodeFor,
+  formatForLlm,
+  formatJson,
+  formatMarkdown,
+  formatPanel,
+  type PanelOptions,
+  type ToolResult,
+  type ToolResultOptions,
+  toolResultFor,
+  toWireError,
+  type WireError,
+} from './format.ts';
+export { DEFAULT_STREAM_IDLE_TIMEOUT_MS, type GuardStreamOptions, guardStream } from './guard-stream.ts';
+export {
+  type HttpErrorResponse,
+  httpResponseFor,
+  httpStatusFor,
+  PROBLEM_TYPE_PREFIX,
+  type ProblemDetails,
+  type ProblemDetailsOptions,
+  problemDetails,
+} from './http.ts';
+export { FAULTLINE_ERROR_MARKER, MAX_CAUSE_DEPTH } from './identity.ts';
+export {
+  ERROR_REPORT_SCHEMA_VERSION,
+  ErrorReport,
+  fromDict,
+  ReportProviderMetadata,
+  safeFromDict,
+  toDict,
+} from './report.ts';
+export { MAX_MESSAGE_LENGTH, scrubSecrets } from './secrets.ts';
+export { ThrownValueError } from './thrown-value.ts';
+export {
+  type AttemptContext,
+  type BoundWithClassifiedErrors,
+  bindWithClassifiedErrors,
+  type RetryEvent,
+  type RetryOptions,
+  type WithClassifiedErrorsOptions,
+  withClassifiedErrors,
+} from './with-classified-errors.ts';

@@ -1,0 +1,232 @@
+import {
+  Classification,
+  classificationFor,
+  constructorName,
+  DeliveredOutput,
+  ErrorCategory,
+  ErrorDomain,
+  FailureOrigin,
+  FailureReason,
+  messageOf,
+  NetworkPhase,
+  NextStep,
+  RecoveryHints,
+  safeGet,
+  TAXONOMY,
+  UserActionKind,
+} from '@faultline/classify';
+import { z } from 'zod';
+import { causeLinks, hasFaultlineMarker } from './identity.ts';
+import { MAX_MESSAGE_LENGTH, scrubAndCut } from './secrets.ts';
+
+/** The version of the `ErrorReport` shape. Bumped on any breaking change to the schema. */
+export const ERROR_REPORT_SCHEMA_VERSION = 1;
+
+const ShortText = z.string().max(512);
+
+/** What the provider said, minus the raw body, headers and anything secret. */
+export const ReportProviderMetadata = z
+  .object({
+    origin: FailureOrigin,
+    statusCode: z.number().int().optional(),
+    requestId: ShortText.optional(),
+    providerCode: ShortText.optional(),
+    providerType: ShortText.optional(),
+    sdkErrorType: ShortText.optional(),
+    networkCode: ShortText.optional(),
+    networkPhase: NetworkPhase.optional(),
+    sdkAttempts: z.number().int().nonnegative().optional(),
+  })
+  .strict();
+export type ReportProviderMetadata = z.infer<typeof ReportProviderMetadata>;
+
+/**
+ * The strict, versioned, JSON-only report of one failure: what every consumer (retry loop, HTTP
+ * adapter, agent, job queue, terminal) reads. Unknown keys are rejected.
+ */
+export const ErrorReport = z
+  .object({
+    schemaVersion: z.literal(ERROR_REPORT_SCHEMA_VERSION),
+    errorType: ShortText,
+    message: z.string().max(MAX_MESSAGE_LENGTH),
+    category: ErrorCategory,
+    reason: FailureReason,
+    retryable: z.boolean(),
+    userAction: z
+      .object({ kind: UserActionKind, detail: z.string().max(MAX_MESSAGE_LENGTH).optional() })
+      .strict(),
+    nextStep: NextStep,
+    recovery: RecoveryHints.strict(),
+    domain: ErrorDomain,
+    httpStatus: z.number().int().min(400).max(599),
+    provider: ShortText,
+    model: ShortText.nullable(),
+    operation: ShortText.optional(),
+    retryAfterSeconds: z.number().nonnegative().optional(),
+    /** True when the caller's own AbortSignal ended the call: not a provider failure. */
+    callerAborted: z.boolean(),
+    providerMetadata: ReportProviderMetadata,
+    delivered: DeliveredOutput.strict().optional(),
+  })
+  .strict();
+export type ErrorReport = z.infer<typeof ErrorReport>;
+
+/** A plain JSON copy of a report (no prototypes, no undefined members). */
+export function toDict(report: ErrorReport): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(report)) as Record<string, unknown>;
+}
+
+/** Reads a report back from a plain object; throws a `ZodError` when it is not a valid report. */
+export function fromDict(value: unknown): ErrorReport {
+  return ErrorReport.parse(value);
+}
+
+/** Like `fromDict`, but returns zod's result instead of throwing. */
+export function safeFromDict(value: unknown): ReturnType<typeof ErrorReport.safeParse> {
+  try {
+    return ErrorReport.safeParse(value);
+  } catch (error) {
+    return ErrorReport.safeParse({ unreadable: String(error instanceof Error ? error.message : 'value') });
+  }
+}
+
+function text(value: unknown, maxLength = 200): string | undefined {
+  if (typeof value !== 'string' || value.length === 0) return undefined;
+  const scrubbed = scrubAndCut(value, maxLength);
+  return scrubbed.length > 0 ? scrubbed : undefined;
+}
+
+function finiteNonNegative(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value + 0 : undefined;
+}
+
+function readClassification(value: unknown): Classification | undefined {
+  try {
+    const parsed = Classification.safeParse(safeGet(value, 'classification'));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function readDelivered(value: unknown): DeliveredOutput | undefined {
+  const chunks = safeGet(value, 'chunks');
+  const characters = safeGet(value, 'characters');
+  if (typeof chunks !== 'number' || typeof characters !== 'number') return undefined;
+  if (!Number.isSafeInteger(chunks) || !Number.isSafeInteger(characters) || chunks < 0 || characters < 0)
+    return undefined;
+  return { chunks, characters };
+}
+
+function readProviderMetadata(metadata: unknown): ReportProviderMetadata {
+  const origin = FailureOrigin.safeParse(safeGet(metadata, 'origin'));
+  const result: ReportProviderMetadata = { origin: origin.success ? origin.data : 'unknown' };
+  const status = safeGet(metadata, 'statusCode');
+  if (typeof status === 'number' && Number.isSafeInteger(status)) result.statusCode = status;
+  for (const key of ['requestId', 'providerCode', 'providerType', 'sdkErrorType', 'networkCode'] as const) {
+    const value = text(safeGet(metadata, key));
+    if (value !== undefined) result[key] = value;
+  }
+  const phase = NetworkPhase.safeParse(safeGet(metadata, 'networkPhase'));
+  if (phase.success) result.networkPhase = phase.data;
+  const attempts = safeGet(metadata, 'sdkAttempts');
+  if (typeof attempts === 'number' && Number.isSafeInteger(attempts) && attempts >= 0)
+    result.sdkAttempts = attempts;
+  return result;
+}
+
+/** The report used when nothing else can be built (never expected; keeps `toErrorReport` total). */
+export function minimalReport(message = 'The failure could not be read.'): ErrorReport {
+  const classification = classificationFor('unknown');
+  return {
+    schemaVersion: ERROR_REPORT_SCHEMA_VERSION,
+    errorType: 'FaultlineError',
+    message: scrubAndCut(message),
+    category: classification.category,
+    reason: classification.reason,
+    retryable: false,
+    userAction: { kind: classification.userAction.kind, detail: TAXONOMY.unknown.advice },
+    nextStep: classification.nextStep,
+    recovery: classification.recovery,
+    domain: classification.domain,
+    httpStatus: classification.httpStatus,
+    provider: 'unknown',
+    model: null,
+    callerAborted: false,
+    providerMetadata: { origin: 'unknown' },
+  };
+}
+
+/**
+ * Builds the report of `head` from the nearest marked FaultlineError on its cause chain (`head`
+ * itself first): `head` keeps its own errorType and message, the classification comes from that
+ * error, and model/provider/operation from the first link that names them. Returns `undefined`
+ * when no link of the chain is a FaultlineError. Never throws.
+ */
+export function reportFromChain(head: unknown): ErrorReport | undefined {
+  try {
+    const links = causeLinks(head);
+    let source: unknown;
+    let classification: Classification | undefined;
+    for (const link of links) {
+      if (!hasFaultlineMarker(link)) continue;
+      classification = readClassification(link);
+      if (classification !== undefined) {
+        source = link;
+        break;
+      }
+    }
+    if (classification === undefined) return undefined;
+    const metadata = safeGet(source, 'metadata');
+    const headMarked = hasFaultlineMarker(head);
+    const errorType =
+      (headMarked ? text(safeGet(head, 'errorType')) : text(constructorName(head))) ?? 'FaultlineError';
+    const message =
+      text(messageOf(head, 16 * 1024), MAX_MESSAGE_LENGTH) ??
+      text(messageOf(source, 16 * 1024), MAX_MESSAGE_LENGTH) ??
+      TAXONOMY[classification.reason].advice;
+
+    let provider: string | undefined;
+    let model: string | undefined;
+    let operation: string | undefined;
+    let delivered: DeliveredOutput | undefined;
+    for (const link of links) {
+      if (!hasFaultlineMarker(link)) continue;
+      provider ??= text(safeGet(link, 'provider'));
+      model ??= text(safeGet(link, 'model'));
+      operation ??= text(safeGet(link, 'operation'));
+      delivered ??= readDelivered(safeGet(safeGet(link, 'metadata'), 'delivered'));
+    }
+    provider ??= text(safeGet(metadata, 'provider')) ?? 'unknown';
+
+    const detail = text(classification.userAction.detail, MAX_MESSAGE_LENGTH);
+    const report: ErrorReport = {
+      schemaVersion: ERROR_REPORT_SCHEMA_VERSION,
+      errorType,
+      message,
+      category: classification.category,
+      reason: classification.reason,
+      retryable: classification.retryable,
+      userAction:
+        detail === undefined
+          ? { kind: classification.userAction.kind }
+          : { kind: classification.userAction.kind, detail },
+      nextStep: classification.nextStep,
+      recovery: { ...classification.recovery },
+      domain: classification.domain,
+      httpStatus: classification.httpStatus,
+      provider,
+      model: model ?? null,
+      callerAborted: classification.callerAborted,
+      providerMetadata: readProviderMetadata(metadata),
+    };
+    if (operation !== undefined) report.operation = operation;
+    const wait = finiteNonNegative(classification.retryAfterSeconds);
+    if (wait !== undefined) report.retryAfterSeconds = wait;
+    if (delivered !== undefined) report.delivered = delivered;
+    const checked = ErrorReport.safeParse(report);
+    return checked.success ? checked.data : minimalReport(message);
+  } catch {
+    return minimalReport();
+  }
+}
