@@ -5,13 +5,6 @@ import { createRequire } from 'node:module';
 import net from 'node:net';
 import type { Scenario, ScenarioResponse } from './scenario.ts';
 
-// @smithy/* packages have no `exports` map and their `module` build (dist-es) uses extensionless
-// imports that Node's ESM loader rejects when vitest resolves the `module` field. Loading the
-// CommonJS build through `require` works under vitest, tsx and plain Node alike.
-const require = createRequire(import.meta.url);
-const { EventStreamCodec } =
-  require('@smithy/eventstream-codec') as typeof import('@smithy/eventstream-codec');
-
 /** The host used by `dns-failure` scenarios: `.invalid` never resolves (RFC 6761). */
 export const unresolvableHost = 'no-such-host.invalid';
 
@@ -72,6 +65,8 @@ interface Exchange {
 interface Registration {
   scenario: Pick<Scenario, 'response'>;
   requests: RecordedRequest[];
+  /** AWS event-stream frames, encoded when the scenario is registered so errors surface early. */
+  frames?: Uint8Array[];
 }
 
 function lowercaseHeaders(headers: Record<string, string> | undefined): Record<string, string> {
@@ -100,7 +95,34 @@ const textEncoder = new TextEncoder();
 const textDecoder = new TextDecoder();
 const fromUtf8 = (text: string): Uint8Array => textEncoder.encode(text);
 const toUtf8 = (bytes: Uint8Array): string => textDecoder.decode(bytes);
-const eventStreamCodec = new EventStreamCodec(toUtf8, fromUtf8);
+type EventStreamCodecInstance = InstanceType<typeof import('@smithy/eventstream-codec').EventStreamCodec>;
+let eventStreamCodecInstance: EventStreamCodecInstance | undefined;
+
+/**
+ * The codec is loaded lazily, through `require`, the first time an event stream is encoded or
+ * decoded. @smithy/eventstream-codec re-exports @smithy/core, whose `module` build (dist-es) has
+ * extensionless imports that Node cannot load; vitest passes its resolve conditions to the test
+ * process as `--conditions`, so a config that keeps `module` breaks the load. Being lazy keeps
+ * every package that never plays an AWS event stream independent of that.
+ */
+function eventStreamCodec(): EventStreamCodecInstance {
+  if (eventStreamCodecInstance === undefined) {
+    const require = createRequire(import.meta.url);
+    let codecModule: typeof import('@smithy/eventstream-codec');
+    try {
+      codecModule = require('@smithy/eventstream-codec');
+    } catch (error) {
+      throw new Error(
+        '@faultline/test-fixtures could not load @smithy/eventstream-codec. If the test process runs with ' +
+          '`--conditions module` (vitest forwards its resolve conditions), drop `module` from the vitest ' +
+          'config as test-fixtures/vitest.config.ts does.',
+        { cause: error },
+      );
+    }
+    eventStreamCodecInstance = new codecModule.EventStreamCodec(toUtf8, fromUtf8);
+  }
+  return eventStreamCodecInstance;
+}
 
 /** A decoded AWS event-stream message, with string headers and a UTF-8 payload. */
 export interface DecodedEventStreamMessage {
@@ -122,7 +144,7 @@ export function decodeEventStreamMessages(bytes: Uint8Array): {
   while (offset + 4 <= bytes.length) {
     const length = new DataView(bytes.buffer, bytes.byteOffset + offset, 4).getUint32(0);
     if (length < 16 || offset + length > bytes.length) break;
-    const message = eventStreamCodec.decode(bytes.subarray(offset, offset + length));
+    const message = eventStreamCodec().decode(bytes.subarray(offset, offset + length));
     const headers: Record<string, string | number | boolean> = {};
     for (const [name, header] of Object.entries(message.headers)) {
       const value: unknown = header.value;
@@ -144,7 +166,7 @@ export function encodeEventStreamMessage(message: {
 }): Uint8Array {
   const headers: Record<string, { type: 'string'; value: string }> = {};
   for (const [name, value] of Object.entries(message.headers)) headers[name] = { type: 'string', value };
-  return eventStreamCodec.encode({ headers, body: fromUtf8(message.payload) });
+  return eventStreamCodec().encode({ headers, body: fromUtf8(message.payload) });
 }
 
 /**
@@ -240,7 +262,16 @@ export async function startLoopbackServer(options: LoopbackServerOptions = {}): 
       return;
     }
     registration.requests.push({ method, path, subPath: match[2] ?? '', headers: rawHeaders, body });
-    answer(registration.scenario.response, exchange);
+    try {
+      answer(registration, exchange);
+    } catch (error) {
+      // A bug in this server, never a scenario's answer: make it loud, not a hang.
+      console.error('faultline loopback server failed to answer', error);
+      exchange.respond(500, { 'content-type': 'application/json', 'x-faultline-loopback-error': 'true' });
+      exchange.end(
+        JSON.stringify({ error: { message: `faultline loopback server error: ${String(error)}` } }),
+      );
+    }
   };
 
   const streamThen = (then: 'end' | 'cut' | 'stall', exchange: Exchange) => {
@@ -264,7 +295,8 @@ export async function startLoopbackServer(options: LoopbackServerOptions = {}): 
     next();
   };
 
-  const answer = (response: ScenarioResponse, exchange: Exchange) => {
+  const answer = (registration: Registration, exchange: Exchange) => {
+    const response: ScenarioResponse = registration.scenario.response;
     switch (response.kind) {
       case 'http': {
         const headers = lowercaseHeaders(response.headers);
@@ -295,7 +327,7 @@ export async function startLoopbackServer(options: LoopbackServerOptions = {}): 
           ...lowercaseHeaders(response.headers),
         };
         exchange.respond(response.status ?? 200, headers);
-        const frames = response.messages.map(encodeEventStreamMessage);
+        const frames = [...(registration.frames ?? response.messages.map(encodeEventStreamMessage))];
         const last = frames.at(-1);
         if (response.then === 'cut' && response.cutMidMessage === true && last !== undefined) {
           frames[frames.length - 1] = last.subarray(0, Math.max(1, Math.floor(last.length / 2)));
@@ -438,6 +470,9 @@ export async function startLoopbackServer(options: LoopbackServerOptions = {}): 
   const register = (scenario: Pick<Scenario, 'response'>): string => {
     const token = randomBytes(9).toString('base64url');
     const registration: Registration = { scenario, requests: [] };
+    if (scenario.response.kind === 'aws-event-stream') {
+      registration.frames = scenario.response.messages.map(encodeEventStreamMessage);
+    }
     registrations.set(token, registration);
     const list = byScenario.get(scenario) ?? [];
     list.push(registration);
