@@ -39,6 +39,7 @@ export const QUOTA_PHRASES: readonly RegExp[] = [
   /servicequotaexceededexception/, // Bedrock exception name
   /check your plan and billing/, // OpenAI
   /spend limit|spending limit|usage limit reached/, // Together, OpenRouter, DeepSeek
+  /\bbilling\b/, // DESIGN.md: "billing" in the message text (URLs are removed before matching) is a spent allowance, e.g. OpenAI "billing hard limit reached"
   /reached your specified api usage limits/, // Anthropic 400 "You have reached your specified API usage limits. You will regain access on ..." (anthropics/claude-code#38035)
 ];
 
