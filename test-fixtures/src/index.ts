@@ -1,5 +1,6 @@
 export type {
   BaseUrlOptions,
+  DecodedEventStreamMessage,
   LoopbackProtocol,
   LoopbackServer,
   LoopbackServerOptions,
@@ -7,6 +8,7 @@ export type {
 } from './loopback-server.ts';
 export {
   bigBody,
+  decodeEventStreamMessages,
   encodeEventStreamMessage,
   recordedBodyLimitBytes,
   startLoopbackServer,
