@@ -1,0 +1,312 @@
+import { classify, type ProviderErrorMetadata } from '@faultline/classify';
+import { expectedFor, loadScenarios, type Scenario, startLoopbackServer } from '@faultline/test-fixtures';
+import fc from 'fast-check';
+import Groq from 'groq-sdk';
+import GroqV0 from 'groq-sdk-v0';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { groqExtractor } from './extract-groq.ts';
+import { classifyThrown } from './test-support.ts';
+
+type LoopbackServer = Awaited<ReturnType<typeof startLoopbackServer>>;
+
+interface GroqLike {
+  chat: { completions: { create(body: unknown, options?: unknown): Promise<unknown> } };
+  audio: { transcriptions: { create(body: unknown, options?: unknown): Promise<unknown> } };
+}
+
+/** A short timeout only where the server never answers; elsewhere a loaded machine must not time out. */
+function timeoutFor(scenario?: Scenario): number {
+  const response = scenario?.response;
+  return response?.kind === 'socket' && response.behaviour === 'never-answer' ? 400 : 15_000;
+}
+
+const SDKS: ReadonlyArray<{ alias: string; create(baseURL: string, timeout: number): GroqLike }> = [
+  {
+    alias: 'groq-sdk',
+    create: (baseURL, timeout) => new Groq({ apiKey: 'gsk_test_key', baseURL, maxRetries: 0, timeout }) as never,
+  },
+  {
+    alias: 'groq-sdk-v0',
+    create: (baseURL, timeout) =>
+      new GroqV0({ apiKey: 'gsk_test_key', baseURL, maxRetries: 0, timeout }) as never,
+  },
+];
+
+const scenarios = loadScenarios('groq');
+
+/** Runs the real SDK call the scenario describes and returns what it threw. */
+async function runScenario(client: GroqLike, scenario: Scenario): Promise<unknown> {
+  try {
+    if (scenario.api === 'audio.transcriptions') {
+      await client.audio.transcriptions.create({
+        file: new File(['not audio'], 'notes.txt', { type: 'text/plain' }),
+        model: 'whisper-large-v3',
+      });
+    } else if (scenario.stream === true) {
+      const stream = (await client.chat.completions.create({
+        model: 'llama-3.3-70b-versatile',
+        messages: [{ role: 'user', content: 'hello' }],
+        stream: true,
+      })) as AsyncIterable<unknown>;
+      for await (const _chunk of stream) {
+        // drain
+      }
+    } else {
+      await client.chat.completions.create({
+        model: 'llama-3.3-70b-versatile',
+        messages: [{ role: 'user', content: 'hello' }],
+      });
+    }
+  } catch (error) {
+    return error;
+  }
+  throw new Error(`scenario ${scenario.id} did not throw`);
+}
+
+let server: LoopbackServer;
+beforeAll(async () => {
+  server = await startLoopbackServer({ protocol: 'http1' });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('groqExtractor against the real groq-sdk and the loopback server', () => {
+  it('has at least 12 scenarios', () => {
+    expect(scenarios.length).toBeGreaterThanOrEqual(12);
+  });
+
+  for (const sdk of SDKS) {
+    describe(sdk.alias, () => {
+      for (const scenario of scenarios) {
+        const expected = expectedFor(scenario, sdk.alias);
+        const test = expected.skip === undefined ? it.concurrent : it.skip;
+        test(scenario.id, async () => {
+          const client = sdk.create(server.baseUrlFor(scenario), timeoutFor(scenario));
+          const thrown = await runScenario(client, scenario);
+          const own = groqExtractor.extract(thrown);
+          const { metadata, classification } = classifyThrown(thrown, {
+            streaming: scenario.stream === true,
+          });
+          if (own !== undefined) {
+            expect(own.provider).toBe('groq');
+            expect(metadata).toEqual(own);
+          }
+          // Every answer from Groq's API (HTTP or stream event) is read by this extractor.
+          if (
+            scenario.response.kind === 'http' ||
+            scenario.id.includes('error-event') ||
+            scenario.id.includes('tool-use')
+          ) {
+            expect(own, `groqExtractor must claim ${scenario.id}`).toBeDefined();
+          }
+          expect({
+            category: classification.category,
+            reason: classification.reason,
+            retryable: classification.retryable,
+            userAction: classification.userAction.kind,
+            httpStatus: classification.httpStatus,
+          }).toEqual({
+            category: expected.category,
+            reason: expected.reason,
+            retryable: expected.retryable,
+            userAction: expected.userAction,
+            httpStatus: expected.httpStatus,
+          });
+          if (expected.retryAfterSeconds !== undefined) {
+            expect(classification.retryAfterSeconds).toBe(expected.retryAfterSeconds);
+          }
+          if (expected.statusCode !== undefined) expect(metadata.statusCode).toBe(expected.statusCode);
+          if (expected.providerCode !== undefined) expect(metadata.providerCode).toBe(expected.providerCode);
+          const serialised = JSON.stringify(metadata);
+          expect(serialised).not.toContain('SECRET-MODEL-OUTPUT');
+          if (scenario.response.kind === 'http' && scenario.response.body.length > 0) {
+            expect(serialised).not.toContain(scenario.response.body);
+            expect(Object.keys(metadata)).not.toContain('rawBody');
+          }
+        });
+      }
+    });
+  }
+});
+
+function scenario(name: string): Scenario {
+  const found = scenarios.find((candidate) => candidate.id === `groq/${name}`);
+  if (found === undefined) throw new Error(`no scenario groq/${name}`);
+  return found;
+}
+
+async function thrownBy(name: string, alias = 'groq-sdk'): Promise<unknown> {
+  const sdk = SDKS.find((candidate) => candidate.alias === alias)!;
+  const chosen = scenario(name);
+  return runScenario(sdk.create(server.baseUrlFor(chosen), timeoutFor(chosen)), chosen);
+}
+
+/** A plain copy of a real SDK error with its class chain removed (what a minifier could leave). */
+function withoutClassNames(error: unknown): Error {
+  const copy = Object.create(Error.prototype) as Error;
+  for (const key of Object.getOwnPropertyNames(error)) {
+    Object.defineProperty(copy, key, Object.getOwnPropertyDescriptor(error, key)!);
+  }
+  return copy;
+}
+
+describe('groqExtractor: what it reads and what it leaves alone', () => {
+  it('reads the request id, the SDK class and the Groq error fields', async () => {
+    const metadata = groqExtractor.extract(await thrownBy('rate-limit-tokens-per-minute'));
+    expect(metadata).toMatchObject({
+      provider: 'groq',
+      origin: 'http',
+      statusCode: 429,
+      requestId: 'req_01jgroqexample0000000000',
+      sdkErrorType: 'RateLimitError',
+      providerType: 'tokens',
+      providerCode: 'rate_limit_exceeded',
+      retryAfterSeconds: 8,
+    });
+    expect(metadata?.message).toMatch(/^Rate limit reached for model/);
+  });
+
+  it('reads a stream error event at the inner depth (status undefined)', async () => {
+    for (const alias of ['groq-sdk', 'groq-sdk-v0']) {
+      const metadata = groqExtractor.extract(await thrownBy('stream-tool-use-failed', alias));
+      expect(metadata).toMatchObject({ origin: 'stream_event', providerCode: 'tool_use_failed' });
+      expect(metadata?.statusCode).toBeUndefined();
+    }
+  });
+
+  it('records that failed_generation was present, never its text (model output)', async () => {
+    const thrown = await thrownBy('tool-use-failed');
+    const metadata = groqExtractor.extract(thrown)!;
+    expect(metadata.message).toContain('failed_generation present');
+    expect(JSON.stringify(metadata)).not.toContain('SECRET-MODEL-OUTPUT');
+    // The raw body stays reachable in memory only.
+    expect(metadata.rawBody).toContain('SECRET-MODEL-OUTPUT');
+    expect(Object.keys(metadata)).not.toContain('rawBody');
+  });
+
+  it('tells connection refused, DNS, reset, timeout and abort apart', async () => {
+    for (const alias of ['groq-sdk', 'groq-sdk-v0']) {
+      expect(groqExtractor.extract(await thrownBy('connection-refused', alias))).toMatchObject({
+        origin: 'network',
+        networkPhase: 'connect',
+        networkCode: 'ECONNREFUSED',
+      });
+      expect(groqExtractor.extract(await thrownBy('dns-failure', alias))).toMatchObject({
+        origin: 'network',
+        networkPhase: 'dns',
+        networkCode: 'ENOTFOUND',
+      });
+      expect(groqExtractor.extract(await thrownBy('timeout-no-answer', alias))).toMatchObject({
+        origin: 'timeout',
+      });
+    }
+    const controller = new AbortController();
+    const never = scenario('timeout-no-answer');
+    const client = new Groq({ apiKey: 'gsk_test_key', baseURL: server.baseUrlFor(never), maxRetries: 0 });
+    const pending = client.chat.completions
+      .create(
+        { model: 'llama-3.3-70b-versatile', messages: [{ role: 'user', content: 'hello' }] },
+        { signal: controller.signal },
+      )
+      .catch((error: unknown) => error);
+    setTimeout(() => controller.abort(), 50);
+    const aborted = await pending;
+    const metadata = groqExtractor.extract(aborted, { signal: controller.signal });
+    expect(metadata?.origin).toBe('abort');
+    expect(classify(metadata!).callerAborted).toBe(true);
+  });
+
+  it('leaves the raw TypeError of a cut stream to the built-in transport extractor', async () => {
+    const thrown = await thrownBy('stream-cut');
+    expect(thrown).toBeInstanceOf(TypeError);
+    expect(groqExtractor.extract(thrown)).toBeUndefined();
+  });
+
+  it('returns undefined for errors that are not from groq-sdk', () => {
+    let typeError: unknown;
+    try {
+      (undefined as unknown as { call(): void }).call();
+    } catch (error) {
+      typeError = error;
+    }
+    expect(typeError).toBeInstanceOf(TypeError);
+    expect(groqExtractor.extract(typeError)).toBeUndefined();
+    expect(groqExtractor.extract(new Error('429 {"error":{"message":"x"}}'))).toBeUndefined();
+    expect(
+      groqExtractor.extract(new DOMException('This operation was aborted', 'AbortError')),
+    ).toBeUndefined();
+  });
+
+  it('recognises a Groq error without class names by the x-groq-region header, and only then', async () => {
+    const real = await thrownBy('server-error-500');
+    const bare = withoutClassNames(real);
+    expect(groqExtractor.extract(bare)).toMatchObject({ provider: 'groq', statusCode: 500 });
+    // The same Stainless shape without Groq's header could be openai or anthropic: not ours.
+    const foreign = withoutClassNames(real);
+    Object.defineProperty(foreign, 'headers', { value: new Headers({ 'x-request-id': 'req_1' }) });
+    expect(groqExtractor.extract(foreign)).toBeUndefined();
+  });
+
+  it('never mutates the SDK error', async () => {
+    const thrown = (await thrownBy('tool-use-failed')) as Record<string, unknown>;
+    const before = JSON.stringify({ ...thrown, message: (thrown as unknown as Error).message });
+    const keys = Reflect.ownKeys(thrown);
+    groqExtractor.extract(thrown);
+    expect(Reflect.ownKeys(thrown)).toEqual(keys);
+    expect(JSON.stringify({ ...thrown, message: (thrown as unknown as Error).message })).toBe(before);
+  });
+
+  it('is total: arbitrary values, hostile proxies and cyclic causes never throw', () => {
+    const hostile = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error('trap');
+        },
+        getPrototypeOf() {
+          throw new Error('trap');
+        },
+        has() {
+          throw new Error('trap');
+        },
+        ownKeys() {
+          throw new Error('trap');
+        },
+        getOwnPropertyDescriptor() {
+          throw new Error('trap');
+        },
+      },
+    );
+    expect(() => groqExtractor.extract(hostile)).not.toThrow();
+    const cyclic: Record<string, unknown> = { status: undefined, headers: undefined, error: undefined };
+    cyclic.cause = cyclic;
+    Object.setPrototypeOf(cyclic, Error.prototype);
+    expect(() => groqExtractor.extract(cyclic)).not.toThrow();
+    fc.assert(
+      fc.property(fc.anything({ withNullPrototype: true, withBigInt: true, withMap: true }), (value) => {
+        const result = groqExtractor.extract(value);
+        return result === undefined || result.provider === 'groq';
+      }),
+      { seed: 20261121, numRuns: 500 },
+    );
+    fc.assert(
+      fc.property(
+        fc.record({
+          status: fc.anything(),
+          headers: fc.anything(),
+          error: fc.anything(),
+          message: fc.anything(),
+        }),
+        (fields) => {
+          const value = Object.assign(Object.create(Error.prototype), fields, {
+            headers: { 'x-groq-region': 'us-east-1' },
+          });
+          const result: ProviderErrorMetadata | undefined = groqExtractor.extract(value);
+          return result !== undefined && typeof result.message === 'string' && classify(result) !== undefined;
+        },
+      ),
+      { seed: 20261121, numRuns: 500 },
+    );
+  });
+});

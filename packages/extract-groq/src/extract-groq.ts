@@ -1,0 +1,192 @@
+import {
+  attachRawBody,
+  constructorName,
+  defineExtractor,
+  type Extractor,
+  inspectTransportError,
+  messageOf,
+  type ProviderErrorMetadata,
+  readHeader,
+  retryAfterFromHeaders,
+  safeGet,
+  safeStatus,
+  safeString,
+} from '@faultline/classify';
+import { GroqErrorObject } from './groq-error-shape.ts';
+
+/** The provider key faultline uses for Groq. */
+export const GROQ_PROVIDER = 'groq';
+
+/** Constructor names along the prototype chain (evidence only; never the sole test of a class). */
+function prototypeNames(value: unknown): string[] {
+  const names: string[] = [];
+  let current: unknown = value;
+  for (let depth = 0; depth < 8; depth += 1) {
+    let prototype: unknown;
+    try {
+      prototype = Object.getPrototypeOf(current);
+    } catch {
+      break;
+    }
+    if (prototype === null || prototype === undefined) break;
+    const name = constructorName(prototype);
+    if (name !== undefined) names.push(name);
+    current = prototype;
+  }
+  return names;
+}
+
+function hasOwn(value: object, key: string): boolean {
+  try {
+    return Object.hasOwn(value, key);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * groq-sdk errors (every major): `X > APIError > GroqError > Error`, with the Stainless own keys
+ * `status`, `headers` and `error` (present, possibly undefined, even on connection errors).
+ * The `GroqError` base class name on the prototype chain, or a Stainless-shaped error carrying
+ * Groq's own `x-groq-region` response header, marks a Groq error; openai and anthropic errors
+ * have the same shape with other base classes and are left to their extractors.
+ */
+function isGroqError(error: object): boolean {
+  const stainless = hasOwn(error, 'status') && hasOwn(error, 'headers') && hasOwn(error, 'error');
+  if (!stainless) return false;
+  if (prototypeNames(error).includes('GroqError')) return true;
+  return readHeader(safeGet(error, 'headers'), 'x-groq-region') !== undefined;
+}
+
+/** The error object, at either depth: `{ error: {...} }` (HTTP) or `{...}` (stream event). */
+function innerErrorObject(body: unknown): unknown {
+  const nested = safeGet(body, 'error');
+  if (nested !== null && typeof nested === 'object') return nested;
+  return body;
+}
+
+/** A plain snapshot of the fields we read, so that zod never touches a hostile object. */
+function snapshot(value: unknown): GroqErrorObject | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const plain = {
+    message: safeGet(value, 'message'),
+    type: safeGet(value, 'type'),
+    code: safeGet(value, 'code'),
+    param: safeGet(value, 'param'),
+    failed_generation: safeGet(value, 'failed_generation'),
+  };
+  const parsed = GroqErrorObject.safeParse(plain);
+  if (!parsed.success) return undefined;
+  const data = parsed.data;
+  if (data.message === undefined && data.type == null && data.code == null) return undefined;
+  return data;
+}
+
+function rawBodyText(body: unknown): string | undefined {
+  if (body === undefined || body === null) return undefined;
+  try {
+    const text = JSON.stringify(body);
+    return typeof text === 'string' ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function nameOf(value: unknown): string | undefined {
+  const name = safeString(safeGet(value, 'name'), 200);
+  return name !== undefined && name !== 'Error' ? name : constructorName(value);
+}
+
+/** A Stainless connection-class error (no status): abort, timeout, or a transport failure. */
+function transportMetadata(
+  error: object,
+  names: string[],
+  signal: AbortSignal | undefined,
+): Pick<ProviderErrorMetadata, 'origin' | 'networkPhase' | 'networkCode' | 'message'> {
+  const message = messageOf(error, 1000);
+  if (names.includes('APIUserAbortError') || /^Request was aborted\.?$/.test(message)) {
+    return { origin: 'abort', networkPhase: 'unknown', message: message || 'Request was aborted.' };
+  }
+  if (names.includes('APIConnectionTimeoutError') || /^Request timed out\.?$/.test(message)) {
+    // groq-sdk's timeout covers only the wait for the response headers.
+    return { origin: 'timeout', networkPhase: 'before_response', message: message || 'Request timed out.' };
+  }
+  const cause = safeGet(error, 'cause');
+  const transport = cause === undefined ? undefined : inspectTransportError(cause, signal, false);
+  if (transport !== undefined) {
+    return {
+      origin: transport.origin,
+      networkPhase: transport.networkPhase,
+      ...(transport.networkCode !== undefined ? { networkCode: transport.networkCode } : {}),
+      message: message || transport.message,
+    };
+  }
+  return { origin: 'network', networkPhase: 'unknown', message: message || 'Connection error.' };
+}
+
+function extractGroq(error: unknown, context: { signal?: AbortSignal; now?: () => number }) {
+  if (error === null || typeof error !== 'object') return undefined;
+  if (!isGroqError(error)) return undefined;
+
+  const names = prototypeNames(error);
+  const status = safeStatus(safeGet(error, 'status'));
+  const headers = safeGet(error, 'headers');
+  const body = safeGet(error, 'error');
+  const inner = snapshot(innerErrorObject(body));
+  const sdkErrorType = names.find((name) => name !== 'Error' && name !== 'GroqError') ?? nameOf(error);
+
+  let metadata: ProviderErrorMetadata;
+  if (status !== undefined) {
+    metadata = { provider: GROQ_PROVIDER, message: '', origin: 'http', statusCode: status };
+  } else if (inner !== undefined) {
+    // An error event inside a stream that had started with 200: status is undefined.
+    metadata = { provider: GROQ_PROVIDER, message: '', origin: 'stream_event' };
+  } else {
+    metadata = { provider: GROQ_PROVIDER, ...transportMetadata(error, names, context.signal) };
+  }
+  if (sdkErrorType !== undefined) metadata.sdkErrorType = sdkErrorType;
+
+  if (metadata.message === '') {
+    // The provider's words; without a JSON body (HTML 502, empty 500) the SDK message says it all.
+    metadata.message = inner?.message ?? (messageOf(error, 2000) || `HTTP ${status ?? 'error'}`);
+  }
+  if (inner !== undefined) {
+    if (inner.code !== null && inner.code !== undefined) metadata.providerCode = String(inner.code);
+    if (typeof inner.type === 'string' && inner.type !== '') metadata.providerType = inner.type;
+    if (inner.param !== null && inner.param !== undefined && inner.param !== '') {
+      metadata.providerParam = String(inner.param);
+    }
+    const generation = inner.failed_generation;
+    if (generation !== undefined && generation !== null) {
+      // Evidence that the model's output failed the requested format; its text is model output
+      // (it may echo the prompt) and is never recorded.
+      const size = typeof generation === 'string' ? generation.length : undefined;
+      metadata.message += ` [failed_generation present${size !== undefined ? `: ${size} characters` : ''}, withheld]`;
+    }
+  }
+
+  const requestId =
+    readHeader(headers, 'x-request-id') ??
+    safeString(safeGet(error, 'request_id'), 200) ??
+    safeString(safeGet(error, 'requestID'), 200);
+  if (requestId !== undefined && requestId !== '') metadata.requestId = requestId;
+  const retryAfter = retryAfterFromHeaders(headers, context.now?.() ?? Date.now());
+  if (retryAfter !== undefined) metadata.retryAfterSeconds = retryAfter;
+  const shouldRetry = readHeader(headers, 'x-should-retry');
+  if (shouldRetry === 'true' || shouldRetry === 'false') metadata.shouldRetryHint = shouldRetry === 'true';
+
+  const raw = rawBodyText(body);
+  if (raw !== undefined) attachRawBody(metadata, raw);
+  return metadata;
+}
+
+/**
+ * Reads every error groq-sdk throws (0.x and 1.x): HTTP errors (`error` = the whole body), stream
+ * error events (`error` = the inner object), connection errors, timeouts and aborts. Returns
+ * `undefined` for anything else (raw `TypeError: terminated` from a cut stream is left to the
+ * built-in transport extractor).
+ */
+export const groqExtractor: Extractor = defineExtractor({
+  provider: GROQ_PROVIDER,
+  extract: extractGroq,
+});

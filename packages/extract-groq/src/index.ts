@@ -1,0 +1,18 @@
+import { bindWithClassifiedErrors } from '@faultline/render';
+import { detectGroqBlockedAnswer } from './blocked-answer.ts';
+import { groqExtractor } from './extract-groq.ts';
+
+export { detectGroqBlockedAnswer, groqChunkCharacters, isGroqTerminalChunk } from './blocked-answer.ts';
+export { GROQ_PROVIDER, groqExtractor } from './extract-groq.ts';
+export { GroqErrorBody, GroqErrorObject } from './groq-error-shape.ts';
+export { guardGroqStream } from './guard-groq-stream.ts';
+
+/**
+ * `withClassifiedErrors` with groqExtractor and the blocked-answer check preset: every failure of
+ * `fn` leaves as a FaultlineError whose `cause` is what groq-sdk threw.
+ */
+export const withClassifiedErrors = bindWithClassifiedErrors({
+  extractors: [groqExtractor],
+  provider: 'groq',
+  inspectResult: detectGroqBlockedAnswer,
+});
