@@ -19,6 +19,7 @@ export const CONTEXT_OVERFLOW_PHRASES: readonly RegExp[] = [
   /string_above_max_length/, // OpenAI: a single message over the limit
   /request_too_large/, // Groq 413 / Anthropic 413 type
   /request too large/, // OpenAI 429 and Groq 413: "Request too large for model ... Please reduce your message size"
+  /tokens \+ `?max_new_tokens`? must be <=/, // Together / HF TGI 400/422: "Input validation error: `inputs` tokens + `max_new_tokens` must be <= 8193"
 ];
 
 /** A 429/413 saying this one request is bigger than the per-minute budget: waiting never helps. */
@@ -62,6 +63,7 @@ export const QUOTA_ID_SHORT_WINDOW: RegExp = /per[_-]?(minute|second)|perminute|
 /** An account block only the provider can lift: permission, contact support. */
 export const ACCOUNT_BLOCK_PHRASES: readonly RegExp[] = [
   /organization has been disabled|organisation has been disabled/, // OpenAI 401/403
+  /organi[sz]ation(?: org-[\w-]+)? has been (disabled|deactivated)/, // OpenAI 401 "Your organization org-xxx has been disabled."
   /account (has been|is) (disabled|suspended|deactivated|restricted)/, // Anthropic, Mistral, Groq
   /contact support|reach out to support|contact our support/, // Groq "restricted, reach out to support"
   /\brestricted\b.*support/, // Groq organization_restricted

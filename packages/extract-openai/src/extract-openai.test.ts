@@ -1,0 +1,377 @@
+import { classify, type ProviderErrorMetadata } from '@faultline/classify';
+import {
+  expectedFor,
+  type LoopbackServer,
+  loadProviderCoverage,
+  loadScenarios,
+  type Scenario,
+  startLoopbackServer,
+} from '@faultline/test-fixtures';
+import fc from 'fast-check';
+import OpenAI7, { AzureOpenAI as AzureOpenAI7 } from 'openai';
+import OpenAI4, { AzureOpenAI as AzureOpenAI4 } from 'openai-v4';
+import OpenAI5, { AzureOpenAI as AzureOpenAI5 } from 'openai-v5';
+import OpenAI6, { AzureOpenAI as AzureOpenAI6 } from 'openai-v6';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { detectOpenAIBlockedAnswer, openaiExtractor } from './extract-openai.ts';
+
+/** Each supported major, by its devDependency alias. */
+export const SDKS = [
+  { alias: 'openai-v4', OpenAI: OpenAI4, AzureOpenAI: AzureOpenAI4 },
+  { alias: 'openai-v5', OpenAI: OpenAI5, AzureOpenAI: AzureOpenAI5 },
+  { alias: 'openai-v6', OpenAI: OpenAI6, AzureOpenAI: AzureOpenAI6 },
+  { alias: 'openai', OpenAI: OpenAI7, AzureOpenAI: AzureOpenAI7 },
+] as const;
+type Sdk = (typeof SDKS)[number];
+
+/** Client timeout: short, so never-answer scenarios end quickly. */
+const CLIENT_TIMEOUT_MS = 700;
+
+const scenarios = loadScenarios('openai');
+let server: LoopbackServer;
+
+beforeAll(async () => {
+  server = await startLoopbackServer({ protocol: 'http1' });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+/** The part of the client these tests call; each major's own types differ, so they are unified here. */
+interface ChatClient {
+  chat: {
+    completions: {
+      create(body: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<unknown>;
+    };
+  };
+  models: { list(): Promise<unknown> };
+}
+
+function newClient(sdk: Sdk, options: Record<string, unknown>): ChatClient {
+  return new sdk.OpenAI(options) as unknown as ChatClient;
+}
+
+function clientFor(sdk: Sdk, scenario: Scenario): ChatClient {
+  const options = { apiKey: 'sk-test-faultline', maxRetries: 0, timeout: CLIENT_TIMEOUT_MS };
+  if (scenario.api === 'azure') {
+    const endpoint = server.baseUrlFor(scenario);
+    return new sdk.AzureOpenAI({
+      ...options,
+      endpoint,
+      apiVersion: '2024-10-21',
+      deployment: 'gpt-4o',
+    }) as unknown as ChatClient;
+  }
+  return newClient(sdk, { ...options, baseURL: server.baseUrlFor(scenario, { pathPrefix: '/v1' }) });
+}
+
+/** Runs the scenario through the real SDK and returns what it threw (or fails when it resolves). */
+export async function thrownBy(sdk: Sdk, scenario: Scenario): Promise<unknown> {
+  const client = clientFor(sdk, scenario);
+  const params = { model: 'gpt-4o-mini', messages: [{ role: 'user' as const, content: 'Say hello' }] };
+  try {
+    if (scenario.stream === true) {
+      const stream = (await client.chat.completions.create({
+        ...params,
+        stream: true,
+      })) as AsyncIterable<unknown>;
+      for await (const _chunk of stream) {
+        // drain
+      }
+    } else {
+      await client.chat.completions.create(params);
+    }
+  } catch (error) {
+    return error;
+  }
+  throw new Error(`${sdk.alias} resolved ${scenario.id} without throwing`);
+}
+
+function classifyThrown(error: unknown, signal?: AbortSignal) {
+  const metadata = openaiExtractor.extract(error, signal === undefined ? {} : { signal });
+  return { metadata, classification: metadata === undefined ? undefined : classify(metadata) };
+}
+
+describe('scenario coverage', () => {
+  it('has at least 25 openai scenarios, each with a source', () => {
+    expect(scenarios.length).toBeGreaterThanOrEqual(25);
+    for (const scenario of scenarios) expect(scenario.source.length).toBeGreaterThan(5);
+  });
+
+  it('covers every taxonomy reason that is not declared impossible', async () => {
+    const { FailureReason } = await import('@faultline/classify');
+    const coverage = loadProviderCoverage('openai');
+    const covered = new Set(scenarios.map((scenario) => scenario.expected.reason));
+    for (const reason of FailureReason.options) {
+      if (coverage?.cannotHappen[reason] !== undefined) continue;
+      expect(covered.has(reason), `no scenario for ${reason}`).toBe(true);
+    }
+  });
+
+  it('labels the demo scenarios', () => {
+    const labels = new Set(scenarios.map((scenario) => scenario.demo).filter(Boolean));
+    for (const label of [
+      'rate limit',
+      'quota',
+      'context overflow',
+      'content block',
+      'bad key',
+      'unknown model',
+      'DNS failure',
+      'refused connection',
+      'stream cut',
+      'overload',
+    ]) {
+      expect(labels.has(label), label).toBe(true);
+    }
+  });
+});
+
+for (const sdk of SDKS) {
+  describe(`real ${sdk.alias} against the loopback server`, () => {
+    for (const scenario of scenarios) {
+      const expected = expectedFor(scenario, sdk.alias);
+      const test = expected.skip === undefined ? it.concurrent : it.skip;
+      test(`${scenario.id}`, async () => {
+        const error = await thrownBy(sdk, scenario);
+        const { metadata, classification } = classifyThrown(error);
+        expect(metadata, `extractor ignored ${String(error)}`).toBeDefined();
+        expect(metadata!.provider).toBe('openai');
+        expect(classification).toMatchObject({
+          category: expected.category,
+          reason: expected.reason,
+          retryable: expected.retryable,
+          userAction: { kind: expected.userAction },
+          httpStatus: expected.httpStatus,
+        });
+        if (expected.retryAfterSeconds !== undefined) {
+          expect(classification!.retryAfterSeconds).toBeCloseTo(expected.retryAfterSeconds, 1);
+        }
+        if (expected.statusCode !== undefined) expect(metadata!.statusCode).toBe(expected.statusCode);
+        if (expected.providerCode !== undefined) expect(metadata!.providerCode).toBe(expected.providerCode);
+        // The raw body is kept in memory only.
+        const serialised = JSON.stringify(metadata);
+        expect(serialised).not.toContain('rawBody');
+        if (scenario.response.kind === 'http' && scenario.response.body.length > 40) {
+          expect(serialised).not.toContain(scenario.response.body);
+        }
+      });
+    }
+
+    it('reads the request id, x-should-retry and the SDK class of a status error', async () => {
+      const scenario = scenarios.find((candidate) => candidate.id === 'openai/overloaded-503')!;
+      const error = await thrownBy(sdk, scenario);
+      const metadata = openaiExtractor.extract(error)!;
+      expect(metadata).toMatchObject({
+        origin: 'http',
+        statusCode: 503,
+        requestId: 'req_503_1',
+        shouldRetryHint: true,
+        sdkErrorType: 'InternalServerError',
+      });
+    });
+
+    it('reads Azure innererror and content_filter_result', async () => {
+      const scenario = scenarios.find((candidate) => candidate.id === 'openai/azure-content-filter')!;
+      const metadata = openaiExtractor.extract(await thrownBy(sdk, scenario))!;
+      expect(metadata).toMatchObject({
+        providerCode: 'content_filter',
+        providerType: 'ResponsibleAIPolicyViolation',
+        providerParam: 'prompt',
+        blockReason: 'content_filter: hate',
+        requestId: 'c0ffee00-1111-2222-3333-444455556666',
+      });
+    });
+
+    it("reads OpenRouter's metadata.raw upstream error", async () => {
+      const scenario = scenarios.find((candidate) => candidate.id === 'openai/openrouter-upstream-context')!;
+      const metadata = openaiExtractor.extract(await thrownBy(sdk, scenario))!;
+      expect(metadata.message).toContain('Provider returned error (DeepInfra: ');
+      expect(metadata.message).toContain('maximum context length is 131072 tokens');
+      expect(metadata.providerType).toBe('BadRequestError');
+    });
+
+    it('marks an in-stream error event as origin stream_event', async () => {
+      const scenario = scenarios.find((candidate) => candidate.id === 'openai/stream-error-event')!;
+      const metadata = openaiExtractor.extract(await thrownBy(sdk, scenario))!;
+      expect(metadata).toMatchObject({ origin: 'stream_event', providerType: 'server_error' });
+      expect(metadata.statusCode).toBeUndefined();
+    });
+
+    it("treats the caller's abort as origin abort, not a provider failure", async () => {
+      const scenario = { response: { kind: 'socket', behaviour: 'never-answer' } } as const;
+      const client = newClient(sdk, {
+        apiKey: 'sk-test-faultline',
+        maxRetries: 0,
+        timeout: 10_000,
+        baseURL: server.baseUrlFor(scenario, { pathPrefix: '/v1' }),
+      });
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 50);
+      const error = await client.chat.completions
+        .create(
+          { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] },
+          { signal: controller.signal },
+        )
+        .then(
+          () => undefined,
+          (thrown: unknown) => thrown,
+        );
+      expect((error as Error).message).toBe('Request was aborted.');
+      const metadata = openaiExtractor.extract(error, { signal: controller.signal })!;
+      expect(metadata.origin).toBe('abort');
+      const classification = classify(metadata);
+      expect(classification.callerAborted).toBe(true);
+      expect(classification.retryable).toBe(false);
+    });
+
+    it('tells a connection timeout from a refused connection', async () => {
+      const never = { response: { kind: 'socket', behaviour: 'never-answer' } } as const;
+      const client = newClient(sdk, {
+        apiKey: 'sk-test-faultline',
+        maxRetries: 0,
+        timeout: 200,
+        baseURL: server.baseUrlFor(never, { pathPrefix: '/v1' }),
+      });
+      const error = await client.models.list().then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+      const metadata = openaiExtractor.extract(error)!;
+      expect(metadata).toMatchObject({ origin: 'timeout', sdkErrorType: 'APIConnectionTimeoutError' });
+    });
+  });
+}
+
+describe('errors that are not the openai SDK', () => {
+  it('returns undefined for a TypeError from user code', () => {
+    let thrown: unknown;
+    try {
+      (undefined as unknown as { call(): void }).call();
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(TypeError);
+    expect(openaiExtractor.extract(thrown)).toBeUndefined();
+  });
+
+  it('returns undefined for plain values and plain errors', () => {
+    for (const value of [null, undefined, 0, 'boom', new Error('boom'), new RangeError('x'), {}, []]) {
+      expect(openaiExtractor.extract(value)).toBeUndefined();
+    }
+  });
+});
+
+describe('totality', () => {
+  it('never throws and never returns another provider key, for any value', () => {
+    fc.assert(
+      fc.property(fc.anything({ withObjectString: true, withNullPrototype: true }), (value) => {
+        const metadata = openaiExtractor.extract(value);
+        if (metadata !== undefined) expect(metadata.provider).toBe('openai');
+      }),
+      { seed: 20261121, numRuns: 500 },
+    );
+  });
+
+  it('survives Proxies whose traps throw, cyclic causes and hostile getters', () => {
+    const hostile = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error('trap');
+        },
+        has() {
+          throw new Error('trap');
+        },
+        getPrototypeOf() {
+          throw new Error('trap');
+        },
+        getOwnPropertyDescriptor() {
+          throw new Error('trap');
+        },
+        ownKeys() {
+          throw new Error('trap');
+        },
+      },
+    );
+    expect(() => openaiExtractor.extract(hostile)).not.toThrow();
+    const cyclic = Object.assign(new Error('Connection error.'), {
+      status: undefined,
+      headers: undefined,
+      error: undefined,
+      code: undefined,
+      param: undefined,
+      type: undefined,
+    });
+    (cyclic as { cause?: unknown }).cause = cyclic;
+    expect(openaiExtractor.extract(cyclic)?.origin).toBe('network');
+    const getter = {
+      status: 500,
+      headers: {},
+      code: null,
+      param: null,
+      type: null,
+      get error(): unknown {
+        throw new Error('getter');
+      },
+    };
+    expect(() => openaiExtractor.extract(getter)).not.toThrow();
+  });
+
+  it('does not mutate the SDK error', async () => {
+    const scenario = scenarios.find((candidate) => candidate.id === 'openai/openrouter-upstream-context')!;
+    const error = (await thrownBy(SDKS[3], scenario)) as Record<string, unknown>;
+    const before = JSON.stringify(Object.entries(error));
+    const keys = Reflect.ownKeys(error).length;
+    openaiExtractor.extract(error);
+    expect(JSON.stringify(Object.entries(error))).toBe(before);
+    expect(Reflect.ownKeys(error).length).toBe(keys);
+  });
+});
+
+describe('detectOpenAIBlockedAnswer', () => {
+  const completion = (finishReason: string, extra: Record<string, unknown> = {}) => ({
+    id: 'chatcmpl-1',
+    object: 'chat.completion',
+    choices: [
+      { index: 0, message: { role: 'assistant', content: null }, finish_reason: finishReason, ...extra },
+    ],
+  });
+
+  it('turns finish_reason content_filter into a blocked_response (content_policy)', () => {
+    const metadata = detectOpenAIBlockedAnswer(
+      completion('content_filter', {
+        content_filter_results: {
+          violence: { filtered: true, severity: 'medium' },
+          hate: { filtered: false },
+        },
+      }),
+    ) as ProviderErrorMetadata;
+    expect(metadata).toMatchObject({ origin: 'blocked_response', blockReason: 'content_filter: violence' });
+    expect(classify(metadata).reason).toBe('content_policy');
+  });
+
+  it('reads a Responses API result incomplete because of the content filter', () => {
+    const metadata = detectOpenAIBlockedAnswer({
+      id: 'resp_1',
+      object: 'response',
+      status: 'incomplete',
+      incomplete_details: { reason: 'content_filter' },
+    });
+    expect(metadata?.origin).toBe('blocked_response');
+    expect(
+      detectOpenAIBlockedAnswer({ object: 'response', incomplete_details: { reason: 'max_output_tokens' } }),
+    ).toBeUndefined();
+  });
+
+  it('leaves normal answers, streams and odd values alone', () => {
+    expect(detectOpenAIBlockedAnswer(completion('stop'))).toBeUndefined();
+    expect(detectOpenAIBlockedAnswer(completion('length'))).toBeUndefined();
+    fc.assert(
+      fc.property(fc.anything(), (value) => {
+        expect(() => detectOpenAIBlockedAnswer(value)).not.toThrow();
+      }),
+      { seed: 7, numRuns: 200 },
+    );
+  });
+});

@@ -1,0 +1,387 @@
+import {
+  attachRawBody,
+  constructorName,
+  defineExtractor,
+  type Extractor,
+  inspectTransportError,
+  messageOf,
+  type ProviderErrorMetadata,
+  parseJsonSafely,
+  readHeader,
+  retryAfterFromHeaders,
+  safeGet,
+  safeStatus,
+  safeString,
+} from '@faultline/classify';
+import {
+  ChatCompletionLike,
+  OpenAIInnerError,
+  type OpenAIInnerError as OpenAIInnerErrorType,
+  ResponseLike,
+  UpstreamErrorBody,
+} from './openai-error-shape.ts';
+
+/** The provider key this package reports. */
+export const OPENAI_PROVIDER = 'openai';
+
+// The messages the SDK gives its transport errors; identical in openai 4, 5, 6 and 7 (src/core/error.ts).
+const ABORT_MESSAGE = 'Request was aborted.';
+const TIMEOUT_MESSAGE = 'Request timed out.';
+const CONNECTION_MESSAGE = 'Connection error.';
+
+const MAX_MESSAGE_LENGTH = 2000;
+
+function hasOwn(value: unknown, key: string): boolean {
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return false;
+  try {
+    return Object.hasOwn(value, key);
+  } catch {
+    return false;
+  }
+}
+
+/** Constructor names along the prototype chain (evidence only; minified builds may mangle them). */
+function prototypeNames(value: unknown): string[] {
+  const names: string[] = [];
+  let current: unknown = value;
+  for (let depth = 0; depth < 10; depth += 1) {
+    let prototype: unknown;
+    try {
+      prototype = Object.getPrototypeOf(current);
+    } catch {
+      break;
+    }
+    if (prototype === null || prototype === undefined || prototype === Object.prototype) break;
+    const name = constructorName(prototype);
+    if (name !== undefined) names.push(name);
+    current = prototype;
+  }
+  return names;
+}
+
+/**
+ * An openai `APIError` (any major, any copy): its own keys `status`, `headers` and `error` are
+ * present (undefined on transport errors) together with `code`, `param` and `type`, which the
+ * openai SDK copies from the inner error. groq-sdk and @anthropic-ai/sdk errors have the first
+ * three but not `code` and `param`, so they are left to their own extractors.
+ */
+function isOpenAIApiError(error: unknown): boolean {
+  const stainless = hasOwn(error, 'status') && hasOwn(error, 'headers') && hasOwn(error, 'error');
+  if (!stainless) return false;
+  if (hasOwn(error, 'code') && hasOwn(error, 'param') && hasOwn(error, 'type')) return true;
+  return prototypeNames(error).includes('OpenAIError');
+}
+
+/** A non-HTTP `OpenAIError` (content-filter/length finish errors of `parse()`, SDK misuse). */
+function isOtherOpenAIError(error: unknown): boolean {
+  return prototypeNames(error).includes('OpenAIError');
+}
+
+function text(value: unknown, maxLength = MAX_MESSAGE_LENGTH): string | undefined {
+  const string = safeString(value, maxLength);
+  return string !== undefined && string.trim().length > 0 ? string : undefined;
+}
+
+function stripStatusPrefix(message: string, status: number | undefined): string {
+  if (status === undefined) return message;
+  const prefix = `${status} `;
+  return message.startsWith(prefix) ? message.slice(prefix.length) : message;
+}
+
+function safeStringify(value: unknown): string | undefined {
+  try {
+    const json = JSON.stringify(value);
+    return typeof json === 'string' ? json : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function readInnerError(value: unknown): OpenAIInnerErrorType | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const parsed = OpenAIInnerError.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
+
+interface Upstream {
+  message?: string;
+  code?: string;
+  type?: string;
+  status?: number;
+}
+
+/** OpenRouter's `metadata.raw`: the upstream provider's error, as JSON text, an object or prose. */
+function readUpstream(raw: unknown): Upstream | undefined {
+  const value = typeof raw === 'string' ? (parseJsonSafely(raw) ?? raw) : raw;
+  if (typeof value === 'string') {
+    const message = text(value, 1000);
+    return message === undefined ? undefined : { message };
+  }
+  const parsed = UpstreamErrorBody.safeParse(value);
+  if (!parsed.success) return undefined;
+  const inner: OpenAIInnerErrorType =
+    'error' in parsed.data && parsed.data.error !== null && typeof parsed.data.error === 'object'
+      ? (parsed.data.error as OpenAIInnerErrorType)
+      : (parsed.data as OpenAIInnerErrorType);
+  const upstream: Upstream = {};
+  const message = text(inner.message, 1000) ?? text(safeStringify(inner.message), 1000);
+  if (message !== undefined) upstream.message = message;
+  if (typeof inner.code === 'string' && inner.code.length > 0) upstream.code = inner.code;
+  const status = safeStatus(inner.code) ?? safeStatus(inner.status);
+  if (status !== undefined) upstream.status = status;
+  if (typeof inner.type === 'string' && inner.type.length > 0) upstream.type = inner.type;
+  return upstream;
+}
+
+/** Azure's `content_filter_result`: the categories that were filtered, e.g. `content_filter: hate`. */
+function azureBlockReason(inner: OpenAIInnerErrorType): string | undefined {
+  const result = inner.innererror?.content_filter_result;
+  if (result === null || result === undefined) return undefined;
+  const filtered = Object.keys(result)
+    .slice(0, 20)
+    .filter((category) => safeGet(safeGet(result, category), 'filtered') === true);
+  return filtered.length > 0 ? `content_filter: ${filtered.join(', ')}` : 'content_filter';
+}
+
+function requestIdOf(error: unknown, headers: unknown): string | undefined {
+  return (
+    text(safeGet(error, 'requestID'), 200) ??
+    text(safeGet(error, 'request_id'), 200) ??
+    text(readHeader(headers, 'x-request-id'), 200) ??
+    text(readHeader(headers, 'apim-request-id'), 200)
+  );
+}
+
+function shouldRetryHintOf(headers: unknown): boolean | undefined {
+  const value = readHeader(headers, 'x-should-retry')?.trim().toLowerCase();
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  return undefined;
+}
+
+/** An `APIError` with an HTTP status, or a stream error event (status undefined, inner error set). */
+function fromApiError(error: unknown, now: number, streamEvent: boolean): ProviderErrorMetadata {
+  const status = streamEvent ? undefined : safeStatus(safeGet(error, 'status'));
+  const headers = safeGet(error, 'headers');
+  const innerValue = safeGet(error, 'error');
+  const inner = readInnerError(innerValue);
+  const sdkMessage = messageOf(error, MAX_MESSAGE_LENGTH);
+
+  let message =
+    text(inner?.message) ??
+    (inner?.message !== undefined ? text(safeStringify(inner.message)) : undefined) ??
+    stripStatusPrefix(sdkMessage, status);
+  let providerCode = typeof inner?.code === 'string' && inner.code.length > 0 ? inner.code : undefined;
+  let providerType = text(inner?.type, 200) ?? text(inner?.innererror?.code, 200);
+  let statusCode = status;
+
+  const upstream = readUpstream(inner?.metadata?.raw);
+  if (upstream !== undefined) {
+    const providerName = text(inner?.metadata?.provider_name, 100);
+    if (upstream.message !== undefined && upstream.message !== message) {
+      message = `${message} (${providerName ?? 'upstream'}: ${upstream.message})`;
+    }
+    providerCode ??= upstream.code;
+    providerType ??= upstream.type;
+  }
+  // In a 200 stream an OpenRouter error chunk carries the upstream HTTP status as `error.code`.
+  if (streamEvent) statusCode = safeStatus(inner?.code) ?? upstream?.status;
+  if (statusCode !== undefined && statusCode < 400) statusCode = undefined;
+
+  const metadata: ProviderErrorMetadata = {
+    provider: OPENAI_PROVIDER,
+    message: message.slice(0, MAX_MESSAGE_LENGTH),
+    origin: streamEvent ? 'stream_event' : 'http',
+  };
+  const sdkErrorType = constructorName(error);
+  if (sdkErrorType !== undefined) metadata.sdkErrorType = sdkErrorType;
+  if (statusCode !== undefined) metadata.statusCode = statusCode;
+  const requestId = requestIdOf(error, headers);
+  if (requestId !== undefined) metadata.requestId = requestId;
+  const retryAfterSeconds = retryAfterFromHeaders(headers, now);
+  if (retryAfterSeconds !== undefined) metadata.retryAfterSeconds = retryAfterSeconds;
+  if (providerCode !== undefined) metadata.providerCode = providerCode.slice(0, 200);
+  if (providerType !== undefined) metadata.providerType = providerType;
+  const param = text(inner?.param, 200);
+  if (param !== undefined) metadata.providerParam = param;
+  const shouldRetryHint = shouldRetryHintOf(headers);
+  if (shouldRetryHint !== undefined) metadata.shouldRetryHint = shouldRetryHint;
+  if (inner !== undefined) {
+    const blockReason = azureBlockReason(inner);
+    if (blockReason !== undefined) metadata.blockReason = blockReason;
+  }
+  const raw = innerValue !== undefined ? safeStringify(innerValue) : sdkMessage;
+  if (raw !== undefined && raw.length > 0) attachRawBody(metadata, raw);
+  return metadata;
+}
+
+/** `APIConnectionError`, `APIConnectionTimeoutError`, `APIUserAbortError` (status undefined, no body). */
+function fromTransportApiError(error: unknown, signal: AbortSignal | undefined): ProviderErrorMetadata {
+  const names = [constructorName(error), ...prototypeNames(error)];
+  const message = messageOf(error, MAX_MESSAGE_LENGTH);
+  const base = { provider: OPENAI_PROVIDER, sdkErrorType: constructorName(error) ?? 'APIError' };
+  if (names.includes('APIUserAbortError') || message === ABORT_MESSAGE) {
+    return { ...base, message: message || ABORT_MESSAGE, origin: 'abort' };
+  }
+  if (names.includes('APIConnectionTimeoutError') || message === TIMEOUT_MESSAGE) {
+    if (signal?.aborted === true) return { ...base, message: message || ABORT_MESSAGE, origin: 'abort' };
+    // The SDK's timeout only covers the wait for the response headers (fetchWithTimeout).
+    return {
+      ...base,
+      message: message || TIMEOUT_MESSAGE,
+      origin: 'timeout',
+      networkPhase: 'before_response',
+    };
+  }
+  const cause = safeGet(error, 'cause');
+  const transport = cause === undefined ? undefined : inspectTransportError(cause, signal);
+  if (transport !== undefined) {
+    const metadata: ProviderErrorMetadata = {
+      ...base,
+      message: transport.message ? `${message || CONNECTION_MESSAGE} (${transport.message})` : message,
+      origin: transport.origin,
+      networkPhase: transport.networkPhase,
+    };
+    if (transport.networkCode !== undefined) metadata.networkCode = transport.networkCode;
+    return metadata;
+  }
+  return { ...base, message: message || CONNECTION_MESSAGE, origin: 'network', networkPhase: 'unknown' };
+}
+
+/** A body the SDK could not parse: undici `SyntaxError`, node-fetch `FetchError` type `invalid-json`. */
+function isMalformedBody(error: unknown): boolean {
+  const name = safeGet(error, 'name');
+  const message = messageOf(error, 500);
+  if (
+    name === 'SyntaxError' &&
+    /json|unexpected (token|end|non-whitespace)|server-sent event/i.test(message)
+  ) {
+    return true;
+  }
+  return constructorName(error) === 'FetchError' && safeGet(error, 'type') === 'invalid-json';
+}
+
+function extract(
+  error: unknown,
+  signal: AbortSignal | undefined,
+  now: number,
+): ProviderErrorMetadata | undefined {
+  if (error === null || (typeof error !== 'object' && typeof error !== 'function')) return undefined;
+
+  if (isOpenAIApiError(error)) {
+    const status = safeStatus(safeGet(error, 'status'));
+    if (status !== undefined) return fromApiError(error, now, false);
+    const inner = safeGet(error, 'error');
+    if (inner !== undefined && inner !== null) return fromApiError(error, now, true);
+    return fromTransportApiError(error, signal);
+  }
+
+  if (isOtherOpenAIError(error)) {
+    const names = [constructorName(error), ...prototypeNames(error)];
+    const message = messageOf(error, MAX_MESSAGE_LENGTH) || 'OpenAI SDK error';
+    const sdkErrorType = constructorName(error) ?? 'OpenAIError';
+    if (names.includes('ContentFilterFinishReasonError')) {
+      return {
+        provider: OPENAI_PROVIDER,
+        sdkErrorType,
+        message,
+        origin: 'blocked_response',
+        blockReason: 'content_filter',
+      };
+    }
+    return { provider: OPENAI_PROVIDER, sdkErrorType, message, origin: 'validation' };
+  }
+
+  if (isMalformedBody(error)) {
+    return {
+      provider: OPENAI_PROVIDER,
+      sdkErrorType: constructorName(error) ?? 'SyntaxError',
+      message: messageOf(error, MAX_MESSAGE_LENGTH) || 'The response body could not be parsed.',
+      origin: 'malformed_response',
+    };
+  }
+
+  // Raw transport errors the SDK lets through: undici `TypeError: terminated` (body or stream cut),
+  // node-fetch `Premature close`. Aborts and timeouts are left to the built-in extractors.
+  const transport = inspectTransportError(error, signal);
+  if (transport !== undefined && transport.origin === 'network') {
+    const metadata: ProviderErrorMetadata = {
+      provider: OPENAI_PROVIDER,
+      message: transport.message || messageOf(error, MAX_MESSAGE_LENGTH) || 'Network error',
+      origin: 'network',
+      networkPhase: transport.networkPhase,
+    };
+    const sdkErrorType = constructorName(error);
+    if (sdkErrorType !== undefined) metadata.sdkErrorType = sdkErrorType;
+    if (transport.networkCode !== undefined) metadata.networkCode = transport.networkCode;
+    return metadata;
+  }
+  return undefined;
+}
+
+/**
+ * Reads every error the openai SDK (majors 4 to 7) throws, including errors from Azure OpenAI
+ * and OpenAI-compatible servers (OpenRouter, DeepSeek, Together) reached through it.
+ * Duck-typed, total, non-mutating; returns `undefined` for errors that are not the SDK's.
+ */
+export const openaiExtractor: Extractor = defineExtractor({
+  provider: OPENAI_PROVIDER,
+  extract(error, context) {
+    let now = Date.now();
+    try {
+      if (context.now !== undefined) now = context.now();
+    } catch {
+      now = Date.now();
+    }
+    return extract(error, context.signal, now);
+  },
+});
+
+function firstBlockedChoice(result: unknown): string | undefined {
+  const completion = ChatCompletionLike.safeParse(result);
+  if (completion.success) {
+    for (const choice of completion.data.choices.slice(0, 128)) {
+      if (choice.finish_reason === 'content_filter') {
+        const filtered = safeGet(choice, 'content_filter_results');
+        const categories =
+          filtered !== null && typeof filtered === 'object'
+            ? Object.keys(filtered)
+                .slice(0, 20)
+                .filter((category) => safeGet(safeGet(filtered, category), 'filtered') === true)
+            : [];
+        return categories.length > 0 ? `content_filter: ${categories.join(', ')}` : 'content_filter';
+      }
+    }
+    return undefined;
+  }
+  const response = ResponseLike.safeParse(result);
+  if (response.success && response.data.incomplete_details?.reason === 'content_filter')
+    return 'content_filter';
+  return undefined;
+}
+
+/**
+ * A successful answer that the provider withheld: a chat completion with a choice whose
+ * `finish_reason` is `content_filter` (OpenAI, Azure OpenAI), or a Responses API result whose
+ * `incomplete_details.reason` is `content_filter`. Returns metadata with origin
+ * `blocked_response` (classified as `content_policy`), or `undefined` for any other value.
+ * Total: never throws.
+ */
+export function detectOpenAIBlockedAnswer(result: unknown): ProviderErrorMetadata | undefined {
+  try {
+    if (result === null || typeof result !== 'object') return undefined;
+    const blockReason = firstBlockedChoice(result);
+    if (blockReason === undefined) return undefined;
+    const metadata: ProviderErrorMetadata = {
+      provider: OPENAI_PROVIDER,
+      message: `The provider withheld the answer: its content filter stopped the output (${blockReason}).`,
+      origin: 'blocked_response',
+      blockReason,
+    };
+    const requestId = text(safeGet(result, '_request_id'), 200);
+    if (requestId !== undefined) metadata.requestId = requestId;
+    return metadata;
+  } catch {
+    return undefined;
+  }
+}

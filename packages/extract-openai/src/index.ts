@@ -1,0 +1,1 @@
+export { detectOpenAIBlockedAnswer, OPENAI_PROVIDER, openaiExtractor } from './extract-openai.ts';
