@@ -1,0 +1,381 @@
+import { type Classification, classify, type ProviderErrorMetadata } from '@faultline/classify';
+import { FaultlineError } from '@faultline/render';
+import {
+  expectedFor,
+  type LoopbackServer,
+  loadProviderCoverage,
+  loadScenarios,
+  type ResolvedExpectation,
+  type Scenario,
+  startLoopbackServer,
+} from '@faultline/test-fixtures';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  callScenario,
+  clientFor,
+  isApiErrorScenario,
+  isBlockedAnswerScenario,
+  MODEL,
+  SDKS,
+} from '../test/genai-harness.ts';
+import {
+  detectGeminiBlockedAnswer,
+  GOOGLE_GENAI_PROVIDER,
+  googleGenaiExtractor,
+  googleGenaiTransportExtractor,
+} from './extract-google-genai.ts';
+import { withClassifiedErrors } from './index.ts';
+
+const scenarios = loadScenarios('google-genai');
+
+let server: LoopbackServer;
+beforeAll(async () => {
+  server = await startLoopbackServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+function assertExpected(
+  metadata: ProviderErrorMetadata,
+  classification: Classification,
+  expected: ResolvedExpectation,
+) {
+  expect(metadata.provider).toBe(GOOGLE_GENAI_PROVIDER);
+  expect({
+    category: classification.category,
+    reason: classification.reason,
+    retryable: classification.retryable,
+    userAction: classification.userAction.kind,
+    httpStatus: classification.httpStatus,
+  }).toEqual({
+    category: expected.category,
+    reason: expected.reason,
+    retryable: expected.retryable,
+    userAction: expected.userAction,
+    httpStatus: expected.httpStatus,
+  });
+  if (expected.retryAfterSeconds !== undefined)
+    expect(classification.retryAfterSeconds).toBe(expected.retryAfterSeconds);
+  if (expected.statusCode !== undefined) expect(metadata.statusCode).toBe(expected.statusCode);
+  if (expected.providerCode !== undefined) expect(metadata.providerCode).toBe(expected.providerCode);
+}
+
+function blockedMetadataOf(result: unknown, chunks: unknown[]): ProviderErrorMetadata | undefined {
+  if (result !== undefined) return detectGeminiBlockedAnswer(result);
+  for (const chunk of chunks) {
+    const metadata = detectGeminiBlockedAnswer(chunk);
+    if (metadata !== undefined) return metadata;
+  }
+  return undefined;
+}
+
+describe('scenarios exist for every category Google can produce', () => {
+  it('has at least 20 scenarios, Gemini API and Vertex AI, and a coverage file for the rest', () => {
+    expect(scenarios.length).toBeGreaterThanOrEqual(20);
+    expect(new Set(scenarios.map((scenario) => scenario.api))).toEqual(new Set(['gemini', 'vertex']));
+    const coverage = loadProviderCoverage('google-genai');
+    const covered = new Set([
+      ...scenarios.map((scenario) => scenario.expected.reason),
+      ...Object.keys(coverage?.cannotHappen ?? {}),
+    ]);
+    for (const reason of [
+      'rate_limit',
+      'overloaded',
+      'server_error',
+      'timeout',
+      'connection',
+      'interrupted',
+      'auth',
+      'permission',
+      'model_not_found',
+      'not_found',
+      'endpoint',
+      'quota',
+      'billing',
+      'context_overflow',
+      'content_policy',
+      'invalid_request',
+      'unsupported_media',
+      'local_bug',
+      'unknown',
+    ]) {
+      expect(covered, reason).toContain(reason);
+    }
+    const labels = new Set(scenarios.map((scenario) => scenario.demo).filter(Boolean));
+    for (const label of [
+      'rate limit',
+      'quota',
+      'overload',
+      'context overflow',
+      'content block',
+      'bad key',
+      'unknown model',
+      'refused connection',
+      'stream cut',
+    ]) {
+      expect(labels, label).toContain(label);
+    }
+  });
+});
+
+for (const sdk of SDKS) {
+  describe(`real SDK ${sdk.alias} against the loopback server`, () => {
+    for (const scenario of scenarios) {
+      const expected = expectedFor(scenario, sdk.alias);
+      const run = expected.skip === undefined ? it : it.skip;
+      run(`${scenario.id}: ${expected.reason}`, async () => {
+        const outcome = await callScenario(sdk, scenario, server);
+        let metadata: ProviderErrorMetadata | undefined;
+        if (isBlockedAnswerScenario(scenario)) {
+          expect(outcome.didThrow, String(outcome.thrown)).toBe(false);
+          metadata = blockedMetadataOf(outcome.result, outcome.chunks);
+          expect(metadata?.origin).toBe('blocked_response');
+        } else {
+          expect(outcome.didThrow).toBe(true);
+          const thrown = outcome.thrown;
+          const claimed = googleGenaiExtractor.extract(thrown);
+          if (isApiErrorScenario(scenario)) {
+            // The SDK's ApiError is claimed by the main extractor, with the raw body in memory only.
+            expect(claimed).toBeDefined();
+            expect(claimed?.sdkErrorType).toBe('ApiError');
+            expect(Object.keys(claimed ?? {})).not.toContain('rawBody');
+            const response = scenario.response;
+            if (response.kind === 'http' && response.body !== '') {
+              expect(claimed?.rawBody).toBeTypeOf('string');
+              expect(JSON.stringify(claimed)).not.toContain(JSON.stringify(claimed?.rawBody));
+            }
+            if (response.kind === 'sse') expect(claimed?.origin).toBe('stream_event');
+            metadata = claimed;
+          } else {
+            // A raw undici/DOMException error names no SDK: the main extractor leaves it alone,
+            // the transport extractor (used by the bound wrapper) claims it for google-genai.
+            expect(claimed).toBeUndefined();
+            metadata = googleGenaiTransportExtractor.extract(thrown);
+          }
+        }
+        expect(metadata).toBeDefined();
+        if (metadata === undefined) return;
+        assertExpected(metadata, classify(metadata), expected);
+      });
+    }
+  });
+}
+
+describe('the bound withClassifiedErrors', () => {
+  for (const sdk of SDKS) {
+    for (const scenario of scenarios.filter((candidate) => candidate.stream !== true)) {
+      const expected = expectedFor(scenario, sdk.alias);
+      const run = expected.skip === undefined ? it : it.skip;
+      run(
+        `${sdk.alias} ${scenario.id}: throws a FaultlineError (${expected.reason}) whose cause is the SDK's`,
+        async () => {
+          const client = clientFor(sdk, scenario, server.baseUrlFor(scenario));
+          let sdkError: unknown;
+          const caught = await withClassifiedErrors(async () => {
+            try {
+              return await client.models.generateContent({ model: MODEL, contents: 'hello' });
+            } catch (error) {
+              sdkError = error;
+              throw error;
+            }
+          }).then(
+            () => undefined,
+            (error: unknown) => error,
+          );
+          expect(FaultlineError.isInstance(caught)).toBe(true);
+          const error = caught as FaultlineError;
+          if (isBlockedAnswerScenario(scenario)) expect(sdkError).toBeUndefined();
+          else expect(error.cause).toBe(sdkError);
+          expect(error.classification.reason).toBe(expected.reason);
+          expect(error.classification.category).toBe(expected.category);
+          expect(error.classification.retryable).toBe(expected.retryable);
+          expect(error.provider).toBe(GOOGLE_GENAI_PROVIDER);
+          const report = JSON.stringify(error.toErrorReport());
+          expect(report).not.toContain(TEST_BODY_MARKER);
+        },
+      );
+    }
+  }
+
+  it('lets a blocked answer through when the caller opts out of inspectResult', async () => {
+    const scenario = scenarios.find(
+      (candidate) => candidate.id === 'google-genai/gemini-blocked-prompt',
+    ) as Scenario;
+    const client = clientFor(SDKS[0]!, scenario, server.baseUrlFor(scenario));
+    const result = await withClassifiedErrors(
+      () => client.models.generateContent({ model: MODEL, contents: 'x' }),
+      {
+        inspectResult: undefined,
+      },
+    );
+    expect(result.promptFeedback.blockReason).toBe('SAFETY');
+  });
+
+  it("re-throws the caller's own abort untouched (genai reports it as an AbortError, like its timeout)", async () => {
+    const scenario: Scenario = {
+      ...(scenarios[0] as Scenario),
+      id: 'google-genai/inline-never-answer',
+      response: { kind: 'socket', behaviour: 'never-answer' },
+    };
+    const client = new SDKS[0]!.GoogleGenAI({
+      apiKey: 'AIzaSyLoopbackTestKeyNotReal0000000000',
+      httpOptions: { baseUrl: server.baseUrlFor(scenario), timeout: 10_000 },
+    });
+    const controller = new AbortController();
+    const pending = withClassifiedErrors(
+      ({ signal }) =>
+        client.models.generateContent({ model: MODEL, contents: 'x', config: { abortSignal: signal } }),
+      { signal: controller.signal },
+    ).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    setTimeout(() => controller.abort(), 50);
+    const caught = await pending;
+    expect(FaultlineError.isInstance(caught)).toBe(false);
+    expect((caught as Error).name).toBe('AbortError');
+    // The same AbortError, read with the caller's fired signal, is an abort, not a timeout.
+    const metadata = googleGenaiTransportExtractor.extract(caught, { signal: controller.signal });
+    expect(metadata?.origin).toBe('abort');
+    expect(googleGenaiTransportExtractor.extract(caught)?.origin).toBe('timeout');
+  });
+});
+
+// Bodies are built by the scenarios; this marker would only show up if a raw body leaked.
+const TEST_BODY_MARKER = '"@type":"type.googleapis.com/google.rpc';
+
+describe('what the extractor leaves alone', () => {
+  it('returns undefined for a TypeError thrown by code, and the transport extractor does too', () => {
+    let thrown: unknown;
+    try {
+      (undefined as unknown as { call(): void }).call();
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(TypeError);
+    expect(googleGenaiExtractor.extract(thrown)).toBeUndefined();
+    expect(googleGenaiTransportExtractor.extract(thrown)).toBeUndefined();
+  });
+
+  it("returns undefined for another SDK's error that is also named ApiError but is not genai's", () => {
+    class ApiError extends Error {
+      status = 500;
+      constructor() {
+        super('500 Internal error');
+        this.name = 'ApiError';
+      }
+    }
+    expect(googleGenaiExtractor.extract(new ApiError())).toBeUndefined();
+  });
+
+  it('returns undefined for the SDK errors that are not API errors (a validation Error from genai itself)', async () => {
+    const client = new SDKS[0]!.GoogleGenAI({ apiKey: 'AIzaSyLoopbackTestKeyNotReal0000000000' });
+    const thrown = await client.models.generateContent({ model: '', contents: 'x' }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(thrown).toBeInstanceOf(Error);
+    expect(googleGenaiExtractor.extract(thrown)).toBeUndefined();
+  });
+
+  it('detectGeminiBlockedAnswer returns undefined for a normal answer and for non-answers', () => {
+    expect(
+      detectGeminiBlockedAnswer({
+        candidates: [{ content: { parts: [{ text: 'hi' }] }, finishReason: 'STOP' }],
+      }),
+    ).toBeUndefined();
+    expect(detectGeminiBlockedAnswer({ candidates: [{ finishReason: 'MAX_TOKENS' }] })).toBeUndefined();
+    expect(
+      detectGeminiBlockedAnswer({ promptFeedback: { blockReason: 'BLOCKED_REASON_UNSPECIFIED' } }),
+    ).toBeUndefined();
+    expect(detectGeminiBlockedAnswer(null)).toBeUndefined();
+    expect(detectGeminiBlockedAnswer('SAFETY')).toBeUndefined();
+    expect(detectGeminiBlockedAnswer({ candidates: [] })).toBeUndefined();
+    // One candidate blocked, another answered: the answer is still usable.
+    expect(
+      detectGeminiBlockedAnswer({ candidates: [{ finishReason: 'SAFETY' }, { finishReason: 'STOP' }] }),
+    ).toBeUndefined();
+    expect(detectGeminiBlockedAnswer({ candidates: [{ finishReason: 'RECITATION' }] })?.blockReason).toBe(
+      'RECITATION',
+    );
+  });
+});
+
+describe('totality', () => {
+  const hostile = fc.oneof(
+    fc.anything(),
+    fc.string().map((text) => ({ name: 'ApiError', status: 429, message: text })),
+    fc.jsonValue().map((body) => ({ name: 'ApiError', status: 500, message: JSON.stringify(body) })),
+    fc.jsonValue().map((body) => ({
+      name: 'ApiError',
+      status: 503,
+      message: `got status: UNAVAILABLE. ${JSON.stringify(body)}`,
+    })),
+    fc
+      .record({
+        error: fc.record({
+          code: fc.anything(),
+          message: fc.anything(),
+          status: fc.anything(),
+          details: fc.anything(),
+        }),
+      })
+      .map((body) => ({ name: 'ApiError', status: 400, message: safeStringify(body) })),
+  );
+
+  it('never throws and never mutates, on arbitrary values (fast-check, fixed seed)', () => {
+    fc.assert(
+      fc.property(hostile, (value) => {
+        const before = safeStringify(value);
+        const metadata = googleGenaiExtractor.extract(value);
+        googleGenaiTransportExtractor.extract(value);
+        detectGeminiBlockedAnswer(value);
+        if (metadata !== undefined) {
+          expect(metadata.provider).toBe(GOOGLE_GENAI_PROVIDER);
+          classify(metadata);
+        }
+        expect(safeStringify(value)).toBe(before);
+      }),
+      { seed: 20261121, numRuns: 400 },
+    );
+  });
+
+  it('survives Proxies whose traps throw, cyclic causes, and huge messages', () => {
+    const trap = () => {
+      throw new Error('trap');
+    };
+    const proxy = new Proxy(
+      {},
+      { get: trap, has: trap, ownKeys: trap, getPrototypeOf: trap, getOwnPropertyDescriptor: trap },
+    );
+    expect(googleGenaiExtractor.extract(proxy)).toBeUndefined();
+    expect(googleGenaiTransportExtractor.extract(proxy)).toBeUndefined();
+    expect(detectGeminiBlockedAnswer(proxy)).toBeUndefined();
+
+    const cyclic: { name: string; message: string; cause?: unknown } = {
+      name: 'TypeError',
+      message: 'fetch failed',
+    };
+    cyclic.cause = cyclic;
+    expect(() => googleGenaiTransportExtractor.extract(cyclic)).not.toThrow();
+
+    const huge = {
+      name: 'ApiError',
+      status: 500,
+      message: `{"error":{"message":"${'x'.repeat(3_000_000)}"}}`,
+    };
+    const metadata = googleGenaiExtractor.extract(huge);
+    expect(metadata?.statusCode).toBe(500);
+    expect(classify(metadata as ProviderErrorMetadata).reason).toBe('server_error');
+  });
+});
+
+function safeStringify(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(typeof value);
+  } catch {
+    return 'unserialisable';
+  }
+}

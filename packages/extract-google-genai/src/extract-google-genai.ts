@@ -1,0 +1,294 @@
+import {
+  attachRawBody,
+  constructorName,
+  defineExtractor,
+  type Extractor,
+  inspectTransportError,
+  MAX_PARSE_LENGTH,
+  type ProviderErrorMetadata,
+  parseDurationSeconds,
+  parseJsonSafely,
+  safeGet,
+  safeStatus,
+} from '@faultline/classify';
+import {
+  BadRequestDetail,
+  DETAIL_TYPES,
+  ErrorInfoDetail,
+  GenerateContentAnswer,
+  GoogleErrorBody,
+  type GoogleRpcStatus,
+  QuotaFailureDetail,
+  RetryInfoDetail,
+} from './google-genai-error-shape.ts';
+
+/** The provider key every metadata from this package carries. */
+export const GOOGLE_GENAI_PROVIDER = 'google-genai';
+
+/**
+ * genai 2 and 3 turn an error chunk inside a stream into `ApiError` with this message prefix:
+ * `got status: UNAVAILABLE. {"error":{…}}` (sdk-surfaces.md section 3, observed).
+ */
+const STREAM_PREFIX = /^got status: ([A-Za-z_ ]{1,64})\. /;
+
+/** Longest message read from an `ApiError`; longer ones are not parsed (the status still counts). */
+const MAX_MESSAGE_LENGTH = MAX_PARSE_LENGTH;
+
+/**
+ * `Quota exceeded for aiplatform.googleapis.com/generate_content_requests_per_minute_per_project_per_base_model`:
+ * Vertex AI names the spent quota metric only in its message (no QuotaFailure detail). The metric
+ * is an identifier, read as a quota id so that classify can tell its window (per minute or per day).
+ */
+const VERTEX_QUOTA_METRIC =
+  /quota exceeded for (?:metric: )?([a-z0-9.-]+\.googleapis\.com\/[A-Za-z0-9_/-]+)/gi;
+
+/** What the `ApiError` message holds once parsed. */
+interface ParsedApiErrorMessage {
+  /** The JSON text (the raw body), when the message carried one. */
+  readonly bodyText?: string;
+  readonly status?: GoogleRpcStatus;
+  /** The canonical status word of a `got status: X.` prefix: the error came inside a stream. */
+  readonly streamStatus?: string;
+}
+
+function readMessage(error: unknown): string | undefined {
+  const message = safeGet(error, 'message');
+  return typeof message === 'string' ? message : undefined;
+}
+
+function parseApiErrorMessage(message: string): ParsedApiErrorMessage {
+  let text = message;
+  let streamStatus: string | undefined;
+  const prefix = STREAM_PREFIX.exec(text);
+  if (prefix) {
+    streamStatus = prefix[1];
+    text = text.slice(prefix[0].length);
+  }
+  if (text.length > MAX_MESSAGE_LENGTH) return streamStatus === undefined ? {} : { streamStatus };
+  let parsed = parseJsonSafely(text);
+  // Vertex answers some calls with a one-element array of errors.
+  if (Array.isArray(parsed)) parsed = parsed[0];
+  const body = GoogleErrorBody.safeParse(parsed);
+  return {
+    ...(body.success ? { bodyText: text.trim(), status: body.data.error } : {}),
+    ...(streamStatus === undefined ? {} : { streamStatus }),
+  };
+}
+
+/** `@type` is `type.googleapis.com/google.rpc.ErrorInfo`; match on the message name. */
+function detailsOfType(details: readonly unknown[] | undefined, typeName: string): unknown[] {
+  if (details === undefined) return [];
+  return details.slice(0, 50).filter((detail) => {
+    const type = safeGet(detail, '@type');
+    return typeof type === 'string' && (type === typeName || type.endsWith(`/${typeName}`));
+  });
+}
+
+/** A canonical `google.rpc.Code` name such as `RESOURCE_EXHAUSTED` (not an HTTP reason phrase). */
+function canonicalCode(value: string | undefined): string | undefined {
+  return value !== undefined && /^[A-Z][A-Z_]{2,63}$/.test(value) ? value : undefined;
+}
+
+function looksLikeMarkup(text: string): boolean {
+  return /^\s*</.test(text);
+}
+
+/**
+ * Is this an `ApiError` of @google/genai (any major, any copy)? Duck-typed: `name` "ApiError"
+ * (or, as evidence only, the constructor name) with a numeric `status`, and a message in one of
+ * the two shapes the SDK writes. No `instanceof`.
+ */
+function isGenaiApiError(error: unknown, message: string | undefined): boolean {
+  const name = safeGet(error, 'name');
+  if (name !== 'ApiError' && constructorName(error) !== 'ApiError') return false;
+  if (typeof safeGet(error, 'status') !== 'number') return false;
+  if (message === undefined) return false;
+  return /^\s*[[{]/.test(message) || STREAM_PREFIX.test(message);
+}
+
+function extractApiError(error: unknown, message: string): ProviderErrorMetadata {
+  const parsed = parseApiErrorMessage(message);
+  const status = parsed.status;
+  const statusCode = safeStatus(safeGet(error, 'status')) ?? safeStatus(status?.code);
+  const details = status?.details;
+
+  const innerMessage = status?.message;
+  let text: string;
+  if (innerMessage === undefined) {
+    text = message.slice(0, 4096);
+  } else if (looksLikeMarkup(innerMessage) || innerMessage.trim() === '') {
+    // A non-JSON body (a proxy's HTML page) or an empty one: genai wraps it as
+    // {"error":{"message":"<html>…","code":502,"status":"Bad Gateway"}}. The markup says nothing
+    // classify can use and may name paths that look like model names; keep the status line only.
+    text = `HTTP ${statusCode ?? '?'}${status?.status ? ` ${status.status}` : ''} (${innerMessage.trim() === '' ? 'empty body' : 'non-JSON body'})`;
+  } else {
+    text = innerMessage.slice(0, 4096);
+  }
+
+  const metadata: ProviderErrorMetadata = {
+    provider: GOOGLE_GENAI_PROVIDER,
+    sdkErrorType: 'ApiError',
+    message: text,
+    origin: parsed.streamStatus === undefined ? 'http' : 'stream_event',
+  };
+  if (statusCode !== undefined) metadata.statusCode = statusCode;
+  const providerType = canonicalCode(status?.status) ?? canonicalCode(parsed.streamStatus);
+  if (providerType !== undefined) metadata.providerType = providerType;
+
+  for (const detail of detailsOfType(details, DETAIL_TYPES.errorInfo)) {
+    const info = ErrorInfoDetail.safeParse(detail);
+    if (info.success && info.data.reason !== undefined) {
+      metadata.providerCode = info.data.reason.slice(0, 200);
+      break;
+    }
+  }
+
+  const quotaIds: string[] = [];
+  for (const detail of detailsOfType(details, DETAIL_TYPES.quotaFailure)) {
+    const quota = QuotaFailureDetail.safeParse(detail);
+    if (!quota.success) continue;
+    for (const violation of quota.data.violations?.slice(0, 50) ?? []) {
+      if (violation.quotaId !== undefined) quotaIds.push(violation.quotaId.slice(0, 200));
+    }
+  }
+  if (quotaIds.length === 0 && innerMessage !== undefined && !looksLikeMarkup(innerMessage)) {
+    for (const match of innerMessage.slice(0, 8192).matchAll(VERTEX_QUOTA_METRIC)) {
+      if (match[1] !== undefined && quotaIds.length < 50) quotaIds.push(match[1]);
+    }
+  }
+  if (quotaIds.length > 0) metadata.quotaIds = quotaIds;
+
+  for (const detail of detailsOfType(details, DETAIL_TYPES.retryInfo)) {
+    const retry = RetryInfoDetail.safeParse(detail);
+    const seconds = retry.success ? parseDurationSeconds(retry.data.retryDelay) : undefined;
+    if (seconds !== undefined) {
+      metadata.retryAfterSeconds = seconds;
+      break;
+    }
+  }
+
+  for (const detail of detailsOfType(details, DETAIL_TYPES.badRequest)) {
+    const badRequest = BadRequestDetail.safeParse(detail);
+    const field = badRequest.success ? badRequest.data.fieldViolations?.[0]?.field : undefined;
+    if (field !== undefined) {
+      metadata.providerParam = field.slice(0, 200);
+      break;
+    }
+  }
+
+  // The raw body stays in memory only (non-enumerable): the JSON text, or the wrapped markup.
+  const raw = innerMessage !== undefined && looksLikeMarkup(innerMessage) ? innerMessage : parsed.bodyText;
+  if (raw !== undefined) attachRawBody(metadata, raw);
+  return metadata;
+}
+
+/**
+ * The extractor for @google/genai (1.x, 2.x, 3.x; Gemini API and Vertex AI). Claims only what
+ * provably came from the SDK: its `ApiError`, for HTTP errors and for error chunks inside a
+ * stream. Raw transport errors (undici's `TypeError: fetch failed`, `terminated`, a DOMException
+ * `AbortError`) carry nothing that names genai, so it returns `undefined` for them; the bound
+ * `withClassifiedErrors` adds {@link googleGenaiTransportExtractor} for those.
+ */
+export const googleGenaiExtractor: Extractor = defineExtractor({
+  provider: GOOGLE_GENAI_PROVIDER,
+  extract(error) {
+    const message = readMessage(error);
+    if (!isGenaiApiError(error, message) || message === undefined) return undefined;
+    return extractApiError(error, message);
+  },
+});
+
+/**
+ * Raw transport failures thrown by @google/genai, which never wraps them: refused connections and
+ * DNS failures (`TypeError: fetch failed` with `cause.code`), dropped sockets (`terminated`,
+ * `UND_ERR_SOCKET`), and its timeout, which is a DOMException `AbortError` exactly like the
+ * caller's own abort: `context.signal?.aborted` tells them apart.
+ *
+ * Nothing in such an error says it came from genai, so this extractor is only used where the
+ * caller has said so: inside this package's `withClassifiedErrors`, after
+ * {@link googleGenaiExtractor}. A `TypeError` from the caller's own code is still left alone.
+ */
+export const googleGenaiTransportExtractor: Extractor = defineExtractor({
+  provider: GOOGLE_GENAI_PROVIDER,
+  extract(error, context) {
+    // render passes `streaming: true` while a guarded stream is read: a drop is then mid-stream.
+    const streaming = safeGet(context, 'streaming') === true;
+    const failure = inspectTransportError(error, context.signal, streaming);
+    if (failure === undefined) return undefined;
+    const metadata: ProviderErrorMetadata = {
+      provider: GOOGLE_GENAI_PROVIDER,
+      message: failure.message,
+      origin: failure.origin,
+      networkPhase: failure.networkPhase,
+    };
+    const name = safeGet(error, 'name');
+    const type = constructorName(error) ?? (typeof name === 'string' ? name.slice(0, 200) : undefined);
+    if (type !== undefined) metadata.sdkErrorType = type;
+    if (failure.networkCode !== undefined) metadata.networkCode = failure.networkCode;
+    return metadata;
+  },
+});
+
+/** Finish reasons that mean the answer was withheld by a safety or policy filter. */
+const BLOCKING_FINISH_REASONS = new Set([
+  'SAFETY',
+  'RECITATION',
+  'PROHIBITED_CONTENT',
+  'BLOCKLIST',
+  'SPII',
+  'IMAGE_SAFETY',
+  'IMAGE_PROHIBITED_CONTENT',
+  'IMAGE_RECITATION',
+]);
+
+/**
+ * Reads a generate-content answer that came back with a success status and says whether Gemini
+ * withheld it: `promptFeedback.blockReason` (SAFETY, OTHER, BLOCKLIST, PROHIBITED_CONTENT,
+ * IMAGE_SAFETY, …) or every candidate ending with a blocking `finishReason` (SAFETY, RECITATION,
+ * PROHIBITED_CONTENT, BLOCKLIST, SPII, IMAGE_SAFETY). Returns metadata with origin
+ * `blocked_response` (classify makes it `content_policy`), or `undefined` for a normal answer.
+ * Works on a unary result and on one stream chunk. Total: never throws.
+ */
+export function detectGeminiBlockedAnswer(result: unknown): ProviderErrorMetadata | undefined {
+  try {
+    if (result === null || typeof result !== 'object') return undefined;
+    const answer = GenerateContentAnswer.safeParse({
+      promptFeedback: safeGet(result, 'promptFeedback'),
+      candidates: safeGet(result, 'candidates'),
+    });
+    if (!answer.success) return undefined;
+    const promptBlock = answer.data.promptFeedback?.blockReason;
+    if (promptBlock !== undefined && promptBlock !== '' && promptBlock !== 'BLOCKED_REASON_UNSPECIFIED') {
+      const detail = answer.data.promptFeedback?.blockReasonMessage;
+      return blocked(
+        promptBlock,
+        `Gemini blocked the prompt (blockReason ${promptBlock})${detail ? `: ${detail.slice(0, 1000)}` : '.'}`,
+      );
+    }
+    const candidates = answer.data.candidates ?? [];
+    if (candidates.length === 0) return undefined;
+    const reasons = candidates.map((candidate) => candidate.finishReason);
+    if (reasons.every((reason) => reason !== undefined && BLOCKING_FINISH_REASONS.has(reason))) {
+      const reason = reasons[0] as string;
+      const detail = candidates[0]?.finishMessage;
+      return blocked(
+        reason,
+        `Gemini withheld the answer (finishReason ${reason})${detail ? `: ${detail.slice(0, 1000)}` : '.'}`,
+      );
+    }
+    return undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function blocked(reason: string, message: string): ProviderErrorMetadata {
+  const code = reason.slice(0, 100);
+  return {
+    provider: GOOGLE_GENAI_PROVIDER,
+    origin: 'blocked_response',
+    message,
+    blockReason: code,
+    providerCode: code,
+  };
+}

@@ -1,0 +1,101 @@
+import { type ProviderErrorMetadata, safeGet } from '@faultline/classify';
+import { type GuardStreamOptions, guardStream } from '@faultline/render';
+import {
+  detectGeminiBlockedAnswer,
+  GOOGLE_GENAI_PROVIDER,
+  googleGenaiExtractor,
+  googleGenaiTransportExtractor,
+} from './extract-google-genai.ts';
+
+/** Options of {@link guardGeminiStream}: render's `guardStream` options minus the Gemini-specific ones. */
+export type GuardGeminiStreamOptions<T> = Omit<
+  GuardStreamOptions<T>,
+  'isTerminal' | 'inspectChunk' | 'measure'
+> & {
+  /** Turn a chunk that withholds the answer (blockReason, a blocking finishReason) into a content_policy error. Default true. */
+  readonly detectBlockedAnswers?: boolean | undefined;
+};
+
+function candidatesOf(chunk: unknown): unknown[] {
+  const candidates = safeGet(chunk, 'candidates');
+  return Array.isArray(candidates) ? candidates.slice(0, 20) : [];
+}
+
+/** The last chunk of a Gemini stream carries a candidate `finishReason` (STOP, MAX_TOKENS, SAFETY …). */
+export function isGeminiTerminalChunk(chunk: unknown): boolean {
+  return candidatesOf(chunk).some((candidate) => {
+    const reason = safeGet(candidate, 'finishReason');
+    return typeof reason === 'string' && reason.length > 0 && reason !== 'FINISH_REASON_UNSPECIFIED';
+  });
+}
+
+/**
+ * A chunk that carries nothing a Gemini answer ever carries: no candidates, no promptFeedback, no
+ * usage. @google/genai 1.x turns an error chunk (`data: {"error":{…}}`) into exactly this and ends
+ * the stream normally (sdk-surfaces.md section 3), so the error itself is lost.
+ */
+export function isEmptyGeminiChunk(chunk: unknown): boolean {
+  if (chunk === null || typeof chunk !== 'object') return false;
+  for (const key of [
+    'candidates',
+    'promptFeedback',
+    'usageMetadata',
+    'modelVersion',
+    'responseId',
+    'automaticFunctionCallingHistory',
+  ]) {
+    const value = safeGet(chunk, key);
+    if (value !== undefined && value !== null) return false;
+  }
+  return true;
+}
+
+function characterCount(chunk: unknown): number {
+  let total = 0;
+  for (const candidate of candidatesOf(chunk)) {
+    const parts = safeGet(safeGet(candidate, 'content'), 'parts');
+    if (!Array.isArray(parts)) continue;
+    for (const part of parts.slice(0, 100)) {
+      const text = safeGet(part, 'text');
+      if (typeof text === 'string') total += text.length;
+    }
+  }
+  return total;
+}
+
+/**
+ * Guards a `generateContentStream` result (any @google/genai major) with render's `guardStream`:
+ * chunks pass through untouched, and every way the stream can fail becomes a classified
+ * FaultlineError carrying `delivered`:
+ * - an `ApiError` thrown from an error chunk (genai 2/3) or a transport drop: classified with
+ *   this package's extractors, mid-stream;
+ * - an empty `{}` chunk (genai 1.x swallowing an error chunk): `interrupted`;
+ * - a chunk whose answer is withheld (blockReason, SAFETY/RECITATION/… finishReason): `content_policy`
+ *   (opt out with `detectBlockedAnswers: false`);
+ * - no chunk for `idleTimeoutMs` (a stall): `interrupted`;
+ * - an end without a chunk carrying a `finishReason`: `interrupted`.
+ */
+export function guardGeminiStream<T>(
+  stream: AsyncIterable<T>,
+  options: GuardGeminiStreamOptions<T> = {},
+): AsyncIterable<T> {
+  const { detectBlockedAnswers = true, extractors, ...rest } = options;
+  return guardStream(stream, {
+    provider: GOOGLE_GENAI_PROVIDER,
+    ...rest,
+    extractors: [...(extractors ?? []), googleGenaiExtractor, googleGenaiTransportExtractor],
+    isTerminal: isGeminiTerminalChunk,
+    inspectChunk: (chunk: T): ProviderErrorMetadata | undefined => {
+      if (isEmptyGeminiChunk(chunk)) {
+        return {
+          provider: GOOGLE_GENAI_PROVIDER,
+          origin: 'malformed_response',
+          message:
+            'The Gemini stream delivered an empty chunk: @google/genai 1.x reports an error chunk this way and drops the error.',
+        };
+      }
+      return detectBlockedAnswers ? detectGeminiBlockedAnswer(chunk) : undefined;
+    },
+    measure: characterCount,
+  });
+}
