@@ -37,13 +37,16 @@ const SECRET_PATTERNS: readonly SecretPattern[] = [
     replacement: `$1${REDACTED}`,
   },
   // Provider key formats, wherever they appear.
-  { pattern: /\bsk-[A-Za-z0-9_-]{8,}/g, replacement: REDACTED }, // OpenAI sk-, sk-proj-, Anthropic sk-ant-, OpenRouter sk-or-
-  { pattern: /\bgsk_[A-Za-z0-9]{8,}/g, replacement: REDACTED }, // Groq
-  { pattern: /\bAIza[0-9A-Za-z_-]{20,}/g, replacement: REDACTED }, // Google
-  { pattern: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b/g, replacement: REDACTED }, // AWS access key ids
-  { pattern: /\bxai-[A-Za-z0-9]{16,}/g, replacement: REDACTED }, // xAI
-  { pattern: /\bhf_[A-Za-z0-9]{16,}/g, replacement: REDACTED }, // Hugging Face
-  { pattern: /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g, replacement: REDACTED }, // JWTs
+  { pattern: /(?<![A-Za-z0-9])sk-[A-Za-z0-9_-]{8,}/g, replacement: REDACTED }, // OpenAI sk-, sk-proj-, Anthropic sk-ant-, OpenRouter sk-or-
+  { pattern: /(?<![A-Za-z0-9])gsk_[A-Za-z0-9]{8,}/g, replacement: REDACTED }, // Groq
+  { pattern: /(?<![A-Za-z0-9])AIza[0-9A-Za-z_-]{20,}/g, replacement: REDACTED }, // Google
+  { pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}(?![0-9A-Z])/g, replacement: REDACTED }, // AWS access key ids
+  { pattern: /(?<![A-Za-z0-9])xai-[A-Za-z0-9]{16,}/g, replacement: REDACTED }, // xAI
+  { pattern: /(?<![A-Za-z0-9])hf_[A-Za-z0-9]{16,}/g, replacement: REDACTED }, // Hugging Face
+  {
+    pattern: /(?<![A-Za-z0-9])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g,
+    replacement: REDACTED,
+  }, // JWTs
 ];
 
 /**

@@ -1,0 +1,134 @@
+import { classificationFor, type ProviderErrorMetadata } from '@faultline/classify';
+import { describe, expect, it } from 'vitest';
+import {
+  classifyError,
+  ERROR_REPORT_SCHEMA_VERSION,
+  ErrorReport,
+  FaultlineContextError,
+  FaultlineError,
+  fromDict,
+  safeFromDict,
+  toDict,
+  toErrorReport,
+} from './index.ts';
+
+const metadata: ProviderErrorMetadata = {
+  provider: 'anthropic',
+  origin: 'http',
+  statusCode: 529,
+  message: 'Overloaded',
+  requestId: 'req_011',
+  providerType: 'overloaded_error',
+  sdkErrorType: 'InternalServerError',
+  sdkAttempts: 3,
+};
+
+function sample(): FaultlineError {
+  return classifyError(new Error('sdk'), {
+    family: 'completion',
+    model: 'claude-x',
+    operation: 'messages.create',
+    extractors: [{ provider: 'anthropic', extract: () => metadata }],
+  });
+}
+
+describe('ErrorReport', () => {
+  it('carries every required field', () => {
+    const report = sample().toErrorReport();
+    expect(report).toMatchObject({
+      schemaVersion: ERROR_REPORT_SCHEMA_VERSION,
+      errorType: 'CompletionError',
+      message: 'Overloaded',
+      category: 'transient',
+      reason: 'overloaded',
+      retryable: true,
+      userAction: { kind: 'wait_and_retry' },
+      nextStep: 'retry',
+      recovery: { rotateCredential: false, fallback: true, compress: false },
+      domain: 'runtime',
+      httpStatus: 503,
+      provider: 'anthropic',
+      model: 'claude-x',
+      operation: 'messages.create',
+      callerAborted: false,
+      providerMetadata: {
+        origin: 'http',
+        statusCode: 529,
+        requestId: 'req_011',
+        providerType: 'overloaded_error',
+        sdkErrorType: 'InternalServerError',
+        sdkAttempts: 3,
+      },
+    });
+    expect(ErrorReport.safeParse(report).success).toBe(true);
+  });
+  it('is strict: an unknown key is rejected, at the top and inside', () => {
+    const report = sample().toErrorReport();
+    expect(safeFromDict({ ...report, extra: 1 }).success).toBe(false);
+    expect(
+      safeFromDict({ ...report, providerMetadata: { ...report.providerMetadata, rawBody: 'x' } }).success,
+    ).toBe(false);
+    expect(safeFromDict({ ...report, userAction: { kind: 'unknown', secret: 'x' } }).success).toBe(false);
+    expect(() => fromDict({ ...report, schemaVersion: 2 })).toThrow();
+    expect(() => fromDict(null)).toThrow();
+  });
+  it('round-trips through toDict/fromDict and JSON exactly', () => {
+    const report = sample().toErrorReport();
+    expect(fromDict(toDict(report))).toStrictEqual(report);
+    expect(fromDict(JSON.parse(JSON.stringify(toDict(report))))).toStrictEqual(report);
+  });
+  it('a wrapper keeps its errorType and message and inherits the classification', () => {
+    const wrapper = new Error('job 42 failed', { cause: sample() });
+    const report = toErrorReport(wrapper);
+    expect(report.errorType).toBe('Error');
+    expect(report.message).toBe('job 42 failed');
+    expect(report.reason).toBe('overloaded');
+    expect(report.model).toBe('claude-x');
+  });
+  it('a cyclic cause chain terminates', () => {
+    const first = new Error('first');
+    const second = new Error('second', { cause: first });
+    (first as { cause?: unknown }).cause = second;
+    expect(toErrorReport(first).reason).toBe('unknown');
+    const inner = sample();
+    const loop = new Error('loop', { cause: inner });
+    Object.defineProperty(inner, 'cause', { value: loop });
+    expect(toErrorReport(loop).reason).toBe('overloaded');
+    expect(new FaultlineContextError('ctx', { cause: loop }).toErrorReport().reason).toBe('overloaded');
+  });
+  it('a 10,000-deep chain is bounded (fast, no stack overflow)', () => {
+    let chain: unknown = sample();
+    for (let index = 0; index < 10_000; index++) chain = new Error(`level ${index}`, { cause: chain });
+    const started = performance.now();
+    const report = toErrorReport(chain);
+    expect(report.message).toBe('level 9999');
+    // The FaultlineError is far below the bound: the report says so rather than walk 10,000 links.
+    expect(report.reason).toBe('unknown');
+    const wrapped = new FaultlineContextError('ctx', { cause: chain });
+    expect(wrapped.toErrorReport().errorType).toBe('FaultlineContextError');
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+  it('a FaultlineError within the bound is found', () => {
+    let chain: unknown = sample();
+    for (let index = 0; index < 50; index++) chain = new Error(`level ${index}`, { cause: chain });
+    expect(toErrorReport(chain).reason).toBe('overloaded');
+  });
+  it('retryAfterSeconds and delivered are carried', () => {
+    const error = new FaultlineError('m', {
+      classification: classificationFor('rate_limit', { retryAfterSeconds: 20 }),
+      metadata: {
+        provider: 'p',
+        origin: 'stream_event',
+        message: 'm',
+        delivered: { chunks: 3, characters: 40 },
+      },
+    });
+    const report = error.toErrorReport();
+    expect(report.retryAfterSeconds).toBe(20);
+    expect(report.delivered).toEqual({ chunks: 3, characters: 40 });
+  });
+  it('JSON.stringify(error) is the report', () => {
+    const error = sample();
+    expect(JSON.parse(JSON.stringify(error))).toStrictEqual(toDict(error.toErrorReport()));
+  });
+});
