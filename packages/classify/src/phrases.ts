@@ -51,6 +51,7 @@ export const BILLING_PHRASES: readonly RegExp[] = [
   /payment required/, // 402 reason phrase
   /billing_not_active|billing not active|billing account/, // OpenAI billing_not_active, Gemini billing messages
   /add (more )?credits/, // OpenRouter
+  /billing_error/, // Anthropic 402 error type: "There's an issue with your billing or payment information." (a 402 is billing, not a spent quota)
   /billing_disabled|requires billing to be enabled/, // Vertex AI 403 "This API method requires billing to be enabled" (ErrorInfo BILLING_DISABLED)
 ];
 

@@ -1,4 +1,3 @@
-import Anthropic112 from '@anthropic-ai/sdk';
 import {
   classify,
   FailureReason,
@@ -13,45 +12,10 @@ import {
   type Scenario,
   startLoopbackServer,
 } from '@faultline/test-fixtures';
-import Anthropic039 from 'anthropic-v039';
-import Anthropic0137 from 'anthropic-v0137';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ClientConstructor, clientFor, REQUEST, SDKS } from '../test/support.ts';
 import { anthropicExtractor, detectAnthropicRefusal } from './extract-anthropic.ts';
-
-interface ClientOptions {
-  apiKey: string;
-  baseURL: string;
-  maxRetries: number;
-  timeout: number;
-}
-type AnyClient = {
-  messages: {
-    create(body: Record<string, unknown>, options?: Record<string, unknown>): Promise<unknown>;
-    stream(
-      body: Record<string, unknown>,
-      options?: Record<string, unknown>,
-    ): { finalMessage(): Promise<unknown> };
-  };
-};
-type ClientConstructor = new (options: ClientOptions) => unknown;
-
-/** Every supported major, keyed by its devDependency alias (the key of `expectedBySdk`). */
-export const SDKS: ReadonlyArray<{ alias: string; Client: ClientConstructor }> = [
-  { alias: '@anthropic-ai/sdk', Client: Anthropic112 as unknown as ClientConstructor },
-  { alias: 'anthropic-v0137', Client: Anthropic0137 as unknown as ClientConstructor },
-  { alias: 'anthropic-v039', Client: Anthropic039 as unknown as ClientConstructor },
-];
-
-const REQUEST = {
-  model: 'claude-opus-4-7',
-  max_tokens: 64,
-  messages: [{ role: 'user', content: 'Say hello.' }],
-};
-
-function clientFor(Client: ClientConstructor, baseURL: string, timeout = 5_000): AnyClient {
-  return new Client({ apiKey: 'sk-ant-faultline-test', baseURL, maxRetries: 0, timeout }) as AnyClient;
-}
 
 type Outcome = { thrown: true; error: unknown } | { thrown: false; result: unknown };
 
@@ -224,10 +188,7 @@ describe('helpers and cancellation, through the real SDK', () => {
 });
 
 /** A real error thrown by the real SDK for one scenario. */
-async function realError(
-  id: string,
-  Client: ClientConstructor = Anthropic112 as unknown as ClientConstructor,
-) {
+async function realError(id: string, Client: ClientConstructor = SDKS[0]!.Client) {
   const scenario = scenarios.find((candidate) => candidate.id === id)!;
   const outcome = await runScenario(server, scenario, Client);
   if (!outcome.thrown) throw new Error(`${id} did not throw`);

@@ -189,6 +189,7 @@ function transportMetadata(
   error: unknown,
   names: string[],
   signal: AbortSignal | undefined,
+  streaming: boolean,
 ): ProviderErrorMetadata {
   const sdkErrorType = sdkErrorTypeOf(error, names);
   const message = messageOf(error);
@@ -205,7 +206,7 @@ function transportMetadata(
     return { ...base('timeout'), networkPhase: 'before_response' };
   }
   const cause = safeGet(error, 'cause');
-  const transport = cause === undefined ? undefined : inspectTransportError(cause, signal, false);
+  const transport = cause === undefined ? undefined : inspectTransportError(cause, signal, streaming);
   if (transport !== undefined) {
     const metadata: ProviderErrorMetadata = {
       ...base(transport.origin),
@@ -221,8 +222,9 @@ function transportMetadata(
 function rawTransportMetadata(
   error: unknown,
   signal: AbortSignal | undefined,
+  streaming: boolean,
 ): ProviderErrorMetadata | undefined {
-  const transport = inspectTransportError(error, signal, false);
+  const transport = inspectTransportError(error, signal, streaming);
   if (transport === undefined) return undefined;
   const metadata: ProviderErrorMetadata = {
     provider: ANTHROPIC_PROVIDER,
@@ -248,13 +250,15 @@ export const anthropicExtractor: Extractor = defineExtractor({
     if (error === null || typeof error !== 'object') return undefined;
     const now = context.now?.() ?? Date.now();
     const names = prototypeNames(error);
+    // render's guardStream says when the error was thrown while reading a stream.
+    const streaming = safeGet(context, 'streaming') === true;
     if (names.some((name) => FOREIGN_SDK_BASES.has(name))) return undefined;
 
     if (!isStainlessShape(error)) {
       // A raw `TypeError: terminated` or `Premature close` from a cut body or stream. Anthropic
       // SDK errors that are not API errors (e.g. a consumed stream) carry the AnthropicError base.
       if (names.includes('AnthropicError')) {
-        const transport = rawTransportMetadata(error, context.signal);
+        const transport = rawTransportMetadata(error, context.signal, streaming);
         if (transport !== undefined) return transport;
         const metadata: ProviderErrorMetadata = {
           provider: ANTHROPIC_PROVIDER,
@@ -265,7 +269,7 @@ export const anthropicExtractor: Extractor = defineExtractor({
         if (sdkErrorType !== undefined) metadata.sdkErrorType = sdkErrorType;
         return metadata;
       }
-      return rawTransportMetadata(error, context.signal);
+      return rawTransportMetadata(error, context.signal, streaming);
     }
 
     const status = safeStatus(safeGet(error, 'status'));
@@ -288,7 +292,7 @@ export const anthropicExtractor: Extractor = defineExtractor({
       const metadata = providerMetadata(error, sseBody, 'stream_event', undefined, names, now);
       return metadata;
     }
-    return transportMetadata(error, names, context.signal);
+    return transportMetadata(error, names, context.signal, streaming);
   },
 });
 

@@ -1,3 +1,6 @@
+import { type BoundWithClassifiedErrors, bindWithClassifiedErrors } from '@faultline/render';
+import { ANTHROPIC_PROVIDER, anthropicExtractor, detectAnthropicRefusal } from './extract-anthropic.ts';
+
 export {
   AnthropicErrorBody,
   AnthropicInnerError,
@@ -5,3 +8,15 @@ export {
   parseAnthropicErrorBody,
 } from './anthropic-error-shape.ts';
 export { ANTHROPIC_PROVIDER, anthropicExtractor, detectAnthropicRefusal } from './extract-anthropic.ts';
+export { type GuardAnthropicStreamOptions, guardAnthropicStream } from './guard-anthropic-stream.ts';
+
+/**
+ * render's `withClassifiedErrors` with the Anthropic extractor preset and `detectAnthropicRefusal`
+ * as `inspectResult`, so a `stop_reason: "refusal"` answer is thrown as a content_policy error.
+ * Opt out per call with `{ inspectResult: undefined }`.
+ */
+export const withClassifiedErrors: BoundWithClassifiedErrors = bindWithClassifiedErrors({
+  provider: ANTHROPIC_PROVIDER,
+  extractors: [anthropicExtractor],
+  inspectResult: detectAnthropicRefusal,
+});

@@ -1,0 +1,91 @@
+import type { ProviderErrorMetadata } from '@faultline/classify';
+import { safeGet, safePath } from '@faultline/classify';
+import { FaultlineError, type GuardStreamOptions, guardStream } from '@faultline/render';
+import { ANTHROPIC_PROVIDER, anthropicExtractor } from './extract-anthropic.ts';
+
+export interface GuardAnthropicStreamOptions
+  extends Omit<GuardStreamOptions<unknown>, 'isTerminal' | 'measure'> {
+  /**
+   * Throw a content_policy error when the stream says `stop_reason: "refusal"` (in its
+   * `message_delta` event). Default true; `false` lets the refusal through as ordinary events.
+   */
+  readonly detectRefusal?: boolean | undefined;
+}
+
+/** `message_stop` is the last event of every complete Messages stream. */
+function isMessageStop(event: unknown): boolean {
+  return safeGet(event, 'type') === 'message_stop';
+}
+
+/** Output characters in one event: text, thinking and tool-input deltas. */
+function measureEvent(event: unknown): number {
+  if (safeGet(event, 'type') !== 'content_block_delta') return 0;
+  const delta = safeGet(event, 'delta');
+  for (const key of ['text', 'thinking', 'partial_json']) {
+    const value = safeGet(delta, key);
+    if (typeof value === 'string') return value.length;
+  }
+  return 0;
+}
+
+/** A `message_delta` whose stop_reason is `refusal`: the streamed answer was declined. */
+function refusalInEvent(event: unknown): ProviderErrorMetadata | undefined {
+  if (safeGet(event, 'type') !== 'message_delta') return undefined;
+  if (safePath(event, 'delta', 'stop_reason') !== 'refusal') return undefined;
+  return {
+    provider: ANTHROPIC_PROVIDER,
+    message: 'The model declined to answer (stop_reason "refusal").',
+    origin: 'blocked_response',
+    blockReason: 'refusal',
+    statusCode: 200,
+  };
+}
+
+/**
+ * Guards an Anthropic Messages stream (`messages.create({ stream: true })` or `messages.stream()`):
+ * events pass through untouched; a stream that ends without `message_stop` (the SDKs end quietly
+ * on an abort or a clean socket close), one that stays silent for `idleTimeoutMs` (the SDK's
+ * `timeout` does not cover stream reads), an in-stream error and a refusal all become classified
+ * FaultlineErrors carrying how much output was delivered. Pass the same `signal` as to the SDK.
+ */
+export function guardAnthropicStream<T>(
+  stream: AsyncIterable<T>,
+  options: GuardAnthropicStreamOptions = {},
+): AsyncIterable<T> {
+  const { detectRefusal, inspectChunk, extractors, ...rest } = options;
+  const userInspect = inspectChunk;
+  const guarded = guardStream(stream as AsyncIterable<unknown>, {
+    provider: ANTHROPIC_PROVIDER,
+    ...rest,
+    extractors: [...(extractors ?? []), anthropicExtractor],
+    isTerminal: isMessageStop,
+    measure: measureEvent,
+    inspectChunk: (event) =>
+      (detectRefusal === false ? undefined : refusalInEvent(event)) ?? userInspect?.(event) ?? undefined,
+  }) as AsyncIterable<T>;
+  return { [Symbol.asyncIterator]: () => rethrowCallerAbort(guarded, options.signal) };
+}
+
+/**
+ * `messages.stream()` rejects a caller's abort with the SDK's `APIUserAbortError` (name "Error"
+ * before 1.x), which guardStream does not recognise as an abort and classifies. The caller's own
+ * abort must come back untouched, so the SDK's error is re-thrown as it was.
+ */
+async function* rethrowCallerAbort<T>(
+  guarded: AsyncIterable<T>,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<T, void, undefined> {
+  try {
+    yield* guarded;
+  } catch (error) {
+    if (
+      signal?.aborted === true &&
+      FaultlineError.isInstance(error) &&
+      error.classification.callerAborted &&
+      error.cause !== undefined
+    ) {
+      throw error.cause;
+    }
+    throw error;
+  }
+}
