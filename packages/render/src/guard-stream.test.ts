@@ -1,0 +1,320 @@
+import { createServer } from 'node:http';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { classifyError, FaultlineError, guardStream } from './index.ts';
+
+interface Chunk {
+  type: string;
+  text?: string;
+}
+
+/** A source iterator whose behaviour each test scripts, recording return() calls. */
+function scripted<T>(steps: Array<T | Error | 'hang' | 'end'>) {
+  let index = 0;
+  const source = {
+    returned: 0,
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    next(): Promise<IteratorResult<T>> {
+      const step = steps[index++];
+      if (step === undefined || step === 'end') return Promise.resolve({ done: true, value: undefined });
+      if (step === 'hang') return new Promise(() => {});
+      if (step instanceof Error) return Promise.reject(step);
+      return Promise.resolve({ done: false, value: step as T });
+    },
+    return(): Promise<IteratorResult<T>> {
+      source.returned += 1;
+      return Promise.resolve({ done: true, value: undefined });
+    },
+  };
+  return source;
+}
+
+async function collect<T>(iterable: AsyncIterable<T>): Promise<{ chunks: T[]; error?: unknown }> {
+  const chunks: T[] = [];
+  try {
+    for await (const chunk of iterable) chunks.push(chunk);
+  } catch (error) {
+    return { chunks, error };
+  }
+  return { chunks };
+}
+
+const text = (value: string): Chunk => ({ type: 'delta', text: value });
+const stop: Chunk = { type: 'message_stop' };
+const options = {
+  isTerminal: (chunk: Chunk) => chunk.type === 'message_stop',
+  measure: (chunk: Chunk) => chunk.text?.length ?? 0,
+};
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('guardStream', () => {
+  it('passes chunks through untouched', async () => {
+    const chunks = [text('Hel'), text('lo'), stop];
+    const { chunks: seen, error } = await collect(guardStream(scripted(chunks), options));
+    expect(error).toBeUndefined();
+    expect(seen).toHaveLength(3);
+    seen.forEach((chunk, index) => {
+      expect(chunk).toBe(chunks[index]);
+    });
+  });
+  it('classifies an error thrown while iterating as a mid-stream drop, with delivered', async () => {
+    const drop = new TypeError('terminated', {
+      cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }),
+    });
+    const { chunks, error } = await collect(
+      guardStream(scripted([text('abc'), text('de'), drop]), {
+        ...options,
+        model: 'm',
+        family: 'completion',
+      }),
+    );
+    expect(chunks).toHaveLength(2);
+    expect(FaultlineError.isInstance(error)).toBe(true);
+    const faultline = error as FaultlineError;
+    expect(faultline.cause).toBe(drop);
+    expect(faultline.errorType).toBe('CompletionError');
+    const report = faultline.toErrorReport();
+    expect(report.reason).toBe('interrupted');
+    expect(report.providerMetadata.networkPhase).toBe('stream');
+    expect(report.delivered).toEqual({ chunks: 2, characters: 5 });
+    expect(report.model).toBe('m');
+  });
+  it('registered extractors see the streaming context', async () => {
+    let streamingSeen: unknown;
+    const extractor = {
+      provider: 'x',
+      extract: (_error: unknown, context?: unknown) => {
+        streamingSeen = (context as { streaming?: boolean }).streaming;
+        return undefined;
+      },
+    };
+    await collect(guardStream(scripted([new Error('x')]), { extractors: [extractor] }));
+    expect(streamingSeen).toBe(true);
+  });
+  it('an idle source is abandoned: return() is called and an interrupted timeout is thrown', async () => {
+    vi.useFakeTimers();
+    const source = scripted<Chunk>([text('abcd'), 'hang']);
+    const result = collect(guardStream(source, { ...options, idleTimeoutMs: 5000 }));
+    await vi.advanceTimersByTimeAsync(4999);
+    expect(source.returned).toBe(0);
+    await vi.advanceTimersByTimeAsync(1);
+    const { chunks, error } = await result;
+    expect(chunks).toHaveLength(1);
+    expect(source.returned).toBe(1);
+    const report = (error as FaultlineError).toErrorReport();
+    expect(report.reason).toBe('interrupted');
+    expect(report.providerMetadata).toMatchObject({ origin: 'timeout', networkPhase: 'stream' });
+    expect(report.delivered).toEqual({ chunks: 1, characters: 4 });
+    expect(vi.getTimerCount()).toBe(0);
+  });
+  it('defaults to a 60 s idle timeout, reset on each chunk', async () => {
+    vi.useFakeTimers();
+    let index = 0;
+    const source: AsyncIterable<Chunk> = {
+      [Symbol.asyncIterator]: () => ({
+        next: () =>
+          new Promise<IteratorResult<Chunk>>((resolve) => {
+            index += 1;
+            const value = index <= 3 ? text('x') : stop;
+            setTimeout(() => resolve({ done: index > 4, value }), 50_000);
+          }),
+      }),
+    };
+    const result = collect(guardStream(source, options));
+    await vi.advanceTimersByTimeAsync(250_000);
+    const { chunks, error } = await result;
+    expect(error).toBeUndefined();
+    expect(chunks).toHaveLength(4);
+    expect(vi.getTimerCount()).toBe(0);
+
+    const hung = scripted<Chunk>(['hang']);
+    const second = collect(guardStream(hung));
+    await vi.advanceTimersByTimeAsync(59_999);
+    expect(hung.returned).toBe(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(((await second).error as FaultlineError).classification.reason).toBe('interrupted');
+  });
+  it('ending without the terminal event is interrupted, with delivered', async () => {
+    const { error } = await collect(guardStream(scripted([text('abc'), 'end']), options));
+    const faultline = error as FaultlineError;
+    expect(faultline.message).toBe('stream ended without its terminal event');
+    const report = faultline.toErrorReport();
+    expect(report.reason).toBe('interrupted');
+    expect(report.providerMetadata).toMatchObject({ origin: 'network', networkPhase: 'stream' });
+    expect(report.delivered).toEqual({ chunks: 1, characters: 3 });
+  });
+  it('requireTerminal false, or no isTerminal, lets a stream end quietly', async () => {
+    expect(
+      (await collect(guardStream(scripted([text('a'), 'end']), { ...options, requireTerminal: false })))
+        .error,
+    ).toBeUndefined();
+    expect((await collect(guardStream(scripted([text('a'), 'end'])))).error).toBeUndefined();
+  });
+  it('inspectChunk metadata is thrown classified; the source is returned', async () => {
+    const source = scripted<Chunk>([text('ab'), { type: 'error' }, stop]);
+    const { chunks, error } = await collect(
+      guardStream(source, {
+        ...options,
+        inspectChunk: (chunk) =>
+          chunk.type === 'error'
+            ? {
+                provider: 'anthropic',
+                origin: 'stream_event',
+                message: 'Overloaded',
+                providerType: 'overloaded_error',
+              }
+            : undefined,
+      }),
+    );
+    expect(chunks).toHaveLength(1);
+    const report = (error as FaultlineError).toErrorReport();
+    expect(report.reason).toBe('overloaded');
+    expect(report.delivered).toEqual({ chunks: 1, characters: 2 });
+    expect(source.returned).toBe(1);
+  });
+  it('a FaultlineError from the source keeps its type and classification and gains delivered', async () => {
+    const inner = classifyError(new Error('x'), {
+      family: 'completion',
+      extractors: [
+        {
+          provider: 'p',
+          extract: () => ({ provider: 'p', origin: 'stream_event', message: 'prompt is too long' }),
+        },
+      ],
+    });
+    const { error } = await collect(guardStream(scripted([text('abc'), inner]), options));
+    const faultline = error as FaultlineError;
+    expect(faultline.errorType).toBe('CompletionError');
+    expect(faultline.cause).toBe(inner);
+    expect(faultline.toErrorReport()).toMatchObject({
+      reason: 'context_overflow',
+      delivered: { chunks: 1, characters: 3 },
+    });
+  });
+  it("the caller's abort while a pull is pending: the source's AbortError is re-thrown untouched", async () => {
+    const controller = new AbortController();
+    const sdkAbort = Object.assign(new Error('Request was aborted.'), { name: 'AbortError' });
+    const source: AsyncIterable<Chunk> = {
+      [Symbol.asyncIterator]: () => ({
+        next: () =>
+          new Promise<IteratorResult<Chunk>>((_resolve, reject) => {
+            controller.signal.addEventListener('abort', () => reject(sdkAbort), { once: true });
+          }),
+      }),
+    };
+    const pending = guardStream(source, { ...options, signal: controller.signal })
+      [Symbol.asyncIterator]()
+      .next();
+    controller.abort();
+    await expect(pending).rejects.toBe(sdkAbort);
+  });
+  it("an abort between pulls: the signal's reason is thrown before the next pull", async () => {
+    const controller = new AbortController();
+    const source = scripted<Chunk>([text('a'), text('b'), stop]);
+    const iterator = guardStream(source, { ...options, signal: controller.signal })[Symbol.asyncIterator]();
+    await iterator.next();
+    controller.abort();
+    await expect(iterator.next()).rejects.toBe(controller.signal.reason);
+    expect(source.returned).toBe(1);
+  });
+  it("the caller's abort: a source that ends silently gives the signal's reason", async () => {
+    const controller = new AbortController();
+    const source: AsyncIterable<Chunk> = {
+      [Symbol.asyncIterator]: () => ({
+        next: () =>
+          new Promise<IteratorResult<Chunk>>((resolve) => {
+            controller.signal.addEventListener('abort', () => resolve({ done: true, value: undefined }), {
+              once: true,
+            });
+          }),
+      }),
+    };
+    const pending = guardStream(source, { ...options, signal: controller.signal })
+      [Symbol.asyncIterator]()
+      .next();
+    controller.abort();
+    await expect(pending).rejects.toBe(controller.signal.reason);
+  });
+  it("the caller's abort while a pull is pending: the source's AbortError is re-thrown untouched", async () => {
+    const controller = new AbortController();
+    const sdkAbort = Object.assign(new Error('Request was aborted.'), { name: 'AbortError' });
+    const source: AsyncIterable<Chunk> = {
+      [Symbol.asyncIterator]: () => ({
+        next: () =>
+          new Promise<IteratorResult<Chunk>>((_resolve, reject) => {
+            controller.signal.addEventListener('abort', () => reject(sdkAbort), { once: true });
+          }),
+      }),
+    };
+    const pending = guardStream(source, { ...options, signal: controller.signal })
+      [Symbol.asyncIterator]()
+      .next();
+    controller.abort();
+    await expect(pending).rejects.toBe(sdkAbort);
+  });
+  it("an abort between pulls: the signal's reason is thrown before the next pull", async () => {
+    const controller = new AbortController();
+    const source = scripted<Chunk>([text('a'), text('b'), stop]);
+    const iterator = guardStream(source, { ...options, signal: controller.signal })[Symbol.asyncIterator]();
+    await iterator.next();
+    controller.abort();
+    await expect(iterator.next()).rejects.toBe(controller.signal.reason);
+    expect(source.returned).toBe(1);
+  });
+  it("the caller's abort: a source that ends silently gives the signal's reason", async () => {
+    const controller = new AbortController();
+    const source = scripted<Chunk>([text('a'), 'end']);
+    const iterator = guardStream(source, { ...options, signal: controller.signal })[Symbol.asyncIterator]();
+    await iterator.next();
+    controller.abort();
+    await expect(iterator.next()).rejects.toBe(controller.signal.reason);
+  });
+  it('a consumer that breaks early returns the source', async () => {
+    const source = scripted<Chunk>([text('a'), text('b'), stop]);
+    for await (const _chunk of guardStream(source, options)) break;
+    expect(source.returned).toBe(1);
+  });
+  it('throwing callbacks are ignored', async () => {
+    const { chunks, error } = await collect(
+      guardStream(scripted([text('a'), stop]), {
+        isTerminal: (chunk: Chunk) => {
+          if (chunk.type === 'delta') throw new Error('bad');
+          return true;
+        },
+        measure: () => {
+          throw new Error('bad');
+        },
+        inspectChunk: () => {
+          throw new Error('bad');
+        },
+      }),
+    );
+    expect(error).toBeUndefined();
+    expect(chunks).toHaveLength(2);
+  });
+  it('a real undici body cut mid-stream is interrupted, phase stream', async () => {
+    const server = createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write('data: {"type":"delta","text":"Hello"}\n\n');
+      setTimeout(() => response.socket?.destroy(), 20);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/`);
+      const body = response.body as unknown as AsyncIterable<Uint8Array>;
+      const { chunks, error } = await collect(guardStream(body, { measure: (chunk) => chunk.byteLength }));
+      expect(chunks.length).toBeGreaterThan(0);
+      const report = (error as FaultlineError).toErrorReport();
+      expect(report.reason).toBe('interrupted');
+      expect(report.providerMetadata.networkPhase).toBe('stream');
+      expect(report.delivered?.chunks).toBe(chunks.length);
+    } finally {
+      server.close();
+    }
+  });
+});
