@@ -4,6 +4,7 @@ import {
   BILLING_PHRASES,
   CONTENT_POLICY_PHRASES,
   CONTEXT_OVERFLOW_PHRASES,
+  CREDENTIAL_REJECTED_PHRASES,
   INVALID_REQUEST_PHRASES,
   MODEL_NOT_FOUND_PHRASES,
   OVERLOADED_PHRASES,
@@ -16,6 +17,7 @@ import {
   SERVER_ERROR_PHRASES,
   UNSUPPORTED_MEDIA_PHRASES,
   WAIT_IN_TEXT,
+  WARMING_UP_PHRASES,
 } from './phrases.ts';
 import { parseDurationSeconds } from './retry-after.ts';
 import {
@@ -130,6 +132,9 @@ function reasonFromStatus(status: number): FailureReasonType {
       return 'not_found';
     case 408:
       return 'timeout';
+    case 424:
+      // Failed Dependency: the request was fine, what the provider depends on failed (Bedrock ModelErrorException).
+      return 'server_error';
     case 409:
     case 425:
       return 'overloaded';
@@ -212,7 +217,12 @@ function decide(metadata: ProviderErrorMetadata, retryAfterSeconds: number | und
   if (status === 402) return { reason: 'billing' };
   if (window === 'short') return { reason: 'rate_limit' };
 
-  if (status === 401 || (status !== 403 && matchesAny(text, AUTH_PHRASES))) return { reason: 'auth' };
+  if (
+    status === 401 ||
+    matchesAny(text, CREDENTIAL_REJECTED_PHRASES) ||
+    (status !== 403 && matchesAny(text, AUTH_PHRASES))
+  )
+    return { reason: 'auth' };
   if (matchesAny(text, MODEL_NOT_FOUND_PHRASES) && (status === undefined || status < 500)) {
     return { reason: 'model_not_found' };
   }
@@ -225,6 +235,10 @@ function decide(metadata: ProviderErrorMetadata, retryAfterSeconds: number | und
     (status === undefined || status === 400 || status === 415 || status === 422)
   ) {
     return { reason: 'unsupported_media' };
+  }
+  // A model being loaded answers 429 too (Bedrock ModelNotReadyException): busy, not the account's rate.
+  if (matchesAny(text, WARMING_UP_PHRASES)) {
+    return { reason: 'overloaded' };
   }
   if (status === 429 || matchesAny(text, RATE_LIMIT_PHRASES)) {
     if (status !== undefined && status !== 429 && status >= 500) return { reason: reasonFromStatus(status) };

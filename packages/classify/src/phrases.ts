@@ -11,9 +11,10 @@ export const CONTEXT_OVERFLOW_PHRASES: readonly RegExp[] = [
   /context window/, // OpenRouter, Mistral: "exceeds the context window"
   /prompt is too long/, // Anthropic: "prompt is too long: 215000 tokens > 200000 maximum"
   /input token count.*exceeds/, // Gemini: "The input token count (1200000) exceeds the maximum number of tokens allowed"
-  /too many tokens/, // Mistral: "Prompt contains 40000 tokens ... too many tokens"; Bedrock Converse
+  /too many tokens(?![\s,]*(please wait|per (second|minute|hour|day)))/, // Mistral: "Prompt contains 40000 tokens ... too many tokens"; Bedrock Converse. Not Bedrock's ThrottlingException "Too many tokens, please wait before trying again." / "Too many tokens per day, ..."
   /input is too long/, // Bedrock: "Input is too long for requested model."
   /too many input tokens/, // Bedrock ValidationException (Anthropic models)
+  /exceeds? context limit/, // Bedrock InvokeModel (Anthropic body) ValidationException "input length and `max_tokens` exceed context limit: 199000 + 4096 > 200000"
   /(prompt|input|request).{0,40}(exceeds|longer than).{0,40}(maximum|max|limit).{0,20}(tokens|length|context)/, // Azure, vLLM
   /reduce the length of the messages/, // OpenAI: "Please reduce the length of the messages or completion."
   /string_above_max_length/, // OpenAI: a single message over the limit
@@ -36,6 +37,7 @@ export const QUOTA_PHRASES: readonly RegExp[] = [
   /quota exceeded/, // Gemini: "Quota exceeded for metric: ... per day"
   /per[ _-]?day|daily|tokens per day|requests per day|\(tpd\)|\(rpd\)/, // Groq "tokens per day (TPD)", Gemini PerDay, Bedrock daily token throttles
   /per[ _-]?month|monthly (limit|quota|spend)/, // Mistral, Together monthly caps
+  /monthly usage limit/, // Mistral 429 once the workspace's monthly usage limit is spent (vanna-ai/vanna#177)
   /free[ _-]?tier/, // Gemini FreeTier quota ids and messages
   /servicequotaexceededexception/, // Bedrock exception name
   /check your plan and billing/, // OpenAI
@@ -52,6 +54,7 @@ export const BILLING_PHRASES: readonly RegExp[] = [
   /billing_not_active|billing not active|billing account/, // OpenAI billing_not_active, Gemini billing messages
   /add (more )?credits/, // OpenRouter
   /billing_error/, // Anthropic 402 error type: "There's an issue with your billing or payment information." (a 402 is billing, not a spent quota)
+  /invalid_payment_instrument|valid payment instrument must be provided/, // Bedrock 403 AccessDeniedException "Model access is denied due to INVALID_PAYMENT_INSTRUMENT:A valid payment instrument must be provided." (Marketplace models)
   /billing_disabled|requires billing to be enabled/, // Vertex AI 403 "This API method requires billing to be enabled" (ErrorInfo BILLING_DISABLED)
 ];
 
@@ -70,6 +73,16 @@ export const ACCOUNT_BLOCK_PHRASES: readonly RegExp[] = [
   /\brestricted\b.*support/, // Groq organization_restricted
   /organization_restricted|account_deactivated/, // Groq, OpenAI codes
   /consumer_suspended|consumer .{0,120} has been suspended/, // Gemini 403 PERMISSION_DENIED "Consumer 'api_key:…' has been suspended." (ErrorInfo CONSUMER_SUSPENDED)
+];
+
+/**
+ * The credential itself was rejected, even though the status is 403: AWS answers a bad access key,
+ * a bad signature or an expired session token with 403, not 401. Auth wins over the 403 default.
+ */
+export const CREDENTIAL_REJECTED_PHRASES: readonly RegExp[] = [
+  /unrecognizedclientexception|security token included in the request is (invalid|expired)/, // AWS 403 (Bedrock, every AWS service)
+  /invalidsignatureexception|signature we calculated does not match/, // AWS 403 SigV4 signature mismatch (wrong secret key)
+  /expiredtokenexception/, // AWS 403 expired STS session token
 ];
 
 /** The key itself was rejected. */
@@ -102,6 +115,8 @@ export const MODEL_NOT_FOUND_PHRASES: readonly RegExp[] = [
   /no endpoints found/, // OpenRouter 404 "No endpoints found that support ..."
   /not_found_error.*model|model.*not_found_error/, // Anthropic 404 "model: claude-x"
   /deploymentnotfound|deployment.{0,40}does not exist/, // Azure OpenAI DeploymentNotFound
+  /model version has reached the end of its life|marked by provider as legacy/, // Bedrock 404 ResourceNotFoundException for retired models (0xPlaygrounds/rig#2309, aws-samples/amazon-bedrock-workshop#386)
+  /with on-demand throughput isn.t supported/, // Bedrock 400 ValidationException "Invocation of model ID x with on-demand throughput isn't supported. Retry ... with ... an inference profile"
   /model_decommissioned|has been decommissioned/, // Groq 400 model_decommissioned: "The model `x` has been decommissioned and is no longer supported"
 ];
 
@@ -122,7 +137,17 @@ export const UNSUPPORTED_MEDIA_PHRASES: readonly RegExp[] = [
   /(image|file|audio|mime) (type|format) .{0,40}(not supported|unsupported|is invalid)/, // Anthropic "Image format image/bmp is not supported"
   /could not process image|invalid_image_format|unsupported_file/, // OpenAI
   /unsupported media type/, // 415 reason phrase
+  /does not match the specified image format/, // Bedrock Converse 400 ValidationException "The provided image does not match the specified image format." (boto/boto3#4415)
   /file must be one of the following types/, // Groq (Whisper) audio.transcriptions 400: "file must be one of the following types: [flac mp3 ...]"
+];
+
+/**
+ * The model is being loaded or scaled up: overloaded (retry soon), even when the provider answers
+ * 429, which would otherwise read as the account's rate limit.
+ */
+export const WARMING_UP_PHRASES: readonly RegExp[] = [
+  /modelnotreadyexception|model is not ready/, // Bedrock 429 ModelNotReadyException "Model is not ready for inference. Wait and try your request again."
+  /currently loading/, // Together/HF model warm-up
 ];
 
 /** The provider is busy: retry soon or elsewhere. */
@@ -130,7 +155,7 @@ export const OVERLOADED_PHRASES: readonly RegExp[] = [
   /overloaded/, // Anthropic 529 overloaded_error, Mistral
   /\bunavailable\b|serviceunavailable/, // Gemini status UNAVAILABLE, Bedrock ServiceUnavailableException
   /capacity_exceeded|over capacity|capacity/, // Groq 498 flex tier capacity, OpenRouter
-  /modelnotreadyexception|model is not ready|currently loading/, // Bedrock, Together/HF model warm-up
+  // Model warm-up (Bedrock ModelNotReadyException, Together/HF "currently loading"): WARMING_UP_PHRASES.
   /engine is currently overloaded|server is busy|too busy/, // OpenAI legacy, DeepSeek
 ];
 

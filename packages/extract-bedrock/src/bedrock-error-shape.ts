@@ -1,0 +1,81 @@
+import { z } from 'zod';
+
+/**
+ * Lenient schemas of what @aws-sdk/client-bedrock-runtime throws and answers with. Never
+ * `.strict()`: AWS adds fields without notice, and an extractor must keep working when it does.
+ *
+ * Sources: the Bedrock Runtime API reference (Converse, ConverseStream, InvokeModel "Errors"
+ * sections, https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html)
+ * and the SDK's `ServiceException` (`@smithy/core` `ServiceException.isInstance`: `$fault` +
+ * `$metadata`), observed in shared/sdk-surfaces.md section 5.
+ */
+
+/** `$metadata` of an AWS SDK v3 error (`ResponseMetadata`). All optional: transport errors carry only attempts. */
+export const AwsResponseMetadata = z.looseObject({
+  httpStatusCode: z.number().int().optional().catch(undefined),
+  requestId: z.string().optional().catch(undefined),
+  extendedRequestId: z.string().optional().catch(undefined),
+  cfId: z.string().optional().catch(undefined),
+  attempts: z.number().int().nonnegative().optional().catch(undefined),
+  totalRetryDelay: z.number().nonnegative().optional().catch(undefined),
+});
+export type AwsResponseMetadata = z.infer<typeof AwsResponseMetadata>;
+
+/**
+ * A snapshot of a Bedrock service exception's readable fields (taken with safe readers first,
+ * then parsed): `name` is the exception name (`ThrottlingException`, `UnrecognizedClientException`,
+ * `Unknown`), `$fault` is `client`/`server`, and the modelled extras of ModelErrorException and
+ * ModelStreamErrorException (`originalStatusCode`, `originalMessage`, `resourceName`).
+ */
+export const BedrockServiceExceptionSnapshot = z.looseObject({
+  name: z.string().optional().catch(undefined),
+  message: z.string().optional().catch(undefined),
+  $fault: z.enum(['client', 'server']),
+  $metadata: AwsResponseMetadata.optional().catch(undefined),
+  __type: z.string().optional().catch(undefined),
+  originalStatusCode: z.number().int().optional().catch(undefined),
+  originalMessage: z.string().optional().catch(undefined),
+  resourceName: z.string().optional().catch(undefined),
+});
+export type BedrockServiceExceptionSnapshot = z.infer<typeof BedrockServiceExceptionSnapshot>;
+
+/**
+ * The JSON payload of an event-stream exception frame (`:message-type: exception`), which the SDK
+ * puts verbatim into `message` when it does not model the exception type:
+ * `{"message":"...","originalStatusCode":500,"originalMessage":"..."}`.
+ */
+export const BedrockStreamExceptionPayload = z.looseObject({
+  message: z.string().optional().catch(undefined),
+  Message: z.string().optional().catch(undefined),
+  originalStatusCode: z.number().int().optional().catch(undefined),
+  originalMessage: z.string().optional().catch(undefined),
+});
+export type BedrockStreamExceptionPayload = z.infer<typeof BedrockStreamExceptionPayload>;
+
+/**
+ * A successful Converse / ConverseStream answer, as far as the blocked-answer detector needs it.
+ * `stopReason` is `guardrail_intervened` when a guardrail blocked the answer and
+ * `content_filtered` when the model's own filter did (Converse API reference, `StopReason`).
+ */
+export const BedrockConverseResult = z.looseObject({
+  stopReason: z.string().optional().catch(undefined),
+  $metadata: AwsResponseMetadata.optional().catch(undefined),
+});
+export type BedrockConverseResult = z.infer<typeof BedrockConverseResult>;
+
+/**
+ * An InvokeModel body that a guardrail blocked: `"amazon-bedrock-guardrailAction": "INTERVENED"`
+ * (Guardrails user guide, "Use a guardrail with InvokeModel"), or an Anthropic-format
+ * `stop_reason` that reports a refusal.
+ */
+export const BedrockInvokeModelBody = z.looseObject({
+  'amazon-bedrock-guardrailAction': z.string().optional().catch(undefined),
+  stop_reason: z.string().nullable().optional().catch(undefined),
+});
+export type BedrockInvokeModelBody = z.infer<typeof BedrockInvokeModelBody>;
+
+/** Parses a stream exception payload; `undefined` for anything that is not such an object. */
+export function parseStreamExceptionPayload(value: unknown): BedrockStreamExceptionPayload | undefined {
+  const parsed = BedrockStreamExceptionPayload.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}

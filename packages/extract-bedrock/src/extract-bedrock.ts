@@ -1,0 +1,278 @@
+import {
+  attachRawBody,
+  constructorName,
+  defineExtractor,
+  type Extractor,
+  inspectTransportError,
+  messageOf,
+  type ProviderErrorMetadata,
+  parseJsonSafely,
+  readHeader,
+  retryAfterFromHeaders,
+  safeGet,
+  safeNumber,
+  safeStatus,
+  safeString,
+} from '@faultline/classify';
+import {
+  AwsResponseMetadata,
+  BedrockServiceExceptionSnapshot,
+  parseStreamExceptionPayload,
+} from './bedrock-error-shape.ts';
+
+/** The provider key every metadata from this package carries. */
+export const BEDROCK_PROVIDER = 'bedrock';
+
+/** `Error("Truncated event message received.")`: @smithy's event-stream decoder on a cut stream. */
+const TRUNCATED_EVENT_MESSAGE = /^Truncated event message received\.?$/;
+/** `Error name:"AbortError" "Request aborted"`: @smithy/node-http-handler when the abortSignal fires. */
+const SMITHY_ABORT_MESSAGE = /^Request aborted\.?$/;
+/** An event-stream exception type the SDK does not model: lowerCamelCase, e.g. `fooBarException`. */
+const STREAM_EXCEPTION_TYPE = /^[a-z][A-Za-z0-9]*Exception$/;
+/** Stack frames of @smithy's event-stream code (evidence for the unmodelled stream errors). */
+const EVENT_STREAM_FRAME = /event-?streams?|EventStream/;
+
+function isObjectLike(value: unknown): value is object {
+  return value !== null && (typeof value === 'object' || typeof value === 'function');
+}
+
+function hasOwnKey(value: unknown, key: string): boolean {
+  if (!isObjectLike(value)) return false;
+  try {
+    return Object.hasOwn(value, key);
+  } catch {
+    return false;
+  }
+}
+
+/** Reads `$metadata` through the safe readers into a plain object, then parses it leniently. */
+function readResponseMetadata(value: unknown): AwsResponseMetadata | undefined {
+  if (!isObjectLike(value)) return undefined;
+  const parsed = AwsResponseMetadata.safeParse({
+    httpStatusCode: safeGet(value, 'httpStatusCode'),
+    requestId: safeGet(value, 'requestId'),
+    extendedRequestId: safeGet(value, 'extendedRequestId'),
+    cfId: safeGet(value, 'cfId'),
+    attempts: safeGet(value, 'attempts'),
+    totalRetryDelay: safeGet(value, 'totalRetryDelay'),
+  });
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** The exception name without a `:http://…` suffix or a `namespace#` prefix (both forms reach clients). */
+function cleanExceptionName(name: string | undefined): string | undefined {
+  if (name === undefined) return undefined;
+  let clean = name.split(':')[0] ?? name;
+  const hash = clean.lastIndexOf('#');
+  if (hash >= 0) clean = clean.slice(hash + 1);
+  clean = clean.trim();
+  return clean.length > 0 && clean.length <= 200 ? clean : undefined;
+}
+
+/** `error.name` when it says more than `Error`, else the constructor name (evidence only). */
+function errorNameOf(error: unknown): string | undefined {
+  const name = cleanExceptionName(safeString(safeGet(error, 'name'), 300));
+  if (name !== undefined && name !== 'Error') return name;
+  return constructorName(error) ?? name;
+}
+
+interface ResponseView {
+  status: number | undefined;
+  headers: unknown;
+}
+
+/** `$metadata.httpStatusCode`, else the hidden `$response.statusCode`, and `$response.headers`. Read only. */
+function responseView(error: unknown, metadata: AwsResponseMetadata | undefined): ResponseView {
+  const response = safeGet(error, '$response');
+  const status = safeStatus(metadata?.httpStatusCode) ?? safeStatus(safeGet(response, 'statusCode'));
+  return { status, headers: safeGet(response, 'headers') };
+}
+
+function requestIdOf(metadata: AwsResponseMetadata | undefined, headers: unknown): string | undefined {
+  return (
+    safeString(metadata?.requestId, 200) ??
+    safeString(readHeader(headers, 'x-amzn-requestid'), 200) ??
+    safeString(readHeader(headers, 'x-amz-request-id'), 200)
+  );
+}
+
+/** Copies the optional fields that are defined, so that the metadata has no `undefined` keys. */
+function withDefined(
+  base: ProviderErrorMetadata,
+  extras: Partial<Record<keyof ProviderErrorMetadata, unknown>>,
+): ProviderErrorMetadata {
+  const result: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(extras)) if (value !== undefined) result[key] = value;
+  return result as ProviderErrorMetadata;
+}
+
+/**
+ * A modelled or unmodelled Bedrock service exception: `$fault` is `client`/`server` and `$metadata`
+ * is an own key (an object for HTTP errors; present but undefined for exceptions decoded from
+ * ConverseStream event-stream frames).
+ */
+function extractServiceException(error: unknown, context: { now?: (() => number) | undefined }) {
+  const snapshot = BedrockServiceExceptionSnapshot.safeParse({
+    name: safeGet(error, 'name'),
+    message: safeGet(error, 'message'),
+    $fault: safeGet(error, '$fault'),
+    __type: safeGet(error, '__type'),
+    originalStatusCode: safeNumber(safeGet(error, 'originalStatusCode')),
+    originalMessage: safeGet(error, 'originalMessage'),
+    resourceName: safeGet(error, 'resourceName'),
+  });
+  if (!snapshot.success) return undefined;
+  const metadata = readResponseMetadata(safeGet(error, '$metadata'));
+  const { status, headers } = responseView(error, metadata);
+  // Decoded from an event-stream frame: `$metadata` undefined (thrown by the iterator), or, when the
+  // exception is the first frame, thrown by `send()` with `$response.statusCode` 200. The HTTP
+  // status then says nothing about the failure, so it is not reported.
+  const fromStream = status === undefined || status < 400;
+  const name =
+    cleanExceptionName(snapshot.data.name) ?? cleanExceptionName(snapshot.data.__type) ?? errorNameOf(error);
+  // `Unknown`/`UnknownError` is the SDK's placeholder for a body without an error type, not AWS's code.
+  const providerName = name === 'Unknown' ? undefined : name;
+  let message = safeString(snapshot.data.message) ?? messageOf(error);
+  const original = safeString(snapshot.data.originalMessage, 2048);
+  if (original !== undefined && original.length > 0 && !message.includes(original)) {
+    message = message.length > 0 ? `${message} (model said: ${original})` : original;
+  }
+  if (message.length === 0) message = name ?? 'Bedrock service exception';
+  const now = context.now?.() ?? Date.now();
+  return withDefined(
+    { provider: BEDROCK_PROVIDER, message, origin: fromStream ? 'stream_event' : 'http' },
+    {
+      sdkErrorType: name,
+      providerType: providerName,
+      providerCode: providerName,
+      statusCode: fromStream ? undefined : status,
+      requestId: requestIdOf(metadata, headers),
+      retryAfterSeconds: retryAfterFromHeaders(headers, now),
+      sdkAttempts: metadata?.attempts,
+    },
+  );
+}
+
+/**
+ * An SDK error that is not a service exception but still carries `$metadata`: the `SyntaxError`
+ * of a body that is not JSON (an HTML 502, or a 200 cut mid-body), and the h2 transport errors
+ * (refused, DNS, `TimeoutError`, "http2 request did not get a response").
+ */
+function extractSdkFailure(
+  error: unknown,
+  metadata: AwsResponseMetadata | undefined,
+  context: { signal?: AbortSignal | undefined },
+): ProviderErrorMetadata {
+  const { status, headers } = responseView(error, metadata);
+  const name = errorNameOf(error);
+  const message = messageOf(error) || name || 'Bedrock request failed';
+  const common = {
+    sdkErrorType: name,
+    requestId: requestIdOf(metadata, headers),
+    sdkAttempts: metadata?.attempts,
+  };
+  const isSyntaxError = name === 'SyntaxError' || constructorName(error) === 'SyntaxError';
+  if (isSyntaxError || status !== undefined) {
+    if (status !== undefined && status >= 400) {
+      // The status decides: an HTML 502 from a proxy is a server error, not a malformed answer.
+      return withDefined(
+        { provider: BEDROCK_PROVIDER, message, origin: 'http' },
+        { ...common, statusCode: status, retryAfterSeconds: retryAfterFromHeaders(headers) },
+      );
+    }
+    if (isSyntaxError) {
+      return withDefined(
+        { provider: BEDROCK_PROVIDER, message, origin: 'malformed_response' },
+        { ...common, statusCode: status, networkPhase: 'response_body' },
+      );
+    }
+  }
+  const transport = inspectTransportError(error, context.signal, false);
+  if (transport !== undefined) {
+    return withDefined(
+      { provider: BEDROCK_PROVIDER, message: transport.message || message, origin: transport.origin },
+      { ...common, networkPhase: transport.networkPhase, networkCode: transport.networkCode },
+    );
+  }
+  return withDefined({ provider: BEDROCK_PROVIDER, message, origin: 'unknown' }, common);
+}
+
+/** A stack that runs through @smithy's event-stream code. */
+function thrownByEventStream(error: unknown): boolean {
+  const stack = safeString(safeGet(error, 'stack'), 4096);
+  return stack !== undefined && EVENT_STREAM_FRAME.test(stack);
+}
+
+/**
+ * Errors from the ConverseStream iterator that carry no AWS marker at all: the cut stream
+ * ("Truncated event message received."), an event-stream exception type the SDK does not model
+ * (a plain Error named after the type, its message the raw JSON payload), and a
+ * `:message-type: error` frame (a plain Error named after `:error-code`).
+ */
+function extractStreamError(
+  error: unknown,
+  context: { signal?: AbortSignal | undefined },
+): ProviderErrorMetadata | undefined {
+  const message = messageOf(error, 64 * 1024);
+  if (TRUNCATED_EVENT_MESSAGE.test(message)) {
+    const transport = inspectTransportError(error, context.signal, true);
+    return withDefined(
+      { provider: BEDROCK_PROVIDER, message, origin: transport?.origin ?? 'network' },
+      {
+        sdkErrorType: errorNameOf(error),
+        networkPhase: transport?.networkPhase ?? 'stream',
+        networkCode: transport?.networkCode,
+      },
+    );
+  }
+  const ownName = hasOwnKey(error, 'name') ? safeString(safeGet(error, 'name'), 200) : undefined;
+  if (ownName === undefined || ownName === 'Error' || constructorName(error) !== 'Error') return undefined;
+  const payload = parseStreamExceptionPayload(parseJsonSafely(message));
+  const unmodelledException = STREAM_EXCEPTION_TYPE.test(ownName) && payload !== undefined;
+  if (!unmodelledException && !thrownByEventStream(error)) return undefined;
+  const text = payload?.message ?? payload?.Message ?? message;
+  const original = payload?.originalMessage;
+  const fullText =
+    original !== undefined && original.length > 0 && !text.includes(original)
+      ? `${text} (model said: ${original})`
+      : text;
+  const metadata = withDefined(
+    { provider: BEDROCK_PROVIDER, message: fullText.slice(0, 4096) || ownName, origin: 'stream_event' },
+    { sdkErrorType: ownName, providerType: ownName, providerCode: ownName },
+  );
+  if (payload !== undefined) attachRawBody(metadata, message);
+  return metadata;
+}
+
+/**
+ * The extractor for @aws-sdk/client-bedrock-runtime (every v3 release: duck-typed, never
+ * `instanceof`). It fills metadata; `classify` decides. Returns `undefined` for errors that did
+ * not come from this SDK.
+ */
+export const bedrockExtractor: Extractor = defineExtractor({
+  provider: BEDROCK_PROVIDER,
+  extract(error, context) {
+    if (!isObjectLike(error)) return undefined;
+    const fault = safeGet(error, '$fault');
+    const metadataValue = safeGet(error, '$metadata');
+    if (
+      (fault === 'client' || fault === 'server') &&
+      (isObjectLike(metadataValue) || hasOwnKey(error, '$metadata'))
+    ) {
+      return extractServiceException(error, context);
+    }
+    if (isObjectLike(metadataValue)) {
+      return extractSdkFailure(error, readResponseMetadata(metadataValue), context);
+    }
+    const name = safeGet(error, 'name');
+    if (name === 'AbortError' && SMITHY_ABORT_MESSAGE.test(messageOf(error, 200))) {
+      const transport = inspectTransportError(error, context.signal, false);
+      if (transport === undefined) return undefined;
+      return withDefined(
+        { provider: BEDROCK_PROVIDER, message: transport.message, origin: transport.origin },
+        { sdkErrorType: 'AbortError', networkPhase: transport.networkPhase },
+      );
+    }
+    return extractStreamError(error, context);
+  },
+});
