@@ -1,15 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
-// Tests read every workspace package from `src` through the `source` export condition,
-// so no build is needed before `pnpm test`.
+// Tests read every workspace package from `src` through the `source` export condition, so no
+// build is needed before `pnpm test`. Keep this list minimal: vitest hands these conditions to
+// Node (`--conditions`) for externalised dependencies, where `import` makes protobufjs lose
+// `long` (Temporal timestamps break) and `module` sends @smithy/* to a build that cannot load.
+const conditions = ['source', 'node'];
+
 export default defineConfig({
-  resolve: { conditions: ['source', 'module', 'node', 'import', 'default'] },
-  ssr: {
-    resolve: {
-      conditions: ['source', 'module', 'node', 'import', 'default'],
-      externalConditions: ['source'],
-    },
-  },
+  resolve: { conditions },
+  ssr: { resolve: { conditions, externalConditions: ['source'] } },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,

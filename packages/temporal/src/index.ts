@@ -1,0 +1,8 @@
+export {
+  FAULTLINE_FAILURE_TYPE,
+  reportDetails,
+  toApplicationFailure,
+  withFaultlineActivity,
+} from './activity.ts';
+export { recoverErrorReport, UNRECOVERABLE_WORKFLOW_FAILURE } from './client.ts';
+export { faultlineWorkerOptions } from './workflow.ts';

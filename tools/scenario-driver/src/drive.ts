@@ -1,0 +1,211 @@
+import Anthropic from '@anthropic-ai/sdk';
+import {
+  BedrockRuntimeClient,
+  ConverseCommand,
+  ConverseStreamCommand,
+  InvokeModelCommand,
+} from '@aws-sdk/client-bedrock-runtime';
+import { withClassifiedErrors as withAnthropic } from '@faultline/extract-anthropic';
+import { withClassifiedErrors as withBedrock } from '@faultline/extract-bedrock';
+import { withClassifiedErrors as withGoogle } from '@faultline/extract-google-genai';
+import { withClassifiedErrors as withGroq } from '@faultline/extract-groq';
+import { withClassifiedErrors as withMistral } from '@faultline/extract-mistral';
+import { withClassifiedErrors as withOpenAI } from '@faultline/extract-openai';
+import { FaultlineError } from '@faultline/render';
+import { type LoopbackServer, type Scenario, startLoopbackServer } from '@faultline/test-fixtures';
+import { GoogleGenAI } from '@google/genai';
+import { Mistral } from '@mistralai/mistralai';
+import Groq from 'groq-sdk';
+import OpenAI from 'openai';
+
+/** The providers this driver can call, each through its real, latest SDK. */
+export const DRIVEN_PROVIDERS = [
+  'openai',
+  'anthropic',
+  'google-genai',
+  'bedrock',
+  'mistral',
+  'groq',
+] as const;
+export type DrivenProvider = (typeof DRIVEN_PROVIDERS)[number];
+
+// Canary-looking credentials: never real, and tests check they never reach any output.
+const FAKE_KEYS = {
+  openai: 'sk-proj-faultlineCanary0000000000000000000000',
+  anthropic: 'sk-ant-api03-faultlineCanary000000000000000000',
+  google: 'AIzaSyFaultlineCanary0000000000000000000',
+  groq: 'gsk_faultlineCanary0000000000000000000000000000',
+  mistral: 'faultlineCanaryMistralKey000000000',
+  awsAccessKeyId: 'AKIAIOSFODNN7EXAMPLE',
+  awsSecretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+} as const;
+
+export const PROMPT = 'faultline demo prompt: say hello';
+
+/** One HTTP/1.1 server for every provider but Bedrock, and one h2c server for Bedrock. */
+export interface ScenarioServers {
+  readonly http1: LoopbackServer;
+  readonly h2c: LoopbackServer;
+  baseUrlFor(scenario: Scenario): string;
+  close(): Promise<void>;
+}
+
+export async function startScenarioServers(): Promise<ScenarioServers> {
+  const [http1, h2c] = await Promise.all([
+    startLoopbackServer({ protocol: 'http1' }),
+    startLoopbackServer({ protocol: 'h2c' }),
+  ]);
+  return {
+    http1,
+    h2c,
+    baseUrlFor(scenario) {
+      return scenario.provider === 'bedrock' ? h2c.baseUrlFor(scenario) : http1.baseUrlFor(scenario);
+    },
+    async close() {
+      await Promise.all([http1.close(), h2c.close()]);
+    },
+  };
+}
+
+export interface DriveOptions {
+  /** The SDK's own request timeout, in ms (covers never-answer scenarios). Default 1500. */
+  readonly timeoutMs?: number;
+  /** Passed to the SDK call (and to faultline, so the caller's abort is told from a timeout). */
+  readonly signal?: AbortSignal;
+}
+
+async function drain(stream: AsyncIterable<unknown>): Promise<unknown[]> {
+  const chunks: unknown[] = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return chunks;
+}
+
+/** Calls the provider's real SDK against `baseUrl` the way the scenario asks (stream or not, which API). */
+export async function callProvider(
+  scenario: Scenario,
+  baseUrl: string,
+  options: DriveOptions = {},
+): Promise<unknown> {
+  const timeout = options.timeoutMs ?? 1500;
+  const signal = options.signal;
+  const messages = [{ role: 'user' as const, content: PROMPT }];
+  switch (scenario.provider as DrivenProvider) {
+    case 'openai': {
+      const client = new OpenAI({ apiKey: FAKE_KEYS.openai, baseURL: baseUrl, maxRetries: 0, timeout });
+      if (scenario.stream) {
+        return drain(
+          await client.chat.completions.create({ model: 'gpt-4o-mini', messages, stream: true }, { signal }),
+        );
+      }
+      return client.chat.completions.create({ model: 'gpt-4o-mini', messages }, { signal });
+    }
+    case 'groq': {
+      const client = new Groq({ apiKey: FAKE_KEYS.groq, baseURL: baseUrl, maxRetries: 0, timeout });
+      if (scenario.stream) {
+        return drain(
+          await client.chat.completions.create(
+            { model: 'llama-3.3-70b-versatile', messages, stream: true },
+            { signal },
+          ),
+        );
+      }
+      return client.chat.completions.create({ model: 'llama-3.3-70b-versatile', messages }, { signal });
+    }
+    case 'mistral': {
+      const client = new Mistral({ apiKey: FAKE_KEYS.mistral, serverURL: baseUrl, timeoutMs: timeout });
+      if (scenario.stream) {
+        return drain(
+          await client.chat.stream({ model: 'mistral-small-latest', messages }, { fetchOptions: { signal } }),
+        );
+      }
+      return client.chat.complete({ model: 'mistral-small-latest', messages }, { fetchOptions: { signal } });
+    }
+    case 'anthropic': {
+      const client = new Anthropic({ apiKey: FAKE_KEYS.anthropic, baseURL: baseUrl, maxRetries: 0, timeout });
+      const body = { model: 'claude-sonnet-4-5', max_tokens: 64, messages };
+      if (scenario.stream) return drain(await client.messages.create({ ...body, stream: true }, { signal }));
+      return client.messages.create(body, { signal });
+    }
+    case 'google-genai': {
+      const client =
+        scenario.api === 'vertex'
+          ? new GoogleGenAI({
+              vertexai: true,
+              apiKey: FAKE_KEYS.google,
+              httpOptions: { baseUrl, timeout },
+            })
+          : new GoogleGenAI({ apiKey: FAKE_KEYS.google, httpOptions: { baseUrl, timeout } });
+      const request = { model: 'gemini-2.5-flash', contents: PROMPT, config: { abortSignal: signal } };
+      if (scenario.stream) return drain(await client.models.generateContentStream(request));
+      return client.models.generateContent(request);
+    }
+    case 'bedrock': {
+      const client = new BedrockRuntimeClient({
+        endpoint: baseUrl,
+        region: 'us-east-1',
+        credentials: { accessKeyId: FAKE_KEYS.awsAccessKeyId, secretAccessKey: FAKE_KEYS.awsSecretAccessKey },
+        maxAttempts: 1,
+        requestHandler: { requestTimeout: timeout },
+      });
+      try {
+        const modelId = 'anthropic.claude-3-5-sonnet-20240620-v1:0';
+        const converse = { modelId, messages: [{ role: 'user' as const, content: [{ text: PROMPT }] }] };
+        if (scenario.api === 'invoke-model') {
+          const body = JSON.stringify({ anthropic_version: 'bedrock-2023-05-31', max_tokens: 64, messages });
+          return await client.send(
+            new InvokeModelCommand({ modelId, body, contentType: 'application/json' }),
+            {
+              abortSignal: signal,
+            },
+          );
+        }
+        if (scenario.api === 'converse-stream' || scenario.stream) {
+          const response = await client.send(new ConverseStreamCommand(converse), { abortSignal: signal });
+          return response.stream ? await drain(response.stream) : [];
+        }
+        return await client.send(new ConverseCommand(converse), { abortSignal: signal });
+      } finally {
+        client.destroy();
+      }
+    }
+    default:
+      throw new Error(`scenario-driver: no SDK call for provider "${scenario.provider}"`);
+  }
+}
+
+const BOUND = {
+  openai: withOpenAI,
+  anthropic: withAnthropic,
+  'google-genai': withGoogle,
+  bedrock: withBedrock,
+  mistral: withMistral,
+  groq: withGroq,
+} as const;
+
+export type DriveOutcome =
+  | { readonly kind: 'error'; readonly error: FaultlineError }
+  | { readonly kind: 'success'; readonly result: unknown };
+
+/**
+ * Drives one scenario through the provider's real SDK, wrapped in that provider's bound
+ * `withClassifiedErrors` (no retries), and returns the classified error it raised.
+ */
+export async function driveScenario(
+  scenario: Scenario,
+  servers: ScenarioServers,
+  options: DriveOptions = {},
+): Promise<DriveOutcome> {
+  const bound = BOUND[scenario.provider as DrivenProvider];
+  if (bound === undefined) throw new Error(`scenario-driver: unknown provider "${scenario.provider}"`);
+  const baseUrl = servers.baseUrlFor(scenario);
+  try {
+    const result = await bound(() => callProvider(scenario, baseUrl, options), {
+      retry: false,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    return { kind: 'success', result };
+  } catch (error) {
+    if (FaultlineError.isInstance(error)) return { kind: 'error', error };
+    throw error;
+  }
+}
