@@ -158,7 +158,7 @@ interface Decision {
 }
 
 /** The built-in rules, in the order DESIGN.md gives them. Pure and provider-blind. */
-function decide(metadata: ProviderErrorMetadata, retryAfterSeconds: number | undefined): Decision {
+function decide(metadata: ProviderErrorMetadata): Decision {
   const { origin } = metadata;
   if (origin === 'local') return { reason: 'local_bug' };
   if (origin === 'abort') return { reason: 'unknown', detail: 'The caller cancelled the call.' };
@@ -296,7 +296,7 @@ export function classify(metadata: ProviderErrorMetadata, options: ClassifyOptio
   const safe = normalise(metadata);
   try {
     retryAfterSeconds = safe.retryAfterSeconds ?? waitFromText(safe.message.slice(0, 8192));
-    decision = decide(safe, retryAfterSeconds);
+    decision = decide(safe);
   } catch {
     decision = { reason: 'unknown' };
   }

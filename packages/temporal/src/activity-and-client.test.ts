@@ -109,7 +109,7 @@ describe('activity side: withFaultlineActivity in MockActivityEnvironment', () =
       })(),
     );
     expect(failure.nonRetryable).toBe(true);
-    expect((failure.details?.[0] as ErrorReport).reason).toBe('local_bug');
+    expect((failure.details?.[0] as ErrorReport | undefined)?.reason).toBe('local_bug');
   });
 
   it("leaves Temporal's own failures alone", async () => {
