@@ -152,7 +152,11 @@ for (const sdk of SDKS) {
             // A raw undici/DOMException error names no SDK: the main extractor leaves it alone,
             // the transport extractor (used by the bound wrapper) claims it for google-genai.
             expect(claimed).toBeUndefined();
-            metadata = googleGenaiTransportExtractor.extract(thrown);
+            // render tells extractors when a stream was being read (RenderExtractContext.streaming).
+            const context = { streaming: scenario.stream === true } as Parameters<
+              typeof googleGenaiTransportExtractor.extract
+            >[1];
+            metadata = googleGenaiTransportExtractor.extract(thrown, context);
           }
         }
         expect(metadata).toBeDefined();

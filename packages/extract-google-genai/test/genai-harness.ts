@@ -34,7 +34,9 @@ export const TEST_API_KEY = 'AIzaSyLoopbackTestKeyNotReal0000000000';
 /** Short enough for the never-answer scenarios, long enough for a loaded CI machine elsewhere. */
 export function timeoutFor(scenario: Pick<Scenario, 'response'>): number {
   const response = scenario.response;
-  return response.kind === 'socket' && response.behaviour === 'never-answer' ? 300 : 10_000;
+  if (response.kind === 'socket' && response.behaviour === 'never-answer') return 300;
+  if (response.kind === 'sse' && response.then === 'stall') return 300;
+  return 10_000;
 }
 
 /**
