@@ -8,21 +8,9 @@ import {
   startLoopbackServer,
 } from '@faultline/test-fixtures';
 import fc from 'fast-check';
-import OpenAI7, { AzureOpenAI as AzureOpenAI7 } from 'openai';
-import OpenAI4, { AzureOpenAI as AzureOpenAI4 } from 'openai-v4';
-import OpenAI5, { AzureOpenAI as AzureOpenAI5 } from 'openai-v5';
-import OpenAI6, { AzureOpenAI as AzureOpenAI6 } from 'openai-v6';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectOpenAIBlockedAnswer, openaiExtractor } from './extract-openai.ts';
-
-/** Each supported major, by its devDependency alias. */
-export const SDKS = [
-  { alias: 'openai-v4', OpenAI: OpenAI4, AzureOpenAI: AzureOpenAI4 },
-  { alias: 'openai-v5', OpenAI: OpenAI5, AzureOpenAI: AzureOpenAI5 },
-  { alias: 'openai-v6', OpenAI: OpenAI6, AzureOpenAI: AzureOpenAI6 },
-  { alias: 'openai', OpenAI: OpenAI7, AzureOpenAI: AzureOpenAI7 },
-] as const;
-type Sdk = (typeof SDKS)[number];
+import { type ChatClient, newClient, SDKS, type Sdk } from './test-support.ts';
 
 /** Client timeout: short, so never-answer scenarios end quickly. */
 const CLIENT_TIMEOUT_MS = 700;
@@ -37,20 +25,6 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** The part of the client these tests call; each major's own types differ, so they are unified here. */
-interface ChatClient {
-  chat: {
-    completions: {
-      create(body: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<unknown>;
-    };
-  };
-  models: { list(): Promise<unknown> };
-}
-
-function newClient(sdk: Sdk, options: Record<string, unknown>): ChatClient {
-  return new sdk.OpenAI(options) as unknown as ChatClient;
-}
-
 function clientFor(sdk: Sdk, scenario: Scenario): ChatClient {
   const options = { apiKey: 'sk-test-faultline', maxRetries: 0, timeout: CLIENT_TIMEOUT_MS };
   if (scenario.api === 'azure') {
@@ -62,7 +36,10 @@ function clientFor(sdk: Sdk, scenario: Scenario): ChatClient {
       deployment: 'gpt-4o',
     }) as unknown as ChatClient;
   }
-  return newClient(sdk, { ...options, baseURL: server.baseUrlFor(scenario, { pathPrefix: '/v1' }) });
+  return newClient(sdk, {
+    timeout: CLIENT_TIMEOUT_MS,
+    baseURL: server.baseUrlFor(scenario, { pathPrefix: '/v1' }),
+  });
 }
 
 /** Runs the scenario through the real SDK and returns what it threw (or fails when it resolves). */
@@ -201,8 +178,6 @@ for (const sdk of SDKS) {
     it("treats the caller's abort as origin abort, not a provider failure", async () => {
       const scenario = { response: { kind: 'socket', behaviour: 'never-answer' } } as const;
       const client = newClient(sdk, {
-        apiKey: 'sk-test-faultline',
-        maxRetries: 0,
         timeout: 10_000,
         baseURL: server.baseUrlFor(scenario, { pathPrefix: '/v1' }),
       });
@@ -228,8 +203,6 @@ for (const sdk of SDKS) {
     it('tells a connection timeout from a refused connection', async () => {
       const never = { response: { kind: 'socket', behaviour: 'never-answer' } } as const;
       const client = newClient(sdk, {
-        apiKey: 'sk-test-faultline',
-        maxRetries: 0,
         timeout: 200,
         baseURL: server.baseUrlFor(never, { pathPrefix: '/v1' }),
       });

@@ -265,6 +265,7 @@ function extract(
   error: unknown,
   signal: AbortSignal | undefined,
   now: number,
+  depth = 0,
 ): ProviderErrorMetadata | undefined {
   if (error === null || (typeof error !== 'object' && typeof error !== 'function')) return undefined;
 
@@ -277,6 +278,13 @@ function extract(
   }
 
   if (isOtherOpenAIError(error)) {
+    // The stream helpers (`chat.completions.stream()`, runners) wrap any other error in a plain
+    // `OpenAIError` with the original as `cause`: read the cause first.
+    const cause = safeGet(error, 'cause');
+    if (cause !== undefined && cause !== null && cause !== error && depth < 3) {
+      const fromCause = extract(cause, signal, now, depth + 1);
+      if (fromCause !== undefined) return fromCause;
+    }
     const names = [constructorName(error), ...prototypeNames(error)];
     const message = messageOf(error, MAX_MESSAGE_LENGTH) || 'OpenAI SDK error';
     const sdkErrorType = constructorName(error) ?? 'OpenAIError';

@@ -1,0 +1,102 @@
+import { FaultlineError } from '@faultline/render';
+import { type LoopbackServer, loadScenario, startLoopbackServer } from '@faultline/test-fixtures';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withClassifiedErrors } from './index.ts';
+import { CHAT_PARAMS, newClient, SDKS } from './test-support.ts';
+
+let server: LoopbackServer;
+beforeAll(async () => {
+  server = await startLoopbackServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const blockedAnswer = {
+  response: {
+    kind: 'http',
+    status: 200,
+    headers: { 'x-request-id': 'req_blocked_1' },
+    body: JSON.stringify({
+      id: 'chatcmpl-blocked',
+      object: 'chat.completion',
+      created: 1763760000,
+      model: 'gpt-4o',
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: null, refusal: null },
+          finish_reason: 'content_filter',
+          content_filter_results: { violence: { filtered: true, severity: 'high' } },
+        },
+      ],
+      usage: { prompt_tokens: 12, completion_tokens: 0, total_tokens: 12 },
+    }),
+  },
+} as const;
+
+for (const sdk of SDKS) {
+  describe(`withClassifiedErrors with real ${sdk.alias}`, () => {
+    it('throws a FaultlineError whose cause is the SDK error', async () => {
+      const scenario = loadScenario('openai/rate-limit-retry-after-ms');
+      const client = newClient(sdk, { baseURL: server.baseUrlFor(scenario, { pathPrefix: '/v1' }) });
+      let sdkError: unknown;
+      const thrown = await withClassifiedErrors(() =>
+        client.chat.completions.create(CHAT_PARAMS).catch((error: unknown) => {
+          sdkError = error;
+          throw error;
+        }),
+      ).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(FaultlineError.isInstance(thrown)).toBe(true);
+      const error = thrown as FaultlineError;
+      expect(error.cause).toBe(sdkError);
+      const report = error.toErrorReport();
+      expect(report).toMatchObject({ reason: 'rate_limit', provider: 'openai', retryAfterSeconds: 1.5 });
+      expect(report.providerMetadata).toMatchObject({ statusCode: 429, requestId: 'req_rl_1' });
+    });
+
+    it('turns a 200 answer stopped by the content filter into content_policy', async () => {
+      const client = newClient(sdk, { baseURL: server.baseUrlFor(blockedAnswer, { pathPrefix: '/v1' }) });
+      const thrown = await withClassifiedErrors(() => client.chat.completions.create(CHAT_PARAMS)).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(FaultlineError.isInstance(thrown)).toBe(true);
+      const report = (thrown as FaultlineError).toErrorReport();
+      expect(report).toMatchObject({ reason: 'content_policy', category: 'content', retryable: false });
+    });
+
+    it('returns the blocked answer when inspectResult is turned off', async () => {
+      const client = newClient(sdk, { baseURL: server.baseUrlFor(blockedAnswer, { pathPrefix: '/v1' }) });
+      const result = (await withClassifiedErrors(() => client.chat.completions.create(CHAT_PARAMS), {
+        inspectResult: undefined,
+      })) as { choices: Array<{ finish_reason: string }> };
+      expect(result.choices[0]!.finish_reason).toBe('content_filter');
+    });
+
+    it("re-throws the caller's abort untouched", async () => {
+      const never = { response: { kind: 'socket', behaviour: 'never-answer' } } as const;
+      const client = newClient(sdk, { baseURL: server.baseUrlFor(never, { pathPrefix: '/v1' }) });
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 50);
+      let sdkError: unknown;
+      const thrown = await withClassifiedErrors(
+        ({ signal }) =>
+          client.chat.completions.create(CHAT_PARAMS, signal ? { signal } : {}).catch((error: unknown) => {
+            sdkError = error;
+            throw error;
+          }),
+        { signal: controller.signal },
+      ).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(sdkError).toBeDefined();
+      expect(thrown).toBe(sdkError);
+      expect(FaultlineError.isInstance(thrown)).toBe(false);
+    });
+  });
+}
