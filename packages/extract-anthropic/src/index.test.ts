@@ -93,3 +93,22 @@ describe('withClassifiedErrors bound to the Anthropic extractor', () => {
     });
   }
 });
+
+describe('deadlineMs bounds a call the SDK never settles', () => {
+  it('anthropic-v039: a body cut short of its Content-Length fails at the deadline', async () => {
+    const scenario = loadScenario('anthropic/body-cut-after-content-length');
+    const { Client } = SDKS.find((sdk) => sdk.alias === 'anthropic-v039')!;
+    const client = clientFor(Client, server.baseUrlFor(scenario));
+    const started = Date.now();
+    const error = await rejection(
+      withClassifiedErrors(({ signal }) => client.messages.create(REQUEST, { signal }), { deadlineMs: 400 }),
+    );
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(FaultlineError.isInstance(error)).toBe(true);
+    const report = (error as FaultlineError).toErrorReport();
+    // The deadline is not the caller's abort: node-fetch's AbortError reads as a timeout.
+    expect(report.callerAborted).toBe(false);
+    expect(report.reason).toBe('timeout');
+    expect(report.provider).toBe('anthropic');
+  });
+});
