@@ -186,7 +186,7 @@ describe('guardStream', () => {
         },
       ],
     });
-    const { error } = await collect(guardStream(scripted([text('abc'), inner]), options));
+    const { error } = await collect(guardStream(scripted<Chunk>([text('abc'), inner]), options));
     const faultline = error as FaultlineError;
     expect(faultline.errorType).toBe('CompletionError');
     expect(faultline.cause).toBe(inner);

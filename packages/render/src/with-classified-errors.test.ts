@@ -183,7 +183,7 @@ describe('retries', () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(await result).toEqual({ value: 'ok' });
     expect(fn).toHaveBeenCalledTimes(2);
-    expect(fn.mock.calls[1]?.[0]).toMatchObject({ attempt: 2 });
+    expect((fn.mock.calls as unknown[][])[1]?.[0]).toMatchObject({ attempt: 2 });
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ attempt: 1, delayMs: 2000 });
     expect(events[0]?.report.reason).toBe('rate_limit');
