@@ -250,7 +250,70 @@ describe('the bound withClassifiedErrors', () => {
 // Bodies are built by the scenarios; this marker would only show up if a raw body leaked.
 const TEST_BODY_MARKER = '"@type":"type.googleapis.com/google.rpc';
 
+describe('genai with httpOptions.retryOptions', () => {
+  const byId = (id: string) =>
+    scenarios.find((candidate) => candidate.id === `google-genai/${id}`) as Scenario;
+  const cases = [
+    // genai 1.x keeps only the status text: a 429 is still a rate limit, the rest falls to the status.
+    { id: 'gemini-rate-limit-per-minute', v1: { statusCode: 429, reason: 'rate_limit' } },
+    { id: 'gemini-overloaded', v1: { statusCode: 503, reason: 'overloaded' } },
+    { id: 'gemini-bad-api-key', v1: { statusCode: 400, reason: 'invalid_request' } },
+    { id: 'gemini-unknown-model', v1: { statusCode: 404, reason: 'not_found' } },
+  ] as const;
+  for (const sdk of SDKS) {
+    for (const { id, v1 } of cases) {
+      it(`${sdk.alias} ${id}`, async () => {
+        const scenario = byId(id);
+        const client = new sdk.GoogleGenAI({
+          apiKey: 'AIzaSyLoopbackTestKeyNotReal0000000000',
+          httpOptions: {
+            baseUrl: server.baseUrlFor(scenario),
+            timeout: 10_000,
+            retryOptions: { attempts: 1 },
+          },
+        });
+        const thrown = await client.models.generateContent({ model: MODEL, contents: 'x' }).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        const metadata = googleGenaiExtractor.extract(thrown);
+        expect(metadata).toBeDefined();
+        if (sdk.alias === 'genai-v1') {
+          // A plain Error without status or body (the SDK drops both).
+          expect((thrown as Error).constructor).toBe(Error);
+          expect(metadata?.statusCode).toBe(v1.statusCode);
+          expect(classify(metadata as ProviderErrorMetadata).reason).toBe(v1.reason);
+        } else {
+          expect(metadata?.sdkErrorType).toBe('ApiError');
+          expect(classify(metadata as ProviderErrorMetadata).reason).toBe(scenario.expected.reason);
+        }
+      });
+    }
+  }
+
+  it('leaves an Error subclass with the same words alone', () => {
+    class OtherSdkError extends Error {
+      override name = 'OtherSdkError';
+    }
+    expect(
+      googleGenaiExtractor.extract(new OtherSdkError('Retryable HTTP Error: Service Unavailable')),
+    ).toBeUndefined();
+  });
+});
+
 describe('what the extractor leaves alone', () => {
+  it("leaves a SyntaxError from the caller's own JSON.parse alone (no undici frame)", () => {
+    let thrown: unknown;
+    try {
+      JSON.parse('<html>');
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(SyntaxError);
+    expect(googleGenaiExtractor.extract(thrown)).toBeUndefined();
+    expect(googleGenaiTransportExtractor.extract(thrown)).toBeUndefined();
+  });
+
   it('returns undefined for a TypeError thrown by code, and the transport extractor does too', () => {
     let thrown: unknown;
     try {

@@ -183,6 +183,60 @@ function extractApiError(error: unknown, message: string): ProviderErrorMetadata
 }
 
 /**
+ * genai 1.x with `httpOptions.retryOptions` throws a plain `Error` that keeps only the status
+ * text: `Retryable HTTP Error: Service Unavailable` (408/429/5xx, after the last attempt) or
+ * `Non-retryable exception Bad Request sending request` (any other status; p-retry's AbortError
+ * unwrapped). The body is lost. Source: genai-v1 dist/node/index.mjs `ApiClient.apiCall`.
+ */
+const GENAI_V1_RETRY_MESSAGE =
+  /^(?:Retryable HTTP Error: (.{1,80})|Non-retryable exception (.{1,80}) sending request)$/;
+
+/** HTTP reason phrases (RFC 9110 and common extensions), to recover the status genai 1.x dropped. */
+const STATUS_BY_REASON_PHRASE: Readonly<Record<string, number>> = {
+  'bad request': 400,
+  unauthorized: 401,
+  'payment required': 402,
+  forbidden: 403,
+  'not found': 404,
+  'method not allowed': 405,
+  'not acceptable': 406,
+  'request timeout': 408,
+  conflict: 409,
+  gone: 410,
+  'payload too large': 413,
+  'content too large': 413,
+  'unsupported media type': 415,
+  'unprocessable entity': 422,
+  'unprocessable content': 422,
+  'too early': 425,
+  'too many requests': 429,
+  'unavailable for legal reasons': 451,
+  'internal server error': 500,
+  'not implemented': 501,
+  'bad gateway': 502,
+  'service unavailable': 503,
+  'gateway timeout': 504,
+};
+
+function extractRetryWrapperError(error: unknown, message: string): ProviderErrorMetadata | undefined {
+  const match = GENAI_V1_RETRY_MESSAGE.exec(message);
+  if (!match) return undefined;
+  // Only a plain Error (p-retry hands back the Error genai built): never a subclass of another SDK.
+  const name = safeGet(error, 'name');
+  if (name !== 'Error' && name !== undefined) return undefined;
+  const statusText = (match[1] ?? match[2] ?? '').trim();
+  const statusCode = STATUS_BY_REASON_PHRASE[statusText.toLowerCase()];
+  const metadata: ProviderErrorMetadata = {
+    provider: GOOGLE_GENAI_PROVIDER,
+    sdkErrorType: 'Error',
+    message,
+    origin: 'http',
+  };
+  if (statusCode !== undefined) metadata.statusCode = statusCode;
+  return metadata;
+}
+
+/**
  * The extractor for @google/genai (1.x, 2.x, 3.x; Gemini API and Vertex AI). Claims only what
  * provably came from the SDK: its `ApiError`, for HTTP errors and for error chunks inside a
  * stream. Raw transport errors (undici's `TypeError: fetch failed`, `terminated`, a DOMException
@@ -193,8 +247,9 @@ export const googleGenaiExtractor: Extractor = defineExtractor({
   provider: GOOGLE_GENAI_PROVIDER,
   extract(error) {
     const message = readMessage(error);
-    if (!isGenaiApiError(error, message) || message === undefined) return undefined;
-    return extractApiError(error, message);
+    if (message === undefined) return undefined;
+    if (isGenaiApiError(error, message)) return extractApiError(error, message);
+    return extractRetryWrapperError(error, message);
   },
 });
 
@@ -203,6 +258,9 @@ export const googleGenaiExtractor: Extractor = defineExtractor({
  * DNS failures (`TypeError: fetch failed` with `cause.code`), dropped sockets (`terminated`,
  * `UND_ERR_SOCKET`), and its timeout, which is a DOMException `AbortError` exactly like the
  * caller's own abort: `context.signal?.aborted` tells them apart.
+ *
+ * Also a `SyntaxError` thrown by undici's `Response.json()` on a 200 whose body is not JSON
+ * (origin `malformed_response`).
  *
  * Nothing in such an error says it came from genai, so this extractor is only used where the
  * caller has said so: inside this package's `withClassifiedErrors`, after
@@ -214,7 +272,7 @@ export const googleGenaiTransportExtractor: Extractor = defineExtractor({
     // render passes `streaming: true` while a guarded stream is read: a drop is then mid-stream.
     const streaming = safeGet(context, 'streaming') === true;
     const failure = inspectTransportError(error, context.signal, streaming);
-    if (failure === undefined) return undefined;
+    if (failure === undefined) return malformedBody(error);
     const metadata: ProviderErrorMetadata = {
       provider: GOOGLE_GENAI_PROVIDER,
       message: failure.message,
@@ -228,6 +286,27 @@ export const googleGenaiTransportExtractor: Extractor = defineExtractor({
     return metadata;
   },
 });
+
+/**
+ * A 200 whose body is not JSON (a proxy's HTML page, a cut body): genai calls undici's
+ * `Response.json()`, which throws a raw `SyntaxError` whose stack starts in undici's
+ * `parseJSONFromBytes` (observed with genai 1, 2 and 3). A `SyntaxError` from the caller's own
+ * `JSON.parse` has no undici frame and is left alone.
+ */
+function malformedBody(error: unknown): ProviderErrorMetadata | undefined {
+  if (safeGet(error, 'name') !== 'SyntaxError') return undefined;
+  const stack = safeGet(error, 'stack');
+  if (typeof stack !== 'string') return undefined;
+  const top = stack.slice(0, 2000).split('\n').slice(0, 4).join('\n');
+  if (!/parseJSONFromBytes|undici/.test(top)) return undefined;
+  return {
+    provider: GOOGLE_GENAI_PROVIDER,
+    sdkErrorType: 'SyntaxError',
+    // Not the SyntaxError's own message: V8 quotes the start of the body in it.
+    message: 'The response body could not be read as JSON.',
+    origin: 'malformed_response',
+  };
+}
 
 /** Finish reasons that mean the answer was withheld by a safety or policy filter. */
 const BLOCKING_FINISH_REASONS = new Set([

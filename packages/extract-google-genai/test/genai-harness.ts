@@ -111,6 +111,7 @@ export function isApiErrorScenario(scenario: Scenario): boolean {
 
 /** True when the SDK returns normally and only the answer says it was blocked. */
 export function isBlockedAnswerScenario(scenario: Scenario): boolean {
+  if (scenario.expected.reason !== 'content_policy') return false;
   const response = scenario.response;
   if (response.kind === 'http') return response.status < 400;
   if (response.kind === 'sse') return response.then === 'end' && !isApiErrorScenario(scenario);
