@@ -3,6 +3,7 @@ import {
   type ClassificationOverride,
   classificationFor,
   classify,
+  constructorName,
   type DeliveredOutput,
   type Extractor,
   type ProviderErrorMetadata,
@@ -36,17 +37,20 @@ export interface ClassifyErrorOptions {
 function isAbortLike(value: unknown): boolean {
   const name = safeGet(value, 'name');
   const code = safeGet(value, 'code');
-  return name === 'AbortError' || code === 'ABORT_ERR' || code === 20;
+  if (name === 'AbortError' || code === 'ABORT_ERR' || code === 20) return true;
+  // SDK classes for the same event: openai/anthropic `APIUserAbortError`, AWS `AbortError`, `RequestAbortedError`.
+  const type = constructorName(value);
+  return (type !== undefined && /abort/i.test(type)) || (typeof name === 'string' && /abort/i.test(name));
 }
 
 /**
  * True when `error` is the caller's own abort: `signal` has fired and the thrown value is its reason
- * or an AbortError (anywhere on the cause chain). Never throws.
+ * or an abort error (anywhere on the cause chain, SDK abort classes included). Never throws.
  */
 export function isCallerAbort(error: unknown, signal: AbortSignal | undefined): boolean {
   if (signal === undefined || safeGet(signal, 'aborted') !== true) return false;
-  if (error === safeGet(signal, 'reason')) return true;
   const reason = safeGet(signal, 'reason');
+  if (error === reason) return true;
   return causeLinks(error, 10).some((link) => link === reason || isAbortLike(link));
 }
 

@@ -246,7 +246,11 @@ const CLASSES_BY_ERROR_TYPE: ReadonlyMap<string, FaultlineErrorClass> = new Map<
  * reason is `model_not_found`, the family's class otherwise, `FaultlineError` without a family.
  */
 export function errorClassFor(family: unknown, classification: ClassificationType): FaultlineErrorClass {
-  const entry = typeof family === 'string' ? FAMILY_CLASSES[family as InferenceFamily] : undefined;
+  const key = family === 'image' ? 'image_generation' : family;
+  const entry =
+    typeof key === 'string' && Object.hasOwn(FAMILY_CLASSES, key)
+      ? FAMILY_CLASSES[key as InferenceFamily]
+      : undefined;
   if (entry === undefined) return FaultlineError;
   return classification.reason === 'model_not_found' ? entry.modelNotFound : entry.base;
 }

@@ -110,7 +110,8 @@ async function* guard<T>(
   }
 
   function classified(thrown: unknown): unknown {
-    if (isCallerAbort(thrown, signal)) return thrown;
+    // Once the caller's signal has fired, whatever the source threw is the caller's abort: untouched.
+    if (signal?.aborted === true || isCallerAbort(thrown, signal)) return thrown;
     if (hasFaultlineMarker(thrown)) {
       const source = thrown as FaultlineError;
       const ErrorClass = errorClassForType(source.errorType);

@@ -30,6 +30,7 @@ const CANARIES = {
   xApiKey: 'CANARYxapikey0123456789',
   urlKey: 'CANARYurlkey0123456789',
   urlApiKey: 'CANARYurlapikey0123456789',
+  userinfo: 'CANARYuserinfopass',
   rawBody: 'CANARY-RAW-BODY-PROMPT-TEXT',
 } as const;
 
@@ -45,6 +46,7 @@ const SECRET_TEXT = [
   `headers {"x-api-key": "${CANARIES.xApiKey}"}`,
   `https://proxy.example/v1?model=x&key=${CANARIES.urlKey}&alt=sse`,
   `https://proxy.example/v1?api_key=${CANARIES.urlApiKey}`,
+  `proxy https://admin:${CANARIES.userinfo}@proxy.example/v1`,
 ].join(' | ');
 
 function everyOutput(error: unknown): string[] {

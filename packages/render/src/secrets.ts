@@ -36,6 +36,8 @@ const SECRET_PATTERNS: readonly SecretPattern[] = [
       /([?&](?:key|api[_-]?key|apikey|token|access_token|sig|signature|x-amz-signature|x-amz-credential)=)[^&\s#"']+/gi,
     replacement: `$1${REDACTED}`,
   },
+  // Credentials in a URL's userinfo: https://user:password@host
+  { pattern: /(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+:[^/\s@]+@/gi, replacement: `$1${REDACTED}@` },
   // Provider key formats, wherever they appear.
   { pattern: /(?<![A-Za-z0-9])sk-[A-Za-z0-9_-]{8,}/g, replacement: REDACTED }, // OpenAI sk-, sk-proj-, Anthropic sk-ant-, OpenRouter sk-or-
   { pattern: /(?<![A-Za-z0-9])gsk_[A-Za-z0-9]{8,}/g, replacement: REDACTED }, // Groq

@@ -400,6 +400,22 @@ describe('abort and deadline', () => {
     expect(error).toBe(sdkAbort);
     expect(fn).toHaveBeenCalledTimes(1);
   });
+  it("an SDK's own abort class (APIUserAbortError) after the caller's abort is re-thrown untouched", async () => {
+    class APIUserAbortError extends Error {}
+    const controller = new AbortController();
+    const sdkAbort = new APIUserAbortError('Request was aborted.');
+    const fn = vi.fn(
+      ({ signal }: AttemptContext) =>
+        new Promise((_resolve, reject) => {
+          signal?.addEventListener('abort', () => reject(sdkAbort), { once: true });
+        }),
+    );
+    const result = settle(withClassifiedErrors(fn, { signal: controller.signal, retry: true }));
+    controller.abort();
+    expect((await result).error).toBe(sdkAbort);
+    expect(classifyError(sdkAbort, { signal: controller.signal }).classification.callerAborted).toBe(true);
+    expect(classifyError(sdkAbort).classification.callerAborted).toBe(false);
+  });
   it('the same without retry and with the signal passed straight through', async () => {
     const controller = new AbortController();
     let seen: AbortSignal | undefined;

@@ -190,7 +190,9 @@ async function runGuarded<T>(
         inspect(result, options);
         return result;
       } catch (thrown) {
-        if (isCallerAbort(thrown, signal)) throw thrown;
+        // Once the caller's signal has fired, whatever the call threw is the caller's abort
+        // (SDKs throw their own abort classes): it leaves untouched and is never retried.
+        if (signal?.aborted === true) throw thrown;
         error = classifyError(thrown, options);
         if (error.classification.callerAborted) throw thrown;
       }
