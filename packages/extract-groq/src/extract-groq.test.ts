@@ -23,7 +23,8 @@ function timeoutFor(scenario?: Scenario): number {
 const SDKS: ReadonlyArray<{ alias: string; create(baseURL: string, timeout: number): GroqLike }> = [
   {
     alias: 'groq-sdk',
-    create: (baseURL, timeout) => new Groq({ apiKey: 'gsk_test_key', baseURL, maxRetries: 0, timeout }) as never,
+    create: (baseURL, timeout) =>
+      new Groq({ apiKey: 'gsk_test_key', baseURL, maxRetries: 0, timeout }) as never,
   },
   {
     alias: 'groq-sdk-v0',

@@ -1,0 +1,285 @@
+import {
+  attachRawBody,
+  constructorName,
+  defineExtractor,
+  type Extractor,
+  inspectTransportError,
+  messageOf,
+  type ProviderErrorMetadata,
+  parseJsonSafely,
+  readHeader,
+  retryAfterFromHeaders,
+  safeGet,
+  safeStatus,
+  safeString,
+} from '@faultline/classify';
+import { MistralErrorBody, MistralValidationIssue } from './mistral-error-shape.ts';
+
+/** The provider key faultline uses for Mistral. */
+export const MISTRAL_PROVIDER = 'mistral';
+
+/** What render passes beyond classify's context (read duck-typed: render is not imported here). */
+interface Context {
+  readonly signal?: AbortSignal | undefined;
+  readonly now?: (() => number) | undefined;
+}
+
+/** Constructor names along the prototype chain (evidence only). */
+function prototypeNames(value: unknown): string[] {
+  const names: string[] = [];
+  let current: unknown = value;
+  for (let depth = 0; depth < 8; depth += 1) {
+    let prototype: unknown;
+    try {
+      prototype = Object.getPrototypeOf(current);
+    } catch {
+      break;
+    }
+    if (prototype === null || prototype === undefined) break;
+    const name = constructorName(prototype);
+    if (name !== undefined) names.push(name);
+    current = prototype;
+  }
+  return names;
+}
+
+function hasKey(value: object, key: string): boolean {
+  try {
+    return key in value;
+  } catch {
+    return false;
+  }
+}
+
+// The SDK's HTTPClientError family (models/errors/httpclienterrors): `name` is a class field, so it
+// survives minification; the messages are the SDK's own (lib/sdks.js).
+const CLIENT_ERROR_NAMES = new Set([
+  'HTTPClientError',
+  'ConnectionError',
+  'RequestTimeoutError',
+  'RequestAbortedError',
+  'InvalidRequestError',
+  'UnexpectedClientError',
+]);
+const CLIENT_ERROR_MESSAGE =
+  /^(Unable to make request|Request timed out|Request aborted by client|Unexpected HTTP client error|No base URL provided|Create request hook failed)/;
+
+type MistralKind = 'http' | 'client' | 'sdk-validation' | 'stream-chunk';
+
+/**
+ * Which Mistral SDK error this is, if any. Speakeasy classes: `SDKError`/`HTTPValidationError`/
+ * `ResponseValidationError` (> `MistralError`: `statusCode`, raw string `body`, `headers`,
+ * `contentType`, `rawResponse`), the `HTTPClientError` family, `SDKValidationError`, and the raw
+ * `ZodError` the SDK lets escape when a stream event does not parse.
+ */
+function kindOf(error: object): MistralKind | undefined {
+  const names = prototypeNames(error);
+  const name = safeString(safeGet(error, 'name'), 100);
+  const status = safeStatus(safeGet(error, 'statusCode'));
+  if (
+    names.includes('MistralError') ||
+    (status !== undefined &&
+      typeof safeGet(error, 'body') === 'string' &&
+      hasKey(error, 'rawResponse') &&
+      hasKey(error, 'contentType'))
+  ) {
+    return 'http';
+  }
+  if (
+    names.includes('HTTPClientError') ||
+    (name !== undefined && CLIENT_ERROR_NAMES.has(name) && CLIENT_ERROR_MESSAGE.test(messageOf(error, 200)))
+  ) {
+    return 'client';
+  }
+  if (name === 'SDKValidationError' && hasKey(error, 'rawValue') && hasKey(error, 'rawMessage')) {
+    return 'sdk-validation';
+  }
+  if (name === 'ZodError' && isCompletionEventIssueList(safeGet(error, 'issues'))) return 'stream-chunk';
+  return undefined;
+}
+
+// Fields of the SDK's CompletionEvent (`{ data: CompletionChunk }`) that an error event lacks.
+const CHUNK_FIELDS = new Set(['id', 'model', 'choices', 'object', 'created', 'usage']);
+
+/** A ZodError from parsing a stream event: every issue is under `data`, at a chunk field. */
+function isCompletionEventIssueList(issues: unknown): boolean {
+  if (!Array.isArray(issues) || issues.length === 0) return false;
+  let chunkField = false;
+  for (const issue of issues.slice(0, 50)) {
+    const path = safeGet(issue, 'path');
+    if (!Array.isArray(path) || path[0] !== 'data') return false;
+    if (typeof path[1] === 'string' && CHUNK_FIELDS.has(path[1])) chunkField = true;
+  }
+  return chunkField;
+}
+
+/** `loc: msg` for each validation issue; `input` (which may echo the prompt) is never read. */
+function describeIssues(detail: unknown): string | undefined {
+  if (!Array.isArray(detail)) return undefined;
+  const parts: string[] = [];
+  for (const item of detail.slice(0, 5)) {
+    const parsed = MistralValidationIssue.safeParse({
+      loc: safeGet(item, 'loc'),
+      msg: safeGet(item, 'msg'),
+      type: safeGet(item, 'type'),
+    });
+    if (!parsed.success) continue;
+    const where = parsed.data.loc?.map((part) => String(part)).join('.') ?? '(body)';
+    parts.push(`${where}: ${parsed.data.msg ?? parsed.data.type ?? 'invalid'}`);
+  }
+  if (parts.length === 0) return undefined;
+  const more = detail.length > 5 ? ` (+${detail.length - 5} more)` : '';
+  return `Request validation failed: ${parts.join('; ')}${more}`;
+}
+
+/** A short description of a non-JSON body: an HTML page's title, or its kind. */
+function describeTextBody(body: string, status: number | undefined): string {
+  const trimmed = body.trim();
+  if (trimmed.length === 0) return `HTTP ${status ?? 'error'} with an empty body`;
+  const title =
+    /<title[^>]*>([^<]{1,200})<\/title>/i.exec(trimmed)?.[1] ??
+    /<h1[^>]*>([^<]{1,200})<\/h1>/i.exec(trimmed)?.[1];
+  if (title !== undefined) return title.trim();
+  // A text body (a proxy's words) stays in rawBody only: it is not the provider's structured message.
+  return `HTTP ${status ?? 'error'} with a ${trimmed.startsWith('<') ? 'HTML' : 'text'} body`;
+}
+
+function httpMetadata(error: object, context: Context): ProviderErrorMetadata {
+  const status = safeStatus(safeGet(error, 'statusCode'));
+  const headers = safeGet(error, 'headers');
+  const bodyText = safeString(safeGet(error, 'body'), 1024 * 1024) ?? '';
+  const name = safeString(safeGet(error, 'name'), 100);
+  const sdkErrorType = name !== undefined && name !== 'Error' ? name : constructorName(error);
+  const parsed = MistralErrorBody.safeParse(parseJsonSafely(bodyText));
+  const body = parsed.success ? parsed.data : undefined;
+
+  const responseInvalid = name === 'ResponseValidationError' || (status !== undefined && status < 400);
+  let message: string | undefined;
+  if (responseInvalid) {
+    const issues = safeGet(safeGet(error, 'cause'), 'issues');
+    const described = Array.isArray(issues)
+      ? issues
+          .slice(0, 3)
+          .map((issue) => {
+            const path = safeGet(issue, 'path');
+            return Array.isArray(path) ? path.map((part) => String(part)).join('.') : '(root)';
+          })
+          .join(', ')
+      : '';
+    message = `Mistral answered ${status ?? ''} with a body the SDK could not read${described ? ` (${described})` : ''}`;
+  } else if (typeof body?.message === 'string') {
+    message = body.message;
+  } else {
+    message =
+      describeIssues(safeGet(body?.message, 'detail')) ??
+      describeIssues(body?.detail) ??
+      describeIssues(safeGet(error, 'detail')) ??
+      (typeof body?.detail === 'string' ? body.detail : undefined);
+  }
+  if (message === undefined || message === '') {
+    message = body !== undefined ? `HTTP ${status ?? 'error'}` : describeTextBody(bodyText, status);
+  }
+
+  const metadata: ProviderErrorMetadata = {
+    provider: MISTRAL_PROVIDER,
+    message: message.slice(0, 4096),
+    origin: responseInvalid ? 'malformed_response' : 'http',
+  };
+  if (status !== undefined) metadata.statusCode = status;
+  if (sdkErrorType !== undefined) metadata.sdkErrorType = sdkErrorType;
+  if (body !== undefined) {
+    if (body.code !== null && body.code !== undefined && body.code !== '')
+      metadata.providerCode = String(body.code);
+    if (typeof body.type === 'string' && body.type !== '') metadata.providerType = body.type;
+    if (body.param !== null && body.param !== undefined && body.param !== '')
+      metadata.providerParam = String(body.param);
+  }
+  const requestId =
+    body?.request_id ?? readHeader(headers, 'x-request-id') ?? readHeader(headers, 'mistral-correlation-id');
+  if (requestId !== undefined && requestId !== '') metadata.requestId = requestId.slice(0, 200);
+  const retryAfter = retryAfterFromHeaders(headers, context.now?.() ?? Date.now());
+  if (retryAfter !== undefined) metadata.retryAfterSeconds = retryAfter;
+  if (bodyText !== '') attachRawBody(metadata, bodyText);
+  return metadata;
+}
+
+function clientMetadata(error: object, context: Context, streaming: boolean): ProviderErrorMetadata {
+  const name = safeString(safeGet(error, 'name'), 100) ?? constructorName(error) ?? 'HTTPClientError';
+  const message = messageOf(error, 1000) || name;
+  const base = { provider: MISTRAL_PROVIDER, sdkErrorType: name, message };
+  if (name === 'RequestAbortedError') return { ...base, origin: 'abort', networkPhase: 'unknown' };
+  if (name === 'RequestTimeoutError') {
+    // v2's default 300 s timeout (AbortSignal.timeout) also covers reading a stream.
+    return { ...base, origin: 'timeout', networkPhase: streaming ? 'stream' : 'before_response' };
+  }
+  if (name === 'InvalidRequestError') return { ...base, origin: 'validation' };
+  const cause = safeGet(error, 'cause');
+  const transport = cause === undefined ? undefined : inspectTransportError(cause, context.signal, streaming);
+  if (transport !== undefined) {
+    return {
+      ...base,
+      origin: transport.origin,
+      networkPhase: transport.networkPhase,
+      ...(transport.networkCode !== undefined ? { networkCode: transport.networkCode } : {}),
+    };
+  }
+  return { ...base, origin: 'network', networkPhase: 'unknown' };
+}
+
+function streamChunkMetadata(error: object): ProviderErrorMetadata {
+  const issues = safeGet(error, 'issues');
+  const paths = Array.isArray(issues)
+    ? issues
+        .slice(0, 3)
+        .map((issue) => {
+          const path = safeGet(issue, 'path');
+          return Array.isArray(path) ? path.map((part) => String(part)).join('.') : '';
+        })
+        .filter((path) => path !== '')
+    : [];
+  return {
+    provider: MISTRAL_PROVIDER,
+    sdkErrorType: 'ZodError',
+    // The SDK drops the event itself; most often it is an error event sent mid-stream.
+    message: `Mistral sent a stream event the SDK could not read (missing ${paths.join(', ')}); most often an error event mid-stream.`,
+    origin: 'malformed_response',
+    networkPhase: 'stream',
+  };
+}
+
+function extractMistral(error: unknown, context: Context): ProviderErrorMetadata | undefined {
+  if (error === null || typeof error !== 'object') return undefined;
+  const kind = kindOf(error);
+  if (kind === undefined) return undefined;
+  const streaming = safeGet(context, 'streaming') === true;
+  switch (kind) {
+    case 'http':
+      return httpMetadata(error, context);
+    case 'client':
+      return clientMetadata(error, context, streaming);
+    case 'sdk-validation': {
+      const rawMessage = safeString(safeGet(error, 'rawMessage'), 500) ?? '';
+      const response = /response/i.test(rawMessage);
+      return {
+        provider: MISTRAL_PROVIDER,
+        sdkErrorType: 'SDKValidationError',
+        message: rawMessage || messageOf(error, 500) || 'Validation failed',
+        origin: response ? 'malformed_response' : 'validation',
+      };
+    }
+    case 'stream-chunk':
+      return streamChunkMetadata(error);
+  }
+}
+
+/**
+ * Reads every error @mistralai/mistralai throws (1.x and 2.x): HTTP errors (`SDKError`,
+ * `HTTPValidationError`, the raw body parsed leniently), a 200 of the wrong shape
+ * (`ResponseValidationError`), `ConnectionError`/`RequestTimeoutError`/`RequestAbortedError`, and
+ * the raw `ZodError` a stream error event produces. Returns `undefined` for anything else (a cut
+ * stream's raw `TypeError: terminated` is left to the built-in transport extractor).
+ */
+export const mistralExtractor: Extractor = defineExtractor({
+  provider: MISTRAL_PROVIDER,
+  extract: extractMistral,
+});

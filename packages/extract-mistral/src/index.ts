@@ -1,0 +1,22 @@
+import { bindWithClassifiedErrors } from '@faultline/render';
+import { detectMistralBlockedAnswer } from './blocked-answer.ts';
+import { mistralExtractor } from './extract-mistral.ts';
+
+export {
+  detectMistralBlockedAnswer,
+  isMistralTerminalEvent,
+  mistralEventCharacters,
+} from './blocked-answer.ts';
+export { MISTRAL_PROVIDER, mistralExtractor } from './extract-mistral.ts';
+export { guardMistralStream } from './guard-mistral-stream.ts';
+export { MistralErrorBody, MistralValidationIssue } from './mistral-error-shape.ts';
+
+/**
+ * `withClassifiedErrors` with mistralExtractor and the blocked-answer check preset: every failure
+ * of `fn` leaves as a FaultlineError whose `cause` is what the Mistral SDK threw.
+ */
+export const withClassifiedErrors = bindWithClassifiedErrors({
+  extractors: [mistralExtractor],
+  provider: 'mistral',
+  inspectResult: detectMistralBlockedAnswer,
+});
