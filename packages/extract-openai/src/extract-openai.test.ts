@@ -130,7 +130,9 @@ for (const sdk of SDKS) {
         const serialised = JSON.stringify(metadata);
         expect(serialised).not.toContain('rawBody');
         if (scenario.response.kind === 'http' && scenario.response.body.length > 40) {
-          expect(serialised).not.toContain(scenario.response.body);
+          const body = scenario.response.body;
+          expect(serialised).not.toContain(JSON.stringify(body).slice(1, -1));
+          expect(serialised).not.toContain(body.slice(0, 60));
         }
       });
     }
@@ -146,6 +148,31 @@ for (const sdk of SDKS) {
         shouldRetryHint: true,
         sdkErrorType: 'InternalServerError',
       });
+    });
+
+    it('reduces an HTML error page to its title', async () => {
+      const scenario = scenarios.find((candidate) => candidate.id === 'openai/bad-gateway-html')!;
+      const metadata = openaiExtractor.extract(await thrownBy(sdk, scenario))!;
+      expect(metadata.message).toBe('502 Bad Gateway');
+      expect(metadata.rawBody).toContain('<center>cloudflare</center>');
+    });
+
+    it('records x-should-retry: false as evidence', async () => {
+      const scenario = scenarios.find((candidate) => candidate.id === 'openai/should-retry-false-500')!;
+      const metadata = openaiExtractor.extract(await thrownBy(sdk, scenario))!;
+      expect(metadata.shouldRetryHint).toBe(false);
+    });
+
+    it('reads a body without an error key (FastAPI 422) without copying it', async () => {
+      const scenario = scenarios.find((candidate) => candidate.id === 'openai/fastapi-validation-422')!;
+      const metadata = openaiExtractor.extract(await thrownBy(sdk, scenario))!;
+      expect(metadata).toMatchObject({
+        origin: 'http',
+        statusCode: 422,
+        sdkErrorType: 'UnprocessableEntityError',
+      });
+      // openai 4-6 drop such a body; 7.57 keeps it whole as `error`. Either way the body is not copied.
+      expect(['422 status code (no body)', '422 error body without a message']).toContain(metadata.message);
     });
 
     it('reads Azure innererror and content_filter_result', async () => {
@@ -346,5 +373,29 @@ describe('detectOpenAIBlockedAnswer', () => {
       }),
       { seed: 7, numRuns: 200 },
     );
+  });
+});
+
+describe('phrases this package added to classify (regression)', () => {
+  it('reads an organization id between "organization" and "has been disabled"', () => {
+    const classification = classify({
+      provider: 'openai',
+      origin: 'http',
+      statusCode: 401,
+      message: 'Your organization org-AbC123 has been disabled.',
+    });
+    expect(classification.reason).toBe('permission');
+    expect(classification.userAction.kind).toBe('contact_support');
+  });
+
+  it("reads Together/TGI's inputs + max_new_tokens limit as context overflow", () => {
+    const classification = classify({
+      provider: 'openai',
+      origin: 'http',
+      statusCode: 422,
+      message:
+        'Input validation error: `inputs` tokens + `max_new_tokens` must be <= 4097. Given: 5013 `inputs` tokens and 128 `max_new_tokens`',
+    });
+    expect(classification.reason).toBe('context_overflow');
   });
 });

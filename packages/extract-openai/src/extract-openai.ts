@@ -82,10 +82,27 @@ function text(value: unknown, maxLength = MAX_MESSAGE_LENGTH): string | undefine
   return string !== undefined && string.trim().length > 0 ? string : undefined;
 }
 
-function stripStatusPrefix(message: string, status: number | undefined): string {
-  if (status === undefined) return message;
-  const prefix = `${status} `;
-  return message.startsWith(prefix) ? message.slice(prefix.length) : message;
+/**
+ * A message for an error whose body had no `message`. The SDK's own message is "<status> <body>"
+ * (or "<status> status code (no body)"); the body itself is never copied into the metadata: an
+ * HTML page is reduced to its title, a JSON body without a message to a fixed phrase, and a text
+ * body to its first line.
+ */
+function messageFromSdkText(sdkMessage: string, status: number | undefined): string {
+  const prefix = status === undefined ? '' : `${status} `;
+  const rest = sdkMessage.startsWith(prefix) ? sdkMessage.slice(prefix.length) : sdkMessage;
+  const body = rest.trim();
+  if (body.length === 0 || body.startsWith('status code')) return sdkMessage.slice(0, 200);
+  if (body.startsWith('<')) {
+    const title =
+      /<title[^>]*>([^<]{1,200})<\/title>/i.exec(body)?.[1] ??
+      /<h1[^>]*>([^<]{1,200})<\/h1>/i.exec(body)?.[1];
+    const heading = title?.trim() || 'HTML error page';
+    return heading.startsWith(prefix) ? heading : `${prefix}${heading}`;
+  }
+  if (body.startsWith('{') || body.startsWith('[')) return `${prefix}error body without a message`.trim();
+  const firstLine = body.split(/\r?\n/, 1)[0] ?? '';
+  return `${prefix}${firstLine.slice(0, 200)}`;
 }
 
 function safeStringify(value: unknown): string | undefined {
@@ -170,7 +187,8 @@ function fromApiError(error: unknown, now: number, streamEvent: boolean): Provid
   let message =
     text(inner?.message) ??
     (inner?.message !== undefined ? text(safeStringify(inner.message)) : undefined) ??
-    stripStatusPrefix(sdkMessage, status);
+    text(safeGet(inner, 'detail')) ??
+    messageFromSdkText(sdkMessage, status);
   let providerCode = typeof inner?.code === 'string' && inner.code.length > 0 ? inner.code : undefined;
   let providerType = text(inner?.type, 200) ?? text(inner?.innererror?.code, 200);
   let statusCode = status;
