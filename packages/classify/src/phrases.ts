@@ -95,6 +95,7 @@ export const AUTH_PHRASES: readonly RegExp[] = [
   /unrecognizedclientexception|security token included in the request is invalid|invalidsignatureexception/, // AWS
   /unauthenticated/, // Gemini/Vertex status UNAUTHENTICATED
   /invalid authentication|unauthorized/, // Mistral "Unauthorized", generic
+  /could not resolve authentication method/, // @anthropic-ai/sdk 0.39-1.12 plain Error when no apiKey/authToken is set: "Could not resolve authentication method. Expected ..."
 ];
 
 /** The key is valid but not allowed (permission). */

@@ -14,7 +14,7 @@ import {
 } from '@faultline/test-fixtures';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ClientConstructor, clientFor, REQUEST, SDKS } from '../test/support.ts';
+import { type AnyClient, type ClientConstructor, clientFor, REQUEST, SDKS } from '../test/support.ts';
 import { anthropicExtractor, detectAnthropicRefusal } from './extract-anthropic.ts';
 
 type Outcome = { thrown: true; error: unknown } | { thrown: false; result: unknown };
@@ -183,6 +183,41 @@ describe('helpers and cancellation, through the real SDK', () => {
       const result = await clientFor(Client, server.baseUrlFor(answer)).messages.create(REQUEST);
       expect((result as { stop_reason?: unknown }).stop_reason).toBe('end_turn');
       expect(detectAnthropicRefusal(result)).toBeUndefined();
+    });
+  }
+});
+
+describe('a client without credentials', () => {
+  for (const { alias, Client } of SDKS) {
+    it(`${alias}: "Could not resolve authentication method" is auth`, async () => {
+      const saved = { key: process.env.ANTHROPIC_API_KEY, token: process.env.ANTHROPIC_AUTH_TOKEN };
+      delete process.env.ANTHROPIC_API_KEY;
+      delete process.env.ANTHROPIC_AUTH_TOKEN;
+      // A scenario object of its own, so that only this test's requests are counted.
+      const scenario = { response: scenarios[0]!.response };
+      try {
+        const client = new (
+          Client as unknown as new (
+            options: object,
+          ) => { messages: AnyClient['messages'] }
+        )({
+          baseURL: server.baseUrlFor(scenario),
+          maxRetries: 0,
+        });
+        const error = await client.messages.create(REQUEST).then(
+          () => undefined,
+          (rejection: unknown) => rejection,
+        );
+        const metadata = anthropicExtractor.extract(error);
+        expect(metadata?.origin).toBe('validation');
+        const classification = classify(metadata!);
+        expect(classification.reason).toBe('auth');
+        expect(classification.userAction.kind).toBe('check_credentials');
+        expect(server.requests(scenario)).toHaveLength(0);
+      } finally {
+        if (saved.key !== undefined) process.env.ANTHROPIC_API_KEY = saved.key;
+        if (saved.token !== undefined) process.env.ANTHROPIC_AUTH_TOKEN = saved.token;
+      }
     });
   }
 });

@@ -23,6 +23,14 @@ import {
 /** The provider key every metadata from this package carries. */
 export const ANTHROPIC_PROVIDER = 'anthropic';
 
+/**
+ * The SDK's own words (0.39 to 1.12, observed) when neither `apiKey` nor `authToken` is set:
+ * "Could not resolve authentication method. Expected either apiKey or authToken to be set. ..."
+ * Used only to recognise the SDK's error; classify reads the phrase to decide the reason.
+ */
+const MISSING_CREDENTIALS =
+  /^Could not resolve authentication method\. Expected (either apiKey|one of apiKey)/;
+
 const FOREIGN_SDK_BASES = new Set(['OpenAIError', 'GroqError', 'MistralError', 'ApiError']);
 const ANTHROPIC_HEADER_PREFIXES = [
   'anthropic-ratelimit-',
@@ -255,6 +263,18 @@ export const anthropicExtractor: Extractor = defineExtractor({
     if (names.some((name) => FOREIGN_SDK_BASES.has(name))) return undefined;
 
     if (!isStainlessShape(error)) {
+      // Every major throws a plain Error when no key or token is configured, before any request.
+      const plainMessage = messageOf(error, 1000);
+      if (MISSING_CREDENTIALS.test(plainMessage)) {
+        const metadata: ProviderErrorMetadata = {
+          provider: ANTHROPIC_PROVIDER,
+          message: plainMessage,
+          origin: 'validation',
+        };
+        const sdkErrorType = sdkErrorTypeOf(error, names);
+        if (sdkErrorType !== undefined) metadata.sdkErrorType = sdkErrorType;
+        return metadata;
+      }
       // A raw `TypeError: terminated` or `Premature close` from a cut body or stream. Anthropic
       // SDK errors that are not API errors (e.g. a consumed stream) carry the AnthropicError base.
       if (names.includes('AnthropicError')) {
