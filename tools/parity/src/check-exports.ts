@@ -1,0 +1,118 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Extractor } from '@faultline/classify';
+import { FaultlineError } from '@faultline/render';
+import { readManifest } from './check-manifest.ts';
+import { about, extractorExportName, type ProviderEntry, packagePathFor } from './provider-list.ts';
+
+export type ProviderModule = Record<string, unknown>;
+
+/** The file the package's `source` export condition points at (tests and parity read `src`). */
+export function entryFileFor(repositoryRoot: string, provider: ProviderEntry): string {
+  const manifest = readManifest(repositoryRoot, provider);
+  const root = (manifest?.exports as Record<string, Record<string, unknown>> | undefined)?.['.'];
+  const source = typeof root?.source === 'string' ? root.source : './src/index.ts';
+  return join(repositoryRoot, packagePathFor(provider.name), source);
+}
+
+/** Imports the package's entry by path, so that a provider added to the list is picked up without wiring. */
+export async function loadProviderModule(
+  repositoryRoot: string,
+  provider: ProviderEntry,
+): Promise<{ module?: ProviderModule; problem?: string }> {
+  const entry = entryFileFor(repositoryRoot, provider);
+  const relative = entry.slice(repositoryRoot.length + 1);
+  if (!existsSync(join(repositoryRoot, packagePathFor(provider.name)))) return {};
+  if (!existsSync(entry))
+    return { problem: `${about(provider.name)} package ${packagePathFor(provider.name)} has no ${relative}` };
+  try {
+    return { module: (await import(pathToFileURL(entry).href)) as ProviderModule };
+  } catch (error) {
+    return {
+      problem: `${about(provider.name)} package ${packagePathFor(provider.name)} fails to load ${relative}: ${(error as Error)?.message ?? String(error)}`,
+    };
+  }
+}
+
+/** The module's extractor when it is exported under `<camelCase>Extractor` and looks like one. */
+export function extractorOf(
+  module: ProviderModule | undefined,
+  provider: ProviderEntry,
+): Extractor | undefined {
+  const candidate = module?.[extractorExportName(provider.name)] as Extractor | undefined;
+  if (candidate === null || typeof candidate !== 'object' || typeof candidate.extract !== 'function')
+    return undefined;
+  return candidate;
+}
+
+/**
+ * `<camelCase>Extractor` (an Extractor whose `provider` is the list's key) and a bound
+ * `withClassifiedErrors` that turns whatever `fn` throws into a FaultlineError whose `cause` is
+ * the thrown value; explicit named exports only (no `export *`).
+ */
+export async function checkExports(
+  repositoryRoot: string,
+  provider: ProviderEntry,
+  loaded: { module?: ProviderModule; problem?: string },
+): Promise<string[]> {
+  if (loaded.problem !== undefined) return [loaded.problem];
+  const module = loaded.module;
+  if (module === undefined) return [];
+  const where = `package ${packagePathFor(provider.name)}`;
+  const prefix = `${about(provider.name)} ${where}`;
+  const problems: string[] = [];
+  const exportName = extractorExportName(provider.name);
+  const candidate = module[exportName] as { provider?: unknown; extract?: unknown } | undefined;
+  if (candidate === undefined) {
+    problems.push(`${prefix} does not export ${exportName}`);
+  } else if (candidate === null || typeof candidate !== 'object' || typeof candidate.extract !== 'function') {
+    problems.push(`${prefix} exports ${exportName}, but it is not an Extractor (an object with extract())`);
+  } else if (candidate.provider !== provider.name) {
+    problems.push(
+      `${prefix} exports ${exportName} with provider ${JSON.stringify(candidate.provider)}, expected '${provider.name}'`,
+    );
+  }
+  const bound = module.withClassifiedErrors;
+  if (bound === undefined) {
+    problems.push(`${prefix} does not export withClassifiedErrors`);
+  } else if (typeof bound !== 'function') {
+    problems.push(`${prefix} exports withClassifiedErrors, but it is not a function`);
+  } else {
+    const probe = new Error('parity probe: thrown inside withClassifiedErrors');
+    let caught: unknown;
+    let resolved = false;
+    try {
+      await (bound as (fn: () => Promise<never>, options?: object) => Promise<unknown>)(
+        async () => {
+          throw probe;
+        },
+        { retry: false },
+      );
+      resolved = true;
+    } catch (error) {
+      caught = error;
+    }
+    if (resolved) problems.push(`${prefix} withClassifiedErrors resolved although fn threw`);
+    else if (!FaultlineError.isInstance(caught)) {
+      problems.push(
+        `${prefix} withClassifiedErrors let a thrown value escape without turning it into a FaultlineError`,
+      );
+    } else if ((caught as { cause?: unknown }).cause !== probe) {
+      problems.push(
+        `${prefix} withClassifiedErrors dropped the thrown value (FaultlineError.cause must be it)`,
+      );
+    }
+  }
+  const entry = entryFileFor(repositoryRoot, provider);
+  try {
+    if (/^\s*export\s+\*/m.test(readFileSync(entry, 'utf8'))) {
+      problems.push(
+        `${prefix} uses 'export *' in ${entry.slice(repositoryRoot.length + 1)} (explicit named exports only)`,
+      );
+    }
+  } catch {
+    // loadProviderModule reported it.
+  }
+  return problems;
+}

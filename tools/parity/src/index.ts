@@ -1,0 +1,62 @@
+export { checkScenarioCoverage, EXEMPT_REASONS, isNonTrivialExplanation } from './check-coverage.ts';
+export {
+  checkExports,
+  entryFileFor,
+  extractorOf,
+  loadProviderModule,
+  type ProviderModule,
+} from './check-exports.ts';
+export {
+  checkManifest,
+  checkPackagePresent,
+  installedVersionOf,
+  type PackageManifest,
+  readManifest,
+  sdkDevDependencies,
+} from './check-manifest.ts';
+export {
+  CONFORMANCE_SEED,
+  checkLeavesUnrelated,
+  checkPlantedBodies,
+  checkTotality,
+  hostileProxy,
+  hostileValues,
+  type LabelledValue,
+  MAX_EXTRACT_MILLISECONDS,
+  plantedCarriers,
+  unrelatedValues,
+} from './conformance.ts';
+export {
+  allProblems,
+  CHECK_NAMES,
+  CHECK_TITLES,
+  type CheckName,
+  type ParityOptions,
+  type ProviderParity,
+  runParityChecks,
+} from './parity.ts';
+export {
+  about,
+  camelCase,
+  extractorExportName,
+  isProviderName,
+  PROVIDER_LIST_FILE,
+  type ProviderEntry,
+  type ProviderList,
+  packagePathFor,
+  pascalCase,
+  providerListPath,
+  REPOSITORY_ROOT,
+  readProviderList,
+  scenarioPathFor,
+} from './provider-list.ts';
+export {
+  collectRealErrors,
+  driverFor,
+  type ProviderDriver,
+  plantCanary,
+  type RealError,
+  type ScenarioCall,
+  type Servers,
+  startServers,
+} from './real-errors.ts';

@@ -1,0 +1,34 @@
+import { beforeAll, describe, it } from 'vitest';
+import { CHECK_NAMES, CHECK_TITLES, type ProviderParity, runParityChecks } from './parity.ts';
+import { REPOSITORY_ROOT, readProviderList } from './provider-list.ts';
+
+// The meta-test: every provider in providers.json, loaded by path, checked the same way.
+// `FAULTLINE_PARITY_ONLY=acme,groq` narrows it (tools/create-extractor/ci-check.sh uses it).
+const only = process.env.FAULTLINE_PARITY_ONLY?.split(',').filter((name) => name.length > 0);
+const providers = readProviderList(REPOSITORY_ROOT).providers.filter(
+  (entry) => only === undefined || only.includes(entry.name),
+);
+
+let results: ProviderParity[] = [];
+beforeAll(async () => {
+  results = await runParityChecks(REPOSITORY_ROOT, only === undefined ? {} : { only });
+  for (const result of results) {
+    console.info(
+      `parity: provider '${result.provider.name}': ${result.realErrorCount} real errors of its own client read`,
+    );
+    for (const note of result.notes) console.warn(`parity note: ${note}`);
+  }
+}, 300_000);
+
+for (const provider of providers) {
+  describe(`provider '${provider.name}'`, () => {
+    for (const check of CHECK_NAMES) {
+      it(CHECK_TITLES[check], () => {
+        const result = results.find((candidate) => candidate.provider.name === provider.name);
+        if (result === undefined) throw new Error(`parity: provider '${provider.name}' was not checked`);
+        const problems = result.problems[check];
+        if (problems.length > 0) throw new Error(`\n${problems.join('\n')}`);
+      });
+    }
+  });
+}

@@ -1,0 +1,95 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository this copy of parity lives in (tools/parity/src → the root). */
+export const REPOSITORY_ROOT: string = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+/** The one provider list, at the repository root; `pnpm new-provider` appends to it. */
+export const PROVIDER_LIST_FILE = 'providers.json';
+
+/** One known provider: its key and the npm name of the SDK its extractor reads (null: fetch-based). */
+export interface ProviderEntry {
+  readonly name: string;
+  readonly sdk: string | null;
+}
+
+export interface ProviderList {
+  readonly $comment?: string;
+  readonly providers: readonly ProviderEntry[];
+}
+
+const PROVIDER_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
+
+/** True for a provider key that can name a package and a scenario folder (`google-genai`). */
+export function isProviderName(name: string): boolean {
+  return PROVIDER_NAME.test(name);
+}
+
+export function providerListPath(repositoryRoot: string): string {
+  return join(repositoryRoot, PROVIDER_LIST_FILE);
+}
+
+/** Reads and validates `providers.json`; throws an error naming the file and the bad entry. */
+export function readProviderList(repositoryRoot: string): ProviderList {
+  const path = providerListPath(repositoryRoot);
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new Error(`parity: cannot read the provider list ${path}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  const providers = (data as { providers?: unknown } | null)?.providers;
+  if (!Array.isArray(providers)) throw new Error(`parity: ${path} has no "providers" array`);
+  const seen = new Set<string>();
+  const entries: ProviderEntry[] = [];
+  for (const [index, entry] of providers.entries()) {
+    const name = (entry as { name?: unknown } | null)?.name;
+    const sdk = (entry as { sdk?: unknown } | null)?.sdk;
+    if (typeof name !== 'string' || !isProviderName(name)) {
+      throw new Error(
+        `parity: ${path} providers[${index}] needs a kebab-case "name", got ${JSON.stringify(name)}`,
+      );
+    }
+    if (sdk !== null && (typeof sdk !== 'string' || sdk.length === 0)) {
+      throw new Error(`parity: ${path} provider '${name}' needs "sdk": "<npm name>" or null (fetch-based)`);
+    }
+    if (seen.has(name)) throw new Error(`parity: ${path} lists provider '${name}' twice`);
+    seen.add(name);
+    entries.push({ name, sdk });
+  }
+  return { ...(data as object), providers: entries };
+}
+
+/** `google-genai` → `googleGenai`. */
+export function camelCase(name: string): string {
+  return name.replace(/-([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase());
+}
+
+/** `google-genai` → `GoogleGenai`. */
+export function pascalCase(name: string): string {
+  const camel = camelCase(name);
+  return camel.charAt(0).toUpperCase() + camel.slice(1);
+}
+
+/** The name every provider package exports its extractor under: `groqExtractor`. */
+export function extractorExportName(name: string): string {
+  return `${camelCase(name)}Extractor`;
+}
+
+/** `packages/extract-<name>`, relative to the repository root. */
+export function packagePathFor(name: string): string {
+  return `packages/extract-${name}`;
+}
+
+/** `test-fixtures/scenarios/<name>`, relative to the repository root. */
+export function scenarioPathFor(name: string): string {
+  return `test-fixtures/scenarios/${name}`;
+}
+
+/** The problem prefix every parity message starts with. */
+export function about(name: string): string {
+  return `provider '${name}':`;
+}
