@@ -31,6 +31,9 @@ const CONNECTION_MESSAGE = 'Connection error.';
 
 const MAX_MESSAGE_LENGTH = 2000;
 
+/** Own keys that mark an error as some SDK's wrapper rather than a raw transport error. */
+const OTHER_SDK_KEYS = ['status', 'headers', 'statusCode', '$metadata', 'rawResponse'];
+
 function hasOwn(value: unknown, key: string): boolean {
   if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return false;
   try {
@@ -317,6 +320,11 @@ function extract(
     }
     return { provider: OPENAI_PROVIDER, sdkErrorType, message, origin: 'validation' };
   }
+
+  // Another SDK's own error class (groq-sdk's or @anthropic-ai/sdk's APIConnectionError, the AWS
+  // SDK's SyntaxError with `$metadata`, Mistral's errors) is left to its extractor, even when its
+  // cause chain is a transport failure too.
+  if (OTHER_SDK_KEYS.some((key) => hasOwn(error, key))) return undefined;
 
   if (isMalformedBody(error)) {
     return {

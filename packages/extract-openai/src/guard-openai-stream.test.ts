@@ -177,3 +177,85 @@ for (const sdk of SDKS) {
     });
   });
 }
+
+const responseObject = (status: string, extra: Record<string, unknown> = {}) => ({
+  id: 'resp_fl1',
+  object: 'response',
+  created_at: 1763760000,
+  model: 'gpt-4o-mini',
+  status,
+  output: [],
+  ...extra,
+});
+const responsesEvent = (type: string, fields: Record<string, unknown>, sequence: number) => ({
+  event: type,
+  data: JSON.stringify({ type, sequence_number: sequence, ...fields }),
+});
+const created = responsesEvent('response.created', { response: responseObject('in_progress') }, 0);
+const delta = (text: string, sequence: number) =>
+  responsesEvent(
+    'response.output_text.delta',
+    { item_id: 'msg_1', output_index: 0, content_index: 0, delta: text },
+    sequence,
+  );
+const responsesComplete = sse(
+  [
+    created,
+    delta('Hel', 1),
+    delta('lo', 2),
+    responsesEvent('response.completed', { response: responseObject('completed') }, 3),
+  ],
+  'end',
+);
+const responsesCut = sse([created, delta('Hel', 1), delta('lo', 2)], 'cut');
+const responsesFailed = sse(
+  [
+    created,
+    delta('Hel', 1),
+    responsesEvent(
+      'response.failed',
+      {
+        response: responseObject('failed', {
+          error: { code: 'server_error', message: 'The model failed to generate a response.' },
+        }),
+      },
+      2,
+    ),
+  ],
+  'end',
+);
+
+interface ResponsesClient {
+  responses: { create(body: Record<string, unknown>): Promise<AsyncIterable<unknown>> };
+}
+
+async function guardedResponses(sdk: Sdk, scenario: typeof responsesComplete) {
+  const responses = (client(sdk, scenario) as unknown as ResponsesClient).responses;
+  const stream = await responses.create({ model: 'gpt-4o-mini', input: 'Say hello', stream: true });
+  return drain(guardOpenAIStream(stream, { idleTimeoutMs: 3000 }));
+}
+
+for (const sdk of SDKS) {
+  describe.concurrent(`guardOpenAIStream on the Responses API with real ${sdk.alias}`, () => {
+    it('passes a completed response stream through', async () => {
+      const { chunks, error } = await guardedResponses(sdk, responsesComplete);
+      expect(error).toBeUndefined();
+      expect(chunks).toHaveLength(4);
+    });
+
+    it('reports a cut response stream as interrupted with the delivered text', async () => {
+      const { error } = await guardedResponses(sdk, responsesCut);
+      expect(reportOf(error)).toMatchObject({ reason: 'interrupted' });
+      expect((error as FaultlineError).metadata.delivered).toEqual({ chunks: 3, characters: 5 });
+    });
+
+    it('reports response.failed as a stream_event failure', async () => {
+      const { error } = await guardedResponses(sdk, responsesFailed);
+      expect(reportOf(error)).toMatchObject({ reason: 'server_error' });
+      expect((error as FaultlineError).metadata).toMatchObject({
+        origin: 'stream_event',
+        providerCode: 'server_error',
+      });
+    });
+  });
+}

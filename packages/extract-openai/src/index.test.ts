@@ -100,3 +100,35 @@ for (const sdk of SDKS) {
     });
   });
 }
+
+const blockedResponse = {
+  response: {
+    kind: 'http',
+    status: 200,
+    body: JSON.stringify({
+      id: 'resp_blocked',
+      object: 'response',
+      created_at: 1763760000,
+      model: 'gpt-4o',
+      status: 'incomplete',
+      incomplete_details: { reason: 'content_filter' },
+      output: [],
+    }),
+  },
+} as const;
+
+for (const sdk of SDKS) {
+  it(`turns a Responses API answer incomplete for content_filter into content_policy (${sdk.alias})`, async () => {
+    const client = newClient(sdk, { baseURL: server.baseUrlFor(blockedResponse, { pathPrefix: '/v1' }) });
+    const responses = (client as unknown as { responses: { create(body: object): Promise<unknown> } })
+      .responses;
+    const thrown = await withClassifiedErrors(() =>
+      responses.create({ model: 'gpt-4o', input: 'Say hello' }),
+    ).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(FaultlineError.isInstance(thrown)).toBe(true);
+    expect((thrown as FaultlineError).toErrorReport()).toMatchObject({ reason: 'content_policy' });
+  });
+}
