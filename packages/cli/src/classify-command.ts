@@ -1,0 +1,261 @@
+import { readFileSync } from 'node:fs';
+import {
+  defineExtractor,
+  type Extractor,
+  type ProviderErrorMetadata,
+  parseJsonSafely,
+  readHeader,
+  retryAfterFromHeaders,
+  safeGet,
+  safeString,
+} from '@faultline/classify';
+import {
+  classifyError,
+  type ErrorReport,
+  exitCodeFor,
+  formatJson,
+  formatMarkdown,
+  formatPanel,
+  toErrorReport,
+  toWireError,
+} from '@faultline/render';
+import { startLoopbackServer } from '@faultline/test-fixtures';
+import {
+  type CapturedResponse,
+  detectLoggedProvider,
+  detectProvider,
+  loggedError,
+  parseHeaderLines,
+  parseLogLine,
+  parseStatus,
+  resolveProviderName,
+  responseFromLoggedError,
+} from './captured-input.ts';
+import { driverFor, loadAdapter, type ProviderAdapter, providerDrivers } from './provider-drivers.ts';
+import { CommandFailure, colorEnabled, type TerminalStreams } from './terminal.ts';
+
+export const outputFormats = ['panel', 'json', 'markdown', 'wire'] as const;
+export type OutputFormat = (typeof outputFormats)[number];
+export const inputFormats = ['http', 'log'] as const;
+export type InputFormat = (typeof inputFormats)[number];
+
+export interface ClassifyOptions {
+  status?: string;
+  header?: string[];
+  bodyFile?: string;
+  provider?: string;
+  logLine?: string;
+  inputFormat?: InputFormat;
+  format?: OutputFormat;
+  exitZero?: boolean;
+}
+
+const replayTimeoutMs = 5_000;
+
+function readBodyFile(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = safeString(safeGet(error, 'code'));
+    throw new CommandFailure(`cannot read --body-file ${path}${code === undefined ? '' : ` (${code})`}`);
+  }
+}
+
+async function readStandardInput(stdin: TerminalStreams['stdin']): Promise<string> {
+  if (stdin.isTTY === true) return '';
+  const chunks: Buffer[] = [];
+  try {
+    for await (const chunk of stdin)
+      chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  } catch {
+    throw new CommandFailure('cannot read standard input');
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function adapterFor(provider: string): Promise<ProviderAdapter> {
+  const driver = driverFor(provider);
+  const adapter = driver === undefined ? undefined : await loadAdapter(driver);
+  if (adapter === undefined) {
+    throw new CommandFailure(`no extractor is available for provider "${provider}"`, 1);
+  }
+  return adapter;
+}
+
+/** Headers the loopback server sets itself; a captured copy would contradict the replayed body. */
+const transportHeaders = new Set([
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'content-encoding',
+]);
+
+/**
+ * Replays a captured answer to the provider's real SDK through the loopback server and classifies
+ * what the SDK throws with the provider's bound `withClassifiedErrors`: the same path as a live call.
+ */
+export async function classifyThroughSdk(
+  provider: string,
+  captured: CapturedResponse,
+): Promise<ErrorReport | undefined> {
+  const driver = driverFor(provider);
+  if (driver === undefined) throw new CommandFailure(`unknown provider "${provider}"`);
+  const adapter = await adapterFor(provider);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(captured.headers)) {
+    if (!transportHeaders.has(name)) headers[name] = value;
+  }
+  if (readHeader(headers, 'content-type') === undefined && parseJsonSafely(captured.body) !== undefined) {
+    headers['content-type'] = 'application/json';
+  }
+  const scenario = {
+    response: { kind: 'http' as const, status: captured.status, headers, body: captured.body },
+  };
+  const server = await startLoopbackServer({ protocol: driver.protocol });
+  try {
+    const baseUrl = server.baseUrlFor(scenario);
+    await adapter.withClassifiedErrors(
+      ({ signal }) => driver.call({ baseUrl, signal, timeoutMs: replayTimeoutMs }),
+      {
+        retry: false,
+      },
+    );
+    return undefined;
+  } catch (error) {
+    return toErrorReport(error);
+  } finally {
+    await server.close();
+  }
+}
+
+/** For a body no provider claims: the status, Retry-After and request id decide, as classify does. */
+export function genericResponseExtractor(captured: CapturedResponse): Extractor {
+  return defineExtractor({
+    provider: 'unknown',
+    extract(): ProviderErrorMetadata {
+      const retryAfterSeconds = retryAfterFromHeaders(captured.headers);
+      const requestId =
+        readHeader(captured.headers, 'x-request-id') ??
+        readHeader(captured.headers, 'request-id') ??
+        readHeader(captured.headers, 'x-amzn-requestid');
+      return {
+        provider: 'unknown',
+        message: `HTTP ${captured.status}`,
+        origin: 'http',
+        statusCode: captured.status,
+        ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+        ...(requestId === undefined ? {} : { requestId }),
+      };
+    },
+  });
+}
+
+async function classifyResponse(
+  captured: CapturedResponse,
+  provider: string | undefined,
+): Promise<ErrorReport> {
+  if (provider !== undefined) {
+    const report = await classifyThroughSdk(provider, captured);
+    if (report !== undefined) return report;
+    throw new CommandFailure(
+      `the ${provider} SDK accepted this ${captured.status} answer without an error: nothing to classify`,
+    );
+  }
+  if (captured.status < 400) {
+    throw new CommandFailure(
+      `status ${captured.status} is not a failure; pass --provider for a 200 answer that carries an error`,
+    );
+  }
+  const error = new Error(`HTTP ${captured.status}`);
+  return toErrorReport(classifyError(error, { extractors: [genericResponseExtractor(captured)] }));
+}
+
+async function allExtractors(preferred: string | undefined): Promise<Extractor[]> {
+  const order = [
+    ...(preferred === undefined ? [] : [preferred]),
+    ...providerDrivers.map((driver) => driver.key).filter((key) => key !== preferred),
+  ];
+  const extractors: Extractor[] = [];
+  for (const key of order) {
+    const driver = driverFor(key);
+    const adapter = driver === undefined ? undefined : await loadAdapter(driver);
+    if (adapter !== undefined) extractors.push(adapter.extractor);
+  }
+  return extractors;
+}
+
+async function classifyLoggedError(entry: unknown, providerOption: string | undefined): Promise<ErrorReport> {
+  const error = loggedError(entry);
+  const provider = providerOption ?? detectLoggedProvider(error);
+  // The HTTP answer inside the serialised error, replayed to the real SDK: the most faithful path.
+  const captured = responseFromLoggedError(error, provider);
+  if (captured !== undefined) {
+    const replayProvider = provider ?? detectProvider(parseJsonSafely(captured.body), captured.headers);
+    if (replayProvider !== undefined) {
+      const report = await classifyThroughSdk(replayProvider, captured);
+      if (report !== undefined) return report;
+    }
+  }
+  // Else the extractors read the plain object as they read a live error (transport codes, names).
+  const extractors = await allExtractors(provider);
+  for (const extractor of extractors) {
+    let metadata: ProviderErrorMetadata | undefined;
+    try {
+      metadata = extractor.extract(error);
+    } catch {
+      metadata = undefined;
+    }
+    if (metadata !== undefined) return toErrorReport(classifyError(error, { extractors: [extractor] }));
+  }
+  if (captured !== undefined) return classifyResponse(captured, undefined);
+  return toErrorReport(classifyError(error));
+}
+
+export function renderReport(report: ErrorReport, format: OutputFormat, color: boolean): string {
+  switch (format) {
+    case 'json':
+      return formatJson(report);
+    case 'markdown':
+      return formatMarkdown(report);
+    case 'wire':
+      return JSON.stringify(toWireError(report));
+    default:
+      return formatPanel(report, { color });
+  }
+}
+
+export async function classifyCommand(options: ClassifyOptions, streams: TerminalStreams): Promise<number> {
+  const provider = options.provider === undefined ? undefined : resolveProviderName(options.provider);
+  const inputFormat: InputFormat = options.logLine !== undefined ? 'log' : (options.inputFormat ?? 'http');
+  let report: ErrorReport;
+  if (inputFormat === 'log') {
+    if (options.status !== undefined || (options.header ?? []).length > 0) {
+      throw new CommandFailure('--status and --header describe an HTTP response; a log line carries its own');
+    }
+    const text =
+      options.logLine ??
+      (options.bodyFile !== undefined
+        ? readBodyFile(options.bodyFile)
+        : await readStandardInput(streams.stdin));
+    const lines = text.split('\n').filter((line) => line.trim() !== '');
+    if (lines.length > 1) throw new CommandFailure('give one log line at a time');
+    report = await classifyLoggedError(parseLogLine(lines[0] ?? ''), provider);
+  } else {
+    if (options.status === undefined) {
+      throw new CommandFailure('--status is required for an HTTP response (or give --log-line)');
+    }
+    const status = parseStatus(options.status);
+    const headers = parseHeaderLines(options.header ?? []);
+    const body =
+      options.bodyFile !== undefined
+        ? readBodyFile(options.bodyFile)
+        : await readStandardInput(streams.stdin);
+    const detected = provider ?? detectProvider(parseJsonSafely(body), headers);
+    report = await classifyResponse({ status, headers, body }, detected);
+  }
+  const format: OutputFormat = options.format ?? (streams.stdout.isTTY === true ? 'panel' : 'json');
+  const output = renderReport(report, format, colorEnabled(streams.stdout, streams.environment));
+  streams.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
+  return options.exitZero === true ? 0 : exitCodeFor(report);
+}

@@ -1,0 +1,101 @@
+import { ErrorReport } from '@faultline/render';
+import { expectedFor, type Scenario } from '@faultline/test-fixtures';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { providerDrivers } from './provider-drivers.ts';
+import { findScenariosDirectory, loadDemoScenarios } from './scenario-source.ts';
+import { ansiEscape, type CliRun, runFaultline, stackTraceLine } from './test-support.ts';
+
+const demoScenarios = loadDemoScenarios(findScenariosDirectory());
+
+/** What the table must show for each demo scenario, derived from the scenario files. */
+function expectedRows(): Array<{ provider: string; scenario: Scenario; reason: string; category: string }> {
+  const rows = [];
+  for (const driver of providerDrivers) {
+    for (const scenario of demoScenarios.get(driver.key) ?? []) {
+      const expected = expectedFor(scenario, driver.sdkPackage);
+      if (expected.skip !== undefined) continue;
+      rows.push({ provider: driver.key, scenario, reason: expected.reason, category: expected.category });
+    }
+  }
+  return rows;
+}
+
+describe('faultline demo', () => {
+  let table: CliRun;
+  let json: CliRun;
+  let elapsedMs = 0;
+
+  beforeAll(async () => {
+    const startedAt = Date.now();
+    [table, json] = await Promise.all([
+      runFaultline(['demo'], { timeoutMs: 90_000 }),
+      runFaultline(['demo', '--json'], { timeoutMs: 90_000 }),
+    ]);
+    elapsedMs = Date.now() - startedAt;
+  }, 120_000);
+
+  it('has demo scenarios for all six providers', () => {
+    expect([...demoScenarios.keys()].sort()).toEqual(providerDrivers.map((driver) => driver.key).sort());
+  });
+
+  it('runs to the end and exits 0, well under a minute', () => {
+    expect(table.stderr).toBe('');
+    expect(table.code).toBe(0);
+    expect(elapsedMs).toBeLessThan(60_000);
+  });
+
+  it('shows one table row per demo scenario with the expected category and reason', () => {
+    const lines = table.stdout.split('\n');
+    for (const row of expectedRows()) {
+      const line = lines.find(
+        (candidate) =>
+          candidate.includes(` ${row.provider} `) &&
+          candidate.includes(` ${row.scenario.demo} `) &&
+          candidate.includes(` ${row.reason} `),
+      );
+      expect(
+        line,
+        `${row.scenario.id}: a row "${row.provider} | ${row.scenario.demo} | … ${row.reason}"`,
+      ).toBeDefined();
+      expect(line).toContain(` ${row.category} `);
+    }
+    for (const driver of providerDrivers) expect(table.stdout).toContain(` ${driver.key} `);
+  });
+
+  it('shows one full panel and no colour when stdout is not a terminal', () => {
+    expect(table.stdout).toContain('One of them in full');
+    expect(table.stdout).toMatch(/│ where\s+provider /);
+    expect(table.stdout).not.toMatch(ansiEscape);
+  });
+
+  it('prints the reports as JSON with --json', () => {
+    expect(json.code).toBe(0);
+    const rows = JSON.parse(json.stdout) as Array<{ provider: string; scenario: string; report: unknown }>;
+    const expected = expectedRows();
+    expect(rows).toHaveLength(expected.length);
+    for (const row of expected) {
+      const match = rows.find((candidate) => candidate.scenario === row.scenario.id);
+      expect(match, row.scenario.id).toBeDefined();
+      expect(match?.provider).toBe(row.provider);
+      const report = ErrorReport.parse(match?.report);
+      expect(report.reason).toBe(row.reason);
+      expect(report.provider).toBe(row.provider);
+    }
+  });
+
+  it('rejects an unknown provider with one line and exit 2', async () => {
+    const run = await runFaultline(['demo', '--provider', 'nope']);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toContain('unknown provider "nope"');
+    expect(run.stderr).not.toMatch(stackTraceLine);
+  });
+
+  it('runs a single provider with --provider', async () => {
+    const run = await runFaultline(['demo', '--provider', 'openai', '--json']);
+    expect(run.code).toBe(0);
+    const rows = JSON.parse(run.stdout) as Array<{ provider: string }>;
+    expect(rows.length).toBeGreaterThan(0);
+    expect(new Set(rows.map((row) => row.provider))).toEqual(new Set(['openai']));
+  });
+});

@@ -1,0 +1,338 @@
+import { type ErrorReport, FaultlineError, formatPanel, toErrorReport } from '@faultline/render';
+import {
+  expectedFor,
+  type LoopbackServer,
+  type Scenario,
+  startLoopbackServer,
+} from '@faultline/test-fixtures';
+import Table from 'cli-table3';
+import { createSpinner } from 'nanospinner';
+import {
+  driverFor,
+  loadAdapter,
+  type ProviderAdapter,
+  type ProviderDriver,
+  providerDrivers,
+} from './provider-drivers.ts';
+import { findScenariosDirectory, loadDemoScenarios } from './scenario-source.ts';
+import { type Colors, CommandFailure, colorEnabled, colorsFor, type TerminalStreams } from './terminal.ts';
+
+/** The order of the demo table's rows within a provider. */
+export const demoLabels = [
+  'rate limit',
+  'quota',
+  'overload',
+  'context overflow',
+  'content block',
+  'bad key',
+  'unknown model',
+  'DNS failure',
+  'refused connection',
+  'stream cut',
+] as const;
+
+export interface DemoOptions {
+  json?: boolean;
+  /** Only these providers (scenario folder names). */
+  provider?: string[];
+  /** The SDK client timeout per call, in milliseconds. */
+  timeoutMs?: number;
+}
+
+/** One row of the demo: a scenario, what the SDK threw, and what faultline made of it. */
+export interface DemoResult {
+  provider: string;
+  scenario: string;
+  label: string;
+  report: ErrorReport;
+  /** Why this row breaks the demo (a classification that does not match the scenario), if it does. */
+  problems: string[];
+}
+
+const clientTimeoutMs = 4_000;
+const callDeadlineMs = 15_000;
+const concurrency = 8;
+
+function labelRank(label: string): number {
+  const index = (demoLabels as readonly string[]).indexOf(label);
+  return index === -1 ? demoLabels.length : index;
+}
+
+interface DemoTask {
+  driver: ProviderDriver;
+  adapter: ProviderAdapter;
+  scenario: Scenario;
+}
+
+/** Compares the report with the scenario's expectation for the driven SDK; returns what differs. */
+export function mismatches(scenario: Scenario, sdkPackage: string, report: ErrorReport): string[] {
+  const expected = expectedFor(scenario, sdkPackage);
+  const problems: string[] = [];
+  const compare = (name: string, wanted: unknown, actual: unknown) => {
+    if (wanted !== undefined && wanted !== actual) {
+      problems.push(`${name} expected ${JSON.stringify(wanted)}, got ${JSON.stringify(actual)}`);
+    }
+  };
+  compare('category', expected.category, report.category);
+  compare('reason', expected.reason, report.reason);
+  compare('retryable', expected.retryable, report.retryable);
+  compare('userAction', expected.userAction, report.userAction.kind);
+  compare('httpStatus', expected.httpStatus, report.httpStatus);
+  compare('retryAfterSeconds', expected.retryAfterSeconds, report.retryAfterSeconds);
+  compare('statusCode', expected.statusCode, report.providerMetadata.statusCode);
+  compare('providerCode', expected.providerCode, report.providerMetadata.providerCode);
+  return problems;
+}
+
+function withDeadline<T>(promise: Promise<T>, milliseconds: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(new CommandFailure(`${what} did not settle within ${milliseconds} ms`, 1)),
+      milliseconds,
+    );
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
+async function runTask(task: DemoTask, server: LoopbackServer, timeoutMs: number): Promise<DemoResult> {
+  const { driver, adapter, scenario } = task;
+  const label = scenario.demo ?? scenario.id;
+  const base = { provider: driver.key, scenario: scenario.id, label };
+  const baseUrl = server.baseUrlFor(scenario);
+  let thrown: unknown;
+  let settled = false;
+  try {
+    await withDeadline(
+      adapter.withClassifiedErrors(
+        ({ signal }) =>
+          driver.call({ baseUrl, api: scenario.api, stream: scenario.stream, signal, timeoutMs }),
+        { retry: false, model: driver.model },
+      ),
+      callDeadlineMs,
+      `${scenario.id} (${driver.sdkPackage})`,
+    );
+    settled = true;
+  } catch (error) {
+    thrown = error;
+  }
+  if (settled) {
+    return {
+      ...base,
+      report: toErrorReport(undefined),
+      problems: ['the call succeeded, but the scenario is a failure'],
+    };
+  }
+  if (thrown instanceof CommandFailure) {
+    return { ...base, report: toErrorReport(thrown), problems: [thrown.message] };
+  }
+  const report = toErrorReport(thrown);
+  const problems = FaultlineError.isInstance(thrown)
+    ? mismatches(scenario, driver.sdkPackage, report)
+    : [`withClassifiedErrors let a non-FaultlineError escape (${report.errorType})`];
+  return { ...base, report, problems };
+}
+
+async function runPool<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const index = next;
+      next += 1;
+      results[index] = await work(items[index] as T);
+    }
+  });
+  await Promise.all(workers);
+  return results;
+}
+
+export interface DemoOutcome {
+  results: DemoResult[];
+  /** What broke the demo itself (missing adapters, mismatched classifications). */
+  problems: string[];
+}
+
+/** Runs every provider's demo scenarios through its real SDK and bound `withClassifiedErrors`. */
+export async function runDemo(
+  options: DemoOptions,
+  onProgress: (done: number, total: number, current: string) => void = () => {},
+): Promise<DemoOutcome> {
+  const directory = findScenariosDirectory();
+  const scenariosByProvider = loadDemoScenarios(directory);
+  const problems: string[] = [];
+  const wanted = options.provider;
+  if (wanted !== undefined) {
+    for (const key of wanted) {
+      if (driverFor(key) === undefined) {
+        throw new CommandFailure(
+          `unknown provider "${key}"; expected one of: ${providerDrivers.map((driver) => driver.key).join(', ')}`,
+        );
+      }
+    }
+  }
+  const tasks: DemoTask[] = [];
+  for (const driver of providerDrivers) {
+    if (wanted !== undefined && !wanted.includes(driver.key)) continue;
+    const scenarios = (scenariosByProvider.get(driver.key) ?? []).filter(
+      (scenario) => expectedFor(scenario, driver.sdkPackage).skip === undefined,
+    );
+    if (scenarios.length === 0) {
+      problems.push(`${driver.key}: no scenario with a "demo" label in ${directory}/${driver.key}`);
+      continue;
+    }
+    const adapter = await loadAdapter(driver);
+    if (adapter === undefined) {
+      problems.push(
+        `${driver.key}: ${driver.adapterPackage} exports no extractor and withClassifiedErrors yet`,
+      );
+      continue;
+    }
+    scenarios.sort((left, right) => labelRank(left.demo ?? '') - labelRank(right.demo ?? ''));
+    for (const scenario of scenarios) tasks.push({ driver, adapter, scenario });
+  }
+
+  const servers = new Map<string, LoopbackServer>();
+  try {
+    for (const protocol of new Set(tasks.map((task) => task.driver.protocol))) {
+      servers.set(protocol, await startLoopbackServer({ protocol }));
+    }
+    let done = 0;
+    onProgress(done, tasks.length, '');
+    const results = await runPool(tasks, concurrency, async (task) => {
+      const server = servers.get(task.driver.protocol) as LoopbackServer;
+      const result = await runTask(task, server, options.timeoutMs ?? clientTimeoutMs);
+      done += 1;
+      onProgress(done, tasks.length, `${task.driver.key} ${result.label}`);
+      return result;
+    });
+    for (const result of results) {
+      for (const problem of result.problems) problems.push(`${result.scenario}: ${problem}`);
+    }
+    return { results, problems };
+  } finally {
+    await Promise.all([...servers.values()].map((server) => server.close()));
+  }
+}
+
+function formatRetryAfter(seconds: number | undefined): string {
+  if (seconds === undefined) return '-';
+  if (seconds >= 3600) return `${Math.round(seconds / 360) / 10} h`;
+  if (seconds >= 120) return `${Math.round(seconds / 6) / 10} min`;
+  return `${Math.round(seconds * 10) / 10} s`;
+}
+
+function categoryColor(colors: Colors, category: string): (text: string) => string {
+  switch (category) {
+    case 'transient':
+      return colors.yellow;
+    case 'ambiguous':
+      return colors.magenta;
+    case 'configuration':
+      return colors.red;
+    case 'capacity':
+      return colors.cyan;
+    case 'content':
+      return colors.blue;
+    default:
+      return colors.gray;
+  }
+}
+
+/** The provider × scenario table. */
+export function formatDemoTable(results: DemoResult[], colors: Colors): string {
+  const table = new Table({
+    head: ['provider', 'scenario', 'category', 'reason', 'retryable', 'advice', 'status', 'retry-after'].map(
+      (title) => colors.bold(title),
+    ),
+    style: { head: [], border: [], compact: true },
+  });
+  for (const result of results) {
+    const { report } = result;
+    const paint = categoryColor(colors, report.category);
+    const broken = result.problems.length > 0;
+    table.push([
+      result.provider,
+      broken ? colors.red(`${result.label} (!)`) : result.label,
+      paint(report.category),
+      paint(report.reason),
+      report.retryable ? colors.green('yes') : 'no',
+      report.userAction.kind,
+      report.providerMetadata.statusCode === undefined ? '-' : String(report.providerMetadata.statusCode),
+      formatRetryAfter(report.retryAfterSeconds),
+    ]);
+  }
+  return table.toString();
+}
+
+/** The row whose panel the demo shows: a rate limit with a wait, else the first transient failure. */
+export function pickShowcase(results: DemoResult[]): DemoResult | undefined {
+  const healthy = results.filter((result) => result.problems.length === 0);
+  return (
+    healthy.find(
+      (result) => result.report.reason === 'rate_limit' && result.report.retryAfterSeconds !== undefined,
+    ) ??
+    healthy.find((result) => result.report.category === 'transient') ??
+    healthy[0] ??
+    results[0]
+  );
+}
+
+export async function demoCommand(options: DemoOptions, streams: TerminalStreams): Promise<number> {
+  const interactive = streams.stderr.isTTY === true;
+  const spinner = interactive
+    ? createSpinner('Starting the loopback provider server', {
+        stream: streams.stderr as NodeJS.WriteStream,
+      }).start()
+    : undefined;
+  const startedAt = Date.now();
+  let outcome: DemoOutcome;
+  try {
+    outcome = await runDemo(options, (done, total, current) => {
+      spinner?.update({
+        text: `Driving the real SDKs: ${done}/${total}${current === '' ? '' : ` (${current})`}`,
+      });
+    });
+  } catch (error) {
+    spinner?.error({ text: 'The demo could not run' });
+    throw error;
+  }
+  const seconds = ((Date.now() - startedAt) / 1000).toFixed(1);
+  const { results, problems } = outcome;
+  if (problems.length === 0) {
+    spinner?.success({ text: `${results.length} failures classified in ${seconds} s` });
+  } else {
+    spinner?.error({ text: `${results.length} calls in ${seconds} s; the demo is broken` });
+  }
+
+  if (options.json === true) {
+    const rows = results.map(({ provider, scenario, report }) => ({ provider, scenario, report }));
+    streams.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+  } else {
+    const colors = colorsFor(streams.stdout, streams.environment);
+    const providers = new Set(results.map((result) => result.provider));
+    streams.stdout.write(
+      `${colors.bold('faultline demo')}: ${results.length} failures from ${providers.size} real SDKs against a loopback server, each classified once at the source.\n\n`,
+    );
+    streams.stdout.write(`${formatDemoTable(results, colors)}\n`);
+    const showcase = pickShowcase(results);
+    if (showcase !== undefined) {
+      streams.stdout.write(
+        `\n${colors.bold(`One of them in full (${showcase.provider}, ${showcase.label}):`)}\n\n`,
+      );
+      streams.stdout.write(
+        `${formatPanel(showcase.report, { color: colorEnabled(streams.stdout, streams.environment) })}\n`,
+      );
+    }
+    streams.stdout.write(
+      `\nClassify a failure you captured: ${colors.bold('faultline classify --status 429 --body-file body.json')}\n`,
+    );
+  }
+  if (problems.length > 0) {
+    const colors = colorsFor(streams.stderr, streams.environment);
+    streams.stderr.write(`${colors.red('faultline demo is broken:')}\n`);
+    for (const problem of problems) streams.stderr.write(`  - ${problem}\n`);
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,25 @@
+export {
+  type CapturedResponse,
+  detectLoggedProvider,
+  detectProvider,
+  loggedError,
+  parseHeaderLines,
+  responseFromLoggedError,
+} from './captured-input.ts';
+export {
+  type ClassifyOptions,
+  classifyThroughSdk,
+  type OutputFormat,
+  renderReport,
+} from './classify-command.ts';
+export {
+  type DemoOptions,
+  type DemoOutcome,
+  type DemoResult,
+  demoLabels,
+  formatDemoTable,
+  runDemo,
+} from './demo-command.ts';
+export { createProgram, runCli, version } from './program.ts';
+export { type ProviderDriver, providerDrivers } from './provider-drivers.ts';
+export type { TerminalStreams } from './terminal.ts';

@@ -1,0 +1,74 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Scenario, scenariosDir as workspaceScenariosDir } from '@faultline/test-fixtures';
+import { CommandFailure } from './terminal.ts';
+
+/**
+ * Where the scenario files are. The built bin carries a copy in `dist/scenarios` (tsup copies
+ * `test-fixtures/scenarios` there); from source (`pnpm demo`, tests) they are read from the
+ * workspace's `test-fixtures/scenarios`. `FAULTLINE_SCENARIOS_DIR` overrides both.
+ */
+export function findScenariosDirectory(environment: NodeJS.ProcessEnv = process.env): string {
+  const override = environment.FAULTLINE_SCENARIOS_DIR;
+  if (override !== undefined && override !== '') return override;
+  const bundled = fileURLToPath(new URL('./scenarios', import.meta.url));
+  if (isDirectory(bundled)) return bundled;
+  return workspaceScenariosDir;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Provider folders (not starting with `_`), sorted. */
+export function scenarioProviders(directory: string): string[] {
+  if (!existsSync(directory)) {
+    throw new CommandFailure(`scenario folder ${directory} does not exist`, 1);
+  }
+  return readdirSync(directory)
+    .filter((name) => !name.startsWith('_') && isDirectory(join(directory, name)))
+    .sort();
+}
+
+/** Every valid scenario of one provider folder; an invalid file breaks the demo and is named. */
+export function readProviderScenarios(directory: string, provider: string): Scenario[] {
+  const folder = join(directory, provider);
+  const scenarios: Scenario[] = [];
+  for (const file of readdirSync(folder).sort()) {
+    if (!file.endsWith('.json') || file.startsWith('_')) continue;
+    const path = join(folder, file);
+    let data: unknown;
+    try {
+      data = JSON.parse(readFileSync(path, 'utf8'));
+    } catch (error) {
+      throw new CommandFailure(`scenario file ${path} is not valid JSON: ${(error as Error).message}`, 1);
+    }
+    const parsed = Scenario.safeParse(data);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new CommandFailure(
+        `scenario file ${path} is invalid: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim(),
+        1,
+      );
+    }
+    scenarios.push(parsed.data);
+  }
+  return scenarios.sort((left, right) => (left.id < right.id ? -1 : left.id > right.id ? 1 : 0));
+}
+
+/** The scenarios with a `demo` label, per provider folder. */
+export function loadDemoScenarios(directory: string): Map<string, Scenario[]> {
+  const byProvider = new Map<string, Scenario[]>();
+  for (const provider of scenarioProviders(directory)) {
+    const labelled = readProviderScenarios(directory, provider).filter(
+      (scenario) => scenario.demo !== undefined,
+    );
+    if (labelled.length > 0) byProvider.set(provider, labelled);
+  }
+  return byProvider;
+}
