@@ -1,14 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
-// Tests read every workspace package from `src` through the `source` export condition, so no
+// Tests read every workspace package from `src` through the `@faultline/source` export condition (named so that
+// no dependency's own `source` condition is picked up: @mistralai/mistralai ships one), so no
 // build is needed before `pnpm test`. Keep this list minimal: vitest hands these conditions to
 // Node (`--conditions`) for externalised dependencies, where `import` makes protobufjs lose
 // `long` (Temporal timestamps break) and `module` sends @smithy/* to a build that cannot load.
-const conditions = ['source', 'node'];
+const conditions = ['@faultline/source', 'node'];
 
 export default defineConfig({
   resolve: { conditions },
-  ssr: { resolve: { conditions, externalConditions: ['source'] } },
+  ssr: { resolve: { conditions, externalConditions: ['@faultline/source'] } },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,

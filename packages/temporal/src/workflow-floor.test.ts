@@ -76,7 +76,7 @@ beforeAll(async () => {
     webpackConfigHook: (config) => {
       config.resolve = {
         ...config.resolve,
-        conditionNames: ['source', 'import', 'module', 'default'],
+        conditionNames: ['@faultline/source', 'import', 'module', 'default'],
         extensionAlias: { '.js': ['.ts', '.js'] },
       };
       return config;

@@ -72,6 +72,12 @@ export interface DriveOptions {
   readonly timeoutMs?: number;
   /** Passed to the SDK call (and to faultline, so the caller's abort is told from a timeout). */
   readonly signal?: AbortSignal;
+  /**
+   * The SDK's own retries: `off` (default; faultline owns retries), `default` (what a user gets
+   * with no retry setting), or `enabled` (the SDK's documented retry option turned on, for SDKs
+   * that retry nothing by default: @google/genai `retryOptions`, Mistral `retryConfig`).
+   */
+  readonly sdkRetries?: 'off' | 'default' | 'enabled';
 }
 
 async function drain(stream: AsyncIterable<unknown>): Promise<unknown[]> {
@@ -88,10 +94,12 @@ export async function callProvider(
 ): Promise<unknown> {
   const timeout = options.timeoutMs ?? 1500;
   const signal = options.signal;
+  const retries = options.sdkRetries ?? 'off';
+  const stainless = retries === 'off' ? { maxRetries: 0 } : {};
   const messages = [{ role: 'user' as const, content: PROMPT }];
   switch (scenario.provider as DrivenProvider) {
     case 'openai': {
-      const client = new OpenAI({ apiKey: FAKE_KEYS.openai, baseURL: baseUrl, maxRetries: 0, timeout });
+      const client = new OpenAI({ apiKey: FAKE_KEYS.openai, baseURL: baseUrl, timeout, ...stainless });
       if (scenario.stream) {
         return drain(
           await client.chat.completions.create({ model: 'gpt-4o-mini', messages, stream: true }, { signal }),
@@ -100,7 +108,7 @@ export async function callProvider(
       return client.chat.completions.create({ model: 'gpt-4o-mini', messages }, { signal });
     }
     case 'groq': {
-      const client = new Groq({ apiKey: FAKE_KEYS.groq, baseURL: baseUrl, maxRetries: 0, timeout });
+      const client = new Groq({ apiKey: FAKE_KEYS.groq, baseURL: baseUrl, timeout, ...stainless });
       if (scenario.stream) {
         return drain(
           await client.chat.completions.create(
@@ -112,7 +120,20 @@ export async function callProvider(
       return client.chat.completions.create({ model: 'llama-3.3-70b-versatile', messages }, { signal });
     }
     case 'mistral': {
-      const client = new Mistral({ apiKey: FAKE_KEYS.mistral, serverURL: baseUrl, timeoutMs: timeout });
+      const client = new Mistral({
+        apiKey: FAKE_KEYS.mistral,
+        serverURL: baseUrl,
+        timeoutMs: timeout,
+        ...(retries === 'enabled'
+          ? {
+              retryConfig: {
+                strategy: 'backoff' as const,
+                backoff: { initialInterval: 500, maxInterval: 60_000, exponent: 1.5, maxElapsedTime: 3_600_000 },
+                retryConnectionErrors: true,
+              },
+            }
+          : {}),
+      });
       if (scenario.stream) {
         return drain(
           await client.chat.stream({ model: 'mistral-small-latest', messages }, { fetchOptions: { signal } }),
@@ -121,20 +142,21 @@ export async function callProvider(
       return client.chat.complete({ model: 'mistral-small-latest', messages }, { fetchOptions: { signal } });
     }
     case 'anthropic': {
-      const client = new Anthropic({ apiKey: FAKE_KEYS.anthropic, baseURL: baseUrl, maxRetries: 0, timeout });
+      const client = new Anthropic({ apiKey: FAKE_KEYS.anthropic, baseURL: baseUrl, timeout, ...stainless });
       const body = { model: 'claude-sonnet-4-5', max_tokens: 64, messages };
       if (scenario.stream) return drain(await client.messages.create({ ...body, stream: true }, { signal }));
       return client.messages.create(body, { signal });
     }
     case 'google-genai': {
+      const genaiRetries = retries === 'enabled' ? { retryOptions: { attempts: 5 } } : {};
       const client =
         scenario.api === 'vertex'
           ? new GoogleGenAI({
               vertexai: true,
               apiKey: FAKE_KEYS.google,
-              httpOptions: { baseUrl, timeout },
+              httpOptions: { baseUrl, timeout, ...genaiRetries },
             })
-          : new GoogleGenAI({ apiKey: FAKE_KEYS.google, httpOptions: { baseUrl, timeout } });
+          : new GoogleGenAI({ apiKey: FAKE_KEYS.google, httpOptions: { baseUrl, timeout, ...genaiRetries } });
       const request = { model: 'gemini-2.5-flash', contents: PROMPT, config: { abortSignal: signal } };
       if (scenario.stream) return drain(await client.models.generateContentStream(request));
       return client.models.generateContent(request);
@@ -144,7 +166,7 @@ export async function callProvider(
         endpoint: baseUrl,
         region: 'us-east-1',
         credentials: { accessKeyId: FAKE_KEYS.awsAccessKeyId, secretAccessKey: FAKE_KEYS.awsSecretAccessKey },
-        maxAttempts: 1,
+        ...(retries === 'off' ? { maxAttempts: 1 } : {}),
         requestHandler: { requestTimeout: timeout },
       });
       try {
