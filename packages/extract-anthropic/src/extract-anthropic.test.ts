@@ -117,8 +117,14 @@ for (const { alias, Client } of SDKS) {
         ) {
           expect(typeof rawBody).toBe('string');
         }
+        if (scenario.response.kind === 'http' && scenario.response.body.length > 40) {
+          // Neither the body nor its escaped JSON form is copied into the metadata.
+          expect(detail.includes(JSON.stringify(scenario.response.body).slice(1, -1))).toBe(false);
+          expect(metadata!.message.includes(scenario.response.body)).toBe(false);
+        }
         if (typeof rawBody === 'string') {
           expect(detail.includes(rawBody)).toBe(false);
+          expect(detail.includes(JSON.stringify(rawBody).slice(1, -1))).toBe(false);
           expect(Object.keys(metadata!)).not.toContain('rawBody');
         }
       });

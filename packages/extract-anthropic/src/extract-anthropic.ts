@@ -126,6 +126,26 @@ function textBodyFromMessage(message: string, status: number | undefined): strin
   return rest === 'status code (no body)' ? undefined : rest;
 }
 
+/**
+ * A message for an error whose body gave no Anthropic message. The SDK's own message is
+ * "<status> <body>" (or "<status> status code (no body)"); the body is never copied into the
+ * metadata: an HTML page is reduced to its title, other JSON to a fixed phrase, text to its first line.
+ */
+function messageWithoutBody(sdkMessage: string, status: number | undefined): string {
+  const prefix = status === undefined ? '' : `${status} `;
+  const rest = (sdkMessage.startsWith(prefix) ? sdkMessage.slice(prefix.length) : sdkMessage).trim();
+  if (rest.length === 0 || rest.startsWith('status code')) return sdkMessage.slice(0, 200);
+  if (rest.startsWith('<')) {
+    const title =
+      /<title[^>]*>([^<]{1,200})<\/title>/i.exec(rest)?.[1] ??
+      /<h1[^>]*>([^<]{1,200})<\/h1>/i.exec(rest)?.[1];
+    const heading = title?.trim() || 'HTML error page';
+    return heading.startsWith(prefix) ? heading : `${prefix}${heading}`;
+  }
+  if (rest.startsWith('{') || rest.startsWith('[')) return `${prefix}error body without a message`.trim();
+  return `${prefix}${(rest.split(/\r?\n/, 1)[0] ?? '').slice(0, 200)}`;
+}
+
 function sdkErrorTypeOf(error: unknown, names: string[]): string | undefined {
   const name = constructorName(error) ?? names[0];
   if (name !== undefined && name !== 'Object') return name;
@@ -166,7 +186,10 @@ function providerMetadata(
     safeString(safeGet(error, 'apiMessage'));
   const metadata: ProviderErrorMetadata = {
     provider: ANTHROPIC_PROVIDER,
-    message: apiMessage !== undefined && apiMessage.length > 0 ? apiMessage : sdkMessage,
+    message:
+      apiMessage !== undefined && apiMessage.trim().length > 0
+        ? apiMessage
+        : messageWithoutBody(sdkMessage, status),
     origin,
   };
   const sdkErrorType = sdkErrorTypeOf(error, names);
@@ -187,7 +210,13 @@ function providerMetadata(
   if (retryAfterSeconds !== undefined) metadata.retryAfterSeconds = retryAfterSeconds;
   const hint = shouldRetryHint(headers);
   if (hint !== undefined) metadata.shouldRetryHint = hint;
-  const raw = body !== undefined ? stringifySafely(body) : textBodyFromMessage(sdkMessage, status);
+  const errorField = safeGet(error, 'error');
+  const raw =
+    body !== undefined
+      ? stringifySafely(body)
+      : errorField !== null && typeof errorField === 'object'
+        ? stringifySafely(errorField)
+        : textBodyFromMessage(sdkMessage, status);
   if (raw !== undefined) attachRawBody(metadata, raw);
   return metadata;
 }
