@@ -121,6 +121,20 @@ const cases: Array<[string, ProviderErrorMetadata, FailureReason]> = [
     'billing',
   ],
   [
+    '404 ResourceNotFoundException naming a model',
+    http(404, 'ResourceNotFoundException', 'Model not found'),
+    'model_not_found',
+  ],
+  [
+    '404 ResourceNotFoundException naming no model',
+    http(
+      404,
+      'ResourceNotFoundException',
+      'The specified resource ARN was not found. Check the ARN and try your request again.',
+    ),
+    'not_found',
+  ],
+  [
     'stream throttlingException',
     {
       provider: 'bedrock',

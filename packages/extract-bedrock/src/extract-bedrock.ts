@@ -161,7 +161,7 @@ function extractServiceException(error: unknown, context: { now?: (() => number)
 function extractSdkFailure(
   error: unknown,
   metadata: AwsResponseMetadata | undefined,
-  context: { signal?: AbortSignal | undefined },
+  context: { signal?: AbortSignal | undefined; now?: (() => number) | undefined },
 ): ProviderErrorMetadata {
   const { status, headers } = responseView(error, metadata);
   const name = errorNameOf(error);
@@ -177,7 +177,7 @@ function extractSdkFailure(
       // The status decides: an HTML 502 from a proxy is a server error, not a malformed answer.
       return withDefined(
         { provider: BEDROCK_PROVIDER, message, origin: 'http' },
-        { ...common, statusCode: status, retryAfterSeconds: retryAfterFromHeaders(headers) },
+        { ...common, statusCode: status, retryAfterSeconds: retryAfterFromHeaders(headers, context.now?.()) },
       );
     }
     if (isSyntaxError) {

@@ -120,7 +120,6 @@ export function detectTruncatedInvokeModelBody(result: unknown): ProviderErrorMe
     if (text === undefined) return undefined;
     const trimmed = text.trim();
     if (trimmed.length > 0 && parseBody(trimmed) !== undefined) return undefined;
-    if (trimmed.length === 0 && safeGet(result, 'body') === undefined) return undefined;
     const metadata = base(
       result,
       'malformed_response',
