@@ -98,6 +98,8 @@ for (const { alias, Client } of SDKS) {
         const report = reportOf(outcome.error);
         expect(report.reason).toBe('interrupted');
         expect(report.provider).toBe('anthropic');
+        // Read by the Anthropic extractor with guardStream's streaming context.
+        expect(report.providerMetadata.networkPhase).toBe('stream');
         expect(report.delivered).toEqual({ chunks: 4, characters: 'Hello'.length });
       });
 
