@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Extractor } from '@faultline/classify';
 import { FaultlineError } from '@faultline/render';
-import { readManifest } from './check-manifest.ts';
+import { readManifest, sourceCondition } from './check-manifest.ts';
 import { about, extractorExportName, type ProviderEntry, packagePathFor } from './provider-list.ts';
 
 export type ProviderModule = Record<string, unknown>;
@@ -12,7 +12,8 @@ export type ProviderModule = Record<string, unknown>;
 export function entryFileFor(repositoryRoot: string, provider: ProviderEntry): string {
   const manifest = readManifest(repositoryRoot, provider);
   const root = (manifest?.exports as Record<string, Record<string, unknown>> | undefined)?.['.'];
-  const source = typeof root?.source === 'string' ? root.source : './src/index.ts';
+  const declared = root?.[sourceCondition(repositoryRoot)];
+  const source = typeof declared === 'string' ? declared : './src/index.ts';
   return join(repositoryRoot, packagePathFor(provider.name), source);
 }
 

@@ -3,6 +3,22 @@ import { join } from 'node:path';
 import semver from 'semver';
 import { about, type ProviderEntry, packagePathFor } from './provider-list.ts';
 
+/**
+ * The export condition that points at `src` (tests and type checks read source, no build):
+ * the first of tsconfig.base.json's `customConditions`, so that parity and the scaffolder follow
+ * the workspace when it is renamed.
+ */
+export function sourceCondition(repositoryRoot: string): string {
+  try {
+    const tsconfig = JSON.parse(readFileSync(join(repositoryRoot, 'tsconfig.base.json'), 'utf8'));
+    const condition = tsconfig?.compilerOptions?.customConditions?.[0];
+    if (typeof condition === 'string' && condition.length > 0) return condition;
+  } catch {
+    // no readable tsconfig.base.json (a fixture repository): the default below
+  }
+  return 'source';
+}
+
 /** The fields of a package.json that parity reads. */
 export interface PackageManifest {
   readonly name?: unknown;
@@ -117,7 +133,7 @@ export function checkManifest(repositoryRoot: string, provider: ProviderEntry): 
   if (root === undefined || typeof root !== 'object') {
     problems.push(`${prefix} package.json has no exports["."]`);
   } else {
-    for (const condition of ['source', 'types', 'default']) {
+    for (const condition of [sourceCondition(repositoryRoot), 'types', 'default']) {
       if (typeof root[condition] !== 'string')
         problems.push(`${prefix} package.json exports["."] lacks the "${condition}" condition`);
     }

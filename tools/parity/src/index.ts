@@ -13,6 +13,7 @@ export {
   type PackageManifest,
   readManifest,
   sdkDevDependencies,
+  sourceCondition,
 } from './check-manifest.ts';
 export {
   CONFORMANCE_SEED,

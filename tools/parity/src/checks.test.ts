@@ -1,0 +1,393 @@
+import { cpSync, existsSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { FailureReason } from '@faultline/classify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { checkManifest, installedVersionOf } from './check-manifest.ts';
+import {
+  linkWorkspaceModules,
+  removeDirectory,
+  scenarioFor,
+  temporaryDirectory,
+  writeFile,
+  writeJson,
+} from './fixture-repository.ts';
+import { allProblems, runParityChecks } from './parity.ts';
+import { REPOSITORY_ROOT } from './provider-list.ts';
+
+// Parity's own test: the checks are functions of a repository root, pointed here at temporary
+// copies that are broken one way at a time. Each broken copy must fail with a message naming
+// what is missing.
+
+const GOOD_EXTRACTOR = `import { defineExtractor, type Extractor, safeGet, safeStatus } from '@faultline/classify';
+
+export const acmeExtractor: Extractor = defineExtractor({
+  provider: 'acme',
+  extract(error) {
+    if (safeGet(error, 'name') !== 'AcmeApiError') return undefined;
+    const status = safeStatus(safeGet(error, 'status'));
+    return { provider: 'acme', message: 'Acme error', origin: 'http', ...(status === undefined ? {} : { statusCode: status }) };
+  },
+});
+`;
+
+const GOOD_INDEX = `import { bindWithClassifiedErrors } from '@faultline/render';
+import { acmeExtractor } from './extract-acme.ts';
+
+export { acmeExtractor } from './extract-acme.ts';
+export const withClassifiedErrors = bindWithClassifiedErrors({ extractors: [acmeExtractor] });
+`;
+
+function goodManifest(): Record<string, any> {
+  return {
+    name: '@faultline/extract-acme',
+    version: '0.1.0',
+    type: 'module',
+    sideEffects: false,
+    engines: { node: '>=20.19' },
+    exports: {
+      '.': { source: './src/index.ts', types: './dist/index.d.ts', default: './dist/index.js' },
+      './package.json': './package.json',
+    },
+    files: ['dist'],
+    scripts: { build: 'tsup', test: 'vitest run', typecheck: 'tsc --noEmit' },
+    dependencies: { '@faultline/classify': 'workspace:^', '@faultline/render': 'workspace:^' },
+    peerDependencies: { 'acme-sdk': '>=0.9.0' },
+    peerDependenciesMeta: { 'acme-sdk': { optional: true } },
+    devDependencies: { 'acme-sdk': '1.4.0', 'acme-sdk-v0': 'npm:acme-sdk@0.9.2' },
+  };
+}
+
+const roots: string[] = [];
+afterEach(() => {
+  for (const root of roots.splice(0)) removeDirectory(root);
+});
+
+/** A tiny repository with one healthy provider, 'acme'. */
+function healthyRepository(): string {
+  const root = temporaryDirectory('faultline-parity-');
+  roots.push(root);
+  linkWorkspaceModules(root);
+  writeJson(join(root, 'providers.json'), { providers: [{ name: 'acme', sdk: 'acme-sdk' }] });
+  const packageDirectory = join(root, 'packages', 'extract-acme');
+  writeJson(join(packageDirectory, 'package.json'), goodManifest());
+  writeFile(join(packageDirectory, 'src', 'extract-acme.ts'), GOOD_EXTRACTOR);
+  writeFile(join(packageDirectory, 'src', 'index.ts'), GOOD_INDEX);
+  const scenarios = join(root, 'test-fixtures', 'scenarios', 'acme');
+  for (const reason of FailureReason.options) {
+    if (reason === 'local_bug' || reason === 'unknown') continue;
+    writeJson(join(scenarios, `${reason.replaceAll('_', '-')}.json`), scenarioFor('acme', reason));
+  }
+  writeJson(join(scenarios, '_coverage.json'), {
+    provider: 'acme',
+    cannotHappen: {
+      unknown: 'Every Acme failure carries a status or a transport cause that classify reads.',
+    },
+  });
+  return root;
+}
+
+async function problemsOf(root: string): Promise<string[]> {
+  return allProblems(await runParityChecks(root, { realErrors: false, numRuns: 50 }));
+}
+
+function edit(path: string, change: (text: string) => string): void {
+  writeFile(path, change(readFileSync(path, 'utf8')));
+}
+
+function editManifest(root: string, change: (manifest: Record<string, any>) => void): void {
+  const path = join(root, 'packages', 'extract-acme', 'package.json');
+  const manifest = JSON.parse(readFileSync(path, 'utf8'));
+  change(manifest);
+  writeJson(path, manifest);
+}
+
+describe('parity checks on temporary repositories', () => {
+  it('pass on a healthy provider', async () => {
+    expect(await problemsOf(healthyRepository())).toEqual([]);
+  });
+
+  it('name a provider in the list whose package is missing', async () => {
+    const root = healthyRepository();
+    rmSync(join(root, 'packages', 'extract-acme'), { recursive: true });
+    expect(await problemsOf(root)).toContain("provider 'acme': package packages/extract-acme is missing");
+  });
+
+  it('name a provider added to the list without a package or scenarios', async () => {
+    const root = healthyRepository();
+    writeJson(join(root, 'providers.json'), {
+      providers: [
+        { name: 'acme', sdk: 'acme-sdk' },
+        { name: 'zenith', sdk: null },
+      ],
+    });
+    const problems = await problemsOf(root);
+    expect(problems).toContain("provider 'zenith': package packages/extract-zenith is missing");
+    expect(problems).toContain("provider 'zenith': test-fixtures/scenarios/zenith/_coverage.json is missing");
+    expect(problems.filter((problem) => problem.startsWith("provider 'acme'"))).toEqual([]);
+  });
+
+  it('name a missing extractor export', async () => {
+    const root = healthyRepository();
+    edit(join(root, 'packages', 'extract-acme', 'src', 'index.ts'), (text) =>
+      text.replace("export { acmeExtractor } from './extract-acme.ts';\n", ''),
+    );
+    expect(await problemsOf(root)).toContain(
+      "provider 'acme': package packages/extract-acme does not export acmeExtractor",
+    );
+  });
+
+  it('name a missing withClassifiedErrors', async () => {
+    const root = healthyRepository();
+    edit(join(root, 'packages', 'extract-acme', 'src', 'index.ts'), (text) =>
+      text.replace('export const withClassifiedErrors', 'const withClassifiedErrors'),
+    );
+    expect(await problemsOf(root)).toContain(
+      "provider 'acme': package packages/extract-acme does not export withClassifiedErrors",
+    );
+  });
+
+  it("name a withClassifiedErrors that is not render's wrapper", async () => {
+    // A fresh copy: an edited module at an already imported path would come from the module cache.
+    const root = healthyRepository();
+    edit(join(root, 'packages', 'extract-acme', 'src', 'index.ts'), (text) =>
+      text.replace(
+        /export const withClassifiedErrors = [^;]+;/s,
+        'export const withClassifiedErrors = async (fn: () => unknown) => fn();',
+      ),
+    );
+    expect(await problemsOf(root)).toContain(
+      "provider 'acme': package packages/extract-acme withClassifiedErrors let a thrown value escape without turning it into a FaultlineError",
+    );
+  });
+
+  it("name 'export *' in the entry", async () => {
+    const root = healthyRepository();
+    edit(join(root, 'packages', 'extract-acme', 'src', 'index.ts'), (text) =>
+      text.replace(
+        "export { acmeExtractor } from './extract-acme.ts';",
+        "export * from './extract-acme.ts';",
+      ),
+    );
+    expect(await problemsOf(root)).toContain(
+      "provider 'acme': package packages/extract-acme uses 'export *' in packages/extract-acme/src/index.ts (explicit named exports only)",
+    );
+  });
+
+  it('name a missing fixture scenario for a reason the provider can produce', async () => {
+    const root = healthyRepository();
+    rmSync(join(root, 'test-fixtures', 'scenarios', 'acme', 'rate-limit.json'));
+    expect(await problemsOf(root)).toContain(
+      "provider 'acme': has no fixture scenario for reason 'rate_limit' in test-fixtures/scenarios/acme (add one, or list it in test-fixtures/scenarios/acme/_coverage.json cannotHappen with the reason it cannot happen)",
+    );
+  });
+
+  it("require 'unknown' to be covered or explained, but exempt 'local_bug'", async () => {
+    const root = healthyRepository();
+    writeJson(join(root, 'test-fixtures', 'scenarios', 'acme', '_coverage.json'), {
+      provider: 'acme',
+      cannotHappen: {},
+    });
+    const problems = await problemsOf(root);
+    expect(problems.some((problem) => problem.includes("reason 'unknown'"))).toBe(true);
+    expect(problems.some((problem) => problem.includes("reason 'local_bug'"))).toBe(false);
+  });
+
+  it('reject a trivial cannotHappen explanation and a contradiction', async () => {
+    const root = healthyRepository();
+    rmSync(join(root, 'test-fixtures', 'scenarios', 'acme', 'billing.json'));
+    writeJson(join(root, 'test-fixtures', 'scenarios', 'acme', '_coverage.json'), {
+      provider: 'acme',
+      cannotHappen: {
+        unknown: 'Every Acme failure carries a status or a transport cause that classify reads.',
+        billing: 'n/a',
+        quota: 'Acme has no quota of any kind whatsoever, only rate limits.',
+      },
+    });
+    const problems = await problemsOf(root);
+    expect(problems).toContain(
+      "provider 'acme': test-fixtures/scenarios/acme/_coverage.json gives a trivial explanation for 'billing': \"n/a\" (say why this provider cannot produce it)",
+    );
+    expect(problems).toContain(
+      "provider 'acme': test-fixtures/scenarios/acme/_coverage.json says 'quota' cannot happen, but scenario acme/quota expects it",
+    );
+  });
+
+  it('name an invalid scenario file', async () => {
+    const root = healthyRepository();
+    writeFile(join(root, 'test-fixtures', 'scenarios', 'acme', 'broken.json'), '{ "id": "acme/broken" ');
+    const problems = await problemsOf(root);
+    expect(
+      problems.some((problem) =>
+        /^provider 'acme': a scenario in .* is invalid: .*broken\.json/.test(problem),
+      ),
+    ).toBe(true);
+  });
+
+  it('name a peer range that leaves out a devDependency version (aliases included)', async () => {
+    const root = healthyRepository();
+    editManifest(root, (manifest) => {
+      manifest.peerDependencies['acme-sdk'] = '>=1.0.0';
+    });
+    expect(await problemsOf(root)).toContain(
+      'provider \'acme\': package packages/extract-acme peer range acme-sdk@">=1.0.0" does not include its devDependency acme-sdk-v0 (0.9.2)',
+    );
+    editManifest(root, (manifest) => {
+      manifest.peerDependencies['acme-sdk'] = '^0.9.0';
+    });
+    expect(await problemsOf(root)).toContain(
+      'provider \'acme\': package packages/extract-acme peer range acme-sdk@"^0.9.0" does not include its devDependency acme-sdk (1.4.0)',
+    );
+  });
+
+  it('name a peer that is not optional, missing, or a runtime dependency', async () => {
+    const root = healthyRepository();
+    editManifest(root, (manifest) => {
+      delete manifest.peerDependenciesMeta;
+    });
+    expect(await problemsOf(root)).toContain(
+      'provider \'acme\': package packages/extract-acme does not mark its SDK peer acme-sdk optional (peerDependenciesMeta["acme-sdk"].optional)',
+    );
+    editManifest(root, (manifest) => {
+      delete manifest.peerDependencies;
+      manifest.dependencies['acme-sdk'] = '^1.0.0';
+    });
+    const problems = await problemsOf(root);
+    expect(problems).toContain(
+      "provider 'acme': package packages/extract-acme does not declare its SDK acme-sdk as a peer dependency",
+    );
+    expect(problems).toContain(
+      "provider 'acme': package packages/extract-acme lists its SDK acme-sdk in dependencies: it must be an optional peer, never a runtime dependency",
+    );
+  });
+
+  it('name an SDK imported at run time', async () => {
+    const root = healthyRepository();
+    edit(
+      join(root, 'packages', 'extract-acme', 'src', 'extract-acme.ts'),
+      (text) => `import type { AcmeError } from 'acme-sdk';\n${text}`,
+    );
+    expect(await problemsOf(root)).toContain(
+      "provider 'acme': package packages/extract-acme imports its optional SDK acme-sdk at run time in packages/extract-acme/src/extract-acme.ts (duck-type it instead)",
+    );
+  });
+
+  it('name an extractor that is not total', async () => {
+    const root = healthyRepository();
+    writeFile(
+      join(root, 'packages', 'extract-acme', 'src', 'extract-acme.ts'),
+      `export const acmeExtractor = {
+  provider: 'acme',
+  extract(error: any) {
+    if (error?.name !== 'AcmeApiError') return undefined;
+    return { provider: 'acme', message: String(error.message), origin: 'http' };
+  },
+};
+`,
+    );
+    const problems = await problemsOf(root);
+    expect(problems).toContain(
+      "provider 'acme': acmeExtractor: extract() threw on a Proxy whose traps throw (object): parity: hostile trap",
+    );
+  });
+
+  it('name an extractor that serialises the raw body', async () => {
+    const root = healthyRepository();
+    edit(join(root, 'packages', 'extract-acme', 'src', 'extract-acme.ts'), (text) =>
+      text.replace("message: 'Acme error'", "message: String(safeGet(error, 'body'))"),
+    );
+    expect(await problemsOf(root)).toContain(
+      "provider 'acme': acmeExtractor: JSON.stringify(metadata) contains the raw body planted in a AcmeApiError-style error with a planted raw body",
+    );
+  });
+
+  it('name an extractor that claims errors thrown by code, or answers for another provider', async () => {
+    const root = healthyRepository();
+    edit(join(root, 'packages', 'extract-acme', 'src', 'extract-acme.ts'), (text) =>
+      text.replace("if (safeGet(error, 'name') !== 'AcmeApiError') return undefined;", ''),
+    );
+    const problems = await problemsOf(root);
+    expect(problems).toContain(
+      'provider \'acme\': acmeExtractor: extract() claims a real TypeError thrown by code (returned metadata with origin "http"); it must return undefined and leave it to the next extractor',
+    );
+    expect(problems.some((problem) => problem.includes('claims a real RangeError thrown by code'))).toBe(
+      true,
+    );
+    expect(problems.some((problem) => problem.includes('claims a plain object'))).toBe(true);
+  });
+
+  it('name an extractor whose provider key is not its own', async () => {
+    const root = healthyRepository();
+    edit(join(root, 'packages', 'extract-acme', 'src', 'extract-acme.ts'), (text) =>
+      text.replace("provider: 'acme',\n  extract", "provider: 'acme-old',\n  extract"),
+    );
+    expect(await problemsOf(root)).toContain(
+      "provider 'acme': package packages/extract-acme exports acmeExtractor with provider \"acme-old\", expected 'acme'",
+    );
+  });
+});
+
+describe('parity checks on a copy of a real provider package', () => {
+  const provider = 'groq';
+  const source = join(REPOSITORY_ROOT, 'packages', `extract-${provider}`);
+
+  /** packages/extract-groq (src, package.json, its installed node_modules) and its scenarios. */
+  function copyOfRealProvider(): string {
+    const root = temporaryDirectory('faultline-parity-real-');
+    roots.push(root);
+    linkWorkspaceModules(root);
+    writeJson(join(root, 'providers.json'), { providers: [{ name: provider, sdk: 'groq-sdk' }] });
+    const target = join(root, 'packages', `extract-${provider}`);
+    cpSync(join(source, 'src'), join(target, 'src'), { recursive: true });
+    cpSync(join(source, 'package.json'), join(target, 'package.json'));
+    symlinkSync(join(source, 'node_modules'), join(target, 'node_modules'), 'dir');
+    cpSync(
+      join(REPOSITORY_ROOT, 'test-fixtures', 'scenarios', provider),
+      join(root, 'test-fixtures', 'scenarios', provider),
+      { recursive: true },
+    );
+    return root;
+  }
+
+  it.runIf(existsSync(source))('fails, naming it, when the extractor export is removed', async () => {
+    const root = copyOfRealProvider();
+    edit(join(root, 'packages', `extract-${provider}`, 'src', 'index.ts'), (text) =>
+      text.replace(/export \{([^}]*)\bgroqExtractor\b,?([^}]*)\} from/, 'export {$1$2} from'),
+    );
+    expect(await problemsOf(root)).toContain(
+      "provider 'groq': package packages/extract-groq does not export groqExtractor",
+    );
+  });
+
+  it.runIf(existsSync(source))('fails, naming it, when a required fixture is removed', async () => {
+    const root = copyOfRealProvider();
+    const folder = join(root, 'test-fixtures', 'scenarios', provider);
+    const scenarios = JSON.parse(
+      JSON.stringify(
+        (await import('@faultline/test-fixtures')).loadScenarios(provider, {
+          directory: join(root, 'test-fixtures', 'scenarios'),
+        }),
+      ),
+    ) as Array<{ id: string; expected: { reason: string } }>;
+    const quota = scenarios.filter((scenario) => scenario.expected.reason === 'quota');
+    expect(quota.length).toBeGreaterThan(0);
+    for (const scenario of quota) rmSync(join(root, 'test-fixtures', 'scenarios', `${scenario.id}.json`));
+    expect(existsSync(folder)).toBe(true);
+    expect(await problemsOf(root)).toContain(
+      "provider 'groq': has no fixture scenario for reason 'quota' in test-fixtures/scenarios/groq (add one, or list it in test-fixtures/scenarios/groq/_coverage.json cannotHappen with the reason it cannot happen)",
+    );
+  });
+});
+
+describe('installedVersionOf', () => {
+  it('reads exact versions, ranges and npm aliases', () => {
+    expect(installedVersionOf('1.2.3')).toBe('1.2.3');
+    expect(installedVersionOf('^4.10.2')).toBe('4.10.2');
+    expect(installedVersionOf('npm:@anthropic-ai/sdk@0.39.0')).toBe('0.39.0');
+    expect(installedVersionOf('npm:openai@4.104.0')).toBe('4.104.0');
+    expect(installedVersionOf('workspace:*')).toBeUndefined();
+  });
+
+  it('passes every real provider manifest or names its problem', () => {
+    expect(checkManifest(REPOSITORY_ROOT, { name: 'openai', sdk: 'openai' })).toEqual([]);
+  });
+});

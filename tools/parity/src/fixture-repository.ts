@@ -1,0 +1,63 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { type FailureReason, TAXONOMY } from '@faultline/classify';
+import { REPOSITORY_ROOT } from './provider-list.ts';
+
+/**
+ * Links the workspace packages a provider package imports (`@faultline/classify`, `render`,
+ * `test-fixtures`, and `zod`, `fast-check`) into `<root>/node_modules`, so that TypeScript files
+ * in a temporary copy resolve them the way they do in the repository.
+ */
+export function linkWorkspaceModules(root: string, repositoryRoot: string = REPOSITORY_ROOT): void {
+  const links: Record<string, string> = {
+    '@faultline/classify': join(repositoryRoot, 'packages', 'classify'),
+    '@faultline/render': join(repositoryRoot, 'packages', 'render'),
+    '@faultline/test-fixtures': join(repositoryRoot, 'test-fixtures'),
+    zod: join(repositoryRoot, 'packages', 'classify', 'node_modules', 'zod'),
+    'fast-check': join(repositoryRoot, 'tools', 'parity', 'node_modules', 'fast-check'),
+    vitest: join(repositoryRoot, 'node_modules', 'vitest'),
+  };
+  for (const [name, target] of Object.entries(links)) {
+    const link = join(root, 'node_modules', name);
+    mkdirSync(dirname(link), { recursive: true });
+    symlinkSync(realpathSync(target), link, 'dir');
+  }
+}
+
+/** A fresh temporary directory; remove it with `removeDirectory`. */
+export function temporaryDirectory(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function removeDirectory(path: string): void {
+  rmSync(path, { recursive: true, force: true });
+}
+
+export function writeFile(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+export function writeJson(path: string, data: unknown): void {
+  writeFile(path, `${JSON.stringify(data, null, 2)}\n`);
+}
+
+/** A scenario that expects `reason` (its body does not matter to the static checks). */
+export function scenarioFor(provider: string, reason: FailureReason): Record<string, unknown> {
+  const row = TAXONOMY[reason];
+  return {
+    id: `${provider}/${reason.replaceAll('_', '-')}`,
+    provider,
+    description: `fixture scenario for ${reason}`,
+    source: 'tools/parity fixture',
+    response: { kind: 'http', status: row.httpStatus, body: '' },
+    expected: {
+      category: row.category,
+      reason,
+      retryable: row.retryable,
+      userAction: row.userAction,
+      httpStatus: row.httpStatus,
+    },
+  };
+}
