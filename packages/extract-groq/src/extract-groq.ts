@@ -102,6 +102,7 @@ function transportMetadata(
   error: object,
   names: string[],
   signal: AbortSignal | undefined,
+  streaming: boolean,
 ): Pick<ProviderErrorMetadata, 'origin' | 'networkPhase' | 'networkCode' | 'message'> {
   const message = messageOf(error, 1000);
   if (names.includes('APIUserAbortError') || /^Request was aborted\.?$/.test(message)) {
@@ -109,10 +110,14 @@ function transportMetadata(
   }
   if (names.includes('APIConnectionTimeoutError') || /^Request timed out\.?$/.test(message)) {
     // groq-sdk's timeout covers only the wait for the response headers.
-    return { origin: 'timeout', networkPhase: 'before_response', message: message || 'Request timed out.' };
+    return {
+      origin: 'timeout',
+      networkPhase: streaming ? 'stream' : 'before_response',
+      message: message || 'Request timed out.',
+    };
   }
   const cause = safeGet(error, 'cause');
-  const transport = cause === undefined ? undefined : inspectTransportError(cause, signal, false);
+  const transport = cause === undefined ? undefined : inspectTransportError(cause, signal, streaming);
   if (transport !== undefined) {
     return {
       origin: transport.origin,
@@ -142,7 +147,9 @@ function extractGroq(error: unknown, context: { signal?: AbortSignal; now?: () =
     // An error event inside a stream that had started with 200: status is undefined.
     metadata = { provider: GROQ_PROVIDER, message: '', origin: 'stream_event' };
   } else {
-    metadata = { provider: GROQ_PROVIDER, ...transportMetadata(error, names, context.signal) };
+    // render passes `streaming: true` while a stream is read.
+    const streaming = safeGet(context, 'streaming') === true;
+    metadata = { provider: GROQ_PROVIDER, ...transportMetadata(error, names, context.signal, streaming) };
   }
   if (sdkErrorType !== undefined) metadata.sdkErrorType = sdkErrorType;
 
