@@ -5,6 +5,7 @@ import {
   CONTENT_POLICY_PHRASES,
   CONTEXT_OVERFLOW_PHRASES,
   CREDENTIAL_REJECTED_PHRASES,
+  ENDPOINT_CONFIGURATION_PHRASES,
   INVALID_REQUEST_PHRASES,
   MODEL_NOT_FOUND_PHRASES,
   OVERLOADED_PHRASES,
@@ -203,6 +204,10 @@ function decide(metadata: ProviderErrorMetadata): Decision {
       return { reason: 'unknown' };
   }
 
+  // The SDK could not even build a URL (AWS "Region is missing"): nothing was sent, fix the configuration.
+  if (status === undefined && matchesAny(prose.trim().toLowerCase(), ENDPOINT_CONFIGURATION_PHRASES)) {
+    return { reason: 'endpoint' };
+  }
   // Account state first: a block or a spent allowance outranks rate-limit and auth wording.
   if (matchesAny(text, ACCOUNT_BLOCK_PHRASES)) {
     return { reason: 'permission', detail: 'The provider has blocked this account. Contact its support.' };

@@ -95,7 +95,16 @@ export const AUTH_PHRASES: readonly RegExp[] = [
   /unrecognizedclientexception|security token included in the request is invalid|invalidsignatureexception/, // AWS
   /unauthenticated/, // Gemini/Vertex status UNAUTHENTICATED
   /invalid authentication|unauthorized/, // Mistral "Unauthorized", generic
+  /could not load credentials from any providers|credentialsprovidererror/, // AWS SDK v3 CredentialsProviderError when no credentials are configured (Bedrock and every AWS client)
   /could not resolve authentication method/, // @anthropic-ai/sdk 0.39-1.12 plain Error when no apiKey/authToken is set: "Could not resolve authentication method. Expected ..."
+];
+
+/**
+ * The client is configured without a usable endpoint before anything is sent (endpoint reason):
+ * no region, so no URL can be built.
+ */
+export const ENDPOINT_CONFIGURATION_PHRASES: readonly RegExp[] = [
+  /^region is missing$/, // AWS SDK v3 (@smithy/config-resolver) when neither the region option nor AWS_REGION is set (Bedrock and every AWS client)
 ];
 
 /** The key is valid but not allowed (permission). */

@@ -197,6 +197,31 @@ function extractSdkFailure(
   return withDefined({ provider: BEDROCK_PROVIDER, message, origin: 'unknown' }, common);
 }
 
+/** `Error("Region is missing")`: @smithy/config-resolver when no region is configured. */
+const REGION_MISSING_MESSAGE = /^Region is missing$/;
+
+/**
+ * Configuration failures the SDK raises before sending anything: `CredentialsProviderError`
+ * ("Could not load credentials from any providers", own `tryNextLink`) and "Region is missing".
+ * Origin `validation`: the SDK refused its own setup; classify reads the wording.
+ */
+function extractConfigurationError(error: unknown): ProviderErrorMetadata | undefined {
+  const name = errorNameOf(error);
+  const message = messageOf(error, 1000);
+  const credentials =
+    name === 'CredentialsProviderError' && typeof safeGet(error, 'tryNextLink') === 'boolean';
+  const region = REGION_MISSING_MESSAGE.test(message) && constructorName(error) === 'Error';
+  if (!credentials && !region) return undefined;
+  return withDefined(
+    {
+      provider: BEDROCK_PROVIDER,
+      message: message || (name ?? 'AWS SDK configuration error'),
+      origin: 'validation',
+    },
+    { sdkErrorType: name },
+  );
+}
+
 /** A stack that runs through @smithy's event-stream code. */
 function thrownByEventStream(error: unknown): boolean {
   const stack = safeString(safeGet(error, 'stack'), 4096);
@@ -273,6 +298,6 @@ export const bedrockExtractor: Extractor = defineExtractor({
         { sdkErrorType: 'AbortError', networkPhase: transport.networkPhase },
       );
     }
-    return extractStreamError(error, context);
+    return extractConfigurationError(error) ?? extractStreamError(error, context);
   },
 });

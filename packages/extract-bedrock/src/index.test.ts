@@ -109,3 +109,60 @@ describe('withClassifiedErrors bound to the Bedrock extractor', () => {
     expect((error as FaultlineError).classification).toMatchObject({ reason: 'connection', retryable: true });
   });
 });
+
+describe('configuration the SDK rejects before sending', () => {
+  async function withoutAwsEnvironment<T>(run: () => Promise<T>): Promise<T> {
+    const saved = { ...process.env };
+    for (const key of Object.keys(process.env)) if (key.startsWith('AWS_')) delete process.env[key];
+    process.env.AWS_SHARED_CREDENTIALS_FILE = '/nonexistent/faultline/credentials';
+    process.env.AWS_CONFIG_FILE = '/nonexistent/faultline/config';
+    process.env.AWS_EC2_METADATA_DISABLED = 'true';
+    try {
+      return await run();
+    } finally {
+      for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
+      Object.assign(process.env, saved);
+    }
+  }
+
+  async function converseWith(config: Record<string, unknown>): Promise<unknown> {
+    const { BedrockRuntimeClient, ConverseCommand } = await import('@aws-sdk/client-bedrock-runtime');
+    const client = new BedrockRuntimeClient({ endpoint: 'http://127.0.0.1:9', maxAttempts: 1, ...config });
+    try {
+      return await rejection(
+        withClassifiedErrors(() =>
+          client.send(
+            new ConverseCommand({
+              modelId: MODEL_ID,
+              messages: [{ role: 'user', content: [{ text: 'Hi' }] }],
+            }),
+          ),
+        ),
+      );
+    } finally {
+      client.destroy();
+    }
+  }
+
+  it('no credentials anywhere (CredentialsProviderError) is auth', async () => {
+    const error = await withoutAwsEnvironment(() => converseWith({ region: 'us-east-1' }));
+    expect(((error as FaultlineError).cause as Error).name).toBe('CredentialsProviderError');
+    expect((error as FaultlineError).classification).toMatchObject({
+      reason: 'auth',
+      userAction: { kind: 'check_credentials' },
+    });
+    expect((error as FaultlineError).metadata?.provider).toBe('bedrock');
+  });
+
+  it('no region ("Region is missing") is an endpoint configuration error', async () => {
+    const error = await withoutAwsEnvironment(() =>
+      converseWith({ credentials: { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'example' } }),
+    );
+    expect(((error as FaultlineError).cause as Error).message).toBe('Region is missing');
+    expect((error as FaultlineError).classification).toMatchObject({
+      reason: 'endpoint',
+      retryable: false,
+      userAction: { kind: 'check_configuration' },
+    });
+  });
+});
