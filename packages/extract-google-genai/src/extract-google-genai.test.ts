@@ -157,6 +157,9 @@ for (const sdk of SDKS) {
               typeof googleGenaiTransportExtractor.extract
             >[1];
             metadata = googleGenaiTransportExtractor.extract(thrown, context);
+            // Without that hint (a stream drained inside withClassifiedErrors) the reason is the same.
+            const unhinted = googleGenaiTransportExtractor.extract(thrown);
+            expect(unhinted && classify(unhinted).reason).toBe(expected.reason);
           }
         }
         expect(metadata).toBeDefined();
@@ -367,6 +370,17 @@ describe('what the extractor leaves alone', () => {
     expect(detectGeminiBlockedAnswer({ candidates: [{ finishReason: 'RECITATION' }] })?.blockReason).toBe(
       'RECITATION',
     );
+    // The chunks of a stream collected into an array: the blocked one is found.
+    expect(
+      detectGeminiBlockedAnswer([
+        { candidates: [{ content: { parts: [{ text: 'Sure' }] } }] },
+        { candidates: [{ finishReason: 'SPII' }] },
+      ])?.blockReason,
+    ).toBe('SPII');
+    expect(detectGeminiBlockedAnswer([{ candidates: [{ finishReason: 'STOP' }] }])).toBeUndefined();
+    const nested: unknown[] = [];
+    nested.push(nested);
+    expect(detectGeminiBlockedAnswer(nested)).toBeUndefined();
   });
 });
 

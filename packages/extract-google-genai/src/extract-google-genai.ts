@@ -277,7 +277,10 @@ export const googleGenaiTransportExtractor: Extractor = defineExtractor({
       provider: GOOGLE_GENAI_PROVIDER,
       message: failure.message,
       origin: failure.origin,
-      networkPhase: failure.networkPhase,
+      networkPhase:
+        failure.origin === 'timeout' && failure.networkPhase === 'unknown' && abortedWhileReadingBody(error)
+          ? 'response_body'
+          : failure.networkPhase,
     };
     const name = safeGet(error, 'name');
     const type = constructorName(error) ?? (typeof name === 'string' ? name.slice(0, 200) : undefined);
@@ -286,6 +289,32 @@ export const googleGenaiTransportExtractor: Extractor = defineExtractor({
     return metadata;
   },
 });
+
+/**
+ * genai's timeout aborts its own AbortController, and the DOMException `AbortError` reaches the
+ * caller two ways (observed with genai 1, 2 and 3 on Node 20):
+ * - while `fetch()` is still waiting for the response, undici's `fetch` wrapper rejects and
+ *   re-captures the stack (`Error.captureStackTrace`): the first frame is in undici, the next
+ *   ones in genai's `runFetch`. No response byte arrived: a timeout.
+ * - while the body (or the stream) is being read, the reader rejects with the signal's reason
+ *   untouched: its stack is still where it was made, `new DOMException` in
+ *   `AbortController.abort` called from a timer. The status had arrived: the answer was cut.
+ * Anything else (a stack in another format) keeps the phase unknown, read as a timeout.
+ */
+function abortedWhileReadingBody(error: unknown): boolean {
+  const stack = safeGet(error, 'stack');
+  if (typeof stack !== 'string') return false;
+  const frames = stack
+    .slice(0, 2000)
+    .split('\n')
+    .filter((line) => /^\s+at /.test(line))
+    .slice(0, 3);
+  return (
+    frames.length > 0 &&
+    frames.some((frame) => /AbortController\.abort/.test(frame)) &&
+    !/undici/.test(frames[0] ?? '')
+  );
+}
 
 /**
  * A 200 whose body is not JSON (a proxy's HTML page, a cut body): genai calls undici's
@@ -326,11 +355,20 @@ const BLOCKING_FINISH_REASONS = new Set([
  * IMAGE_SAFETY, …) or every candidate ending with a blocking `finishReason` (SAFETY, RECITATION,
  * PROHIBITED_CONTENT, BLOCKLIST, SPII, IMAGE_SAFETY). Returns metadata with origin
  * `blocked_response` (classify makes it `content_policy`), or `undefined` for a normal answer.
- * Works on a unary result and on one stream chunk. Total: never throws.
+ * Works on a unary result, on one stream chunk, and on an array of collected chunks. Total: never throws.
  */
 export function detectGeminiBlockedAnswer(result: unknown): ProviderErrorMetadata | undefined {
   try {
     if (result === null || typeof result !== 'object') return undefined;
+    if (Array.isArray(result)) {
+      // The chunks of a stream collected into an array (bounded).
+      for (const chunk of result.slice(0, 10_000)) {
+        if (Array.isArray(chunk)) continue;
+        const metadata = detectGeminiBlockedAnswer(chunk);
+        if (metadata !== undefined) return metadata;
+      }
+      return undefined;
+    }
     const answer = GenerateContentAnswer.safeParse({
       promptFeedback: safeGet(result, 'promptFeedback'),
       candidates: safeGet(result, 'candidates'),
