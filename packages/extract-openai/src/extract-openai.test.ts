@@ -399,3 +399,16 @@ describe('phrases this package added to classify (regression)', () => {
     expect(classification.reason).toBe('context_overflow');
   });
 });
+
+describe('SyntaxError ownership', () => {
+  it('leaves a SyntaxError from JSON.parse in user code alone', () => {
+    let thrown: unknown;
+    try {
+      JSON.parse('{ not json');
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(SyntaxError);
+    expect(openaiExtractor.extract(thrown)).toBeUndefined();
+  });
+});

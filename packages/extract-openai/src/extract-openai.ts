@@ -269,17 +269,23 @@ function fromTransportApiError(error: unknown, signal: AbortSignal | undefined):
   return { ...base, message: message || CONNECTION_MESSAGE, origin: 'network', networkPhase: 'unknown' };
 }
 
-/** A body the SDK could not parse: undici `SyntaxError`, node-fetch `FetchError` type `invalid-json`. */
+// The SDK's own wording for a bad SSE payload (openai 7, src/core/streaming.ts).
+const MALFORMED_SSE_MESSAGE = 'Error reading response: malformed server-sent event JSON.';
+// Frames that prove a SyntaxError came from the SDK parsing a response: its parse helper
+// (`defaultParseResponse`, every major) or a file of the openai package (streaming.js on 4-6).
+const SDK_PARSE_FRAME = /defaultParseResponse|[\\/]openai[\\/](?:internal|core|streaming|lib)/;
+
+/**
+ * A body the SDK could not parse: a raw `SyntaxError` whose stack passes through the SDK's
+ * response parser (a `JSON.parse` failure in the caller's own code is left alone), openai 7's
+ * malformed-SSE `SyntaxError`, or node-fetch's `FetchError` of type `invalid-json` (openai 4).
+ */
 function isMalformedBody(error: unknown): boolean {
-  const name = safeGet(error, 'name');
-  const message = messageOf(error, 500);
-  if (
-    name === 'SyntaxError' &&
-    /json|unexpected (token|end|non-whitespace)|server-sent event/i.test(message)
-  ) {
-    return true;
-  }
-  return constructorName(error) === 'FetchError' && safeGet(error, 'type') === 'invalid-json';
+  if (constructorName(error) === 'FetchError') return safeGet(error, 'type') === 'invalid-json';
+  if (safeGet(error, 'name') !== 'SyntaxError') return false;
+  if (messageOf(error, 200) === MALFORMED_SSE_MESSAGE) return true;
+  const stack = safeString(safeGet(error, 'stack'), 8192);
+  return stack !== undefined && SDK_PARSE_FRAME.test(stack);
 }
 
 function extract(
