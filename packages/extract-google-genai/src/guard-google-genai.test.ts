@@ -9,7 +9,12 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, MODEL, SDKS } from '../test/genai-harness.ts';
 import { GOOGLE_GENAI_PROVIDER } from './extract-google-genai.ts';
-import { guardGeminiStream, isEmptyGeminiChunk, isGeminiTerminalChunk } from './guard-google-genai.ts';
+import {
+  guardGeminiStream,
+  inspectGeminiResult,
+  isEmptyGeminiChunk,
+  isGeminiTerminalChunk,
+} from './guard-google-genai.ts';
 
 const streamScenarios = loadScenarios('google-genai').filter((scenario) => scenario.stream === true);
 
@@ -167,6 +172,18 @@ describe('guardGeminiStream options and chunk readers', () => {
     const { chunks, thrown } = await readGuarded(SDKS[0]!, scenario, { detectBlockedAnswers: false });
     expect(thrown).toBeUndefined();
     expect(chunks).toHaveLength(2);
+  });
+
+  it('inspectGeminiResult flags collected chunks holding an empty chunk, and nothing else', () => {
+    expect(inspectGeminiResult([{ candidates: [{ content: { parts: [{ text: 'a' }] } }] }, {}])?.origin).toBe(
+      'malformed_response',
+    );
+    expect(inspectGeminiResult([{ candidates: [{ finishReason: 'STOP' }] }])).toBeUndefined();
+    expect(inspectGeminiResult({})).toBeUndefined();
+    expect(inspectGeminiResult({ promptFeedback: { blockReason: 'OTHER' } })?.origin).toBe(
+      'blocked_response',
+    );
+    expect(inspectGeminiResult(undefined)).toBeUndefined();
   });
 
   it('tells an empty chunk and a terminal chunk from normal ones', () => {

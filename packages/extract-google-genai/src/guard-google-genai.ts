@@ -50,6 +50,32 @@ export function isEmptyGeminiChunk(chunk: unknown): boolean {
   return true;
 }
 
+function emptyChunkMetadata(): ProviderErrorMetadata {
+  return {
+    provider: GOOGLE_GENAI_PROVIDER,
+    origin: 'malformed_response',
+    message:
+      'The Gemini stream delivered an empty chunk: @google/genai reports an error chunk it cannot read this way (1.x: every error chunk) and drops the error.',
+  };
+}
+
+/**
+ * The bound `withClassifiedErrors`' `inspectResult`: a blocked answer
+ * ({@link detectGeminiBlockedAnswer}: a unary result, one chunk, or collected chunks), or
+ * collected stream chunks that contain an empty chunk (an error chunk the SDK swallowed). Total.
+ */
+export function inspectGeminiResult(result: unknown): ProviderErrorMetadata | undefined {
+  const blocked = detectGeminiBlockedAnswer(result);
+  if (blocked !== undefined) return blocked;
+  try {
+    if (Array.isArray(result) && result.slice(0, 10_000).some(isEmptyGeminiChunk))
+      return emptyChunkMetadata();
+  } catch {
+    return undefined;
+  }
+  return undefined;
+}
+
 function characterCount(chunk: unknown): number {
   let total = 0;
   for (const candidate of candidatesOf(chunk)) {
@@ -86,14 +112,7 @@ export function guardGeminiStream<T>(
     extractors: [...(extractors ?? []), googleGenaiExtractor, googleGenaiTransportExtractor],
     isTerminal: isGeminiTerminalChunk,
     inspectChunk: (chunk: T): ProviderErrorMetadata | undefined => {
-      if (isEmptyGeminiChunk(chunk)) {
-        return {
-          provider: GOOGLE_GENAI_PROVIDER,
-          origin: 'malformed_response',
-          message:
-            'The Gemini stream delivered an empty chunk: @google/genai 1.x reports an error chunk this way and drops the error.',
-        };
-      }
+      if (isEmptyGeminiChunk(chunk)) return emptyChunkMetadata();
       return detectBlockedAnswers ? detectGeminiBlockedAnswer(chunk) : undefined;
     },
     measure: characterCount,

@@ -1,9 +1,6 @@
 import { type BoundWithClassifiedErrors, bindWithClassifiedErrors } from '@faultline/render';
-import {
-  detectGeminiBlockedAnswer,
-  googleGenaiExtractor,
-  googleGenaiTransportExtractor,
-} from './extract-google-genai.ts';
+import { googleGenaiExtractor, googleGenaiTransportExtractor } from './extract-google-genai.ts';
+import { inspectGeminiResult } from './guard-google-genai.ts';
 
 export {
   detectGeminiBlockedAnswer,
@@ -14,6 +11,7 @@ export {
 export {
   type GuardGeminiStreamOptions,
   guardGeminiStream,
+  inspectGeminiResult,
   isEmptyGeminiChunk,
   isGeminiTerminalChunk,
 } from './guard-google-genai.ts';
@@ -21,11 +19,12 @@ export {
 /**
  * render's `withClassifiedErrors` bound to @google/genai: `googleGenaiExtractor`, then
  * `googleGenaiTransportExtractor` (genai throws raw undici errors, which inside this wrapper are
- * genai's), and `detectGeminiBlockedAnswer` as `inspectResult`, so that a 200 whose answer was
- * withheld by a safety filter is thrown as a `content_policy` error. Opt out per call by passing
+ * genai's), and `inspectGeminiResult` as `inspectResult`, so that a 200 whose answer was
+ * withheld by a safety filter is thrown as a `content_policy` error (and collected stream chunks
+ * with an empty chunk, an error genai swallowed, as `interrupted`). Opt out per call by passing
  * `inspectResult: undefined` explicitly (per-call options win over the preset ones).
  */
 export const withClassifiedErrors: BoundWithClassifiedErrors = bindWithClassifiedErrors({
   extractors: [googleGenaiExtractor, googleGenaiTransportExtractor],
-  inspectResult: detectGeminiBlockedAnswer,
+  inspectResult: inspectGeminiResult,
 });
