@@ -1,5 +1,6 @@
 import { classify, type ProviderErrorMetadata } from '@faultline/classify';
 import {
+  bigBody,
   expectedFor,
   type LoopbackServer,
   loadProviderCoverage,
@@ -155,6 +156,77 @@ for (const sdk of SDKS) {
       const metadata = openaiExtractor.extract(await thrownBy(sdk, scenario))!;
       expect(metadata.message).toBe('502 Bad Gateway');
       expect(metadata.rawBody).toContain('<center>cloudflare</center>');
+    });
+
+    it('reads a huge error body quickly, keeping the message and the raw body bounded', async () => {
+      const huge = { response: { kind: 'http', status: 500, body: bigBody(8) } } as const;
+      const client = newClient(sdk, {
+        timeout: 10_000,
+        baseURL: server.baseUrlFor(huge, { pathPrefix: '/v1' }),
+      });
+      const error = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [] }).then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+      const started = performance.now();
+      const metadata = openaiExtractor.extract(error)!;
+      expect(performance.now() - started).toBeLessThan(1000);
+      expect(metadata).toMatchObject({ statusCode: 500, providerCode: 'big_body' });
+      expect(metadata.message.length).toBeLessThanOrEqual(2000);
+      expect(metadata.rawBody!.length).toBeLessThanOrEqual(64 * 1024);
+      expect(JSON.stringify(metadata).length).toBeLessThan(4000);
+    });
+
+    it('classifies the parse() helper refusing a content-filtered answer', async () => {
+      const filtered = {
+        response: {
+          kind: 'http',
+          status: 200,
+          body: JSON.stringify({
+            id: 'chatcmpl-f',
+            object: 'chat.completion',
+            created: 1763760000,
+            model: 'gpt-4o',
+            choices: [
+              {
+                index: 0,
+                message: { role: 'assistant', content: null, refusal: null },
+                finish_reason: 'content_filter',
+              },
+            ],
+          }),
+        },
+      } as const;
+      const client = newClient(sdk, {
+        baseURL: server.baseUrlFor(filtered, { pathPrefix: '/v1' }),
+      }) as unknown as {
+        chat: { completions: { parse?: (body: object) => Promise<unknown> } };
+        beta: { chat: { completions: { parse: (body: object) => Promise<unknown> } } };
+      };
+      const parse = client.chat.completions.parse
+        ? client.chat.completions.parse.bind(client.chat.completions)
+        : client.beta.chat.completions.parse.bind(client.beta.chat.completions);
+      const error = await parse({
+        model: 'gpt-4o',
+        messages: [{ role: 'user', content: 'hi' }],
+        response_format: {
+          type: 'json_schema',
+          json_schema: {
+            name: 'answer',
+            strict: true,
+            schema: { type: 'object', properties: {}, additionalProperties: false },
+          },
+        },
+      }).then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+      const metadata = openaiExtractor.extract(error)!;
+      expect(metadata).toMatchObject({
+        origin: 'blocked_response',
+        sdkErrorType: 'ContentFilterFinishReasonError',
+      });
+      expect(classify(metadata).reason).toBe('content_policy');
     });
 
     it('records x-should-retry: false as evidence', async () => {
