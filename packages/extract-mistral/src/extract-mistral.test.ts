@@ -19,7 +19,10 @@ interface MistralLike {
 /** A short timeout only where the server never answers; elsewhere a loaded machine must not time out. */
 function timeoutFor(scenario?: Scenario): number {
   const response = scenario?.response;
-  return response?.kind === 'socket' && response.behaviour === 'never-answer' ? 400 : 15_000;
+  const silent =
+    (response?.kind === 'socket' && response.behaviour === 'never-answer') ||
+    (response?.kind === 'sse' && response.then === 'stall');
+  return silent ? 400 : 15_000;
 }
 
 const SDKS: ReadonlyArray<{ alias: string; create(serverURL: string, timeoutMs: number): MistralLike }> = [
@@ -239,6 +242,23 @@ describe('mistralExtractor: what it reads and what it leaves alone', () => {
     const metadata = mistralExtractor.extract(aborted, { signal: controller.signal });
     expect(metadata).toMatchObject({ origin: 'abort', sdkErrorType: 'RequestAbortedError' });
     expect(classify(metadata!).callerAborted).toBe(true);
+  });
+
+  it('reads SDKValidationError (the request was rejected before sending) without the request itself', async () => {
+    for (const sdk of SDKS) {
+      const client = sdk.create('http://127.0.0.1:9', 1000);
+      const thrown = await client.chat
+        .complete({ model: 'mistral-small-latest', messages: 'SECRET-PROMPT' })
+        .catch((error: unknown) => error);
+      expect((thrown as Error).name).toBe('SDKValidationError');
+      const metadata = mistralExtractor.extract(thrown)!;
+      expect(metadata).toMatchObject({
+        origin: 'validation',
+        message: 'Input validation failed at messages',
+      });
+      expect(JSON.stringify(metadata)).not.toContain('SECRET-PROMPT');
+      expect(classify(metadata).reason).toBe('invalid_request');
+    }
   });
 
   it('leaves the raw TypeError of a cut stream to the built-in transport extractor', async () => {

@@ -226,17 +226,20 @@ function clientMetadata(error: object, context: Context, streaming: boolean): Pr
   return { ...base, origin: 'network', networkPhase: 'unknown' };
 }
 
+/** The dotted paths of the first zod issues (never their messages' received values). */
+function issuePaths(issues: unknown): string[] {
+  if (!Array.isArray(issues)) return [];
+  return issues
+    .slice(0, 3)
+    .map((issue) => {
+      const path = safeGet(issue, 'path');
+      return Array.isArray(path) ? path.map((part) => String(part)).join('.') : '';
+    })
+    .filter((path) => path !== '');
+}
+
 function streamChunkMetadata(error: object): ProviderErrorMetadata {
-  const issues = safeGet(error, 'issues');
-  const paths = Array.isArray(issues)
-    ? issues
-        .slice(0, 3)
-        .map((issue) => {
-          const path = safeGet(issue, 'path');
-          return Array.isArray(path) ? path.map((part) => String(part)).join('.') : '';
-        })
-        .filter((path) => path !== '')
-    : [];
+  const paths = issuePaths(safeGet(error, 'issues'));
   return {
     provider: MISTRAL_PROVIDER,
     sdkErrorType: 'ZodError',
@@ -260,10 +263,12 @@ function extractMistral(error: unknown, context: Context): ProviderErrorMetadata
     case 'sdk-validation': {
       const rawMessage = safeString(safeGet(error, 'rawMessage'), 500) ?? '';
       const response = /response/i.test(rawMessage);
+      // `rawValue` is the caller's own request (it holds the prompt): only the issue paths are kept.
+      const paths = issuePaths(safeGet(safeGet(error, 'cause'), 'issues'));
       return {
         provider: MISTRAL_PROVIDER,
         sdkErrorType: 'SDKValidationError',
-        message: rawMessage || messageOf(error, 500) || 'Validation failed',
+        message: `${rawMessage || 'Validation failed'}${paths.length > 0 ? ` at ${paths.join(', ')}` : ''}`,
         origin: response ? 'malformed_response' : 'validation',
       };
     }
