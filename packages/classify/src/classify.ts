@@ -212,6 +212,8 @@ function decide(metadata: ProviderErrorMetadata): Decision {
   if (matchesAny(text, ACCOUNT_BLOCK_PHRASES)) {
     return { reason: 'permission', detail: 'The provider has blocked this account. Contact its support.' };
   }
+  // 402 is the billing status: quota wording in its text ("billing details") must not move it.
+  if (status === 402) return { reason: 'billing' };
   const window = quotaWindow(metadata.quotaIds);
   const accountStatus = status === undefined || [400, 402, 403, 429].includes(status);
   if (window === 'long') return { reason: 'quota' };
@@ -219,7 +221,6 @@ function decide(metadata: ProviderErrorMetadata): Decision {
     if (matchesAny(text, BILLING_PHRASES)) return { reason: 'billing' };
     if (matchesAny(text, QUOTA_PHRASES)) return { reason: 'quota' };
   }
-  if (status === 402) return { reason: 'billing' };
   if (window === 'short') return { reason: 'rate_limit' };
 
   if (
