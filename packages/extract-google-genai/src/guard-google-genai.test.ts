@@ -152,6 +152,35 @@ for (const sdk of SDKS) {
       expect((thrown as FaultlineError).classification.reason).toBe('interrupted');
     });
 
+    it("re-throws the caller's abort mid-stream untouched (not a timeout)", async () => {
+      const client = new sdk.GoogleGenAI({
+        apiKey: 'AIzaSyLoopbackTestKeyNotReal0000000000',
+        httpOptions: { baseUrl: server.baseUrlFor(stallLong), timeout: 20_000 },
+      });
+      const controller = new AbortController();
+      const chunks: unknown[] = [];
+      let thrown: unknown;
+      try {
+        const stream = await client.models.generateContentStream({
+          model: MODEL,
+          contents: 'x',
+          config: { abortSignal: controller.signal },
+        });
+        for await (const item of guardGeminiStream(stream, {
+          signal: controller.signal,
+          idleTimeoutMs: 5_000,
+        })) {
+          chunks.push(item);
+          controller.abort();
+        }
+      } catch (error) {
+        thrown = error;
+      }
+      expect(chunks).toHaveLength(1);
+      expect(FaultlineError.isInstance(thrown)).toBe(false);
+      expect((thrown as Error).name).toBe('AbortError');
+    });
+
     it('ends a stall with its idle timer before the SDK timeout', async () => {
       const started = Date.now();
       const { thrown } = await readGuarded(sdk, stallLong, { idleTimeoutMs: 200, sdkTimeoutMs: 20_000 });
