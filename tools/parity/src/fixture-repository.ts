@@ -1,19 +1,30 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { type FailureReason, TAXONOMY } from '@faultline/classify';
 import { REPOSITORY_ROOT } from './provider-list.ts';
 
 /**
- * Links the workspace packages a provider package imports (`@faultline/classify`, `render`,
- * `test-fixtures`, and `zod`, `fast-check`) into `<root>/node_modules`, so that TypeScript files
- * in a temporary copy resolve them the way they do in the repository.
+ * Links the workspace packages a provider package imports (`@faultline/classify`, `render`, and
+ * `zod`, `fast-check`, `vitest`) into `<root>/node_modules`, so that TypeScript files in a
+ * temporary copy resolve them the way they do in the repository. `test-fixtures` is copied
+ * (its `src`, with its installed node_modules linked), so that `loadScenarios()` reads the
+ * copy's `test-fixtures/scenarios`.
  */
 export function linkWorkspaceModules(root: string, repositoryRoot: string = REPOSITORY_ROOT): void {
+  const fixtures = join(root, 'test-fixtures');
+  cpSync(join(repositoryRoot, 'test-fixtures', 'src'), join(fixtures, 'src'), { recursive: true });
+  cpSync(join(repositoryRoot, 'test-fixtures', 'package.json'), join(fixtures, 'package.json'));
+  mkdirSync(join(fixtures, 'scenarios'), { recursive: true });
+  symlinkSync(
+    realpathSync(join(repositoryRoot, 'test-fixtures', 'node_modules')),
+    join(fixtures, 'node_modules'),
+    'dir',
+  );
   const links: Record<string, string> = {
     '@faultline/classify': join(repositoryRoot, 'packages', 'classify'),
     '@faultline/render': join(repositoryRoot, 'packages', 'render'),
-    '@faultline/test-fixtures': join(repositoryRoot, 'test-fixtures'),
+    '@faultline/test-fixtures': fixtures,
     zod: join(repositoryRoot, 'packages', 'classify', 'node_modules', 'zod'),
     'fast-check': join(repositoryRoot, 'tools', 'parity', 'node_modules', 'fast-check'),
     vitest: join(repositoryRoot, 'node_modules', 'vitest'),

@@ -1,0 +1,68 @@
+#!/usr/bin/env node
+import { relative } from 'node:path';
+import { parseArgs } from 'node:util';
+import { REPOSITORY_ROOT, scaffoldProvider } from './scaffold.ts';
+
+const USAGE = `Usage: pnpm new-provider <name> [--sdk <npm-name> --sdk-version <x.y.z>] [--title "<Name>"] [--root <repo>]
+
+  <name>          the provider key, kebab-case (acme, google-genai)
+  --sdk           the npm name of the SDK the extractor reads (an optional peer + devDependency);
+                  without it, a fetch-based provider with its own small client is scaffolded
+  --sdk-version   the exact SDK version the tests run against
+  --title         the provider's name for people (default: from the key)
+  --root          the repository to scaffold into (default: this one)`;
+
+function main(): number {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      allowPositionals: true,
+      options: {
+        sdk: { type: 'string' },
+        'sdk-version': { type: 'string' },
+        title: { type: 'string' },
+        root: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help === true) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (positionals.length !== 1) {
+    console.error(USAGE);
+    return 2;
+  }
+  const name = positionals[0]!;
+  const repositoryRoot = typeof values.root === 'string' ? values.root : REPOSITORY_ROOT;
+  try {
+    const result = scaffoldProvider({
+      repositoryRoot,
+      name,
+      sdk: values.sdk as string | undefined,
+      sdkVersion: values['sdk-version'] as string | undefined,
+      title: values.title as string | undefined,
+    });
+    console.log(`Scaffolded provider '${name}':`);
+    for (const file of result.files) console.log(`  ${file}`);
+    const where = relative(process.cwd(), result.packageDirectory) || '.';
+    console.log(`
+Next (CONTRIBUTING.md):
+  pnpm install                                   # link the new workspace package${values.sdk ? ` and install ${values.sdk}` : ''}
+  pnpm --filter @faultline/extract-${name} test   # its tests, green as scaffolded
+  pnpm --filter @faultline/parity test            # the parity meta-test
+Then replace the template's error body and scenarios in ${where} and test-fixtures/scenarios/${name}
+with ${name}'s real ones.`);
+    return 0;
+  } catch (error) {
+    console.error((error as Error).message);
+    return 1;
+  }
+}
+
+process.exitCode = main();

@@ -1,0 +1,148 @@
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+// The parity checks are functions of a repository root: the scaffolder's output must pass them
+// as generated. (A relative import: @faultline/parity is a private tool, not a dependency.)
+import {
+  linkWorkspaceModules,
+  removeDirectory,
+  temporaryDirectory,
+  writeJson,
+} from '../../parity/src/fixture-repository.ts';
+import { allProblems, runParityChecks } from '../../parity/src/parity.ts';
+import {
+  formatProviderList,
+  peerRangeFor,
+  providerNames,
+  REPOSITORY_ROOT,
+  scaffoldProvider,
+  templateFiles,
+} from './scaffold.ts';
+
+const roots: string[] = [];
+afterEach(() => {
+  for (const root of roots.splice(0)) removeDirectory(root);
+});
+
+/** An empty repository: the workspace's base configs, an empty provider list, linked workspace packages. */
+function emptyRepository(): string {
+  const root = temporaryDirectory('faultline-scaffold-');
+  roots.push(root);
+  linkWorkspaceModules(root);
+  for (const file of ['tsconfig.base.json', 'vitest.shared.ts']) {
+    copyFileSync(join(REPOSITORY_ROOT, file), join(root, file));
+  }
+  writeJson(join(root, 'providers.json'), {
+    $comment: 'the one list',
+    providers: [{ name: 'openai', sdk: 'openai' }],
+  });
+  return root;
+}
+
+describe('pnpm new-provider', () => {
+  it('scaffolds a fetch-based provider that passes parity (real client at every scenario) without hand edits', async () => {
+    const root = emptyRepository();
+    const result = scaffoldProvider({ repositoryRoot: root, name: 'acme-cloud', format: false });
+    expect(result.files).toContain('packages/extract-acme-cloud/src/extract-acme-cloud.ts');
+    expect(result.files).toContain('packages/extract-acme-cloud/src/acme-cloud-client.ts');
+    expect(result.files).toContain('test-fixtures/scenarios/acme-cloud/_coverage.json');
+    const list = JSON.parse(readFileSync(join(root, 'providers.json'), 'utf8'));
+    expect(list.providers).toEqual([
+      { name: 'openai', sdk: 'openai' },
+      { name: 'acme-cloud', sdk: null },
+    ]);
+    expect(list.$comment).toBe('the one list');
+    const results = await runParityChecks(root, { only: ['acme-cloud'], numRuns: 100 });
+    expect(allProblems(results)).toEqual([]);
+    // Every scenario's real error went through the package's own client and extractor.
+    expect(results[0]?.realErrorCount).toBeGreaterThanOrEqual(12);
+    expect(results[0]?.notes).toEqual([]);
+  });
+
+  it('scaffolds an SDK provider with the SDK as an optional peer covering its devDependency', async () => {
+    const root = emptyRepository();
+    scaffoldProvider({
+      repositoryRoot: root,
+      name: 'zenith',
+      sdk: '@zenith/sdk',
+      sdkVersion: '0.12.3',
+      format: false,
+    });
+    const manifest = JSON.parse(
+      readFileSync(join(root, 'packages', 'extract-zenith', 'package.json'), 'utf8'),
+    );
+    expect(manifest.peerDependencies).toEqual({ '@zenith/sdk': '>=0.12.0' });
+    expect(manifest.peerDependenciesMeta).toEqual({ '@zenith/sdk': { optional: true } });
+    expect(manifest.devDependencies['@zenith/sdk']).toBe('0.12.3');
+    expect(existsSync(join(root, 'packages', 'extract-zenith', 'src', 'zenith-client.ts'))).toBe(false);
+    const results = await runParityChecks(root, { only: ['zenith'], numRuns: 100 });
+    expect(allProblems(results)).toEqual([]);
+  });
+
+  it('uses every template file', () => {
+    expect(templateFiles()).toEqual([
+      'README.md.tmpl',
+      'src/__name__-client.ts.tmpl',
+      'src/__name__-error-shape.ts.tmpl',
+      'src/conformance.test.ts.tmpl',
+      'src/extract-__name__.fetch.test.ts.tmpl',
+      'src/extract-__name__.sdk.test.ts.tmpl',
+      'src/extract-__name__.ts.tmpl',
+      'src/index.fetch.ts.tmpl',
+      'src/index.sdk.ts.tmpl',
+    ]);
+  });
+
+  it('refuses a bad name, a known provider, an SDK without a version', () => {
+    const root = emptyRepository();
+    expect(() => scaffoldProvider({ repositoryRoot: root, name: 'Acme' })).toThrow(/kebab-case/);
+    expect(() => scaffoldProvider({ repositoryRoot: root, name: 'openai' })).toThrow(
+      /already in providers.json/,
+    );
+    expect(() => scaffoldProvider({ repositoryRoot: root, name: 'acme', sdk: 'acme-sdk' })).toThrow(
+      /--sdk-version/,
+    );
+    expect(() => peerRangeFor('^1.2.3')).toThrow(/exact version/);
+    expect(existsSync(join(root, 'packages', 'extract-acme'))).toBe(false);
+  });
+
+  it('names providers consistently with parity', () => {
+    expect(providerNames('google-genai')).toEqual({
+      name: 'google-genai',
+      camel: 'googleGenai',
+      pascal: 'GoogleGenai',
+      upper: 'GOOGLE_GENAI',
+      title: 'Google Genai',
+    });
+  });
+
+  it('keeps providers.json one provider per line', () => {
+    expect(
+      formatProviderList({
+        providers: [
+          { name: 'a', sdk: null },
+          { name: 'b', sdk: 'b-sdk' },
+        ],
+      }),
+    ).toBe(
+      '{\n  "providers": [\n    { "name": "a", "sdk": null },\n    { "name": "b", "sdk": "b-sdk" }\n  ]\n}\n',
+    );
+  });
+});
+
+describe('the scaffolded package runs its own tests green', () => {
+  it('vitest run in the new package passes (real client against the loopback server)', () => {
+    const root = emptyRepository();
+    scaffoldProvider({ repositoryRoot: root, name: 'acme', format: false });
+    const vitest = join(REPOSITORY_ROOT, 'node_modules', 'vitest', 'vitest.mjs');
+    const run = spawnSync(process.execPath, [vitest, 'run', '--reporter=dot'], {
+      cwd: join(root, 'packages', 'extract-acme'),
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1', CI: '1' },
+      timeout: 120_000,
+    });
+    expect(`${run.stdout}\n${run.stderr}`).toMatch(/Tests\s+\d+ passed/);
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+  }, 150_000);
+});

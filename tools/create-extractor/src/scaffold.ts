@@ -1,0 +1,373 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cannotHappenTemplate, scenarioTemplates } from './scenario-templates.ts';
+
+/** The repository this scaffolder lives in (tools/create-extractor/src → the root). */
+export const REPOSITORY_ROOT: string = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+/** The template files (`*.tmpl`), rendered with the provider's names. */
+export const TEMPLATE_DIRECTORY: string = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'template');
+
+export interface ScaffoldOptions {
+  /** The repository to scaffold into (default: this one). */
+  readonly repositoryRoot?: string;
+  /** The provider key, kebab-case: `acme`, `google-genai`. */
+  readonly name: string;
+  /** The npm name of the SDK the extractor reads; none scaffolds a fetch-based provider with its own client. */
+  readonly sdk?: string | undefined;
+  /** The SDK version to test against (the devDependency); required with `sdk`. */
+  readonly sdkVersion?: string | undefined;
+  /** The provider's name for people (default: from the key, `Google Genai`). */
+  readonly title?: string | undefined;
+  /** Run Biome over the new package (default true; skipped when Biome is not installed). */
+  readonly format?: boolean;
+}
+
+export interface ScaffoldResult {
+  readonly packageDirectory: string;
+  readonly scenarioDirectory: string;
+  /** Every file written, relative to the repository root. */
+  readonly files: string[];
+}
+
+/** The spellings of one provider key. */
+export interface ProviderNames {
+  readonly name: string;
+  readonly camel: string;
+  readonly pascal: string;
+  readonly upper: string;
+  readonly title: string;
+}
+
+const PROVIDER_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
+const NPM_NAME = /^(?:@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/;
+const VERSION = /^(\d+)\.(\d+)\.(\d+)(?:-[0-9A-Za-z.-]+)?$/;
+
+export function providerNames(name: string, title?: string): ProviderNames {
+  const camel = name.replace(/-([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase());
+  return {
+    name,
+    camel,
+    pascal: camel.charAt(0).toUpperCase() + camel.slice(1),
+    upper: name.replaceAll('-', '_').toUpperCase(),
+    title:
+      title ??
+      name
+        .split('-')
+        .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+        .join(' '),
+  };
+}
+
+/** A wide, open peer range from the version tested: `>=3.0.0`, or `>=0.12.0` for 0.x. */
+export function peerRangeFor(version: string): string {
+  const match = VERSION.exec(version);
+  if (match === null) throw new Error(`--sdk-version must be an exact version like 1.2.3, got "${version}"`);
+  return match[1] === '0' ? `>=0.${match[2]}.0` : `>=${match[1]}.0.0`;
+}
+
+/** The condition that points at `src` (the first of tsconfig.base.json's customConditions). */
+export function sourceConditionOf(repositoryRoot: string): string {
+  try {
+    const tsconfig = JSON.parse(readFileSync(join(repositoryRoot, 'tsconfig.base.json'), 'utf8'));
+    const condition = tsconfig?.compilerOptions?.customConditions?.[0];
+    if (typeof condition === 'string' && condition.length > 0) return condition;
+  } catch {
+    // no tsconfig.base.json: the default below
+  }
+  return 'source';
+}
+
+/** package.json per the house template (STYLE.md; the same shape as the living extract packages). */
+export function packageManifest(
+  names: ProviderNames,
+  sourceCondition: string,
+  sdk?: { name: string; version: string },
+): Record<string, unknown> {
+  const manifest: Record<string, unknown> = {
+    name: `@faultline/extract-${names.name}`,
+    version: '0.1.0',
+    description:
+      sdk === undefined
+        ? `Classify errors of the ${names.title} HTTP API (fetch-based) with faultline`
+        : `Classify errors thrown by the ${sdk.name} SDK with faultline`,
+    license: 'MIT',
+    type: 'module',
+    sideEffects: false,
+    engines: { node: '>=20.19' },
+    exports: {
+      '.': { [sourceCondition]: './src/index.ts', types: './dist/index.d.ts', default: './dist/index.js' },
+      './package.json': './package.json',
+    },
+    main: './dist/index.js',
+    types: './dist/index.d.ts',
+    files: ['dist'],
+    scripts: {
+      build: 'tsup',
+      test: 'vitest run',
+      typecheck: 'tsc --noEmit',
+      'lint:package': 'publint --strict && attw --pack . --profile esm-only',
+    },
+    dependencies: {
+      '@faultline/classify': 'workspace:^',
+      '@faultline/render': 'workspace:^',
+      zod: '^4.1.0',
+    },
+  };
+  const devDependencies: Record<string, string> = {
+    '@faultline/test-fixtures': 'workspace:*',
+    'fast-check': '^4.10.2',
+  };
+  if (sdk !== undefined) {
+    manifest.peerDependencies = { [sdk.name]: peerRangeFor(sdk.version) };
+    manifest.peerDependenciesMeta = { [sdk.name]: { optional: true } };
+    devDependencies[sdk.name] = sdk.version;
+  }
+  manifest.devDependencies = Object.fromEntries(
+    Object.entries(devDependencies).sort(([left], [right]) => (left < right ? -1 : 1)),
+  );
+  return manifest;
+}
+
+function render(text: string, tokens: Record<string, string>): string {
+  let rendered = text;
+  for (const [token, value] of Object.entries(tokens)) rendered = rendered.replaceAll(token, value);
+  return rendered;
+}
+
+function template(file: string): string {
+  return readFileSync(join(TEMPLATE_DIRECTORY, file), 'utf8');
+}
+
+const FIXED_FILES: Record<string, string> = {
+  'tsconfig.json': '{\n  "extends": "../../tsconfig.base.json",\n  "include": ["src", "test"]\n}\n',
+  'tsup.config.ts': `import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: ['src/index.ts'],
+  format: ['esm'],
+  dts: true,
+  clean: true,
+  sourcemap: true,
+  target: 'node20',
+});
+`,
+  'vitest.config.ts': "export { default } from '../../vitest.shared.ts';\n",
+};
+
+function readmeTokens(names: ProviderNames, sdk: string | undefined): Record<string, string> {
+  if (sdk === undefined) {
+    return {
+      __WHAT__: `(its HTTP API, called through this package's \`fetch${names.pascal}\`)`,
+      __INSTALL_SDK__: '',
+      __USAGE__: `import { fetch${names.pascal}, withClassifiedErrors } from '@faultline/extract-${names.name}';
+import { FaultlineError, formatPanel } from '@faultline/render';
+
+try {
+  const response = await withClassifiedErrors(
+    ({ signal }) =>
+      fetch${names.pascal}('https://api.${names.name}.example/v1/chat/completions', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: \`Bearer \${process.env.${names.upper}_API_KEY}\` },
+        body: JSON.stringify({ model: '${names.name}-model', messages: [{ role: 'user', content: 'Hello' }] }),
+        signal,
+        timeoutMs: 60_000,
+      }),
+    { model: '${names.name}-model', retry: { maxAttempts: 3 } },
+  );
+  console.log(await response.json());
+} catch (error) {
+  if (FaultlineError.isInstance(error)) console.error(formatPanel(error.toErrorReport()));
+  throw error;
+}`,
+      __TODO_SDK__: `Point \`fetch${names.pascal}\`'s callers at the real API; keep the client's errors (\`${names.pascal}ApiError\`, \`${names.pascal}ConnectionError\`) as they are.`,
+    };
+  }
+  return {
+    __WHAT__: `(the \`${sdk}\` SDK, an optional peer: install your own version)`,
+    __INSTALL_SDK__: ` ${sdk}`,
+    __USAGE__: `import { withClassifiedErrors } from '@faultline/extract-${names.name}';
+import { FaultlineError, formatPanel } from '@faultline/render';
+
+// Turn the SDK's own retries off (maxRetries: 0): faultline owns retries.
+try {
+  const answer = await withClassifiedErrors(({ signal }) => client.someCall({ ... }, { signal }), {
+    model: '${names.name}-model',
+    retry: { maxAttempts: 3 },
+  });
+} catch (error) {
+  if (FaultlineError.isInstance(error)) console.error(formatPanel(error.toErrorReport()));
+  throw error;
+}`,
+    __TODO_SDK__: `Call the real \`${sdk}\` in \`src/extract-${names.name}.sdk.test.ts\` (every major you support, through npm aliases), remove its \`.skip\`, and teach \`src/extract-${names.name}.ts\` the SDK's error classes (duck-typed).`,
+  };
+}
+
+/** Reads providers.json; throws when it is missing or has no providers array. */
+function readProviderList(repositoryRoot: string): {
+  path: string;
+  data: Record<string, unknown> & { providers: Array<{ name: string; sdk: string | null }> };
+} {
+  const path = join(repositoryRoot, 'providers.json');
+  if (!existsSync(path)) throw new Error(`create-extractor: ${path} does not exist (the one provider list)`);
+  const data = JSON.parse(readFileSync(path, 'utf8'));
+  if (!Array.isArray(data?.providers)) throw new Error(`create-extractor: ${path} has no "providers" array`);
+  return { path, data };
+}
+
+/** Writes providers.json in its house layout: one provider per line. */
+export function formatProviderList(
+  data: Record<string, unknown> & { providers: Array<{ name: string; sdk: string | null }> },
+): string {
+  const lines = ['{'];
+  const keys = Object.keys(data).filter((key) => key !== 'providers');
+  for (const key of keys) lines.push(`  ${JSON.stringify(key)}: ${JSON.stringify(data[key])},`);
+  lines.push('  "providers": [');
+  data.providers.forEach((entry, index) => {
+    const comma = index < data.providers.length - 1 ? ',' : '';
+    lines.push(`    { "name": ${JSON.stringify(entry.name)}, "sdk": ${JSON.stringify(entry.sdk)} }${comma}`);
+  });
+  lines.push('  ]', '}');
+  return `${lines.join('\n')}\n`;
+}
+
+function write(repositoryRoot: string, path: string, text: string, written: string[]): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+  written.push(relative(repositoryRoot, path));
+}
+
+function biomeBinary(repositoryRoot: string): string | undefined {
+  const binary = join(repositoryRoot, 'node_modules', '.bin', 'biome');
+  return existsSync(binary) ? binary : undefined;
+}
+
+/**
+ * Scaffolds `packages/extract-<name>` (package.json, tsconfig, tsup and vitest configs, the
+ * extractor, the error shape, the index with a bound `withClassifiedErrors`, a fetch client when
+ * there is no SDK, tests wired to the loopback server, README), one scenario per reason the
+ * template can produce plus `_coverage.json` in `test-fixtures/scenarios/<name>`, and appends the
+ * provider to providers.json. Refuses to overwrite anything.
+ */
+export function scaffoldProvider(options: ScaffoldOptions): ScaffoldResult {
+  const repositoryRoot = resolve(options.repositoryRoot ?? REPOSITORY_ROOT);
+  const { name } = options;
+  if (!PROVIDER_NAME.test(name)) {
+    throw new Error(
+      `create-extractor: the provider name must be kebab-case (acme, google-genai), got "${name}"`,
+    );
+  }
+  if (options.sdk !== undefined && !NPM_NAME.test(options.sdk)) {
+    throw new Error(`create-extractor: --sdk must be an npm package name, got "${options.sdk}"`);
+  }
+  if (options.sdk !== undefined && options.sdkVersion === undefined) {
+    throw new Error('create-extractor: --sdk needs --sdk-version <the exact version to test against>');
+  }
+  if (options.sdk === undefined && options.sdkVersion !== undefined) {
+    throw new Error('create-extractor: --sdk-version needs --sdk <npm name>');
+  }
+  const sdk = options.sdk === undefined ? undefined : { name: options.sdk, version: options.sdkVersion! };
+  if (sdk !== undefined) peerRangeFor(sdk.version);
+  const list = readProviderList(repositoryRoot);
+  if (list.data.providers.some((entry) => entry.name === name)) {
+    throw new Error(`create-extractor: provider '${name}' is already in providers.json`);
+  }
+  const packageDirectory = join(repositoryRoot, 'packages', `extract-${name}`);
+  const scenarioDirectory = join(repositoryRoot, 'test-fixtures', 'scenarios', name);
+  for (const directory of [packageDirectory, scenarioDirectory]) {
+    if (existsSync(directory))
+      throw new Error(`create-extractor: ${relative(repositoryRoot, directory)} already exists`);
+  }
+
+  const names = providerNames(name, options.title);
+  const tokens: Record<string, string> = {
+    ...readmeTokens(names, sdk?.name),
+    __name__: names.name,
+    __camel__: names.camel,
+    __Pascal__: names.pascal,
+    __UPPER__: names.upper,
+    __Title__: names.title,
+    __SDK__: sdk?.name ?? '',
+  };
+  const written: string[] = [];
+  const manifest = packageManifest(names, sourceConditionOf(repositoryRoot), sdk);
+  write(
+    repositoryRoot,
+    join(packageDirectory, 'package.json'),
+    `${JSON.stringify(manifest, null, 2)}\n`,
+    written,
+  );
+  for (const [file, text] of Object.entries(FIXED_FILES))
+    write(repositoryRoot, join(packageDirectory, file), text, written);
+  const variant = sdk === undefined ? 'fetch' : 'sdk';
+  const sources: Array<[templateFile: string, target: string]> = [
+    ['README.md.tmpl', 'README.md'],
+    ['src/__name__-error-shape.ts.tmpl', `src/${name}-error-shape.ts`],
+    ['src/extract-__name__.ts.tmpl', `src/extract-${name}.ts`],
+    [`src/index.${variant}.ts.tmpl`, 'src/index.ts'],
+    ['src/conformance.test.ts.tmpl', 'src/conformance.test.ts'],
+    [
+      `src/extract-__name__.${variant}.test.ts.tmpl`,
+      `src/extract-${name}.${variant === 'sdk' ? 'sdk.' : ''}test.ts`,
+    ],
+  ];
+  if (sdk === undefined) sources.push(['src/__name__-client.ts.tmpl', `src/${name}-client.ts`]);
+  for (const [templateFile, target] of sources) {
+    write(repositoryRoot, join(packageDirectory, target), render(template(templateFile), tokens), written);
+  }
+
+  for (const scenario of scenarioTemplates(names.title, name)) {
+    const data = {
+      id: `${name}/${scenario.file}`,
+      provider: name,
+      description: scenario.description,
+      source:
+        'tools/create-extractor template: a generic JSON error body ({ "error": { "message", "type", "code" } }); replace it with a response recorded from the provider (curl -i, keys scrubbed) and name its documentation here',
+      ...(sdk === undefined ? {} : { api: 'chat' }),
+      response: scenario.response,
+      expected: scenario.expected,
+      ...(scenario.demo === undefined ? {} : { demo: scenario.demo }),
+    };
+    write(
+      repositoryRoot,
+      join(scenarioDirectory, `${scenario.file}.json`),
+      `${JSON.stringify(data, null, 2)}\n`,
+      written,
+    );
+  }
+  const coverage = { provider: name, cannotHappen: cannotHappenTemplate(names.title) };
+  write(
+    repositoryRoot,
+    join(scenarioDirectory, '_coverage.json'),
+    `${JSON.stringify(coverage, null, 2)}\n`,
+    written,
+  );
+
+  list.data.providers.push({ name, sdk: sdk?.name ?? null });
+  writeFileSync(list.path, formatProviderList(list.data));
+  written.push('providers.json');
+
+  const biome = options.format === false ? undefined : biomeBinary(repositoryRoot);
+  if (biome !== undefined) {
+    spawnSync(biome, ['check', '--write', relative(repositoryRoot, packageDirectory)], {
+      cwd: repositoryRoot,
+      stdio: 'ignore',
+    });
+  }
+  return { packageDirectory, scenarioDirectory, files: written };
+}
+
+/** Every template file, for tests that check each one is used. */
+export function templateFiles(): string[] {
+  const files: string[] = [];
+  const walk = (directory: string) => {
+    for (const entry of readdirSync(directory, { withFileTypes: true })) {
+      const path = join(directory, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else files.push(relative(TEMPLATE_DIRECTORY, path));
+    }
+  };
+  walk(TEMPLATE_DIRECTORY);
+  return files.sort();
+}
