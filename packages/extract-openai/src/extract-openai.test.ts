@@ -229,6 +229,18 @@ for (const sdk of SDKS) {
       expect(classify(metadata).reason).toBe('content_policy');
     });
 
+    it("reads OpenRouter's moderation metadata without copying the flagged prompt", async () => {
+      const scenario = scenarios.find(
+        (candidate) => candidate.id === 'openai/openrouter-moderation-flagged',
+      )!;
+      const metadata = openaiExtractor.extract(await thrownBy(sdk, scenario))!;
+      expect(metadata).toMatchObject({
+        providerType: 'moderation',
+        blockReason: 'moderation: harassment/threatening',
+      });
+      expect(JSON.stringify(metadata)).not.toContain('FLAGGED-PROMPT-TEXT-canary');
+    });
+
     it('records x-should-retry: false as evidence', async () => {
       const scenario = scenarios.find((candidate) => candidate.id === 'openai/should-retry-false-500')!;
       const metadata = openaiExtractor.extract(await thrownBy(sdk, scenario))!;

@@ -163,6 +163,15 @@ function azureBlockReason(inner: OpenAIInnerErrorType): string | undefined {
   return filtered.length > 0 ? `content_filter: ${filtered.join(', ')}` : 'content_filter';
 }
 
+/** OpenRouter's moderation refusal: `metadata.reasons` (categories) or `metadata.flagged_input`. */
+function moderationBlockReason(inner: OpenAIInnerErrorType): string | undefined {
+  const metadata = inner.metadata;
+  if (metadata === null || metadata === undefined) return undefined;
+  const reasons = (metadata.reasons ?? []).filter((reason) => typeof reason === 'string').slice(0, 10);
+  if (reasons.length > 0) return `moderation: ${reasons.join(', ').slice(0, 200)}`;
+  return typeof metadata.flagged_input === 'string' ? 'moderation' : undefined;
+}
+
 function requestIdOf(error: unknown, headers: unknown): string | undefined {
   return (
     text(safeGet(error, 'requestID'), 200) ??
@@ -228,8 +237,13 @@ function fromApiError(error: unknown, now: number, streamEvent: boolean): Provid
   const shouldRetryHint = shouldRetryHintOf(headers);
   if (shouldRetryHint !== undefined) metadata.shouldRetryHint = shouldRetryHint;
   if (inner !== undefined) {
-    const blockReason = azureBlockReason(inner);
+    const blockReason = azureBlockReason(inner) ?? moderationBlockReason(inner);
     if (blockReason !== undefined) metadata.blockReason = blockReason;
+    // OpenRouter's ModerationErrorMetadata (`reasons`, `flagged_input`) is its structured signal
+    // that moderation refused the input; `flagged_input` (prompt text) is never copied.
+    if (metadata.providerType === undefined && blockReason?.startsWith('moderation')) {
+      metadata.providerType = 'moderation';
+    }
   }
   const raw = innerValue !== undefined ? safeStringify(innerValue) : sdkMessage;
   if (raw !== undefined && raw.length > 0) attachRawBody(metadata, raw);
