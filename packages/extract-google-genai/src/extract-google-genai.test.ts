@@ -16,6 +16,7 @@ import {
   clientFor,
   isApiErrorScenario,
   isBlockedAnswerScenario,
+  isSwallowedErrorScenario,
   MODEL,
   SDKS,
 } from '../test/genai-harness.ts';
@@ -25,6 +26,7 @@ import {
   googleGenaiExtractor,
   googleGenaiTransportExtractor,
 } from './extract-google-genai.ts';
+import { inspectGeminiResult } from './guard-google-genai.ts';
 import { withClassifiedErrors } from './index.ts';
 
 const scenarios = loadScenarios('google-genai');
@@ -132,6 +134,11 @@ for (const sdk of SDKS) {
           expect(outcome.didThrow, String(outcome.thrown)).toBe(false);
           metadata = blockedMetadataOf(outcome.result, outcome.chunks);
           expect(metadata?.origin).toBe('blocked_response');
+        } else if (isSwallowedErrorScenario(scenario)) {
+          // The SDK ends the stream normally; only the empty chunk it leaves shows the error.
+          expect(outcome.didThrow, String(outcome.thrown)).toBe(false);
+          metadata = inspectGeminiResult(outcome.chunks);
+          expect(metadata?.origin).toBe('malformed_response');
         } else {
           expect(outcome.didThrow).toBe(true);
           const thrown = outcome.thrown;
@@ -176,7 +183,8 @@ describe('the bound withClassifiedErrors', () => {
       const resolved = expectedFor(scenario, sdk.alias);
       // genai 1.x swallows an error chunk; drained inside the wrapper, the empty chunk it leaves
       // is caught by inspectResult (an error the SDK could not report: interrupted).
-      const swallowed = resolved.skip !== undefined && scenario.stream === true;
+      const swallowed =
+        (resolved.skip !== undefined && scenario.stream === true) || isSwallowedErrorScenario(scenario);
       const expected = swallowed
         ? { ...resolved, category: 'ambiguous' as const, reason: 'interrupted' as const, retryable: false }
         : resolved;

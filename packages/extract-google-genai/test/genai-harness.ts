@@ -101,12 +101,34 @@ export async function callScenario(
   }
 }
 
-/** True when the SDK should throw its ApiError (an HTTP error status or an error chunk). */
+function errorChunkCode(data: string): number | undefined | null {
+  try {
+    const parsed = JSON.parse(data) as { error?: { code?: unknown } };
+    if (parsed === null || typeof parsed !== 'object' || typeof parsed.error !== 'object') return null;
+    return typeof parsed.error?.code === 'number' ? parsed.error.code : undefined;
+  } catch {
+    return null;
+  }
+}
+
+/** True when the SDK should throw its ApiError (an HTTP error status, or an error chunk with a 4xx/5xx code). */
 export function isApiErrorScenario(scenario: Scenario): boolean {
   const response = scenario.response;
   if (response.kind === 'http') return response.status >= 400;
-  if (response.kind === 'sse') return response.events.some((event) => event.data.startsWith('{"error"'));
+  if (response.kind === 'sse') {
+    return response.events.some((event) => {
+      const code = errorChunkCode(event.data);
+      return typeof code === 'number' && code >= 400 && code < 600;
+    });
+  }
   return false;
+}
+
+/** True when a stream carries an error chunk that no genai major throws for (no numeric code). */
+export function isSwallowedErrorScenario(scenario: Scenario): boolean {
+  const response = scenario.response;
+  if (response.kind !== 'sse') return false;
+  return response.events.some((event) => errorChunkCode(event.data) === undefined);
 }
 
 /** True when the SDK returns normally and only the answer says it was blocked. */
