@@ -107,7 +107,12 @@ async function runTask(task: DemoTask, server: LoopbackServer, timeoutMs: number
       adapter.withClassifiedErrors(
         ({ signal }) =>
           driver.call({ baseUrl, api: scenario.api, stream: scenario.stream, signal, timeoutMs }),
-        { retry: false, model: driver.model },
+        {
+          retry: false,
+          model: driver.model,
+          operation: driver.operation(scenario.api, scenario.stream),
+          family: scenario.api !== undefined && /embed/i.test(scenario.api) ? 'embedding' : 'completion',
+        },
       ),
       callDeadlineMs,
       `${scenario.id} (${driver.sdkPackage})`,
@@ -207,7 +212,7 @@ export async function runDemo(
       return result;
     });
     for (const result of results) {
-      for (const problem of result.problems) problems.push(`${result.scenario}: ${problem}`);
+      if (result.problems.length > 0) problems.push(`${result.scenario}: ${result.problems.join('; ')}`);
     }
     return { results, problems };
   } finally {
@@ -279,7 +284,9 @@ export function pickShowcase(results: DemoResult[]): DemoResult | undefined {
 }
 
 export async function demoCommand(options: DemoOptions, streams: TerminalStreams): Promise<number> {
-  const interactive = streams.stderr.isTTY === true;
+  // A spinner only on a real terminal: nanospinner loops forever on a TTY that reports 0 columns.
+  const stderrColumns = (streams.stderr as { columns?: number }).columns ?? 0;
+  const interactive = streams.stderr.isTTY === true && stderrColumns > 0;
   const spinner = interactive
     ? createSpinner('Starting the loopback provider server', {
         stream: streams.stderr as NodeJS.WriteStream,

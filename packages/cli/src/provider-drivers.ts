@@ -28,6 +28,8 @@ export interface ProviderDriver {
   protocol: LoopbackProtocol;
   model: string;
   loadAdapter(): Promise<unknown>;
+  /** The SDK method a call with this `api`/`stream` uses (the report's `operation`). */
+  operation(api: string | undefined, stream: boolean | undefined): string;
   /** Calls the real SDK at `baseUrl`, consuming a stream to its end. */
   call(call: DriverCall): Promise<unknown>;
 }
@@ -48,6 +50,12 @@ const openaiDriver: ProviderDriver = {
   protocol: 'http1',
   model: 'gpt-4o-mini',
   loadAdapter: () => import('@faultline/extract-openai'),
+  operation: (api, stream) =>
+    api === 'embeddings'
+      ? 'embeddings.create'
+      : api === 'responses'
+        ? 'responses.create'
+        : `chat.completions.create${stream === true ? ' (stream)' : ''}`,
   async call({ baseUrl, api, stream, signal, timeoutMs }) {
     const { default: OpenAI } = await import('openai');
     const client = new OpenAI({ apiKey: demoApiKey, baseURL: baseUrl, maxRetries: 0, timeout: timeoutMs });
@@ -79,6 +87,7 @@ const groqDriver: ProviderDriver = {
   protocol: 'http1',
   model: 'llama-3.3-70b-versatile',
   loadAdapter: () => import('@faultline/extract-groq'),
+  operation: (_api, stream) => `chat.completions.create${stream === true ? ' (stream)' : ''}`,
   async call({ baseUrl, stream, signal, timeoutMs }) {
     const { default: Groq } = await import('groq-sdk');
     const client = new Groq({ apiKey: demoApiKey, baseURL: baseUrl, maxRetries: 0, timeout: timeoutMs });
@@ -98,6 +107,7 @@ const anthropicDriver: ProviderDriver = {
   protocol: 'http1',
   model: 'claude-sonnet-4-6',
   loadAdapter: () => import('@faultline/extract-anthropic'),
+  operation: (_api, stream) => `messages.create${stream === true ? ' (stream)' : ''}`,
   async call({ baseUrl, stream, signal, timeoutMs }) {
     const { default: Anthropic } = await import('@anthropic-ai/sdk');
     const client = new Anthropic({ apiKey: demoApiKey, baseURL: baseUrl, maxRetries: 0, timeout: timeoutMs });
@@ -120,6 +130,8 @@ const mistralDriver: ProviderDriver = {
   protocol: 'http1',
   model: 'mistral-small-latest',
   loadAdapter: () => import('@faultline/extract-mistral'),
+  operation: (api, stream) =>
+    api === 'embeddings' ? 'embeddings.create' : stream === true ? 'chat.stream' : 'chat.complete',
   async call({ baseUrl, api, stream, signal, timeoutMs }) {
     const { Mistral } = await import('@mistralai/mistralai');
     const client = new Mistral({
@@ -150,6 +162,12 @@ const googleGenaiDriver: ProviderDriver = {
   protocol: 'http1',
   model: 'gemini-2.5-flash',
   loadAdapter: () => import('@faultline/extract-google-genai'),
+  operation: (api, stream) =>
+    api === 'embeddings' || api === 'embedContent'
+      ? 'models.embedContent'
+      : stream === true
+        ? 'models.generateContentStream'
+        : 'models.generateContent',
   async call({ baseUrl, api, stream, signal, timeoutMs }) {
     const { GoogleGenAI } = await import('@google/genai');
     const client = new GoogleGenAI({ apiKey: demoApiKey, httpOptions: { baseUrl, timeout: timeoutMs } });
@@ -176,6 +194,10 @@ const googleGenaiDriver: ProviderDriver = {
 
 let bedrockWarningSilenced = false;
 
+function isInvokeModel(api: string | undefined): boolean {
+  return api !== undefined && /^invoke/i.test(api);
+}
+
 const bedrockDriver: ProviderDriver = {
   key: 'bedrock',
   sdkPackage: '@aws-sdk/client-bedrock-runtime',
@@ -183,6 +205,8 @@ const bedrockDriver: ProviderDriver = {
   protocol: 'h2c',
   model: 'anthropic.claude-3-haiku-20240307-v1:0',
   loadAdapter: () => import('@faultline/extract-bedrock'),
+  operation: (api, stream) =>
+    isInvokeModel(api) ? 'InvokeModel' : stream === true ? 'ConverseStream' : 'Converse',
   async call({ baseUrl, api, stream, signal, timeoutMs }) {
     if (!bedrockWarningSilenced) {
       // The SDK warns once per process that future releases need Node 22; not the demo's news.
@@ -201,7 +225,7 @@ const bedrockDriver: ProviderDriver = {
     });
     const modelId = 'anthropic.claude-3-haiku-20240307-v1:0';
     try {
-      if (api === 'invoke' || api === 'invoke-model' || api === 'InvokeModel') {
+      if (isInvokeModel(api)) {
         return await client.send(
           new InvokeModelCommand({
             modelId,
