@@ -122,7 +122,9 @@ describe('groqExtractor against the real groq-sdk and the loopback server', () =
           const serialised = JSON.stringify(metadata);
           expect(serialised).not.toContain('SECRET-MODEL-OUTPUT');
           if (scenario.response.kind === 'http' && scenario.response.body.length > 0) {
-            expect(serialised).not.toContain(scenario.response.body);
+            // Neither verbatim nor in its JSON-escaped form (an HTML page has CR/LF).
+            expect(metadata.message).not.toContain(scenario.response.body.trim());
+            expect(serialised).not.toContain(JSON.stringify(scenario.response.body).slice(1, -1));
             expect(Object.keys(metadata)).not.toContain('rawBody');
           }
         });
@@ -166,6 +168,16 @@ describe('groqExtractor: what it reads and what it leaves alone', () => {
       retryAfterSeconds: 8,
     });
     expect(metadata?.message).toMatch(/^Rate limit reached for model/);
+  });
+
+  it('keeps a non-JSON body (HTML 502) out of the message, in rawBody only', async () => {
+    for (const alias of ['groq-sdk', 'groq-sdk-v0']) {
+      const thrown = await thrownBy('bad-gateway-html', alias);
+      expect((thrown as Error).message).toMatch(/^502 <html>/);
+      const metadata = groqExtractor.extract(thrown)!;
+      expect(metadata.message).toBe('502 Bad Gateway');
+      expect(metadata.rawBody).toContain('<center>cloudflare</center>');
+    }
   });
 
   it('reads a stream error event at the inner depth (status undefined)', async () => {

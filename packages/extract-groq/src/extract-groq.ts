@@ -92,6 +92,19 @@ function rawBodyText(body: unknown): string | undefined {
   }
 }
 
+const MAX_TEXT_BODY = 64 * 1024;
+
+/** A short description of a non-JSON body: an HTML page's title, or its kind. */
+function describeTextBody(body: string, status: number): string {
+  const trimmed = body.trim();
+  if (trimmed.length === 0) return `HTTP ${status} with an empty body`;
+  const title =
+    /<title[^>]*>([^<]{1,200})<\/title>/i.exec(trimmed)?.[1] ??
+    /<h1[^>]*>([^<]{1,200})<\/h1>/i.exec(trimmed)?.[1];
+  if (title !== undefined) return title.trim();
+  return `HTTP ${status} with a ${trimmed.startsWith('<') ? 'HTML' : 'text'} body`;
+}
+
 function nameOf(value: unknown): string | undefined {
   const name = safeString(safeGet(value, 'name'), 200);
   return name !== undefined && name !== 'Error' ? name : constructorName(value);
@@ -153,9 +166,26 @@ function extractGroq(error: unknown, context: { signal?: AbortSignal; now?: () =
   }
   if (sdkErrorType !== undefined) metadata.sdkErrorType = sdkErrorType;
 
+  let textBody: string | undefined;
   if (metadata.message === '') {
-    // The provider's words; without a JSON body (HTML 502, empty 500) the SDK message says it all.
-    metadata.message = inner?.message ?? (messageOf(error, 2000) || `HTTP ${status ?? 'error'}`);
+    if (inner?.message !== undefined) {
+      metadata.message = inner.message;
+    } else if (status !== undefined) {
+      // Without a JSON body groq-sdk's message is `${status} ${body text}` (an HTML page, a proxy's
+      // words) or `${status} status code (no body)`: the text stays in rawBody only.
+      const sdkMessage = messageOf(error, MAX_TEXT_BODY);
+      const rest = sdkMessage.startsWith(`${status} `)
+        ? sdkMessage.slice(String(status).length + 1)
+        : sdkMessage;
+      if (/^status code \(no body\)$/.test(rest)) {
+        metadata.message = sdkMessage;
+      } else {
+        textBody = rest;
+        metadata.message = describeTextBody(rest, status);
+      }
+    } else {
+      metadata.message = messageOf(error, 2000) || 'Groq error';
+    }
   }
   if (inner !== undefined) {
     if (inner.code !== null && inner.code !== undefined) metadata.providerCode = String(inner.code);
@@ -182,8 +212,8 @@ function extractGroq(error: unknown, context: { signal?: AbortSignal; now?: () =
   const shouldRetry = readHeader(headers, 'x-should-retry');
   if (shouldRetry === 'true' || shouldRetry === 'false') metadata.shouldRetryHint = shouldRetry === 'true';
 
-  const raw = rawBodyText(body);
-  if (raw !== undefined) attachRawBody(metadata, raw);
+  const raw = rawBodyText(body) ?? textBody;
+  if (raw !== undefined && raw !== '') attachRawBody(metadata, raw);
   return metadata;
 }
 
