@@ -80,9 +80,17 @@ export function classificationFor(
 
 const URL_PATTERN = /\b(?:https?|wss?):\/\/\S+/gi;
 
+// Each phrase list is tested as one alternation, compiled once per list: one regex pass over the
+// text instead of one per phrase (classify runs on every failure).
+const COMPILED = new WeakMap<readonly RegExp[], RegExp>();
+
 function matchesAny(text: string, phrases: readonly RegExp[]): boolean {
-  for (const phrase of phrases) if (phrase.test(text)) return true;
-  return false;
+  let combined = COMPILED.get(phrases);
+  if (combined === undefined) {
+    combined = new RegExp(phrases.map((phrase) => `(?:${phrase.source})`).join('|'));
+    COMPILED.set(phrases, combined);
+  }
+  return combined.test(text);
 }
 
 /** The wait a provider states in prose ("Please try again in 20s"), in seconds. */
