@@ -1,10 +1,5 @@
 import type { ProviderErrorMetadata } from '@faultline/classify';
-import {
-  type ClassifyErrorOptions,
-  classifyError,
-  errorFromMetadata,
-  isCallerAbort,
-} from './classify-error.ts';
+import { type ClassifyErrorOptions, classifyError, errorFromMetadata } from './classify-error.ts';
 import type { FaultlineError } from './errors.ts';
 import type { ErrorReport } from './report.ts';
 
