@@ -1,5 +1,6 @@
 import {
   attachRawBody,
+  causeChain,
   constructorName,
   defineExtractor,
   type Extractor,
@@ -256,6 +257,16 @@ function fromTransportApiError(error: unknown, signal: AbortSignal | undefined):
   const message = messageOf(error, MAX_MESSAGE_LENGTH);
   const base = { provider: OPENAI_PROVIDER, sdkErrorType: constructorName(error) ?? 'APIError' };
   if (names.includes('APIUserAbortError') || message === ABORT_MESSAGE) {
+    // The SDK says "aborted" whichever signal fired. It is the caller's abort when the caller's
+    // signal fired, or when nothing else is known. A deadline's TimeoutError as the cause (openai 7
+    // keeps `signal.reason`), or a caller signal that has not fired, means another signal (a
+    // deadline) ended the call: a timeout.
+    if (signal?.aborted !== true) {
+      const deadline = causeChain(error, 6).some((link) => safeGet(link, 'name') === 'TimeoutError');
+      if (deadline || signal !== undefined) {
+        return { ...base, message: message || ABORT_MESSAGE, origin: 'timeout', networkPhase: 'unknown' };
+      }
+    }
     return { ...base, message: message || ABORT_MESSAGE, origin: 'abort' };
   }
   if (names.includes('APIConnectionTimeoutError') || message === TIMEOUT_MESSAGE) {
@@ -306,6 +317,7 @@ function extract(
   error: unknown,
   signal: AbortSignal | undefined,
   now: number,
+  streaming: boolean,
   depth = 0,
 ): ProviderErrorMetadata | undefined {
   if (error === null || (typeof error !== 'object' && typeof error !== 'function')) return undefined;
@@ -323,7 +335,7 @@ function extract(
     // `OpenAIError` with the original as `cause`: read the cause first.
     const cause = safeGet(error, 'cause');
     if (cause !== undefined && cause !== null && cause !== error && depth < 3) {
-      const fromCause = extract(cause, signal, now, depth + 1);
+      const fromCause = extract(cause, signal, now, streaming, depth + 1);
       if (fromCause !== undefined) return fromCause;
     }
     const names = [constructorName(error), ...prototypeNames(error)];
@@ -357,7 +369,7 @@ function extract(
 
   // Raw transport errors the SDK lets through: undici `TypeError: terminated` (body or stream cut),
   // node-fetch `Premature close`. Aborts and timeouts are left to the built-in extractors.
-  const transport = inspectTransportError(error, signal);
+  const transport = inspectTransportError(error, signal, streaming);
   if (transport !== undefined && transport.origin === 'network') {
     const metadata: ProviderErrorMetadata = {
       provider: OPENAI_PROVIDER,
@@ -387,7 +399,9 @@ export const openaiExtractor: Extractor = defineExtractor({
     } catch {
       now = Date.now();
     }
-    return extract(error, context.signal, now);
+    // render's context says whether a stream was being read (its guardStream does).
+    const streaming = safeGet(context, 'streaming') === true;
+    return extract(error, context.signal, now, streaming);
   },
 });
 

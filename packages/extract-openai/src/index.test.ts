@@ -132,3 +132,27 @@ for (const sdk of SDKS) {
     expect((thrown as FaultlineError).toErrorReport()).toMatchObject({ reason: 'content_policy' });
   });
 }
+
+for (const sdk of SDKS) {
+  it(`classifies a deadline that aborts the SDK as a timeout, not the caller's abort (${sdk.alias})`, async () => {
+    const never = { response: { kind: 'socket', behaviour: 'never-answer' } } as const;
+    const client = newClient(sdk, {
+      timeout: 20_000,
+      baseURL: server.baseUrlFor(never, { pathPrefix: '/v1' }),
+    });
+    const caller = new AbortController();
+    const started = Date.now();
+    const thrown = await withClassifiedErrors(
+      ({ signal }) => client.chat.completions.create(CHAT_PARAMS, signal ? { signal } : {}),
+      { deadlineMs: 300, signal: caller.signal },
+    ).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(FaultlineError.isInstance(thrown), String(thrown)).toBe(true);
+    const report = (thrown as FaultlineError).toErrorReport();
+    expect(report).toMatchObject({ reason: 'timeout', retryable: true });
+    expect((thrown as FaultlineError).classification.callerAborted).toBe(false);
+  });
+}
