@@ -97,6 +97,7 @@ export const AUTH_PHRASES: readonly RegExp[] = [
   /invalid authentication|unauthorized/, // Mistral "Unauthorized", generic
   /could not load credentials from any providers|credentialsprovidererror/, // AWS SDK v3 CredentialsProviderError when no credentials are configured (Bedrock and every AWS client)
   /could not resolve authentication method/, // @anthropic-ai/sdk 0.39-1.12 plain Error when no apiKey/authToken is set: "Could not resolve authentication method. Expected ..."
+  /_api_key environment variable is missing/, // groq-sdk 0.37-1.6 GroqError from the constructor: "The GROQ_API_KEY environment variable is missing or empty; ..."
 ];
 
 /**

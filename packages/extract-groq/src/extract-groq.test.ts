@@ -230,6 +230,26 @@ describe('groqExtractor: what it reads and what it leaves alone', () => {
     expect(classify(metadata!).callerAborted).toBe(true);
   });
 
+  it('reads the missing-key GroqError the client constructor throws as auth', () => {
+    const saved = process.env.GROQ_API_KEY;
+    delete process.env.GROQ_API_KEY;
+    try {
+      for (const Client of [Groq, GroqV0]) {
+        let thrown: unknown;
+        try {
+          new (Client as typeof Groq)({ maxRetries: 0 });
+        } catch (error) {
+          thrown = error;
+        }
+        const metadata = groqExtractor.extract(thrown);
+        expect(metadata).toMatchObject({ provider: 'groq', origin: 'validation', sdkErrorType: 'GroqError' });
+        expect(classify(metadata!).reason).toBe('auth');
+      }
+    } finally {
+      if (saved !== undefined) process.env.GROQ_API_KEY = saved;
+    }
+  });
+
   it('leaves the raw TypeError of a cut stream to the built-in transport extractor', async () => {
     const thrown = await thrownBy('stream-cut');
     expect(thrown).toBeInstanceOf(TypeError);

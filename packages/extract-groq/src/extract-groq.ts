@@ -142,9 +142,23 @@ function transportMetadata(
   return { origin: 'network', networkPhase: 'unknown', message: message || 'Connection error.' };
 }
 
+/**
+ * groq-sdk's own words (0.37 to 1.6, observed) when the client is built without a key:
+ * "The GROQ_API_KEY environment variable is missing or empty; either provide it, or ...".
+ * Used only to recognise the SDK's error; classify reads the phrase to decide the reason.
+ */
+const MISSING_API_KEY = /^The GROQ_API_KEY environment variable is missing or empty/;
+
 function extractGroq(error: unknown, context: { signal?: AbortSignal; now?: () => number }) {
   if (error === null || typeof error !== 'object') return undefined;
-  if (!isGroqError(error)) return undefined;
+  if (!isGroqError(error)) {
+    // A plain GroqError (not an APIError) thrown by the client constructor.
+    const message = messageOf(error, 1000);
+    if (MISSING_API_KEY.test(message) && prototypeNames(error).includes('GroqError')) {
+      return { provider: GROQ_PROVIDER, sdkErrorType: 'GroqError', message, origin: 'validation' } as const;
+    }
+    return undefined;
+  }
 
   const names = prototypeNames(error);
   const status = safeStatus(safeGet(error, 'status'));
