@@ -274,6 +274,48 @@ describe('the bound withClassifiedErrors', () => {
 // Bodies are built by the scenarios; this marker would only show up if a raw body leaked.
 const TEST_BODY_MARKER = '"@type":"type.googleapis.com/google.rpc';
 
+describe('Vertex AI through the real SDK, without touching the network', () => {
+  const scenario = () =>
+    scenarios.find((candidate) => candidate.id === 'google-genai/vertex-model-not-found') as Scenario;
+  for (const sdk of SDKS) {
+    it(`${sdk.alias}: project/location with an OAuth2Client holding a token`, async () => {
+      const vertex = scenario();
+      const client = clientFor(sdk, vertex, server.baseUrlFor(vertex));
+      const thrown = await client.models.generateContent({ model: 'gemini-9.9-pro', contents: 'x' }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      const request = server.requests(vertex).at(-1);
+      expect(request?.subPath).toMatch(
+        /^\/v1beta1\/projects\/my-project\/locations\/us-central1\/publishers\/google\/models\/gemini-9\.9-pro:generateContent/,
+      );
+      expect(request?.headers.authorization).toBe('Bearer ya29.loopback-test-token');
+      const metadata = googleGenaiExtractor.extract(thrown);
+      expect(classify(metadata as ProviderErrorMetadata).reason).toBe('model_not_found');
+    });
+
+    it(`${sdk.alias}: express mode (vertexai with an API key)`, async () => {
+      const vertex = scenario();
+      const client = new sdk.GoogleGenAI({
+        vertexai: true,
+        apiKey: 'AIzaSyLoopbackTestKeyNotReal0000000000',
+        httpOptions: { baseUrl: server.baseUrlFor(vertex), timeout: 10_000 },
+      });
+      const thrown = await client.models.generateContent({ model: 'gemini-9.9-pro', contents: 'x' }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      const request = server.requests(vertex).at(-1);
+      expect(request?.subPath).toMatch(
+        /^\/v1beta1\/publishers\/google\/models\/gemini-9\.9-pro:generateContent/,
+      );
+      expect(request?.headers['x-goog-api-key']).toBe('AIzaSyLoopbackTestKeyNotReal0000000000');
+      const metadata = googleGenaiExtractor.extract(thrown);
+      expect(classify(metadata as ProviderErrorMetadata).reason).toBe('model_not_found');
+    });
+  }
+});
+
 describe('genai with httpOptions.retryOptions', () => {
   const byId = (id: string) =>
     scenarios.find((candidate) => candidate.id === `google-genai/${id}`) as Scenario;
