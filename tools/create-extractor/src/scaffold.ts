@@ -238,9 +238,13 @@ function write(repositoryRoot: string, path: string, text: string, written: stri
   written.push(relative(repositoryRoot, path));
 }
 
+/** The target's Biome, else this checkout's (a fresh copy has no node_modules yet). */
 function biomeBinary(repositoryRoot: string): string | undefined {
-  const binary = join(repositoryRoot, 'node_modules', '.bin', 'biome');
-  return existsSync(binary) ? binary : undefined;
+  for (const root of [repositoryRoot, REPOSITORY_ROOT]) {
+    const binary = join(root, 'node_modules', '.bin', 'biome');
+    if (existsSync(binary)) return binary;
+  }
+  return undefined;
 }
 
 /**

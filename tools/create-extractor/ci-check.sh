@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The scaffolder's drift check (called by .ci/run after `pnpm test`): scaffold a throwaway
+# fetch-based provider into a TEMPORARY COPY of the repository, install it from the pnpm store
+# the CI install filled (offline), then run parity on it and the new package's own tests, type
+# check, lint and package checks there. The template is thereby tested against the living
+# packages, classify's taxonomy and the workspace rules on every CI run; this checkout is never
+# touched. Measured on a 2-CPU machine: about 1 minute (copy + offline install ~20 s).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+name=${FAULTLINE_SCAFFOLD_NAME:-ci-throwaway}
+package="@faultline/extract-$name"
+
+step() { printf '\n-- create-extractor ci-check: %s (%ss)\n' "$*" "$SECONDS"; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/faultline-scaffold-ci.XXXXXX")
+cleanup() { if [ "${KEEP_SCAFFOLD_COPY:-}" = 1 ]; then echo "kept $work"; else rm -rf "$work"; fi; }
+trap cleanup EXIT
+copy="$work/repo"
+mkdir -p "$copy"
+
+step "copy the working tree to $copy (no node_modules, builds, caches or .git)"
+tar -C "$root" \
+  --exclude=node_modules --exclude=dist --exclude=.turbo --exclude=.git --exclude=coverage \
+  -cf - . | tar -C "$copy" -xf -
+
+step "pnpm new-provider $name (into the copy)"
+"$root/node_modules/.bin/tsx" tools/create-extractor/src/cli.ts "$name" --root "$copy"
+
+cd "$copy"
+step "pnpm install in the copy (offline, from the store; falls back to --prefer-offline)"
+if ! pnpm install --offline --frozen-lockfile=false --reporter=append-only >"$work/install.log" 2>&1; then
+  tail -20 "$work/install.log"
+  echo "offline install failed; retrying with --prefer-offline"
+  pnpm install --prefer-offline --frozen-lockfile=false --reporter=append-only
+fi
+
+step "parity on the scaffolded provider"
+FAULTLINE_PARITY_ONLY="$name" pnpm --filter @faultline/parity test
+
+step "the scaffolded package's own tests"
+pnpm --filter "$package" test
+
+step "typecheck, biome, sherif"
+pnpm --filter "$package" typecheck
+pnpm exec biome check "packages/extract-$name"
+pnpm exec sherif
+
+step "build and package checks (publint --strict, are-the-types-wrong)"
+pnpm --filter "$package" build
+pnpm --filter "$package" lint:package
+
+step "scaffolded provider '$name' passes"
