@@ -46,6 +46,18 @@ describe('terminal panel', () => {
     vi.stubEnv('NO_COLOR', '1');
     expect(formatPanel(reportFor('auth'), { color: true })).not.toMatch(ANSI);
   });
+  it('strips escape sequences a provider message may carry', () => {
+    const report = { ...reportFor('server_error'), message: 'evil \u001b[2J\u001b]0;title\u0007 text' };
+    for (const output of [
+      formatPanel(report, { color: false }),
+      formatMarkdown(report),
+      formatForLlm(report),
+    ]) {
+      expect(output).not.toMatch(ANSI);
+      expect(output).not.toContain('\u0007');
+      expect(output).toContain('evil');
+    }
+  });
   it('by default follows the TTY', () => {
     vi.stubEnv('NO_COLOR', '');
     const original = process.stdout.isTTY;
@@ -115,6 +127,26 @@ describe('wire form and tool result', () => {
       detail: 'failure: overloaded',
       ok: 1,
     });
+  });
+  it('extras are kept as JSON only (no bigint, function, symbol, undefined, cycles)', () => {
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic.self = cyclic;
+    const wire = toWireError(reportFor('overloaded'), {
+      big: 1n,
+      fn: () => 1,
+      symbol: Symbol('s'),
+      missing: undefined,
+      infinite: Number.POSITIVE_INFINITY,
+      cyclic,
+      nested: { ok: [1, 'two'] },
+    });
+    expect(wire).toStrictEqual({
+      error: 'overloaded',
+      category: 'transient',
+      detail: 'failure: overloaded',
+      nested: { ok: [1, 'two'] },
+    });
+    expect(() => JSON.stringify(wire)).not.toThrow();
   });
   it('toolResultFor is the error envelope with the wire form as content', () => {
     const report = reportFor('rate_limit', 5);

@@ -9,6 +9,38 @@ export interface PanelOptions {
   readonly color?: boolean | undefined;
 }
 
+// C0/C1 control characters (ANSI escapes included) other than tab and newline.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point.
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/** Text safe to print on a terminal or in markdown: provider words may carry escape sequences. */
+function printable(text: string): string {
+  return text.replace(CONTROL_CHARACTERS, '');
+}
+
+/** A copy of the report whose free-text fields are printable. */
+function printableReport(report: ErrorReport): ErrorReport {
+  const copy: ErrorReport = {
+    ...report,
+    errorType: printable(report.errorType),
+    message: printable(report.message),
+    provider: printable(report.provider),
+    model: report.model === null ? null : printable(report.model),
+    userAction:
+      report.userAction.detail === undefined
+        ? report.userAction
+        : { ...report.userAction, detail: printable(report.userAction.detail) },
+    providerMetadata: {
+      ...report.providerMetadata,
+      ...(report.providerMetadata.requestId === undefined
+        ? {}
+        : { requestId: printable(report.providerMetadata.requestId) }),
+    },
+  };
+  if (report.operation !== undefined) copy.operation = printable(report.operation);
+  return copy;
+}
+
 function colorEnabled(requested: boolean | undefined): boolean {
   try {
     const environment = typeof process === 'undefined' ? undefined : process.env;
@@ -43,7 +75,7 @@ function whereLine(report: ErrorReport): string {
 
 /** A terminal panel: what failed, why, whether a retry helps, what to do, and the request id. */
 export function formatPanel(source: ReportSource, options: PanelOptions = {}): string {
-  const report = asReport(source);
+  const report = printableReport(asReport(source));
   const colors = createColors(colorEnabled(options?.color));
   const accent = report.retryable ? colors.yellow : colors.red;
   const border = colors.dim('│');
@@ -81,7 +113,7 @@ function markdownCell(text: string): string {
 
 /** The report as a markdown section (for issues, PR comments, chat). */
 export function formatMarkdown(source: ReportSource): string {
-  const report = asReport(source);
+  const report = printableReport(asReport(source));
   const rows: Array<[string, string]> = [
     ['reason', `\`${report.reason}\``],
     ['category', `\`${report.category}\``],
@@ -110,7 +142,7 @@ export function formatMarkdown(source: ReportSource): string {
 
 /** What an agent needs to decide its next step: the step, why, and how long to wait. */
 export function formatForLlm(source: ReportSource): string {
-  const report = asReport(source);
+  const report = printableReport(asReport(source));
   const why = report.userAction.detail ?? report.message;
   const lines = [
     `The call failed: ${report.reason} (${report.category}).`,
@@ -139,6 +171,20 @@ export interface WireError {
   [extra: string]: unknown;
 }
 
+/** The value as plain JSON (strings scrubbed), or undefined when it has no JSON form. */
+function jsonSafe(value: unknown): unknown {
+  if (typeof value === 'string') return scrubAndCut(value);
+  if (typeof value === 'boolean' || value === null) return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value !== 'object') return undefined;
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? undefined : (JSON.parse(scrubAndCut(text, 16 * 1024)) as unknown);
+  } catch {
+    return undefined;
+  }
+}
+
 const RESERVED_WIRE_KEYS = new Set(['error', 'category', 'detail']);
 
 /** `{ error, category, detail, ...extras }`: the compact form for tool results and queues. */
@@ -156,8 +202,8 @@ export function toWireError(source: ReportSource, extras?: Record<string, unknow
   for (const key of keys) {
     if (RESERVED_WIRE_KEYS.has(key) || key === '__proto__') continue;
     try {
-      const value = (extras as Record<string, unknown>)[key];
-      result[key] = typeof value === 'string' ? scrubAndCut(value) : value;
+      const value = jsonSafe((extras as Record<string, unknown>)[key]);
+      if (value !== undefined) result[key] = value;
     } catch {
       // A getter that throws: leave the extra out.
     }
