@@ -156,3 +156,24 @@ for (const sdk of SDKS) {
     expect((thrown as FaultlineError).classification.callerAborted).toBe(false);
   });
 }
+
+it('bounds openai 4 hanging on a body cut mid-way with deadlineMs (README known gap)', async () => {
+  const sdk = SDKS.find((candidate) => candidate.alias === 'openai-v4')!;
+  const scenario = loadScenario('openai/cut-body');
+  const client = newClient(sdk, {
+    timeout: 20_000,
+    baseURL: server.baseUrlFor(scenario, { pathPrefix: '/v1' }),
+  });
+  const caller = new AbortController();
+  const started = Date.now();
+  const thrown = await withClassifiedErrors(
+    ({ signal }) => client.chat.completions.create(CHAT_PARAMS, signal ? { signal } : {}),
+    { deadlineMs: 400, signal: caller.signal },
+  ).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  expect(Date.now() - started).toBeLessThan(5000);
+  expect(FaultlineError.isInstance(thrown), String(thrown)).toBe(true);
+  expect(['timeout', 'interrupted']).toContain((thrown as FaultlineError).classification.reason);
+});
