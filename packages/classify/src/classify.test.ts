@@ -3,7 +3,7 @@
  * run with metadata as an extractor would produce it. The expected rows are written out here from
  * DESIGN.md (not read from TAXONOMY), so a drift in taxonomy.ts fails these tests.
  */
-import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import { createServer as createNetServer, type Server } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -673,6 +673,24 @@ describe('real undici errors', () => {
     expect(classify(metadata, { idempotent: true }).retryable).toBe(true);
   });
 
+  it("Node http's socket hang up after the request was written is interrupted", async () => {
+    const server = createNetServer((socket) => {
+      socket.once('data', () => socket.destroy());
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    const error = await new Promise<unknown>((resolve) => {
+      const request = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/v1' }, () =>
+        resolve(undefined),
+      );
+      request.on('error', resolve);
+      request.end('{"model":"x"}');
+    });
+    expect((error as Error).message).toBe('socket hang up');
+    expectRow(classify(fromTransport(error)), 'interrupted');
+  });
+
   it('a body cut after the status is interrupted (terminated)', async () => {
     const server = createHttpServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -860,6 +878,10 @@ describe('Retry-After parsing', () => {
     expect(parseDurationSeconds('0.25s')).toBe(0.25);
     expect(parseDurationSeconds('1h2m3s')).toBe(3723);
     expect(parseDurationSeconds('250ms')).toBe(0.25);
+  });
+  it('x-amz-retry-after, in milliseconds, after retry-after', () => {
+    expect(retryAfterFromHeaders({ 'x-amz-retry-after': '2500' }, now)).toBe(2.5);
+    expect(retryAfterFromHeaders({ 'retry-after': '4', 'x-amz-retry-after': '2500' }, now)).toBe(4);
   });
   it('rate-limit reset headers', () => {
     expect(
