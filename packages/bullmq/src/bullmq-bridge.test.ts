@@ -44,11 +44,19 @@ describe.runIf(redisUrl !== undefined || inCi)('BullMQ on a real Redis', () => {
     await connection?.quit();
   });
 
+  interface FinishedJob {
+    data: unknown;
+    state: string;
+    attemptsMade: number;
+    failedReason: string;
+    finishedOn: number | undefined;
+  }
+
   async function runQueue(
     name: string,
     processor: (job: Job) => Promise<unknown>,
     jobs: Array<{ name: string; data: unknown; attempts?: number; delay?: number }>,
-  ): Promise<Job[]> {
+  ): Promise<FinishedJob[]> {
     const queueName = `${prefix}-${name}`;
     const queue = new Queue(queueName, { connection, prefix });
     const events = new QueueEvents(queueName, { connection, prefix });
@@ -68,7 +76,19 @@ describe.runIf(redisUrl !== undefined || inCi)('BullMQ on a real Redis', () => {
         })),
       );
       await Promise.all(added.map((job) => job.waitUntilFinished(events, 60_000).catch(() => undefined)));
-      return Promise.all(added.map(async (job) => (await queue.getJob(job.id!))!));
+      // Read each job's final state before the queue is cleaned up.
+      return Promise.all(
+        added.map(async (added) => {
+          const job = (await queue.getJob(added.id!))!;
+          return {
+            data: job.data,
+            state: await job.getState(),
+            attemptsMade: job.attemptsMade,
+            failedReason: job.failedReason,
+            finishedOn: job.finishedOn,
+          };
+        }),
+      );
     } finally {
       await worker.close();
       await events.close();
@@ -115,20 +135,45 @@ describe.runIf(redisUrl !== undefined || inCi)('BullMQ on a real Redis', () => {
     );
     for (const job of jobs) {
       const id = (job.data as { id: string }).id;
-      expect(await job.getState(), id).toBe('failed');
+      expect(job.state, id).toBe('failed');
       expect(job.attemptsMade, id).toBe(1);
       expect(calls.get(id), id).toBe(1);
     }
   });
 
   it('retries a transient failure no sooner than its Retry-After, then completes', async () => {
-    // A real rate-limit answer whose Retry-After is short enough to wait for in a test.
-    const entry = [...nearSide.entries()].find(([, error]) => {
-      const wait = error.classification.retryAfterSeconds;
-      return error.classification.retryable && wait !== undefined && wait >= 0.5 && wait <= 3;
-    });
-    expect(entry, 'a retryable scenario with a Retry-After between 0.5 s and 3 s').toBeDefined();
-    const [id, error] = entry!;
+    // A real openai SDK error for a 429 whose Retry-After (1 s) is short enough to wait for here.
+    const shortWait = {
+      id: 'openai/short-retry-after',
+      provider: 'openai',
+      description: 'a 429 asking for a one-second wait',
+      source: 'https://platform.openai.com/docs/guides/error-codes (429 rate_limit_exceeded)',
+      response: {
+        kind: 'http',
+        status: 429,
+        headers: { 'content-type': 'application/json', 'retry-after': '1' },
+        body: JSON.stringify({
+          error: {
+            message: 'Rate limit reached for requests',
+            type: 'requests',
+            param: null,
+            code: 'rate_limit_exceeded',
+          },
+        }),
+      },
+      expected: {
+        category: 'transient',
+        reason: 'rate_limit',
+        retryable: true,
+        userAction: 'wait_and_retry',
+        httpStatus: 429,
+      },
+    } as Scenario;
+    const outcome = await driveScenario(shortWait, servers);
+    expect(outcome.kind).toBe('error');
+    const error = (outcome as { error: FaultlineError }).error;
+    const id = shortWait.id;
+    expect(error.classification.retryAfterSeconds).toBe(1);
     const waitMs = error.classification.retryAfterSeconds! * 1000;
     const startedAt: number[] = [];
     const [job] = await runQueue('transient', async () => {
@@ -136,7 +181,7 @@ describe.runIf(redisUrl !== undefined || inCi)('BullMQ on a real Redis', () => {
       if (startedAt.length < 3) throw error;
       return 'done';
     }, [{ name: id, data: { id }, attempts: 5, delay: 10 }]);
-    expect(await job!.getState()).toBe('completed');
+    expect(job!.state).toBe('completed');
     expect(startedAt).toHaveLength(3);
     for (let attempt = 1; attempt < startedAt.length; attempt += 1) {
       expect(startedAt[attempt]! - startedAt[attempt - 1]!).toBeGreaterThanOrEqual(waitMs);

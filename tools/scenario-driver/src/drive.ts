@@ -5,12 +5,12 @@ import {
   ConverseStreamCommand,
   InvokeModelCommand,
 } from '@aws-sdk/client-bedrock-runtime';
-import { withClassifiedErrors as withAnthropic } from '@faultline/extract-anthropic';
-import { withClassifiedErrors as withBedrock } from '@faultline/extract-bedrock';
-import { withClassifiedErrors as withGoogle } from '@faultline/extract-google-genai';
-import { withClassifiedErrors as withGroq } from '@faultline/extract-groq';
-import { withClassifiedErrors as withMistral } from '@faultline/extract-mistral';
-import { withClassifiedErrors as withOpenAI } from '@faultline/extract-openai';
+import { guardAnthropicStream, withClassifiedErrors as withAnthropic } from '@faultline/extract-anthropic';
+import { guardBedrockStream, withClassifiedErrors as withBedrock } from '@faultline/extract-bedrock';
+import { guardGeminiStream, withClassifiedErrors as withGoogle } from '@faultline/extract-google-genai';
+import { guardGroqStream, withClassifiedErrors as withGroq } from '@faultline/extract-groq';
+import { guardMistralStream, withClassifiedErrors as withMistral } from '@faultline/extract-mistral';
+import { guardOpenAIStream, withClassifiedErrors as withOpenAI } from '@faultline/extract-openai';
 import { FaultlineError } from '@faultline/render';
 import { type LoopbackServer, type Scenario, startLoopbackServer } from '@faultline/test-fixtures';
 import { GoogleGenAI } from '@google/genai';
@@ -97,6 +97,9 @@ export async function callProvider(
   const retries = options.sdkRetries ?? 'off';
   const stainless = retries === 'off' ? { maxRetries: 0 } : {};
   const messages = [{ role: 'user' as const, content: PROMPT }];
+  // Every stream is drained through its provider's guard: SDK timeouts do not cover stream reads,
+  // and several SDKs end a failed stream silently.
+  const guard = { idleTimeoutMs: timeout, ...(signal ? { signal } : {}) };
   switch (scenario.provider as DrivenProvider) {
     case 'openai': {
       const client = new OpenAI({ apiKey: FAKE_KEYS.openai, baseURL: baseUrl, timeout, ...stainless });
@@ -128,7 +131,12 @@ export async function callProvider(
           ? {
               retryConfig: {
                 strategy: 'backoff' as const,
-                backoff: { initialInterval: 500, maxInterval: 60_000, exponent: 1.5, maxElapsedTime: 3_600_000 },
+                backoff: {
+                  initialInterval: 500,
+                  maxInterval: 60_000,
+                  exponent: 1.5,
+                  maxElapsedTime: 3_600_000,
+                },
                 retryConnectionErrors: true,
               },
             }
@@ -144,7 +152,11 @@ export async function callProvider(
     case 'anthropic': {
       const client = new Anthropic({ apiKey: FAKE_KEYS.anthropic, baseURL: baseUrl, timeout, ...stainless });
       const body = { model: 'claude-sonnet-4-5', max_tokens: 64, messages };
-      if (scenario.stream) return drain(await client.messages.create({ ...body, stream: true }, { signal }));
+      if (scenario.stream) {
+        return drain(
+          guardAnthropicStream(await client.messages.create({ ...body, stream: true }, { signal }), guard),
+        );
+      }
       return client.messages.create(body, { signal });
     }
     case 'google-genai': {
@@ -158,7 +170,8 @@ export async function callProvider(
             })
           : new GoogleGenAI({ apiKey: FAKE_KEYS.google, httpOptions: { baseUrl, timeout, ...genaiRetries } });
       const request = { model: 'gemini-2.5-flash', contents: PROMPT, config: { abortSignal: signal } };
-      if (scenario.stream) return drain(await client.models.generateContentStream(request));
+      if (scenario.stream)
+        return drain(guardGeminiStream(await client.models.generateContentStream(request), guard));
       return client.models.generateContent(request);
     }
     case 'bedrock': {
@@ -183,7 +196,7 @@ export async function callProvider(
         }
         if (scenario.api === 'converse-stream' || scenario.stream) {
           const response = await client.send(new ConverseStreamCommand(converse), { abortSignal: signal });
-          return response.stream ? await drain(response.stream) : [];
+          return response.stream ? await drain(guardBedrockStream(response.stream, guard)) : [];
         }
         return await client.send(new ConverseCommand(converse), { abortSignal: signal });
       } finally {
