@@ -118,6 +118,9 @@ describe('groqExtractor against the real groq-sdk and the loopback server', () =
             expect(classification.retryAfterSeconds).toBe(expected.retryAfterSeconds);
           }
           if (expected.statusCode !== undefined) expect(metadata.statusCode).toBe(expected.statusCode);
+          if (scenario.stream === true && own !== undefined && expected.statusCode === undefined) {
+            expect(own.origin).toBe('stream_event');
+          }
           if (expected.providerCode !== undefined) expect(metadata.providerCode).toBe(expected.providerCode);
           const serialised = JSON.stringify(metadata);
           expect(serialised).not.toContain('SECRET-MODEL-OUTPUT');
