@@ -1,4 +1,4 @@
-import { classify, type ProviderErrorMetadata } from '@faultline/classify';
+import { classify, ProviderErrorMetadata } from '@faultline/classify';
 import {
   bigBody,
   expectedFor,
@@ -115,6 +115,7 @@ for (const sdk of SDKS) {
         const { metadata, classification } = classifyThrown(error);
         expect(metadata, `extractor ignored ${String(error)}`).toBeDefined();
         expect(metadata!.provider).toBe('openai');
+        expect(ProviderErrorMetadata.safeParse(metadata).success).toBe(true);
         expect(classification).toMatchObject({
           category: expected.category,
           reason: expected.reason,
@@ -354,6 +355,29 @@ describe('totality', () => {
         if (metadata !== undefined) expect(metadata.provider).toBe('openai');
       }),
       { seed: 20261121, numRuns: 500 },
+    );
+  });
+
+  it('never throws on arbitrary values in the shape of an openai APIError', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          status: fc.anything(),
+          headers: fc.oneof(fc.anything(), fc.dictionary(fc.string(), fc.string())),
+          error: fc.anything({ withObjectString: true }),
+          code: fc.anything(),
+          param: fc.anything(),
+          type: fc.anything(),
+          message: fc.anything(),
+          cause: fc.anything(),
+        }),
+        (value) => {
+          const metadata = openaiExtractor.extract(value);
+          expect(metadata?.provider).toBe('openai');
+          expect(ProviderErrorMetadata.safeParse(metadata).success).toBe(true);
+        },
+      ),
+      { seed: 424242, numRuns: 400 },
     );
   });
 
