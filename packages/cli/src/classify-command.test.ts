@@ -1,9 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ErrorReport } from '@faultline/render';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ansiEscape, runFaultline, stackTraceLine } from './test-support.ts';
+import { ansiEscape, packageDirectory, runFaultline, stackTraceLine } from './test-support.ts';
 
 const openaiRateLimit = JSON.stringify({
   error: {
@@ -385,5 +386,32 @@ describe.concurrent('help and version', () => {
     const run = await runFaultline(['--version']);
     expect(run.code).toBe(0);
     expect(run.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});
+
+const scriptBinary = ['/usr/bin/script', '/bin/script'].find((path) => existsSync(path));
+
+describe.runIf(scriptBinary !== undefined)('on a terminal (through script(1))', () => {
+  function onTerminal(command: string): string {
+    // script(1) gives the command a pseudo-terminal; its transcript is what a person would see.
+    return execFileSync(scriptBinary as string, ['-qec', `stty cols 120 rows 40; ${command}`, '/dev/null'], {
+      cwd: packageDirectory,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, NODE_OPTIONS: undefined },
+      timeout: 80_000,
+    });
+  }
+
+  it('prints a coloured panel by default, and no colour with NO_COLOR', () => {
+    const bodyFile = file('terminal.json', openaiRateLimit);
+    const faultline = `${JSON.stringify(process.execPath)} --import tsx src/cli.ts classify --status 429 --exit-zero --body-file ${bodyFile}`;
+    const coloured = onTerminal(faultline);
+    expect(coloured).toContain('rate_limit');
+    expect(coloured).toMatch(/│.*where/);
+    expect(coloured).toMatch(ansiEscape);
+    const plain = onTerminal(`NO_COLOR=1 ${faultline}`);
+    expect(plain).toContain('rate_limit');
+    expect(plain).toMatch(/│.*where/);
+    expect(plain).not.toMatch(ansiEscape);
   });
 });

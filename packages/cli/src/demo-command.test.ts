@@ -1,9 +1,11 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { ErrorReport } from '@faultline/render';
 import { expectedFor, type Scenario } from '@faultline/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { providerDrivers } from './provider-drivers.ts';
 import { findScenariosDirectory, loadDemoScenarios } from './scenario-source.ts';
-import { ansiEscape, type CliRun, runFaultline, stackTraceLine } from './test-support.ts';
+import { ansiEscape, type CliRun, packageDirectory, runFaultline, stackTraceLine } from './test-support.ts';
 
 const demoScenarios = loadDemoScenarios(findScenariosDirectory());
 
@@ -97,5 +99,32 @@ describe('faultline demo', () => {
     const rows = JSON.parse(run.stdout) as Array<{ provider: string }>;
     expect(rows.length).toBeGreaterThan(0);
     expect(new Set(rows.map((row) => row.provider))).toEqual(new Set(['openai']));
+  });
+});
+
+const scriptBinary = ['/usr/bin/script', '/bin/script'].find((path) => existsSync(path));
+
+describe.runIf(scriptBinary !== undefined)('faultline demo on a terminal (through script(1))', () => {
+  function onTerminal(setup: string): string {
+    const demo = `${JSON.stringify(process.execPath)} --import tsx src/cli.ts demo --provider openai`;
+    return execFileSync(scriptBinary as string, ['-qec', `${setup}${demo}`, '/dev/null'], {
+      cwd: packageDirectory,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined, NODE_OPTIONS: undefined },
+      timeout: 80_000,
+    });
+  }
+
+  it('shows progress and colours on a sized terminal', () => {
+    const transcript = onTerminal('stty cols 120 rows 40; ');
+    expect(transcript).toMatch(/failures classified in [\d.]+ s/);
+    expect(transcript).toMatch(ansiEscape);
+    expect(transcript).toContain('rate_limit');
+  });
+
+  it('finishes on a terminal that reports no width (no spinner there)', () => {
+    const transcript = onTerminal('stty cols 0 rows 0; ');
+    expect(transcript).not.toMatch(/failures classified in/);
+    expect(transcript).toContain('rate_limit');
   });
 });
