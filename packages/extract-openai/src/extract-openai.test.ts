@@ -44,7 +44,7 @@ function clientFor(sdk: Sdk, scenario: Scenario): ChatClient {
 }
 
 /** Runs the scenario through the real SDK and returns what it threw (or fails when it resolves). */
-export async function thrownBy(sdk: Sdk, scenario: Scenario): Promise<unknown> {
+async function thrownBy(sdk: Sdk, scenario: Scenario): Promise<unknown> {
   const client = clientFor(sdk, scenario);
   const params = { model: 'gpt-4o-mini', messages: [{ role: 'user' as const, content: 'Say hello' }] };
   try {
