@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { FailureReason } from '@faultline/classify';
 import { loadProviderCoverage, loadScenarios, type Scenario } from '@faultline/test-fixtures';
@@ -32,6 +33,9 @@ export function checkScenarioCoverage(repositoryRoot: string, provider: Provider
   const prefix = about(provider.name);
   const folder = scenarioPathFor(provider.name);
   const directory = join(repositoryRoot, 'test-fixtures', 'scenarios');
+  if (!existsSync(join(directory, provider.name))) {
+    return [`${prefix} has no fixture folder ${folder} (its scenarios and _coverage.json)`];
+  }
   let scenarios: Scenario[];
   try {
     scenarios = loadScenarios(provider.name, { directory });

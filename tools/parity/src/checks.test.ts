@@ -122,7 +122,9 @@ describe('parity checks on temporary repositories', () => {
     });
     const problems = await problemsOf(root);
     expect(problems).toContain("provider 'zenith': package packages/extract-zenith is missing");
-    expect(problems).toContain("provider 'zenith': test-fixtures/scenarios/zenith/_coverage.json is missing");
+    expect(problems).toContain(
+      "provider 'zenith': has no fixture folder test-fixtures/scenarios/zenith (its scenarios and _coverage.json)",
+    );
     expect(problems.filter((problem) => problem.startsWith("provider 'acme'"))).toEqual([]);
   });
 
@@ -170,6 +172,14 @@ describe('parity checks on temporary repositories', () => {
     );
     expect(await problemsOf(root)).toContain(
       "provider 'acme': package packages/extract-acme uses 'export *' in packages/extract-acme/src/index.ts (explicit named exports only)",
+    );
+  });
+
+  it('name a missing _coverage.json', async () => {
+    const root = healthyRepository();
+    rmSync(join(root, 'test-fixtures', 'scenarios', 'acme', '_coverage.json'));
+    expect(await problemsOf(root)).toContain(
+      "provider 'acme': test-fixtures/scenarios/acme/_coverage.json is missing",
     );
   });
 
