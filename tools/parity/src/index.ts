@@ -59,5 +59,6 @@ export {
   type RealError,
   type ScenarioCall,
   type Servers,
+  scenarioDriverProblem,
   startServers,
 } from './real-errors.ts';

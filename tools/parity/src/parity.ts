@@ -16,7 +16,14 @@ import {
   pascalCase,
   readProviderList,
 } from './provider-list.ts';
-import { collectRealErrors, driverFor, type RealError, type Servers, startServers } from './real-errors.ts';
+import {
+  collectRealErrors,
+  driverFor,
+  type RealError,
+  type Servers,
+  scenarioDriverProblem,
+  startServers,
+} from './real-errors.ts';
 
 /** The checks parity runs for every provider, in order. */
 export const CHECK_NAMES = ['package', 'manifest', 'exports', 'scenarios', 'conformance'] as const;
@@ -178,7 +185,7 @@ export async function runParityChecks(
         const driver = await driverFor(result.provider.name, module);
         if (driver === undefined) {
           result.notes.push(
-            `${about(result.provider.name)} no driver calls its real client (not in tools/scenario-driver, no fetch${pascalCase(result.provider.name)} export): real-error checks skipped`,
+            `${about(result.provider.name)} no driver calls its real client (${scenarioDriverProblem() === undefined ? 'not in tools/scenario-driver' : `tools/scenario-driver did not load: ${scenarioDriverProblem()}`}; no fetch${pascalCase(result.provider.name)} export): real-error checks skipped`,
           );
           continue;
         }

@@ -36,14 +36,23 @@ type DrivenModule = {
 };
 
 let drivenModule: Promise<DrivenModule | undefined> | undefined;
+let scenarioDriverLoadError: string | undefined;
 
 /** tools/scenario-driver, or undefined when it cannot load (e.g. a provider package it imports is gone). */
 function loadScenarioDriver(): Promise<DrivenModule | undefined> {
   drivenModule ??= import('@faultline/scenario-driver').then(
     (module) => module as unknown as DrivenModule,
-    () => undefined,
+    (error: unknown) => {
+      scenarioDriverLoadError = String((error as Error)?.message ?? error).split('\n')[0];
+      return undefined;
+    },
   );
   return drivenModule;
+}
+
+/** Why tools/scenario-driver could not be loaded, when it could not. */
+export function scenarioDriverProblem(): string | undefined {
+  return scenarioDriverLoadError;
 }
 
 /**
