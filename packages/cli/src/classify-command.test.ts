@@ -358,6 +358,21 @@ describe.concurrent('secrets', () => {
     }
   });
 
+  it('never echoes a key pasted into the wrong option', async () => {
+    const runs = await Promise.all([
+      runFaultline(['classify', '--status', '401', '--header', `Authorization Bearer ${canary}`], {
+        input: body,
+      }),
+      runFaultline(['classify', '--status', '401', '--format', canary], { input: body }),
+      runFaultline(['classify', '--status', canary], { input: body }),
+    ]);
+    for (const run of runs) {
+      expect(run.code).toBe(2);
+      expect(run.stderr).not.toBe('');
+      expect(run.stdout + run.stderr).not.toContain('CANARY');
+    }
+  });
+
   it('never prints a key from a log line', async () => {
     const line = JSON.stringify({
       name: 'AuthenticationError',
@@ -404,7 +419,7 @@ describe.runIf(scriptBinary !== undefined)('on a terminal (through script(1))', 
 
   it('prints a coloured panel by default, and no colour with NO_COLOR', () => {
     const bodyFile = file('terminal.json', openaiRateLimit);
-    const faultline = `${JSON.stringify(process.execPath)} --import tsx src/cli.ts classify --status 429 --exit-zero --body-file ${bodyFile}`;
+    const faultline = `${JSON.stringify(process.execPath)} --conditions=@faultline/source --import tsx src/cli.ts classify --status 429 --exit-zero --body-file ${bodyFile}`;
     const coloured = onTerminal(faultline);
     expect(coloured).toContain('rate_limit');
     expect(coloured).toMatch(/│.*where/);

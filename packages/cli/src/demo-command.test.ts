@@ -106,7 +106,7 @@ const scriptBinary = ['/usr/bin/script', '/bin/script'].find((path) => existsSyn
 
 describe.runIf(scriptBinary !== undefined)('faultline demo on a terminal (through script(1))', () => {
   function onTerminal(setup: string): string {
-    const demo = `${JSON.stringify(process.execPath)} --import tsx src/cli.ts demo --provider openai`;
+    const demo = `${JSON.stringify(process.execPath)} --conditions=@faultline/source --import tsx src/cli.ts demo --provider openai`;
     return execFileSync(scriptBinary as string, ['-qec', `${setup}${demo}`, '/dev/null'], {
       cwd: packageDirectory,
       encoding: 'utf8',

@@ -29,7 +29,7 @@ export function createProgram(streams: TerminalStreams, setExitCode: (code: numb
     .exitOverride()
     .configureOutput({
       writeOut: (text) => streams.stdout.write(text),
-      writeErr: (text) => streams.stderr.write(text),
+      writeErr: (text) => streams.stderr.write(scrubSecrets(text)),
     });
 
   program
@@ -97,7 +97,8 @@ export function createProgram(streams: TerminalStreams, setExitCode: (code: numb
   for (const command of program.commands) {
     command.exitOverride().configureOutput({
       writeOut: (text) => streams.stdout.write(text),
-      writeErr: (text) => streams.stderr.write(text),
+      // A usage error can quote an argument: never echo a key that was pasted in the wrong place.
+      writeErr: (text) => streams.stderr.write(scrubSecrets(text)),
     });
   }
   return program;
@@ -118,7 +119,7 @@ export async function runCli(argv: string[], streams: TerminalStreams): Promise<
       return error.exitCode === 0 ? 0 : 2;
     }
     if (error instanceof CommandFailure) {
-      streams.stderr.write(`faultline: ${error.message}\n`);
+      streams.stderr.write(`faultline: ${scrubSecrets(error.message)}\n`);
       return error.exitCode;
     }
     const message = error instanceof Error ? error.message : String(error);

@@ -35,8 +35,11 @@ export function scenarioProviders(directory: string): string[] {
     .sort();
 }
 
-/** Every valid scenario of one provider folder; an invalid file breaks the demo and is named. */
-export function readProviderScenarios(directory: string, provider: string): Scenario[] {
+/**
+ * The scenarios of one provider folder (only those with a `demo` label when `demoOnly`); an
+ * unreadable or invalid file breaks the demo and is named.
+ */
+export function readProviderScenarios(directory: string, provider: string, demoOnly = false): Scenario[] {
   const folder = join(directory, provider);
   const scenarios: Scenario[] = [];
   for (const file of readdirSync(folder).sort()) {
@@ -48,6 +51,7 @@ export function readProviderScenarios(directory: string, provider: string): Scen
     } catch (error) {
       throw new CommandFailure(`scenario file ${path} is not valid JSON: ${(error as Error).message}`, 1);
     }
+    if (demoOnly && (typeof data !== 'object' || data === null || !('demo' in data))) continue;
     const parsed = Scenario.safeParse(data);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
@@ -65,7 +69,7 @@ export function readProviderScenarios(directory: string, provider: string): Scen
 export function loadDemoScenarios(directory: string): Map<string, Scenario[]> {
   const byProvider = new Map<string, Scenario[]>();
   for (const provider of scenarioProviders(directory)) {
-    const labelled = readProviderScenarios(directory, provider).filter(
+    const labelled = readProviderScenarios(directory, provider, true).filter(
       (scenario) => scenario.demo !== undefined,
     );
     if (labelled.length > 0) byProvider.set(provider, labelled);

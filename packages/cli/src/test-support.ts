@@ -20,14 +20,18 @@ export interface CliRunOptions {
 /** Runs `faultline` from source in a subprocess (stdin/stdout/stderr are pipes, not a TTY). */
 export function runFaultline(args: string[], options: CliRunOptions = {}): Promise<CliRun> {
   const environment: Record<string, string | undefined> = { ...process.env, ...options.environment };
-  // vitest passes its resolve conditions down; the CLI resolves workspace sources itself.
+  // vitest may pass its resolve conditions down through NODE_OPTIONS; the command line sets its own.
   delete environment.NODE_OPTIONS;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', cliPath, ...args], {
-      cwd: packageDirectory,
-      env: environment as NodeJS.ProcessEnv,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--conditions=@faultline/source', '--import', 'tsx', cliPath, ...args],
+      {
+        cwd: packageDirectory,
+        env: environment as NodeJS.ProcessEnv,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
