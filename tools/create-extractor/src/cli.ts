@@ -50,12 +50,12 @@ function main(): number {
     });
     console.log(`Scaffolded provider '${name}':`);
     for (const file of result.files) console.log(`  ${file}`);
-    const where = relative(process.cwd(), result.packageDirectory) || '.';
+    const where = relative(repositoryRoot, result.packageDirectory);
     console.log(`
 Next (CONTRIBUTING.md):
-  pnpm install                                   # link the new workspace package${values.sdk ? ` and install ${values.sdk}` : ''}
-  pnpm --filter @faultline/extract-${name} test   # its tests, green as scaffolded
-  pnpm --filter @faultline/parity test            # the parity meta-test
+  pnpm install                              # link the new package${values.sdk ? ` and install ${values.sdk}` : ''}
+  pnpm --filter @faultline/extract-${name} test    # its tests, green as scaffolded
+  pnpm --filter @faultline/parity test       # the parity meta-test
 Then replace the template's error body and scenarios in ${where} and test-fixtures/scenarios/${name}
 with ${name}'s real ones.`);
     return 0;

@@ -238,8 +238,9 @@ function write(repositoryRoot: string, path: string, text: string, written: stri
   written.push(relative(repositoryRoot, path));
 }
 
-/** The target's Biome, else this checkout's (a fresh copy has no node_modules yet). */
+/** The target's Biome, else this checkout's (a fresh copy has no node_modules yet); none without a biome.json. */
 function biomeBinary(repositoryRoot: string): string | undefined {
+  if (!existsSync(join(repositoryRoot, 'biome.json'))) return undefined;
   for (const root of [repositoryRoot, REPOSITORY_ROOT]) {
     const binary = join(root, 'node_modules', '.bin', 'biome');
     if (existsSync(binary)) return binary;
