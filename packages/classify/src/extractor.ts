@@ -6,6 +6,8 @@ export interface ExtractContext {
   readonly signal?: AbortSignal | undefined;
   /** Clock for HTTP-date Retry-After values, in epoch milliseconds. */
   readonly now?: (() => number) | undefined;
+  /** The error was thrown while a stream was being read (set by stream guards). */
+  readonly streaming?: boolean | undefined;
 }
 
 /**

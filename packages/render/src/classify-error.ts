@@ -86,6 +86,16 @@ export function classifyError(error: unknown, options: ClassifyErrorOptions = {}
     } else {
       metadata = extractMetadata(error, optionOf<readonly Extractor[]>(options, 'extractors'), context);
     }
+    // Mid-stream, a drop or a deadline is by definition after output began: whatever phase an
+    // extractor could (or could not) read, it is a stream interruption, never a fresh timeout.
+    if (
+      context.streaming &&
+      (metadata.origin === 'timeout' || metadata.origin === 'network') &&
+      metadata.networkPhase !== 'dns' &&
+      metadata.networkPhase !== 'connect'
+    ) {
+      metadata = { ...metadata, networkPhase: 'stream' };
+    }
     const delivered = optionOf<DeliveredOutput>(options, 'delivered');
     if (delivered !== undefined) metadata = { ...metadata, delivered };
     let classification = classificationFor('unknown');

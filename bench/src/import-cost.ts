@@ -1,0 +1,36 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { median } from './statistics.ts';
+
+export interface ImportCostRow {
+  readonly specifier: string;
+  readonly medianMs: number;
+  readonly minMs: number;
+  readonly maxMs: number;
+  /** Against the cold import of zod, measured in the same run. */
+  readonly ratioToZod: number;
+}
+
+const benchDirectory = fileURLToPath(new URL('..', import.meta.url));
+
+function coldImportMs(specifier: string): number {
+  const script = `const t = performance.now(); await import(${JSON.stringify(specifier)}); process.stdout.write(String(performance.now() - t));`;
+  const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: benchDirectory,
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
+  return Number(output.toString());
+}
+
+/** Cold `import` time of each package in a fresh Node process (built `dist`, as a user gets it). */
+export function benchImportCost(specifiers: string[], runs = 7): ImportCostRow[] {
+  const measure = (specifier: string) => {
+    const samples = Array.from({ length: runs }, () => coldImportMs(specifier));
+    return { specifier, medianMs: median(samples), minMs: Math.min(...samples), maxMs: Math.max(...samples) };
+  };
+  const zod = measure('zod');
+  return [zod, ...specifiers.map(measure)].map((row) => ({
+    ...row,
+    ratioToZod: row.medianMs / zod.medianMs,
+  }));
+}

@@ -1,0 +1,150 @@
+// `pnpm bench`: every figure of the cost-and-accuracy benchmark, as a markdown table on stdout,
+// JSON in bench/results/latest.json, and README.md's "Cost and accuracy" section regenerated.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { startScenarioServers } from '@faultline/scenario-driver';
+import { benchErrorPath } from './error-path.ts';
+import { benchFootprint } from './footprint.ts';
+import { benchImportCost } from './import-cost.ts';
+import { benchRetryDecisions } from './retry-decisions.ts';
+import { formatNs } from './statistics.ts';
+import { benchSuccessPath } from './success-path.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const only = new Set(process.argv.slice(2));
+const wants = (section: string) => only.size === 0 || only.has(section);
+const percent = (ratio: number) => `${((ratio - 1) * 100).toFixed(2)} %`;
+const lines: string[] = [];
+const say = (line = '') => {
+  lines.push(line);
+  console.log(line);
+};
+const results: Record<string, unknown> = {
+  date: new Date().toISOString(),
+  node: process.version,
+  cpu: cpus()[0]?.model,
+  cores: availableParallelism(),
+};
+
+say(
+  `Node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? 'unknown CPU'}), ${new Date().toISOString().slice(0, 10)}.`,
+);
+
+if (wants('success')) {
+  const success = await benchSuccessPath();
+  results.successPath = success;
+  say('\n### Success path: `withClassifiedErrors(fn)` against `fn` alone (goal: within 2 %)\n');
+  say('| call | direct (median ± IQR) | wrapped (median ± IQR) | overhead (median of 5 paired rounds) |');
+  say('|---|---|---|---|');
+  for (const [label, row] of [
+    ['a bare `async () => 42`', success.bare],
+    ['a real openai chat call to the loopback server', success.sdk],
+  ] as const) {
+    say(
+      `| ${label} | ${formatNs(row.direct.medianNs)} ± ${formatNs(row.direct.iqrNs)} | ${formatNs(row.wrapped.medianNs)} ± ${formatNs(row.wrapped.iqrNs)} | ${percent(row.ratio)} |`,
+    );
+  }
+}
+
+if (wants('error') || wants('retry')) {
+  const servers = await startScenarioServers();
+  try {
+    if (wants('error')) {
+      const errorPath = await benchErrorPath(servers);
+      results.errorPath = errorPath;
+      say(
+        '\n### Error path: extract + classify + report of a real SDK error, against the SDK constructing it (goal: below 25 %)\n',
+      );
+      say(
+        '| provider | SDK error | SDK constructs it | faultline classifies it | ratio | errors classified per second (one core) |',
+      );
+      say('|---|---|---|---|---|---|');
+      for (const row of errorPath) {
+        say(
+          `| ${row.provider} | ${row.sdkError} | ${formatNs(row.construct.medianNs)} ± ${formatNs(row.construct.iqrNs)} | ${formatNs(row.classify.medianNs)} ± ${formatNs(row.classify.iqrNs)} | ${(row.ratio * 100).toFixed(0)} % | ${Math.round(row.perSecond).toLocaleString('en')} |`,
+        );
+      }
+    }
+  } finally {
+    await servers.close();
+  }
+}
+
+if (wants('import')) {
+  const specifiers = [
+    '@faultline/classify',
+    '@faultline/render',
+    ...['openai', 'anthropic', 'google-genai', 'bedrock', 'mistral', 'groq'].map(
+      (name) => `@faultline/extract-${name}`,
+    ),
+    'openai',
+  ];
+  const imports = benchImportCost(specifiers);
+  results.importCost = imports;
+  say('\n### Cold import time (fresh Node process, built packages; 7 runs)\n');
+  say('| module | median | min–max | against zod |');
+  say('|---|---|---|---|');
+  for (const row of imports) {
+    say(
+      `| \`${row.specifier}\` | ${row.medianMs.toFixed(1)} ms | ${row.minMs.toFixed(1)}–${row.maxMs.toFixed(1)} ms | ×${row.ratioToZod.toFixed(2)} |`,
+    );
+  }
+}
+
+if (wants('footprint')) {
+  const footprint = benchFootprint([
+    'packages/classify',
+    'packages/render',
+    ...['openai', 'anthropic', 'google-genai', 'bedrock', 'mistral', 'groq'].map(
+      (name) => `packages/extract-${name}`,
+    ),
+  ]);
+  results.footprint = footprint;
+  say('\n### Install footprint (goal: no SDK, nothing but faultline and zod)\n');
+  say('| package | packed | unpacked |');
+  say('|---|---|---|');
+  for (const row of footprint.packed) {
+    say(
+      `| \`${row.name}\` | ${(row.packedBytes / 1024).toFixed(1)} kB | ${(row.unpackedBytes / 1024).toFixed(1)} kB |`,
+    );
+  }
+  const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} kB`;
+  say(
+    `\n\`npm install @faultline/extract-openai\` gives ${footprint.extractOpenai.packages.length} packages (${kb(footprint.extractOpenai.bytes)}): ${footprint.extractOpenai.packages.map((name) => `\`${name}\``).join(', ')}.`,
+  );
+  say(
+    `The openai SDK alone, for scale: ${footprint.openaiSdk.packages.length} packages (${kb(footprint.openaiSdk.bytes)}).`,
+  );
+}
+
+if (wants('retry')) {
+  const decisions = await benchRetryDecisions();
+  results.retryDecisions = decisions;
+  say('\n### Retry decisions over every fixture scenario\n');
+  say(
+    'Each scenario is played to each policy by the loopback server; retries are counted at the server and the backoff each policy asked for is recorded (and skipped, so no real time passes). Wasted: retries of a failure no retry can fix. Missed: a transient failure not retried. Deferred: handed back at once because the provider asked for a wait longer than the 60 s cap, for a scheduler to honour.\n',
+  );
+  say('| provider | policy | scenarios | wasted retries | wasted backoff | missed retries | deferred |');
+  say('|---|---|---|---|---|---|---|');
+  for (const row of decisions) {
+    say(
+      `| ${row.provider} | ${row.policy} | ${row.scenarios} | ${row.wastedRetries} | ${row.wastedBackoffSeconds.toFixed(1)} s | ${row.missedRetries} | ${row.deferred} |`,
+    );
+  }
+}
+
+writeFileSync(new URL('../results/latest.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+if (only.size === 0) {
+  const readmePath = `${root}README.md`;
+  const readme = readFileSync(readmePath, 'utf8');
+  const start = '<!-- bench:start -->';
+  const end = '<!-- bench:end -->';
+  const section = `${start}\n_Generated by \`pnpm bench\` (bench/src/run.ts); raw figures in bench/results/latest.json._\n\n${lines.join('\n')}\n${end}`;
+  const at = readme.indexOf(start);
+  const updated =
+    at >= 0
+      ? readme.slice(0, at) + section + readme.slice(readme.indexOf(end) + end.length)
+      : `${readme.trimEnd()}\n\n## Cost and accuracy\n\n${section}\n`;
+  writeFileSync(readmePath, updated);
+}

@@ -1,0 +1,85 @@
+import { withClassifiedErrors } from '@faultline/extract-openai';
+import { type Scenario, startLoopbackServer } from '@faultline/test-fixtures';
+import OpenAI from 'openai';
+import { Bench } from 'tinybench';
+import { type Measured, measured, median } from './statistics.ts';
+
+export interface SuccessPathResult {
+  readonly bare: { direct: Measured; wrapped: Measured; ratio: number };
+  readonly sdk: { direct: Measured; wrapped: Measured; ratio: number };
+}
+
+// A healthy chat completion, as OpenAI documents it (platform.openai.com/docs/api-reference/chat/object).
+const healthy: Scenario = {
+  id: 'bench/healthy-chat',
+  provider: 'openai',
+  description: 'a healthy chat completion',
+  source: 'https://platform.openai.com/docs/api-reference/chat/object',
+  response: {
+    kind: 'http',
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      id: 'chatcmpl-bench',
+      object: 'chat.completion',
+      created: 1_763_683_200,
+      model: 'gpt-4o-mini',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'Hello!' }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 },
+    }),
+  },
+  expected: {
+    category: 'unknown',
+    reason: 'unknown',
+    retryable: false,
+    userAction: 'unknown',
+    httpStatus: 500,
+  },
+} as Scenario;
+
+/**
+ * The success path: `withClassifiedErrors(fn)` against `fn` alone, in the same run. Pairs are
+ * measured in alternating rounds and the ratio is the median of the per-round ratios, so that
+ * drift on a busy machine hits both sides alike.
+ */
+export async function benchSuccessPath(rounds = 5): Promise<SuccessPathResult> {
+  const server = await startLoopbackServer();
+  try {
+    const client = new OpenAI({ apiKey: 'sk-bench', baseURL: server.baseUrlFor(healthy), maxRetries: 0 });
+    const request = { model: 'gpt-4o-mini', messages: [{ role: 'user' as const, content: 'Hello' }] };
+    const bareFunction = async () => 42;
+    const sdkCall = () => client.chat.completions.create(request);
+
+    const run = async (
+      name: string,
+      direct: () => Promise<unknown>,
+      wrapped: () => Promise<unknown>,
+      time: number,
+    ) => {
+      const ratios: number[] = [];
+      let last: Measured[] = [];
+      for (let round = 0; round < rounds; round += 1) {
+        const bench = new Bench({ time, warmupTime: Math.min(200, time / 2) });
+        // Alternate the order each round so neither side always runs on a warmer machine.
+        if (round % 2 === 0)
+          bench.add(`${name}: direct`, direct).add(`${name}: withClassifiedErrors`, wrapped);
+        else bench.add(`${name}: withClassifiedErrors`, wrapped).add(`${name}: direct`, direct);
+        await bench.run();
+        last = measured(bench).sort((a) => (a.name.endsWith('direct') ? -1 : 1));
+        ratios.push(last[1]!.medianNs / last[0]!.medianNs);
+      }
+      return { direct: last[0]!, wrapped: last[1]!, ratio: median(ratios) };
+    };
+
+    const bare = await run(
+      'bare async function',
+      bareFunction,
+      () => withClassifiedErrors(bareFunction),
+      300,
+    );
+    const sdk = await run('openai chat call (loopback)', sdkCall, () => withClassifiedErrors(sdkCall), 1000);
+    return { bare, sdk };
+  } finally {
+    await server.close();
+  }
+}
