@@ -11,7 +11,7 @@ import {
 } from '@faultline/classify';
 import { extractMetadata, type RenderExtractContext } from './built-in-extractors.ts';
 import { errorClassFor, FaultlineError, type InferenceFamily } from './errors.ts';
-import { causeLinks, hasFaultlineMarker } from './identity.ts';
+import { causeLinks, hasFaultlineMarker, trustClassification } from './identity.ts';
 import { ErrorReport, minimalReport, reportFromChain } from './report.ts';
 import { describeThrown } from './thrown-value.ts';
 
@@ -100,10 +100,13 @@ export function classifyError(error: unknown, options: ClassifyErrorOptions = {}
     if (delivered !== undefined) metadata = { ...metadata, delivered };
     let classification = classificationFor('unknown');
     try {
-      classification = classify(metadata, {
-        override: optionOf(options, 'override'),
-        idempotent: optionOf<boolean>(options, 'idempotent'),
-      });
+      // classify() returns a fresh, valid classification: trusted, so the error does not re-parse it.
+      classification = trustClassification(
+        classify(metadata, {
+          override: optionOf(options, 'override'),
+          idempotent: optionOf<boolean>(options, 'idempotent'),
+        }),
+      );
     } catch {
       // classify is total; this keeps classifyError total even if it were not.
     }

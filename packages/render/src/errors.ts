@@ -17,6 +17,9 @@ import {
   FAULTLINE_ERROR_TYPES,
   faultlineErrorTypes,
   hasFaultlineMarker,
+  TRUSTED_CLASSIFICATIONS,
+  TRUSTED_ERRORS,
+  trustClassification,
 } from './identity.ts';
 import { type ErrorReport, minimalReport, reportFromChain, toDict } from './report.ts';
 import { scrubAndCut } from './secrets.ts';
@@ -110,7 +113,7 @@ export class FaultlineError extends Error {
   declare readonly [FAULTLINE_ERROR_TYPES]: readonly string[];
   /** The class's errorType, e.g. `CompletionModelNotFoundError`. */
   readonly errorType: string;
-  readonly classification: ClassificationType;
+  declare readonly classification: ClassificationType;
   readonly metadata: ProviderErrorMetadata;
   readonly provider?: string;
   readonly model?: string;
@@ -123,7 +126,11 @@ export class FaultlineError extends Error {
     const hasCause = rawCause !== undefined;
     const cause = hasCause ? normaliseCause(rawCause) : undefined;
     const metadata = copyMetadata(read('metadata'));
-    let classification = readClassification(read('classification'));
+    const given = read('classification');
+    let classification =
+      typeof given === 'object' && given !== null && TRUSTED_CLASSIFICATIONS.has(given)
+        ? (given as ClassificationType)
+        : readClassification(given);
     if (classification === undefined) {
       try {
         classification = classify(metadata);
@@ -131,6 +138,8 @@ export class FaultlineError extends Error {
         classification = classificationFor('unknown');
       }
     }
+    if (!TRUSTED_CLASSIFICATIONS.has(classification))
+      classification = trustClassification({ ...classification });
     const text =
       safeText(typeof message === 'string' ? message : messageOf(message, 16 * 1024), 2000) ??
       safeText(metadata.message, 2000) ??
@@ -142,7 +151,12 @@ export class FaultlineError extends Error {
     Object.defineProperty(this, FAULTLINE_ERROR_MARKER, { value: true });
     Object.defineProperty(this, FAULTLINE_ERROR_TYPES, { value: Object.freeze(types) });
     this.errorType = errorType;
-    this.classification = classification;
+    Object.defineProperty(this, 'classification', {
+      value: classification,
+      enumerable: true,
+      writable: false,
+    });
+    TRUSTED_ERRORS.add(this);
     this.metadata = metadata;
     const provider = safeText(read('provider'));
     if (provider !== undefined) this.provider = provider;

@@ -8,6 +8,24 @@ export const FAULTLINE_ERROR_MARKER: unique symbol = Symbol.for('faultline.error
 /** The errorTypes of the class and every ancestor, e.g. `['CompletionModelNotFoundError', 'CompletionError', 'FaultlineError']`. */
 export const FAULTLINE_ERROR_TYPES: unique symbol = Symbol.for('faultline.error.types') as never;
 
+/**
+ * Classifications this copy of render has already validated (frozen objects), and errors it built
+ * around one: the hot path reads them without re-parsing. A value from another copy of the package
+ * (or a hand-made object) is never in these sets and goes through the schemas.
+ */
+export const TRUSTED_CLASSIFICATIONS: WeakSet<object> = new WeakSet();
+export const TRUSTED_ERRORS: WeakSet<object> = new WeakSet();
+
+/** Freezes a classification that is known to be valid and marks it trusted. */
+export function trustClassification<T extends object>(classification: T): T {
+  const record = classification as Record<string, unknown>;
+  if (typeof record.userAction === 'object' && record.userAction !== null) Object.freeze(record.userAction);
+  if (typeof record.recovery === 'object' && record.recovery !== null) Object.freeze(record.recovery);
+  Object.freeze(classification);
+  TRUSTED_CLASSIFICATIONS.add(classification);
+  return classification;
+}
+
 /** No cause chain is followed further than this (a 10,000-deep chain costs 100 steps). */
 export const MAX_CAUSE_DEPTH = 100;
 

@@ -16,7 +16,7 @@ import {
   UserActionKind,
 } from '@faultline/classify';
 import { z } from 'zod';
-import { causeLinks, hasFaultlineMarker } from './identity.ts';
+import { causeLinks, hasFaultlineMarker, TRUSTED_ERRORS } from './identity.ts';
 import { MAX_MESSAGE_LENGTH, scrubAndCut } from './secrets.ts';
 
 /** The version of the `ErrorReport` shape. Bumped on any breaking change to the schema. */
@@ -118,17 +118,22 @@ function readDelivered(value: unknown): DeliveredOutput | undefined {
   return { chunks, characters };
 }
 
+const ORIGINS: ReadonlySet<string> = new Set(FailureOrigin.options);
+const PHASES: ReadonlySet<string> = new Set(NetworkPhase.options);
+
 function readProviderMetadata(metadata: unknown): ReportProviderMetadata {
-  const origin = FailureOrigin.safeParse(safeGet(metadata, 'origin'));
-  const result: ReportProviderMetadata = { origin: origin.success ? origin.data : 'unknown' };
+  const origin = safeGet(metadata, 'origin');
+  const result: ReportProviderMetadata = {
+    origin: ORIGINS.has(origin as string) ? (origin as ReportProviderMetadata['origin']) : 'unknown',
+  };
   const status = safeGet(metadata, 'statusCode');
   if (typeof status === 'number' && Number.isSafeInteger(status)) result.statusCode = status;
   for (const key of ['requestId', 'providerCode', 'providerType', 'sdkErrorType', 'networkCode'] as const) {
     const value = text(safeGet(metadata, key));
     if (value !== undefined) result[key] = value;
   }
-  const phase = NetworkPhase.safeParse(safeGet(metadata, 'networkPhase'));
-  if (phase.success) result.networkPhase = phase.data;
+  const phase = safeGet(metadata, 'networkPhase');
+  if (PHASES.has(phase as string)) result.networkPhase = phase as ReportProviderMetadata['networkPhase'];
   const attempts = safeGet(metadata, 'sdkAttempts');
   if (typeof attempts === 'number' && Number.isSafeInteger(attempts) && attempts >= 0)
     result.sdkAttempts = attempts;
@@ -170,7 +175,10 @@ export function reportFromChain(head: unknown): ErrorReport | undefined {
     let classification: Classification | undefined;
     for (const link of links) {
       if (!hasFaultlineMarker(link)) continue;
-      classification = readClassification(link);
+      // An error this copy built holds a frozen, validated classification: no need to re-parse it.
+      classification = TRUSTED_ERRORS.has(link as object)
+        ? (link as { classification: Classification }).classification
+        : readClassification(link);
       if (classification !== undefined) {
         source = link;
         break;
@@ -224,6 +232,9 @@ export function reportFromChain(head: unknown): ErrorReport | undefined {
     const wait = finiteNonNegative(classification.retryAfterSeconds);
     if (wait !== undefined) report.retryAfterSeconds = wait;
     if (delivered !== undefined) report.delivered = delivered;
+    // Built from a classification this copy validated, scrubbed text and checked enums, the report
+    // is valid by construction; anything read from a foreign copy is checked against the schema.
+    if (TRUSTED_ERRORS.has(source as object)) return report;
     const checked = ErrorReport.safeParse(report);
     return checked.success ? checked.data : minimalReport(message);
   } catch {
