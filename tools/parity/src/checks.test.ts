@@ -2,6 +2,7 @@ import { cpSync, existsSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { FailureReason } from '@faultline/classify';
 import { afterEach, describe, expect, it } from 'vitest';
+import { checkEverythingListed } from './check-listed.ts';
 import { checkManifest, installedVersionOf } from './check-manifest.ts';
 import {
   linkWorkspaceModules,
@@ -126,6 +127,22 @@ describe('parity checks on temporary repositories', () => {
       "provider 'zenith': has no fixture folder test-fixtures/scenarios/zenith (its scenarios and _coverage.json)",
     );
     expect(problems.filter((problem) => problem.startsWith("provider 'acme'"))).toEqual([]);
+  });
+
+  it('name a package or scenario folder left off providers.json', () => {
+    const root = healthyRepository();
+    writeJson(join(root, 'packages', 'extract-orphan', 'package.json'), {
+      name: '@faultline/extract-orphan',
+    });
+    writeJson(join(root, 'test-fixtures', 'scenarios', 'orphan', '_coverage.json'), {
+      provider: 'orphan',
+      cannotHappen: {},
+    });
+    expect(checkEverythingListed(root)).toEqual([
+      'package packages/extract-orphan is not in providers.json: add { "name": "orphan", "sdk": ... } so parity checks it',
+      'scenario folder test-fixtures/scenarios/orphan belongs to no provider in providers.json',
+    ]);
+    expect(checkEverythingListed(healthyRepository())).toEqual([]);
   });
 
   it('name a missing extractor export', async () => {

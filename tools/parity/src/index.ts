@@ -6,6 +6,7 @@ export {
   loadProviderModule,
   type ProviderModule,
 } from './check-exports.ts';
+export { checkEverythingListed } from './check-listed.ts';
 export {
   checkManifest,
   checkPackagePresent,

@@ -1,4 +1,5 @@
 import { beforeAll, describe, it } from 'vitest';
+import { checkEverythingListed } from './check-listed.ts';
 import { CHECK_NAMES, CHECK_TITLES, type ProviderParity, runParityChecks } from './parity.ts';
 import { REPOSITORY_ROOT, readProviderList } from './provider-list.ts';
 
@@ -19,6 +20,13 @@ beforeAll(async () => {
     for (const note of result.notes) console.warn(`parity note: ${note}`);
   }
 }, 300_000);
+
+describe('providers.json', () => {
+  it('lists every packages/extract-* package and provider scenario folder', () => {
+    const problems = checkEverythingListed(REPOSITORY_ROOT);
+    if (problems.length > 0) throw new Error(`\n${problems.join('\n')}`);
+  });
+});
 
 for (const provider of providers) {
   describe(`provider '${provider.name}'`, () => {
