@@ -64,6 +64,14 @@ describe('faultline demo', () => {
     for (const driver of providerDrivers) expect(table.stdout).toContain(` ${driver.key} `);
   });
 
+  it('sums up what a retry can fix', () => {
+    const rows = expectedRows();
+    const transient = rows.filter((row) => row.category === 'transient').length;
+    const ambiguous = rows.filter((row) => row.category === 'ambiguous').length;
+    expect(table.stdout).toContain(`${transient} transient (retry after the wait), ${ambiguous} ambiguous`);
+    expect(table.stdout).toContain(`${rows.length - transient - ambiguous} that no retry can fix`);
+  });
+
   it('shows one full panel and no colour when stdout is not a terminal', () => {
     expect(table.stdout).toContain('One of them in full');
     expect(table.stdout).toMatch(/│ where\s+provider /);

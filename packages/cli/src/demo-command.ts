@@ -247,9 +247,16 @@ function categoryColor(colors: Colors, category: string): (text: string) => stri
 /** The provider × scenario table. */
 export function formatDemoTable(results: DemoResult[], colors: Colors): string {
   const table = new Table({
-    head: ['provider', 'scenario', 'category', 'reason', 'retryable', 'advice', 'status', 'retry-after'].map(
-      (title) => colors.bold(title),
-    ),
+    head: [
+      'provider',
+      'scenario',
+      'category',
+      'reason',
+      'retryable',
+      'advice',
+      'HTTP status',
+      'retry-after',
+    ].map((title) => colors.bold(title)),
     style: { head: [], border: [], compact: true },
   });
   for (const result of results) {
@@ -268,6 +275,15 @@ export function formatDemoTable(results: DemoResult[], colors: Colors): string {
     ]);
   }
   return table.toString();
+}
+
+/** How many failures a retry can fix, may fix, and cannot fix. */
+export function summaryLine(results: DemoResult[]): string {
+  const count = (category: string) => results.filter((result) => result.report.category === category).length;
+  const transient = count('transient');
+  const ambiguous = count('ambiguous');
+  const rest = results.length - transient - ambiguous;
+  return `${transient} transient (retry after the wait), ${ambiguous} ambiguous (retry only when the call is idempotent), ${rest} that no retry can fix (change the input, model, key or account).`;
 }
 
 /** The row whose panel the demo shows: a rate limit with a wait, else the first transient failure. */
@@ -322,6 +338,7 @@ export async function demoCommand(options: DemoOptions, streams: TerminalStreams
       `${colors.bold('faultline demo')}: ${results.length} failures from ${providers.size} real SDKs against a loopback server, each classified once at the source.\n\n`,
     );
     streams.stdout.write(`${formatDemoTable(results, colors)}\n`);
+    streams.stdout.write(`\n${summaryLine(results)}\n`);
     const showcase = pickShowcase(results);
     if (showcase !== undefined) {
       streams.stdout.write(
