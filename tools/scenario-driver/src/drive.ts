@@ -144,7 +144,13 @@ export async function callProvider(
       });
       if (scenario.stream) {
         return drain(
-          await client.chat.stream({ model: 'mistral-small-latest', messages }, { fetchOptions: { signal } }),
+          guardMistralStream(
+            await client.chat.stream(
+              { model: 'mistral-small-latest', messages },
+              { fetchOptions: { signal } },
+            ),
+            guard,
+          ),
         );
       }
       return client.chat.complete({ model: 'mistral-small-latest', messages }, { fetchOptions: { signal } });

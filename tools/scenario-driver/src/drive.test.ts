@@ -1,0 +1,52 @@
+import { expectedFor, loadScenarios, type Scenario } from '@faultline/test-fixtures';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DRIVEN_PROVIDERS, driveScenario, type ScenarioServers, startScenarioServers } from './drive.ts';
+
+// The driver is what the demo, the bench and the bridge tests stand on: every scenario, through
+// each provider's latest SDK and bound withClassifiedErrors, must give its expected classification.
+const scenarios: Scenario[] = loadScenarios();
+let servers: ScenarioServers;
+
+beforeAll(async () => {
+  servers = await startScenarioServers();
+});
+afterAll(async () => {
+  await servers?.close();
+});
+
+describe('driveScenario', () => {
+  it('knows every provider that has scenarios', () => {
+    const providers = new Set(scenarios.map((scenario) => scenario.provider));
+    expect(
+      [...providers].filter((provider) => !(DRIVEN_PROVIDERS as readonly string[]).includes(provider)),
+    ).toEqual([]);
+  });
+
+  for (const provider of DRIVEN_PROVIDERS) {
+    it(`drives every ${provider} scenario to its expected classification`, async () => {
+      const mine = scenarios.filter((scenario) => scenario.provider === provider);
+      expect(mine.length).toBeGreaterThan(10);
+      const mismatches: string[] = [];
+      // A few at a time: the SDKs' short timeouts must not fire because the machine is busy.
+      for (let index = 0; index < mine.length; index += 6) {
+        const batch = mine.slice(index, index + 6);
+        const outcomes = await Promise.all(batch.map((scenario) => driveScenario(scenario, servers)));
+        outcomes.forEach((outcome, offset) => {
+          const scenario = batch[offset]!;
+          const expected = expectedFor(scenario);
+          if (expected.skip !== undefined) return;
+          if (outcome.kind !== 'error') {
+            mismatches.push(`${scenario.id}: succeeded`);
+            return;
+          }
+          const report = outcome.error.toErrorReport();
+          for (const key of ['category', 'reason', 'retryable', 'httpStatus'] as const) {
+            if (report[key] !== expected[key])
+              mismatches.push(`${scenario.id}: ${key} ${report[key]} != ${expected[key]}`);
+          }
+        });
+      }
+      expect(mismatches).toEqual([]);
+    }, 120_000);
+  }
+});
