@@ -58,7 +58,7 @@ describe('pnpm new-provider', () => {
     // Every scenario's real error went through the package's own client and extractor.
     expect(results[0]?.realErrorCount).toBeGreaterThanOrEqual(12);
     expect(results[0]?.notes).toEqual([]);
-  });
+  }, 120_000);
 
   it('scaffolds an SDK provider with the SDK as an optional peer covering its devDependency', async () => {
     const root = emptyRepository();
@@ -76,9 +76,10 @@ describe('pnpm new-provider', () => {
     expect(manifest.peerDependenciesMeta).toEqual({ '@zenith/sdk': { optional: true } });
     expect(manifest.devDependencies['@zenith/sdk']).toBe('0.12.3');
     expect(existsSync(join(root, 'packages', 'extract-zenith', 'src', 'zenith-client.ts'))).toBe(false);
-    const results = await runParityChecks(root, { only: ['zenith'], numRuns: 100 });
+    // No driver can call an SDK the repository does not have: the static and conformance checks.
+    const results = await runParityChecks(root, { only: ['zenith'], numRuns: 100, realErrors: false });
     expect(allProblems(results)).toEqual([]);
-  });
+  }, 120_000);
 
   it('uses every template file', () => {
     expect(templateFiles()).toEqual([
@@ -140,9 +141,9 @@ describe('the scaffolded package runs its own tests green', () => {
       cwd: join(root, 'packages', 'extract-acme'),
       encoding: 'utf8',
       env: { ...process.env, NO_COLOR: '1', CI: '1' },
-      timeout: 120_000,
+      timeout: 220_000,
     });
     expect(`${run.stdout}\n${run.stderr}`).toMatch(/Tests\s+\d+ passed/);
     expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
-  }, 150_000);
+  }, 240_000);
 });

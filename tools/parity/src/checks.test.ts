@@ -102,7 +102,8 @@ function editManifest(root: string, change: (manifest: Record<string, any>) => v
   writeJson(path, manifest);
 }
 
-describe('parity checks on temporary repositories', () => {
+// Generous timeouts: `pnpm test` runs every package at once on small CI machines.
+describe('parity checks on temporary repositories', { timeout: 60_000 }, () => {
   it('pass on a healthy provider', async () => {
     expect(await problemsOf(healthyRepository())).toEqual([]);
   });
@@ -353,7 +354,7 @@ describe('parity checks on temporary repositories', () => {
   });
 });
 
-describe('parity checks on a copy of a real provider package', () => {
+describe('parity checks on a copy of a real provider package', { timeout: 60_000 }, () => {
   const provider = 'groq';
   const source = join(REPOSITORY_ROOT, 'packages', `extract-${provider}`);
 
