@@ -1,5 +1,10 @@
 import { type ErrorReport, type FaultlineError, toDict } from '@faultline/render';
-import { driveScenario, type ScenarioServers, startScenarioServers } from '@faultline/scenario-driver';
+import {
+  driveAll,
+  driveScenario,
+  type ScenarioServers,
+  startScenarioServers,
+} from '@faultline/scenario-driver';
 import { loadScenarios, type Scenario } from '@faultline/test-fixtures';
 import { type Job, Queue, QueueEvents, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -33,7 +38,7 @@ describe.runIf(redisUrl !== undefined || inCi)('BullMQ on a real Redis', () => {
     await connection.ping();
     servers = await startScenarioServers();
     // The near side: what each provider's real SDK threw, classified at the source.
-    const outcomes = await Promise.all(scenarios.map((scenario) => driveScenario(scenario, servers)));
+    const outcomes = await driveAll(scenarios, servers);
     outcomes.forEach((outcome, index) => {
       if (outcome.kind === 'error') nearSide.set(scenarios[index]!.id, outcome.error);
     });

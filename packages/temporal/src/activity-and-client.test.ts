@@ -1,5 +1,5 @@
 import { type ErrorReport, type FaultlineError, toDict } from '@faultline/render';
-import { driveScenario, type ScenarioServers, startScenarioServers } from '@faultline/scenario-driver';
+import { driveAll, type ScenarioServers, startScenarioServers } from '@faultline/scenario-driver';
 import { loadScenarios, type Scenario } from '@faultline/test-fixtures';
 import { WorkflowFailedError } from '@temporalio/client';
 import {
@@ -27,7 +27,7 @@ let servers: ScenarioServers;
 
 beforeAll(async () => {
   servers = await startScenarioServers();
-  const outcomes = await Promise.all(scenarios.map((scenario) => driveScenario(scenario, servers)));
+  const outcomes = await driveAll(scenarios, servers);
   outcomes.forEach((outcome, index) => {
     if (outcome.kind === 'error') nearSide.set(scenarios[index]!.id, outcome.error);
   });

@@ -250,3 +250,24 @@ export async function driveScenario(
     throw error;
   }
 }
+
+/**
+ * Drives many scenarios, a few at a time (the SDKs' short timeouts must not fire because the
+ * machine is busy), and returns the outcomes in the scenarios' order.
+ */
+export async function driveAll(
+  scenarios: readonly Scenario[],
+  servers: ScenarioServers,
+  options: DriveOptions & { readonly concurrency?: number } = {},
+): Promise<DriveOutcome[]> {
+  const concurrency = options.concurrency ?? 6;
+  const outcomes: DriveOutcome[] = new Array(scenarios.length);
+  for (let index = 0; index < scenarios.length; index += concurrency) {
+    const batch = scenarios.slice(index, index + concurrency);
+    const results = await Promise.all(batch.map((scenario) => driveScenario(scenario, servers, options)));
+    results.forEach((outcome, offset) => {
+      outcomes[index + offset] = outcome;
+    });
+  }
+  return outcomes;
+}

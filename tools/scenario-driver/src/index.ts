@@ -4,6 +4,7 @@ export {
   type DrivenProvider,
   type DriveOptions,
   type DriveOutcome,
+  driveAll,
   driveScenario,
   PROMPT,
   type ScenarioServers,
