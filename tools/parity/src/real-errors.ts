@@ -58,7 +58,9 @@ export function scenarioDriverProblem(): string | undefined {
 /**
  * How parity calls a provider's real client: a fetch-based provider's own `fetch<Pascal>` export
  * (the scaffolder generates one), else tools/scenario-driver's real-SDK call; undefined when
- * neither exists (the provider's own tests still run its SDK).
+ * neither exists (the provider's own tests still run its SDK). Only HTTP scenarios are driven,
+ * and they answer at once: the long client timeout only keeps a loaded CI machine (every
+ * package's tests at once) from turning an answer into a timeout.
  */
 export async function driverFor(
   provider: string,
@@ -73,7 +75,7 @@ export async function driverFor(
       call: (_scenario, baseUrl) =>
         (fetchClient as (url: string, init?: RequestInit & { timeoutMs?: number }) => Promise<unknown>)(
           `${baseUrl}/v1/parity`,
-          { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', timeoutMs: 2_000 },
+          { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', timeoutMs: 20_000 },
         ),
     };
   }
@@ -82,7 +84,7 @@ export async function driverFor(
   return {
     source: 'tools/scenario-driver (the real SDK)',
     protocol: provider === 'bedrock' ? 'h2c' : 'http1',
-    call: (scenario, baseUrl) => driven.callProvider(scenario, baseUrl, { timeoutMs: 2_000 }),
+    call: (scenario, baseUrl) => driven.callProvider(scenario, baseUrl, { timeoutMs: 20_000 }),
   };
 }
 
