@@ -125,6 +125,7 @@ async function checkRealErrors(
   return problems;
 }
 
+/** Every real error the other providers' clients threw: none of them may be claimed by this extractor. */
 function foreignErrorsFor(
   provider: string,
   realErrors: ReadonlyMap<string, readonly RealError[]>,
@@ -132,12 +133,9 @@ function foreignErrorsFor(
   const foreign: LabelledValue[] = [];
   for (const [other, errors] of realErrors) {
     if (other === provider) continue;
-    const chosen = errors.find((real) => /rate|429/i.test(real.scenarioId)) ?? errors[0];
-    if (chosen !== undefined)
-      foreign.push({
-        label: `a real error of provider '${other}' (${chosen.scenarioId})`,
-        value: chosen.thrown,
-      });
+    for (const real of errors) {
+      foreign.push({ label: `a real error of provider '${other}' (${real.scenarioId})`, value: real.thrown });
+    }
   }
   return foreign;
 }
