@@ -196,12 +196,14 @@ describe.concurrent('faultline classify: an HTTP response', () => {
 
   it('exits 2 for a configuration failure, 0 with --exit-zero', async () => {
     const [plain, exitZero] = await Promise.all([
-      runFaultline(['classify', '--status', '401', '--format', 'json'], { input: openaiBadKey }),
+      runFaultline(['classify', '--status', '401', '--format', 'json', '--model', 'gpt-4o-mini'], {
+        input: openaiBadKey,
+      }),
       runFaultline(['classify', '--status', '401', '--format', 'json', '--exit-zero'], {
         input: openaiBadKey,
       }),
     ]);
-    expect(report(plain.stdout).category).toBe('configuration');
+    expect(report(plain.stdout)).toMatchObject({ category: 'configuration', model: 'gpt-4o-mini' });
     expect(plain.code).toBe(2);
     expect(exitZero.code).toBe(0);
     expect(report(exitZero.stdout).reason).toBe('auth');

@@ -48,6 +48,12 @@ export interface ClassifyOptions {
   inputFormat?: InputFormat;
   format?: OutputFormat;
   exitZero?: boolean;
+  model?: string;
+}
+
+/** What the caller knows about the failed call, carried into the report. */
+export interface CallContext {
+  model?: string | undefined;
 }
 
 const replayTimeoutMs = 5_000;
@@ -98,6 +104,7 @@ const transportHeaders = new Set([
 export async function classifyThroughSdk(
   provider: string,
   captured: CapturedResponse,
+  context: CallContext = {},
 ): Promise<ErrorReport | undefined> {
   const driver = driverFor(provider);
   if (driver === undefined) throw new CommandFailure(`unknown provider "${provider}"`);
@@ -119,6 +126,7 @@ export async function classifyThroughSdk(
       ({ signal }) => driver.call({ baseUrl, signal, timeoutMs: replayTimeoutMs }),
       {
         retry: false,
+        ...(context.model === undefined ? {} : { model: context.model }),
       },
     );
     return undefined;
@@ -154,9 +162,10 @@ export function genericResponseExtractor(captured: CapturedResponse): Extractor 
 async function classifyResponse(
   captured: CapturedResponse,
   provider: string | undefined,
+  context: CallContext,
 ): Promise<ErrorReport> {
   if (provider !== undefined) {
-    const report = await classifyThroughSdk(provider, captured);
+    const report = await classifyThroughSdk(provider, captured, context);
     if (report !== undefined) return report;
     throw new CommandFailure(
       `the ${provider} SDK accepted this ${captured.status} answer without an error: nothing to classify`,
@@ -168,7 +177,9 @@ async function classifyResponse(
     );
   }
   const error = new Error(`HTTP ${captured.status}`);
-  return toErrorReport(classifyError(error, { extractors: [genericResponseExtractor(captured)] }));
+  return toErrorReport(
+    classifyError(error, { extractors: [genericResponseExtractor(captured)], model: context.model }),
+  );
 }
 
 async function allExtractors(preferred: string | undefined): Promise<Extractor[]> {
@@ -185,7 +196,11 @@ async function allExtractors(preferred: string | undefined): Promise<Extractor[]
   return extractors;
 }
 
-async function classifyLoggedError(entry: unknown, providerOption: string | undefined): Promise<ErrorReport> {
+async function classifyLoggedError(
+  entry: unknown,
+  providerOption: string | undefined,
+  context: CallContext,
+): Promise<ErrorReport> {
   const error = loggedError(entry);
   const provider = providerOption ?? detectLoggedProvider(error);
   // The HTTP answer inside the serialised error, replayed to the real SDK: the most faithful path.
@@ -193,7 +208,7 @@ async function classifyLoggedError(entry: unknown, providerOption: string | unde
   if (captured !== undefined) {
     const replayProvider = provider ?? detectProvider(parseJsonSafely(captured.body), captured.headers);
     if (replayProvider !== undefined) {
-      const report = await classifyThroughSdk(replayProvider, captured);
+      const report = await classifyThroughSdk(replayProvider, captured, context);
       if (report !== undefined) return report;
     }
   }
@@ -206,10 +221,12 @@ async function classifyLoggedError(entry: unknown, providerOption: string | unde
     } catch {
       metadata = undefined;
     }
-    if (metadata !== undefined) return toErrorReport(classifyError(error, { extractors: [extractor] }));
+    if (metadata !== undefined) {
+      return toErrorReport(classifyError(error, { extractors: [extractor], model: context.model }));
+    }
   }
-  if (captured !== undefined) return classifyResponse(captured, undefined);
-  return toErrorReport(classifyError(error));
+  if (captured !== undefined) return classifyResponse(captured, undefined, context);
+  return toErrorReport(classifyError(error, { model: context.model }));
 }
 
 export function renderReport(report: ErrorReport, format: OutputFormat, color: boolean): string {
@@ -227,6 +244,7 @@ export function renderReport(report: ErrorReport, format: OutputFormat, color: b
 
 export async function classifyCommand(options: ClassifyOptions, streams: TerminalStreams): Promise<number> {
   const provider = options.provider === undefined ? undefined : resolveProviderName(options.provider);
+  const context: CallContext = { model: options.model };
   const inputFormat: InputFormat = options.logLine !== undefined ? 'log' : (options.inputFormat ?? 'http');
   let report: ErrorReport;
   if (inputFormat === 'log') {
@@ -240,7 +258,7 @@ export async function classifyCommand(options: ClassifyOptions, streams: Termina
         : await readStandardInput(streams.stdin));
     const lines = text.split('\n').filter((line) => line.trim() !== '');
     if (lines.length > 1) throw new CommandFailure('give one log line at a time');
-    report = await classifyLoggedError(parseLogLine(lines[0] ?? ''), provider);
+    report = await classifyLoggedError(parseLogLine(lines[0] ?? ''), provider, context);
   } else {
     if (options.status === undefined) {
       throw new CommandFailure('--status is required for an HTTP response (or give --log-line)');
@@ -252,7 +270,7 @@ export async function classifyCommand(options: ClassifyOptions, streams: Termina
         ? readBodyFile(options.bodyFile)
         : await readStandardInput(streams.stdin);
     const detected = provider ?? detectProvider(parseJsonSafely(body), headers);
-    report = await classifyResponse({ status, headers, body }, detected);
+    report = await classifyResponse({ status, headers, body }, detected, context);
   }
   const format: OutputFormat = options.format ?? (streams.stdout.isTTY === true ? 'panel' : 'json');
   const output = renderReport(report, format, colorEnabled(streams.stdout, streams.environment));

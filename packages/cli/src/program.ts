@@ -64,6 +64,7 @@ export function createProgram(streams: TerminalStreams, setExitCode: (code: numb
       'openai, anthropic, google-genai, bedrock, mistral or groq (default: detected from the body shape)',
     )
     .option('--log-line <json>', 'a JSON log line (pino, winston) holding a serialised SDK error')
+    .option('--model <name>', 'the model the failed call asked for (shown in the report)')
     .addOption(
       new Option(
         '--input-format <kind>',
