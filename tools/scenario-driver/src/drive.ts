@@ -105,7 +105,13 @@ export async function callProvider(
       const client = new OpenAI({ apiKey: FAKE_KEYS.openai, baseURL: baseUrl, timeout, ...stainless });
       if (scenario.stream) {
         return drain(
-          await client.chat.completions.create({ model: 'gpt-4o-mini', messages, stream: true }, { signal }),
+          guardOpenAIStream(
+            await client.chat.completions.create(
+              { model: 'gpt-4o-mini', messages, stream: true },
+              { signal },
+            ),
+            guard,
+          ),
         );
       }
       return client.chat.completions.create({ model: 'gpt-4o-mini', messages }, { signal });
@@ -114,9 +120,12 @@ export async function callProvider(
       const client = new Groq({ apiKey: FAKE_KEYS.groq, baseURL: baseUrl, timeout, ...stainless });
       if (scenario.stream) {
         return drain(
-          await client.chat.completions.create(
-            { model: 'llama-3.3-70b-versatile', messages, stream: true },
-            { signal },
+          guardGroqStream(
+            await client.chat.completions.create(
+              { model: 'llama-3.3-70b-versatile', messages, stream: true },
+              { signal },
+            ),
+            guard,
           ),
         );
       }
