@@ -22,7 +22,7 @@ import {
   trustClassification,
 } from './identity.ts';
 import { type ErrorReport, minimalReport, reportFromChain, toDict } from './report.ts';
-import { scrubAndCut } from './secrets.ts';
+import { scrubAndCut, scrubSecrets } from './secrets.ts';
 import { normaliseCause } from './thrown-value.ts';
 
 /** The inference families, one error class (and a `*ModelNotFoundError` sibling) each. */
@@ -57,7 +57,9 @@ function copyMetadata(metadata: unknown): ProviderErrorMetadata {
     if (metadata !== null && typeof metadata === 'object') {
       for (const key of Object.keys(metadata).slice(0, 100)) {
         if (key === 'rawBody') continue;
-        copy[key] = safeGet(metadata, key);
+        const value = safeGet(metadata, key);
+        // The metadata is an enumerable field that loggers write: its text is scrubbed too.
+        copy[key] = typeof value === 'string' ? scrubSecrets(value) : value;
       }
     }
   } catch {

@@ -172,13 +172,39 @@ export interface WireError {
 }
 
 /** The value as plain JSON (strings scrubbed), or undefined when it has no JSON form. */
+/**
+ * JSON.stringify replacer for extras: bytes are dropped (a 50 MB typed array would be written as
+ * ~500 MB of JSON) and long strings are cut before they are copied, wherever they are nested.
+ */
+function boundedJsonValue(_key: string, value: unknown): unknown {
+  if (typeof value === 'string') return value.length > 16 * 1024 ? value.slice(0, 16 * 1024) : value;
+  if (typeof value !== 'object' || value === null) return value;
+  if (isBytes(value)) return undefined;
+  // Drop bytes one level down too, before JSON.stringify calls their toJSON (Buffer's builds an
+  // array of every byte before any replacer sees it).
+  let copy: Record<string, unknown> | unknown[] | undefined;
+  for (const name of Object.keys(value)) {
+    if (!isBytes((value as Record<string, unknown>)[name])) continue;
+    copy ??= Array.isArray(value) ? [...value] : { ...(value as Record<string, unknown>) };
+    if (Array.isArray(copy)) copy[Number(name)] = null;
+    else delete copy[name];
+  }
+  return copy ?? value;
+}
+
+function isBytes(value: unknown): boolean {
+  return (
+    typeof value === 'object' && value !== null && (ArrayBuffer.isView(value) || value instanceof ArrayBuffer)
+  );
+}
+
 function jsonSafe(value: unknown): unknown {
   if (typeof value === 'string') return scrubAndCut(value);
   if (typeof value === 'boolean' || value === null) return value;
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-  if (typeof value !== 'object') return undefined;
+  if (typeof value !== 'object' || isBytes(value)) return undefined;
   try {
-    const text = JSON.stringify(value);
+    const text = JSON.stringify(value, boundedJsonValue);
     return text === undefined ? undefined : (JSON.parse(scrubAndCut(text, 16 * 1024)) as unknown);
   } catch {
     return undefined;
@@ -192,6 +218,8 @@ export function toWireError(source: ReportSource, extras?: Record<string, unknow
   const report = asReport(source);
   const wire: WireError = { error: report.reason, category: report.category, detail: report.message };
   if (extras === null || typeof extras !== 'object') return wire;
+  // Object.keys of a 50 MB typed array builds 50 million keys before any slice.
+  if (ArrayBuffer.isView(extras)) return wire;
   let keys: string[] = [];
   try {
     keys = Object.keys(extras).slice(0, 100);

@@ -114,15 +114,20 @@ async function* guard<T>(
     if (signal?.aborted === true || isCallerAbort(thrown, signal)) return thrown;
     if (hasFaultlineMarker(thrown)) {
       const source = thrown as FaultlineError;
-      const ErrorClass = errorClassForType(source.errorType);
-      return new ErrorClass(source.message, {
-        cause: source,
-        classification: source.classification,
-        metadata: { ...source.metadata, delivered: delivered() },
-        provider: source.provider,
-        model: source.model ?? options.model,
-        operation: source.operation ?? options.operation,
-      });
+      try {
+        const ErrorClass = errorClassForType(source.errorType);
+        return new ErrorClass(source.message, {
+          cause: source,
+          classification: source.classification,
+          metadata: { ...source.metadata, delivered: delivered() },
+          provider: source.provider,
+          model: source.model ?? options.model,
+          operation: source.operation ?? options.operation,
+        });
+      } catch {
+        // A marked error from another copy of faultline whose fields cannot be read: as is.
+        return thrown;
+      }
     }
     return classifyError(thrown, { ...options, streaming: true, delivered: delivered() });
   }

@@ -30,6 +30,11 @@ const SECRET_PATTERNS: readonly SecretPattern[] = [
       /\b((?:x-api-key|x-goog-api-key|api-key|api[_-]?key|apikey|access[_-]?token|refresh[_-]?token|client[_-]?secret|secret[_-]?key|password|aws[_-]?secret[_-]?access[_-]?key|secret[_-]?access[_-]?key|aws[_-]?session[_-]?token)["']?\s*[:=]\s*["']?)[^\s"'&,;}]+/gi,
     replacement: `$1${REDACTED}`,
   },
+  // A provider quoting the key it was sent: "Incorrect API key provided: <key>" (keys of no known format).
+  {
+    pattern: /\b(api[ _-]?key(?:\s+provided)?\s*:\s*)[A-Za-z0-9_*.~+/=-]{12,}/gi,
+    replacement: `$1${REDACTED}`,
+  },
   // Query strings: ?key=..., &key=..., ?token=..., &sig=...
   {
     pattern:

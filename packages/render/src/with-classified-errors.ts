@@ -1,4 +1,4 @@
-import type { ProviderErrorMetadata } from '@faultline/classify';
+import { type ProviderErrorMetadata, safeGet } from '@faultline/classify';
 import { type ClassifyErrorOptions, classifyError, errorFromMetadata } from './classify-error.ts';
 import type { FaultlineError } from './errors.ts';
 import type { ErrorReport } from './report.ts';
@@ -87,9 +87,13 @@ function retryPolicy(retry: WithClassifiedErrorsOptions['retry']): RetryPolicy |
 
 /** Only a transient failure is retried; an ambiguous one too when the caller says the call is idempotent. */
 function shouldRetry(error: FaultlineError, idempotent: boolean | undefined): boolean {
-  const { classification } = error;
-  if (classification.callerAborted) return false;
-  return classification.retryable || (idempotent === true && classification.category === 'ambiguous');
+  // Read through safeGet: a FaultlineError from another copy of faultline passes through as is.
+  const classification = safeGet(error, 'classification');
+  if (safeGet(classification, 'callerAborted') === true) return false;
+  return (
+    safeGet(classification, 'retryable') === true ||
+    (idempotent === true && safeGet(classification, 'category') === 'ambiguous')
+  );
 }
 
 /** Waits `milliseconds`; rejects with the signal's reason the moment it fires. Leaves no timer or listener. */
@@ -189,11 +193,12 @@ async function runGuarded<T>(
         // (SDKs throw their own abort classes): it leaves untouched and is never retried.
         if (signal?.aborted === true) throw thrown;
         error = classifyError(thrown, options);
-        if (error.classification.callerAborted) throw thrown;
+        if (safeGet(safeGet(error, 'classification'), 'callerAborted') === true) throw thrown;
       }
       if (policy === undefined || attempt >= maxAttempts || !shouldRetry(error, options.idempotent))
         throw error;
-      const waitSeconds = error.classification.retryAfterSeconds;
+      const wait = safeGet(safeGet(error, 'classification'), 'retryAfterSeconds');
+      const waitSeconds = typeof wait === 'number' && Number.isFinite(wait) && wait >= 0 ? wait : undefined;
       // Over the cap: throw now with the wait in the report, so a scheduler can reschedule.
       if (waitSeconds !== undefined && waitSeconds > policy.maxRetryAfterSeconds) throw error;
       const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
