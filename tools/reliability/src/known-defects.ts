@@ -12,6 +12,8 @@ export interface KnownDefect {
   readonly cases: RegExp;
   /** Entry point names this applies to (matched as a regular expression). */
   readonly entryPoints: RegExp;
+  /** The entry point fails on any Proxy or throwing getter: the generated-value properties leave it out. */
+  readonly failsOnProxies?: boolean;
 }
 
 export const KNOWN_DEFECTS: readonly KnownDefect[] = [
@@ -32,6 +34,7 @@ export const KNOWN_DEFECTS: readonly KnownDefect[] = [
     cases:
       /^(a symbol|a registered symbol|an object without prototype|a (callable )?Proxy|a revoked Proxy|an Error whose (getters|toString))/,
     entryPoints: /^bullmq faultlineBackoffStrategy$/,
+    failsOnProxies: true,
   },
   {
     owner: '@faultline/bullmq',
