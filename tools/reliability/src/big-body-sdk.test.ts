@@ -1,0 +1,71 @@
+import { FaultlineError, formatJson, problemDetails, toErrorReport } from '@faultline/render';
+import {
+  callProvider,
+  DRIVEN_PROVIDERS,
+  type ScenarioServers,
+  startScenarioServers,
+} from '@faultline/scenario-driver';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adHocScenario } from './ad-hoc-scenario.ts';
+import { CALL_LIMIT_MS } from './bounded.ts';
+import { BOUND_WRAPPERS, EXTRACTORS } from './entry-points.ts';
+import { bigText } from './hostile-corpus.ts';
+
+/** Nothing faultline writes about the failure may be larger than this: the body is cut first. */
+const OUTPUT_LIMIT = 64 * 1024;
+
+describe('real SDK errors carrying a 50 MB body (bigBody(50) served as a 500)', () => {
+  let servers: ScenarioServers;
+  beforeAll(async () => {
+    servers = await startScenarioServers();
+  });
+  afterAll(async () => {
+    await servers.close();
+  });
+
+  it.each(DRIVEN_PROVIDERS.map((provider) => [provider]))(
+    '%s: the SDK error is classified as a transient server error, quickly, with small output',
+    async (provider) => {
+      const scenario = adHocScenario(provider, {
+        kind: 'http',
+        status: 500,
+        headers: { 'content-type': 'application/json', 'x-request-id': 'req_big_body' },
+        body: bigText(),
+      });
+      let sdkError: unknown;
+      try {
+        await callProvider(scenario, servers.baseUrlFor(scenario), { timeoutMs: 60_000 });
+      } catch (thrown) {
+        sdkError = thrown;
+      }
+      expect(sdkError, 'the SDK must throw on a 500').toBeDefined();
+
+      // Classifying, reporting and rendering is what must stay bounded (the SDK read the body).
+      const started = performance.now();
+      const metadata = EXTRACTORS[provider]!.extract(sdkError);
+      let classified: unknown;
+      try {
+        await BOUND_WRAPPERS[provider]!(async () => {
+          throw sdkError;
+        });
+      } catch (thrown) {
+        classified = thrown;
+      }
+      const report = toErrorReport(classified);
+      const outputs = [
+        JSON.stringify(report),
+        formatJson(classified as Error),
+        JSON.stringify(problemDetails(report)),
+      ];
+      const elapsed = performance.now() - started;
+
+      expect(metadata, `${provider}'s extractor must claim its SDK's error`).toBeDefined();
+      expect(FaultlineError.isInstance(classified)).toBe(true);
+      expect(report).toMatchObject({ category: 'transient', retryable: true, provider });
+      expect(report.providerMetadata.statusCode).toBe(500);
+      for (const output of outputs) expect(output.length).toBeLessThan(OUTPUT_LIMIT);
+      expect(elapsed).toBeLessThan(CALL_LIMIT_MS);
+    },
+    120_000,
+  );
+});
