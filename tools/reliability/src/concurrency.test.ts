@@ -17,7 +17,13 @@ const HEAP_TOLERANCE_BYTES = 16 * 1024 * 1024;
 /** What `fakeLoad(n)` must count: a quarter each of success, success on attempt 2, transient (3 attempts), permanent (1). */
 function expectedFake(count: number): LoadCounts {
   const quarter = count / 4;
-  return { calls: count, succeeded: 2 * quarter, classified: 2 * quarter, unclassified: 0, attempts: quarter * 7 };
+  return {
+    calls: count,
+    succeeded: 2 * quarter,
+    classified: 2 * quarter,
+    unclassified: 0,
+    attempts: quarter * 7,
+  };
 }
 
 /** Per five SDK calls: 3 succeed (after 1, 2 and 3 requests), a 401 (1 request), a 500 every time (3 requests). */
@@ -85,54 +91,60 @@ interface ChildResult {
 }
 
 describe(`a child process under load (${ROUNDS} rounds of ${FAKE_CALLS} fake + ${CHILD_SDK_CALLS} SDK calls)`, () => {
-  it('exits 0 on its own, with flat memory across rounds', async () => {
-    const script = fileURLToPath(new URL('./load-child.ts', import.meta.url));
-    const child = spawn(
-      process.execPath,
-      ['--expose-gc', '--conditions=@faultline/source', '--import', 'tsx', script],
-      {
-        cwd: fileURLToPath(new URL('..', import.meta.url)),
-        env: {
-          ...process.env,
-          LOAD_ROUNDS: String(ROUNDS),
-          LOAD_FAKE_CALLS: String(FAKE_CALLS),
-          LOAD_SDK_CALLS: String(CHILD_SDK_CALLS),
-          NODE_OPTIONS: '',
+  it(
+    'exits 0 on its own, with flat memory across rounds',
+    async () => {
+      const script = fileURLToPath(new URL('./load-child.ts', import.meta.url));
+      const child = spawn(
+        process.execPath,
+        ['--expose-gc', '--conditions=@faultline/source', '--import', 'tsx', script],
+        {
+          cwd: fileURLToPath(new URL('..', import.meta.url)),
+          env: {
+            ...process.env,
+            LOAD_ROUNDS: String(ROUNDS),
+            LOAD_FAKE_CALLS: String(FAKE_CALLS),
+            LOAD_SDK_CALLS: String(CHILD_SDK_CALLS),
+            NODE_OPTIONS: '',
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
         },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const exit = await new Promise<{ code: number | null; timedOut: boolean }>((resolve) => {
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        resolve({ code: null, timedOut: true });
-      }, CHILD_LIMIT_MS);
-      child.on('exit', (code) => {
-        clearTimeout(timer);
-        resolve({ code, timedOut: false });
+      );
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
       });
-    });
-    expect(exit.timedOut, `the child did not exit on its own; stderr: ${stderr.slice(0, 2000)}`).toBe(false);
-    expect(exit.code, stderr.slice(0, 2000)).toBe(0);
-    const result = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as ChildResult;
-    expect(result.unhandled).toEqual([]);
-    expect(result.listeners).toBe(0);
-    expect(result.timers).toBe(0);
-    expect(result.rounds).toHaveLength(ROUNDS);
-    for (const round of result.rounds) {
-      expect(round.fake).toEqual(expectedFake(FAKE_CALLS));
-      expect(round.sdk).toEqual(expectedSdk(CHILD_SDK_CALLS));
-    }
-    const second = result.rounds[1]!.heapUsed;
-    const fifth = result.rounds[ROUNDS - 1]!.heapUsed;
-    expect(fifth - second).toBeLessThan(HEAP_TOLERANCE_BYTES);
-  }, CHILD_LIMIT_MS + 10_000);
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      const exit = await new Promise<{ code: number | null; timedOut: boolean }>((resolve) => {
+        const timer = setTimeout(() => {
+          child.kill('SIGKILL');
+          resolve({ code: null, timedOut: true });
+        }, CHILD_LIMIT_MS);
+        child.on('exit', (code) => {
+          clearTimeout(timer);
+          resolve({ code, timedOut: false });
+        });
+      });
+      expect(exit.timedOut, `the child did not exit on its own; stderr: ${stderr.slice(0, 2000)}`).toBe(
+        false,
+      );
+      expect(exit.code, stderr.slice(0, 2000)).toBe(0);
+      const result = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as ChildResult;
+      expect(result.unhandled).toEqual([]);
+      expect(result.listeners).toBe(0);
+      expect(result.timers).toBe(0);
+      expect(result.rounds).toHaveLength(ROUNDS);
+      for (const round of result.rounds) {
+        expect(round.fake).toEqual(expectedFake(FAKE_CALLS));
+        expect(round.sdk).toEqual(expectedSdk(CHILD_SDK_CALLS));
+      }
+      const second = result.rounds[1]!.heapUsed;
+      const fifth = result.rounds[ROUNDS - 1]!.heapUsed;
+      expect(fifth - second).toBeLessThan(HEAP_TOLERANCE_BYTES);
+    },
+    CHILD_LIMIT_MS + 10_000,
+  );
 });

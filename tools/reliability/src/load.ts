@@ -2,7 +2,13 @@ import { withClassifiedErrors as withOpenAI } from '@faultline/extract-openai';
 import { FaultlineError, withClassifiedErrors } from '@faultline/render';
 import { callProvider } from '@faultline/scenario-driver';
 import { adHocScenario } from './ad-hoc-scenario.ts';
-import { type FaultRoute, type FaultServer, type FaultStep, OPENAI_SUCCESS, openaiFailure } from './fault-server.ts';
+import {
+  type FaultRoute,
+  type FaultServer,
+  type FaultStep,
+  OPENAI_SUCCESS,
+  openaiFailure,
+} from './fault-server.ts';
 
 export interface LoadCounts {
   readonly calls: number;
@@ -71,7 +77,10 @@ export async function sdkLoad(server: FaultServer, count: number, signal: AbortS
     routes.push(route);
     return withOpenAI(
       ({ signal: attemptSignal }) =>
-        callProvider(scenario, route.baseUrl, { timeoutMs: 20_000, ...(attemptSignal ? { signal: attemptSignal } : {}) }),
+        callProvider(scenario, route.baseUrl, {
+          timeoutMs: 20_000,
+          ...(attemptSignal ? { signal: attemptSignal } : {}),
+        }),
       { retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 5 }, signal, deadlineMs: 60_000 },
     );
   });

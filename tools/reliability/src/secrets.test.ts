@@ -298,14 +298,12 @@ describe('secrets planted anywhere in a thrown value (fast-check, fixed seed)', 
     fc
       .record({ message: text, cause: text })
       .map((shape) => new Error(shape.message, { cause: new Error(shape.cause) })),
-    fc
-      .record({ message: text, code: fc.constantFrom('ECONNRESET', 'ENOTFOUND') })
-      .map(
-        (shape) =>
-          new TypeError('fetch failed', {
-            cause: Object.assign(new Error(shape.message), { code: shape.code }),
-          }),
-      ),
+    fc.record({ message: text, code: fc.constantFrom('ECONNRESET', 'ENOTFOUND') }).map(
+      (shape) =>
+        new TypeError('fetch failed', {
+          cause: Object.assign(new Error(shape.message), { code: shape.code }),
+        }),
+    ),
   );
 
   it('no report, formatter or problem+json output carries a planted key (400 runs)', async () => {
