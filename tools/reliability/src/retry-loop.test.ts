@@ -278,6 +278,7 @@ describe('the retry loop against a faulty server (real SDKs, real clock)', () =>
     controller.abort(reason);
     const outcome = await call;
     const latency = performance.now() - abortedAt;
+    console.info(`abort mid-wait: the call ended ${latency.toFixed(1)} ms after the abort`);
     expect(outcome.error).toBe(reason);
     expect(route.arrivals).toHaveLength(1);
     expect(latency).toBeLessThan(500); // ~50 ms expected; a sanity bound, not a benchmark.
@@ -292,7 +293,9 @@ describe('the retry loop against a faulty server (real SDKs, real clock)', () =>
     const abortedAt = performance.now();
     controller.abort();
     const outcome = await call;
-    expect(performance.now() - abortedAt).toBeLessThan(500);
+    const latency = performance.now() - abortedAt;
+    console.info(`abort mid-request: the call ended ${latency.toFixed(1)} ms after the abort`);
+    expect(latency).toBeLessThan(500);
     expect(FaultlineError.isInstance(outcome.error)).toBe(false);
     expect(route.arrivals).toHaveLength(1);
   });
