@@ -158,7 +158,8 @@ async function attempt(
     const report = (
       error as { toErrorReport?: () => { retryable: boolean; retryAfterSeconds?: number } }
     ).toErrorReport?.();
-    deferred = report?.retryable === true && (report.retryAfterSeconds ?? 0) > FAULTLINE_RETRY.maxRetryAfterSeconds;
+    deferred =
+      report?.retryable === true && (report.retryAfterSeconds ?? 0) > FAULTLINE_RETRY.maxRetryAfterSeconds;
   } finally {
     recorder.uninstall();
     clearTimeout(guard);
