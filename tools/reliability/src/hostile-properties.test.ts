@@ -8,7 +8,7 @@ import { KNOWN_DEFECTS } from './known-defects.ts';
 
 /** One seed for every property: a failure is replayed exactly by re-running the suite. */
 const SEED = 20_251_122;
-export const PROPERTY_RUNS = { sdkShaped: 200, wrapped: 200, metadata: 1_000 } as const;
+export const PROPERTY_RUNS = { sdkShaped: 400, wrapped: 400, metadata: 1_000 } as const;
 
 const text = fc.oneof(
   fc.string({ maxLength: 80 }),
