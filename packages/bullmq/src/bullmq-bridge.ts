@@ -1,11 +1,13 @@
+import { safeGet } from '@faultline/classify';
 import {
+  asReport,
   type ClassifyErrorOptions,
   classifyError,
   type ErrorReport,
   FaultlineError,
   safeFromDict,
   toDict,
-  toErrorReport,
+  unrecoverableReport,
 } from '@faultline/render';
 
 /** The backoff `type` jobs use so that the worker's faultline strategy computes their delays. */
@@ -26,8 +28,9 @@ export class FaultlineJobError extends Error {
   readonly report: ErrorReport;
   readonly retryAfterMs: number | undefined;
 
-  constructor(error: FaultlineError) {
-    const report = error.toErrorReport();
+  constructor(error: FaultlineError | ErrorReport) {
+    // Total: any error (even a marked one from another copy whose fields cannot be read) or report.
+    const report = asReport(error);
     super(`${report.message}${REPORT_MARKER}${JSON.stringify(toDict(report))}`, { cause: error });
     // BullMQ matches `err.name == 'UnrecoverableError'` (job.js), so no import of bullmq is needed.
     this.name = report.retryable ? 'FaultlineJobError' : 'UnrecoverableError';
@@ -79,20 +82,25 @@ export function faultlineBackoffStrategy(
 ): (attemptsMade: number, type?: string, error?: Error, job?: unknown) => number {
   const maxDelayMs = options.maxDelayMs ?? 60_000;
   return (attemptsMade, _type, error, job) => {
-    const jobDelay = Number(
-      (job as { opts?: { backoff?: { delay?: unknown } } } | undefined)?.opts?.backoff?.delay,
-    );
-    const baseDelayMs = options.baseDelayMs ?? (Number.isFinite(jobDelay) && jobDelay > 0 ? jobDelay : 1000);
-    const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** Math.max(0, attemptsMade - 1));
-    const backoff = Math.floor(Math.random() * ceiling);
-    if (
-      error instanceof FaultlineJobError ||
-      (error as { name?: unknown } | undefined)?.name === 'FaultlineJobError'
-    ) {
-      const report = (error as FaultlineJobError).report;
-      if (report !== undefined && !report.retryable) return -1;
-      const retryAfterMs = (error as FaultlineJobError).retryAfterMs;
-      return Math.max(backoff, retryAfterMs ?? 0);
+    // Total: BullMQ calls this inside its worker, where a throw would break the job's bookkeeping.
+    let backoff = 1000;
+    try {
+      const attempts = typeof attemptsMade === 'number' && Number.isFinite(attemptsMade) ? attemptsMade : 1;
+      const jobDelay = Number(safeGet(safeGet(safeGet(job, 'opts'), 'backoff'), 'delay'));
+      const baseDelayMs =
+        options.baseDelayMs ?? (Number.isFinite(jobDelay) && jobDelay > 0 ? jobDelay : 1000);
+      const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** Math.max(0, Math.min(attempts - 1, 30)));
+      backoff = Math.floor(Math.random() * ceiling);
+      if (safeGet(error, 'name') === 'FaultlineJobError' || safeGet(error, 'name') === 'UnrecoverableError') {
+        const report = safeGet(error, 'report') as ErrorReport | undefined;
+        if (report !== undefined && report.retryable === false) return -1;
+        const retryAfterMs = safeGet(error, 'retryAfterMs');
+        return typeof retryAfterMs === 'number' && Number.isFinite(retryAfterMs)
+          ? Math.max(backoff, retryAfterMs)
+          : backoff;
+      }
+    } catch {
+      // A hostile error or job: fall back to the plain exponential delay.
     }
     return backoff;
   };
@@ -139,10 +147,9 @@ export function recoverErrorReport(job: unknown): ErrorReport {
       .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
       .join('; ')}`;
   }
-  const base = toErrorReport(new Error(message || 'Job failed'));
-  return {
-    ...base,
-    errorType: UNRECOVERABLE_JOB_FAILURE,
-    message: `Unrecoverable job failure (${problem}): ${base.message}`,
-  };
+  return unrecoverableReport(
+    UNRECOVERABLE_JOB_FAILURE,
+    `Unrecoverable job failure (${problem})`,
+    message || 'Job failed',
+  );
 }

@@ -43,10 +43,24 @@ export type AnthropicMessageResult = z.infer<typeof AnthropicMessageResult>;
 
 /** Parses an error body without throwing; `undefined` when it is not Anthropic's shape. */
 export function parseAnthropicErrorBody(value: unknown): AnthropicErrorBody | undefined {
+  // Only plain objects are error bodies: a typed array (one key per byte) would make zod walk
+  // every byte of a body that can be 50 MB.
+  if (!isPlainBody(value)) return undefined;
   try {
     const parsed = AnthropicErrorBody.safeParse(value);
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** A JSON-like object: not null, not an array, not bytes. */
+export function isPlainBody(value: unknown): value is object {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    !ArrayBuffer.isView(value) &&
+    !(value instanceof ArrayBuffer)
+  );
 }

@@ -109,6 +109,14 @@ function sseErrorBody(chain: unknown[]): AnthropicErrorBody | undefined {
 }
 
 function stringifySafely(value: unknown): string | undefined {
+  // Bytes are never a message: JSON-encoding a 50 MB buffer costs seconds and hundreds of MB.
+  if (
+    typeof value === 'object' &&
+    value !== null &&
+    (ArrayBuffer.isView(value) || value instanceof ArrayBuffer)
+  ) {
+    return undefined;
+  }
   try {
     const text = JSON.stringify(value);
     return typeof text === 'string' ? text : undefined;

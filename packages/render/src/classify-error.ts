@@ -13,6 +13,7 @@ import { extractMetadata, type RenderExtractContext } from './built-in-extractor
 import { errorClassFor, FaultlineError, type InferenceFamily } from './errors.ts';
 import { causeLinks, hasFaultlineMarker, trustClassification } from './identity.ts';
 import { ErrorReport, minimalReport, reportFromChain } from './report.ts';
+import { scrubAndCut } from './secrets.ts';
 import { describeThrown } from './thrown-value.ts';
 
 export interface ClassifyErrorOptions {
@@ -188,4 +189,18 @@ export function asReport(value: unknown): ErrorReport {
     // A Proxy as report: report on it instead.
   }
   return toErrorReport(value);
+}
+
+/**
+ * The report a consumer falls back to when a failure arrives with no readable faultline report
+ * (a bridge recovering a job or a workflow failure): category unknown, never retryable, keeping
+ * the failure's own message behind `prefix` (scrubbed, and cut so the report stays valid).
+ */
+export function unrecoverableReport(errorType: string, prefix: string, message: unknown): ErrorReport {
+  const base = toErrorReport(new Error(typeof message === 'string' && message.length > 0 ? message : prefix));
+  return {
+    ...base,
+    errorType: scrubAndCut(errorType, 200) || 'UnrecoverableFailure',
+    message: scrubAndCut(`${prefix}: ${base.message}`),
+  };
 }

@@ -13,6 +13,7 @@ export {
   isCallerAbort,
   type ReportSource,
   toErrorReport,
+  unrecoverableReport,
 } from './classify-error.ts';
 export {
   CompletionError,

@@ -1,4 +1,5 @@
 import {
+  asReport,
   type ClassifyErrorOptions,
   classifyError,
   type ErrorReport,
@@ -16,8 +17,9 @@ export const FAULTLINE_FAILURE_TYPE = 'FaultlineError';
  * activity's retry policy), `nextRetryDelay` from the provider's Retry-After, and `details[0]`
  * carries the report (a plain JSON object that survives Temporal's payload converter).
  */
-export function toApplicationFailure(error: FaultlineError): ApplicationFailure {
-  const report = error.toErrorReport();
+export function toApplicationFailure(error: FaultlineError | ErrorReport): ApplicationFailure {
+  // Total: a report, or any error (even a marked one from another copy whose fields cannot be read).
+  const report = asReport(error);
   return ApplicationFailure.create({
     message: report.message,
     type: FAULTLINE_FAILURE_TYPE,
@@ -54,8 +56,9 @@ export function withFaultlineActivity<Arguments extends unknown[], Result>(
     } catch (thrown) {
       if (isTemporalFailure(thrown)) throw thrown;
       const error = FaultlineError.isInstance(thrown) ? thrown : classifyError(thrown, options);
-      if (error.classification.callerAborted) throw thrown;
-      throw toApplicationFailure(error);
+      const report = asReport(error);
+      if (report.callerAborted) throw thrown;
+      throw toApplicationFailure(report);
     }
   };
 }

@@ -1,4 +1,4 @@
-import { type ErrorReport, safeFromDict, toErrorReport } from '@faultline/render';
+import { type ErrorReport, safeFromDict, unrecoverableReport } from '@faultline/render';
 import { FAULTLINE_FAILURE_TYPE } from './activity.ts';
 
 /** The `errorType` of a report synthesised when no valid report could be recovered. */
@@ -49,13 +49,11 @@ export function recoverErrorReport(error: unknown): ErrorReport {
 }
 
 function unrecoverableWorkflowFailure(message: string, schemaFailure: string | undefined): ErrorReport {
-  const base = toErrorReport(new Error(message));
-  return {
-    ...base,
-    errorType: UNRECOVERABLE_WORKFLOW_FAILURE,
-    message:
-      schemaFailure === undefined
-        ? `Unrecoverable workflow failure: ${base.message}`
-        : `Unrecoverable workflow failure (the failure's report failed the schema: ${schemaFailure}): ${base.message}`,
-  };
+  return unrecoverableReport(
+    UNRECOVERABLE_WORKFLOW_FAILURE,
+    schemaFailure === undefined
+      ? 'Unrecoverable workflow failure'
+      : `Unrecoverable workflow failure (the failure's report failed the schema: ${schemaFailure})`,
+    message,
+  );
 }
