@@ -70,11 +70,12 @@ class BackoffRecorder {
     ) {
       const wait = Number(ms ?? 0);
       // Only the waits of the code under test: undici's and Node's own timers (keep-alive, body
-      // timeouts) are left to run, or skipping them would change what the transport does.
+      // timeouts) are left to run, or skipping them would change what the transport does. Only the
+      // immediate caller counts (the third stack line, after "Error" and this function).
       if (
         wait > 0 &&
         wait !== SDK_TIMEOUT_MS &&
-        !/node:internal|[\\/]undici[\\/]/.test(new Error().stack ?? '')
+        !/node:internal|[\\/]undici[\\/]/.test((new Error().stack ?? '').split('\n')[2] ?? '')
       ) {
         recorder.delays.push(wait);
         recorder.skipped += wait;
