@@ -140,3 +140,36 @@ export function causeChain(error: unknown, maxDepth = 8): unknown[] {
   }
   return chain;
 }
+
+/**
+ * The constructor names along a value's prototype chain, nearest first, stopping before
+ * `Object.prototype`; bounded and total. Evidence of an SDK's error class, never the sole test
+ * (minifiers rename classes).
+ */
+export function prototypeNames(value: unknown, maxDepth = 10): string[] {
+  const names: string[] = [];
+  let current: unknown = value;
+  for (let depth = 0; depth < maxDepth; depth += 1) {
+    let prototype: unknown;
+    try {
+      prototype = Object.getPrototypeOf(current);
+    } catch {
+      break;
+    }
+    if (prototype === null || prototype === undefined || prototype === Object.prototype) break;
+    const name = constructorName(prototype);
+    if (name !== undefined) names.push(name);
+    current = prototype;
+  }
+  return names;
+}
+
+/** `Object.hasOwn` for any value, never throwing (a Proxy's `getOwnPropertyDescriptor` trap). */
+export function safeHasOwn(value: unknown, key: PropertyKey): boolean {
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return false;
+  try {
+    return Object.hasOwn(value, key);
+  } catch {
+    return false;
+  }
+}

@@ -8,6 +8,7 @@ import {
   messageOf,
   type ProviderErrorMetadata,
   parseJsonSafely,
+  prototypeNames,
   readHeader,
   retryAfterFromHeaders,
   safeGet,
@@ -37,25 +38,6 @@ const ANTHROPIC_HEADER_PREFIXES = [
   'anthropic-organization-id',
   'anthropic-workspace-id',
 ];
-
-/** Constructor names along the prototype chain (evidence only, never the sole test). */
-function prototypeNames(value: unknown): string[] {
-  const names: string[] = [];
-  let current: unknown = value;
-  for (let depth = 0; depth < 8; depth += 1) {
-    let prototype: unknown;
-    try {
-      prototype = Object.getPrototypeOf(current);
-    } catch {
-      break;
-    }
-    if (prototype === null || prototype === undefined || prototype === Object.prototype) break;
-    const name = constructorName(prototype);
-    if (name !== undefined) names.push(name);
-    current = prototype;
-  }
-  return names;
-}
 
 function hasKey(value: unknown, key: string): boolean {
   if (value === null || typeof value !== 'object') return false;

@@ -10,6 +10,7 @@ import {
   readHeader,
   retryAfterFromHeaders,
   safeGet,
+  safeHasOwn,
   safeNumber,
   safeStatus,
   safeString,
@@ -34,15 +35,6 @@ const EVENT_STREAM_FRAME = /event-?streams?|EventStream/;
 
 function isObjectLike(value: unknown): value is object {
   return value !== null && (typeof value === 'object' || typeof value === 'function');
-}
-
-function hasOwnKey(value: unknown, key: string): boolean {
-  if (!isObjectLike(value)) return false;
-  try {
-    return Object.hasOwn(value, key);
-  } catch {
-    return false;
-  }
 }
 
 /** Reads `$metadata` through the safe readers into a plain object, then parses it leniently. */
@@ -250,7 +242,7 @@ function extractStreamError(
       },
     );
   }
-  const ownName = hasOwnKey(error, 'name') ? safeString(safeGet(error, 'name'), 200) : undefined;
+  const ownName = safeHasOwn(error, 'name') ? safeString(safeGet(error, 'name'), 200) : undefined;
   if (ownName === undefined || ownName === 'Error' || constructorName(error) !== 'Error') return undefined;
   const payload = parseStreamExceptionPayload(parseJsonSafely(message));
   const unmodelledException = STREAM_EXCEPTION_TYPE.test(ownName) && payload !== undefined;
@@ -282,7 +274,7 @@ export const bedrockExtractor: Extractor = defineExtractor({
     const metadataValue = safeGet(error, '$metadata');
     if (
       (fault === 'client' || fault === 'server') &&
-      (isObjectLike(metadataValue) || hasOwnKey(error, '$metadata'))
+      (isObjectLike(metadataValue) || safeHasOwn(error, '$metadata'))
     ) {
       return extractServiceException(error, context);
     }

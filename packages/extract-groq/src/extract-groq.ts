@@ -6,9 +6,11 @@ import {
   inspectTransportError,
   messageOf,
   type ProviderErrorMetadata,
+  prototypeNames,
   readHeader,
   retryAfterFromHeaders,
   safeGet,
+  safeHasOwn,
   safeStatus,
   safeString,
 } from '@faultline/classify';
@@ -16,33 +18,6 @@ import { GroqErrorObject } from './groq-error-shape.ts';
 
 /** The provider key faultline uses for Groq. */
 export const GROQ_PROVIDER = 'groq';
-
-/** Constructor names along the prototype chain (evidence only; never the sole test of a class). */
-function prototypeNames(value: unknown): string[] {
-  const names: string[] = [];
-  let current: unknown = value;
-  for (let depth = 0; depth < 8; depth += 1) {
-    let prototype: unknown;
-    try {
-      prototype = Object.getPrototypeOf(current);
-    } catch {
-      break;
-    }
-    if (prototype === null || prototype === undefined) break;
-    const name = constructorName(prototype);
-    if (name !== undefined) names.push(name);
-    current = prototype;
-  }
-  return names;
-}
-
-function hasOwn(value: object, key: string): boolean {
-  try {
-    return Object.hasOwn(value, key);
-  } catch {
-    return false;
-  }
-}
 
 /**
  * groq-sdk errors (every major): `X > APIError > GroqError > Error`, with the Stainless own keys
@@ -52,7 +27,7 @@ function hasOwn(value: object, key: string): boolean {
  * have the same shape with other base classes and are left to their extractors.
  */
 function isGroqError(error: object): boolean {
-  const stainless = hasOwn(error, 'status') && hasOwn(error, 'headers') && hasOwn(error, 'error');
+  const stainless = safeHasOwn(error, 'status') && safeHasOwn(error, 'headers') && safeHasOwn(error, 'error');
   if (!stainless) return false;
   if (prototypeNames(error).includes('GroqError')) return true;
   return readHeader(safeGet(error, 'headers'), 'x-groq-region') !== undefined;

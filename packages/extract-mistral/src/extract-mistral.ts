@@ -7,6 +7,7 @@ import {
   messageOf,
   type ProviderErrorMetadata,
   parseJsonSafely,
+  prototypeNames,
   readHeader,
   retryAfterFromHeaders,
   safeGet,
@@ -22,25 +23,6 @@ export const MISTRAL_PROVIDER = 'mistral';
 interface Context {
   readonly signal?: AbortSignal | undefined;
   readonly now?: (() => number) | undefined;
-}
-
-/** Constructor names along the prototype chain (evidence only). */
-function prototypeNames(value: unknown): string[] {
-  const names: string[] = [];
-  let current: unknown = value;
-  for (let depth = 0; depth < 8; depth += 1) {
-    let prototype: unknown;
-    try {
-      prototype = Object.getPrototypeOf(current);
-    } catch {
-      break;
-    }
-    if (prototype === null || prototype === undefined) break;
-    const name = constructorName(prototype);
-    if (name !== undefined) names.push(name);
-    current = prototype;
-  }
-  return names;
 }
 
 function hasKey(value: object, key: string): boolean {

@@ -8,9 +8,11 @@ import {
   messageOf,
   type ProviderErrorMetadata,
   parseJsonSafely,
+  prototypeNames,
   readHeader,
   retryAfterFromHeaders,
   safeGet,
+  safeHasOwn,
   safeStatus,
   safeString,
 } from '@faultline/classify';
@@ -35,34 +37,6 @@ const MAX_MESSAGE_LENGTH = 2000;
 /** Own keys that mark an error as some SDK's wrapper rather than a raw transport error. */
 const OTHER_SDK_KEYS = ['status', 'headers', 'statusCode', '$metadata', 'rawResponse'];
 
-function hasOwn(value: unknown, key: string): boolean {
-  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return false;
-  try {
-    return Object.hasOwn(value, key);
-  } catch {
-    return false;
-  }
-}
-
-/** Constructor names along the prototype chain (evidence only; minified builds may mangle them). */
-function prototypeNames(value: unknown): string[] {
-  const names: string[] = [];
-  let current: unknown = value;
-  for (let depth = 0; depth < 10; depth += 1) {
-    let prototype: unknown;
-    try {
-      prototype = Object.getPrototypeOf(current);
-    } catch {
-      break;
-    }
-    if (prototype === null || prototype === undefined || prototype === Object.prototype) break;
-    const name = constructorName(prototype);
-    if (name !== undefined) names.push(name);
-    current = prototype;
-  }
-  return names;
-}
-
 /**
  * An openai `APIError` (any major, any copy): its own keys `status`, `headers` and `error` are
  * present (undefined on transport errors) together with `code`, `param` and `type`, which the
@@ -70,9 +44,9 @@ function prototypeNames(value: unknown): string[] {
  * three but not `code` and `param`, so they are left to their own extractors.
  */
 function isOpenAIApiError(error: unknown): boolean {
-  const stainless = hasOwn(error, 'status') && hasOwn(error, 'headers') && hasOwn(error, 'error');
+  const stainless = safeHasOwn(error, 'status') && safeHasOwn(error, 'headers') && safeHasOwn(error, 'error');
   if (!stainless) return false;
-  if (hasOwn(error, 'code') && hasOwn(error, 'param') && hasOwn(error, 'type')) return true;
+  if (safeHasOwn(error, 'code') && safeHasOwn(error, 'param') && safeHasOwn(error, 'type')) return true;
   return prototypeNames(error).includes('OpenAIError');
 }
 
@@ -356,7 +330,7 @@ function extract(
   // Another SDK's own error class (groq-sdk's or @anthropic-ai/sdk's APIConnectionError, the AWS
   // SDK's SyntaxError with `$metadata`, Mistral's errors) is left to its extractor, even when its
   // cause chain is a transport failure too.
-  if (OTHER_SDK_KEYS.some((key) => hasOwn(error, key))) return undefined;
+  if (OTHER_SDK_KEYS.some((key) => safeHasOwn(error, key))) return undefined;
 
   if (isMalformedBody(error)) {
     return {
