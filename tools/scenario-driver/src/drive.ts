@@ -249,8 +249,11 @@ export async function driveScenario(
   if (bound === undefined) throw new Error(`scenario-driver: unknown provider "${scenario.provider}"`);
   const baseUrl = servers.baseUrlFor(scenario);
   try {
-    const result = await bound(() => callProvider(scenario, baseUrl, options), {
+    // The wrapper's own signal reaches the SDK, and a deadline bounds every driven call: a call
+    // that hangs (a stalled socket no SDK timeout covers) is aborted and classified, never left open.
+    const result = await bound(({ signal }) => callProvider(scenario, baseUrl, { ...options, signal }), {
       retry: false,
+      deadlineMs: (options.timeoutMs ?? 1500) * 4,
       ...(options.signal ? { signal: options.signal } : {}),
     });
     return { kind: 'success', result };
