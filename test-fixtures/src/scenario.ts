@@ -8,7 +8,8 @@ import { z } from 'zod';
 export const scenariosDir: string = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'scenarios');
 
 const Headers = z.record(z.string(), z.string());
-const StreamEnding = z.enum(['end', 'cut', 'stall']);
+export const StreamEnding = z.enum(['end', 'cut', 'stall']);
+export type StreamEnding = z.infer<typeof StreamEnding>;
 
 /** A plain HTTP answer; `body` is sent verbatim (JSON text, HTML, '', truncated JSON). */
 export const HttpResponseScenario = z.object({

@@ -1,6 +1,6 @@
 import type { ProviderErrorMetadata } from '@faultline/classify';
 import { safeGet, safePath } from '@faultline/classify';
-import { FaultlineError, type GuardStreamOptions, guardStream } from '@faultline/render';
+import { type GuardedStream, type GuardStreamOptions, guardStream } from '@faultline/render';
 import { ANTHROPIC_PROVIDER, anthropicExtractor } from './extract-anthropic.ts';
 
 export interface GuardAnthropicStreamOptions
@@ -48,13 +48,13 @@ function refusalInEvent(event: unknown): ProviderErrorMetadata | undefined {
  * `timeout` does not cover stream reads), an in-stream error and a refusal all become classified
  * FaultlineErrors carrying how much output was delivered. Pass the same `signal` as to the SDK.
  */
-export function guardAnthropicStream<T>(
-  stream: AsyncIterable<T>,
+export function guardAnthropicStream<S extends AsyncIterable<unknown>>(
+  stream: S,
   options: GuardAnthropicStreamOptions = {},
-): AsyncIterable<T> {
+): GuardedStream<S> {
   const { detectRefusal, inspectChunk, extractors, ...rest } = options;
   const userInspect = inspectChunk;
-  const guarded = guardStream(stream as AsyncIterable<unknown>, {
+  return guardStream(stream as AsyncIterable<unknown>, {
     provider: ANTHROPIC_PROVIDER,
     ...rest,
     extractors: [...(extractors ?? []), anthropicExtractor],
@@ -62,30 +62,5 @@ export function guardAnthropicStream<T>(
     measure: measureEvent,
     inspectChunk: (event) =>
       (detectRefusal === false ? undefined : refusalInEvent(event)) ?? userInspect?.(event) ?? undefined,
-  }) as AsyncIterable<T>;
-  return { [Symbol.asyncIterator]: () => rethrowCallerAbort(guarded, options.signal) };
-}
-
-/**
- * `messages.stream()` rejects a caller's abort with the SDK's `APIUserAbortError` (name "Error"
- * before 1.x), which guardStream does not recognise as an abort and classifies. The caller's own
- * abort must come back untouched, so the SDK's error is re-thrown as it was.
- */
-async function* rethrowCallerAbort<T>(
-  guarded: AsyncIterable<T>,
-  signal: AbortSignal | undefined,
-): AsyncGenerator<T, void, undefined> {
-  try {
-    yield* guarded;
-  } catch (error) {
-    if (
-      signal?.aborted === true &&
-      FaultlineError.isInstance(error) &&
-      error.classification.callerAborted &&
-      error.cause !== undefined
-    ) {
-      throw error.cause;
-    }
-    throw error;
-  }
+  }) as unknown as GuardedStream<S>;
 }

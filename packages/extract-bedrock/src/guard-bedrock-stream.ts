@@ -1,5 +1,5 @@
 import { type ProviderErrorMetadata, safeGet, safePath, safeString } from '@faultline/classify';
-import { type GuardStreamOptions, guardStream } from '@faultline/render';
+import { type GuardedStream, type GuardStreamOptions, guardStream } from '@faultline/render';
 import { BEDROCK_PROVIDER, bedrockExtractor } from './extract-bedrock.ts';
 
 export interface GuardBedrockStreamOptions
@@ -59,10 +59,10 @@ function blockedInEvent(event: unknown): ProviderErrorMetadata | undefined {
  * - a stream idle for `idleTimeoutMs` (default 60 s) → interrupted;
  * - `messageStop.stopReason` `guardrail_intervened`/`content_filtered` → content_policy.
  */
-export function guardBedrockStream<T>(
-  stream: AsyncIterable<T>,
+export function guardBedrockStream<S extends AsyncIterable<unknown>>(
+  stream: S,
   options: GuardBedrockStreamOptions = {},
-): AsyncIterable<T> {
+): GuardedStream<S> {
   const { detectBlockedAnswer, inspectChunk, extractors, ...rest } = options;
   return guardStream(stream as AsyncIterable<unknown>, {
     provider: BEDROCK_PROVIDER,
@@ -74,5 +74,5 @@ export function guardBedrockStream<T>(
       (detectBlockedAnswer === false ? undefined : blockedInEvent(event)) ??
       inspectChunk?.(event) ??
       undefined,
-  }) as AsyncIterable<T>;
+  }) as unknown as GuardedStream<S>;
 }

@@ -1,5 +1,10 @@
 import { type ProviderErrorMetadata, safeGet } from '@faultline/classify';
-import { type GuardStreamOptions, guardStream } from '@faultline/render';
+import {
+  type GuardedStream,
+  type GuardStreamOptions,
+  guardStream,
+  type StreamChunk,
+} from '@faultline/render';
 import {
   detectGeminiBlockedAnswer,
   GOOGLE_GENAI_PROVIDER,
@@ -101,17 +106,17 @@ function characterCount(chunk: unknown): number {
  * - no chunk for `idleTimeoutMs` (a stall): `interrupted`;
  * - an end without a chunk carrying a `finishReason`: `interrupted`.
  */
-export function guardGeminiStream<T>(
-  stream: AsyncIterable<T>,
-  options: GuardGeminiStreamOptions<T> = {},
-): AsyncIterable<T> {
+export function guardGeminiStream<S extends AsyncIterable<unknown>>(
+  stream: S,
+  options: GuardGeminiStreamOptions<StreamChunk<S>> = {},
+): GuardedStream<S> {
   const { detectBlockedAnswers = true, extractors, ...rest } = options;
   return guardStream(stream, {
     provider: GOOGLE_GENAI_PROVIDER,
     ...rest,
     extractors: [...(extractors ?? []), googleGenaiExtractor, googleGenaiTransportExtractor],
     isTerminal: isGeminiTerminalChunk,
-    inspectChunk: (chunk: T): ProviderErrorMetadata | undefined => {
+    inspectChunk: (chunk: StreamChunk<S>): ProviderErrorMetadata | undefined => {
       if (isEmptyGeminiChunk(chunk)) return emptyChunkMetadata();
       return detectBlockedAnswers ? detectGeminiBlockedAnswer(chunk) : undefined;
     },

@@ -1,4 +1,9 @@
-import { type GuardStreamOptions, guardStream } from '@faultline/render';
+import {
+  type GuardedStream,
+  type GuardStreamOptions,
+  guardStream,
+  type StreamChunk,
+} from '@faultline/render';
 import { detectGroqBlockedAnswer, groqChunkCharacters, isGroqTerminalChunk } from './blocked-answer.ts';
 import { GROQ_PROVIDER, groqExtractor } from './extract-groq.ts';
 
@@ -9,10 +14,10 @@ import { GROQ_PROVIDER, groqExtractor } from './extract-groq.ts';
  * with `delivered` progress. Options given here win over the Groq defaults; extractors given here
  * run before groqExtractor.
  */
-export function guardGroqStream<T>(
-  stream: AsyncIterable<T>,
-  options: GuardStreamOptions<T> = {},
-): AsyncIterable<T> {
+export function guardGroqStream<S extends AsyncIterable<unknown>>(
+  stream: S,
+  options: GuardStreamOptions<StreamChunk<S>> = {},
+): GuardedStream<S> {
   return guardStream(stream, {
     provider: GROQ_PROVIDER,
     isTerminal: isGroqTerminalChunk,

@@ -1,4 +1,9 @@
-import { type GuardStreamOptions, guardStream } from '@faultline/render';
+import {
+  type GuardedStream,
+  type GuardStreamOptions,
+  guardStream,
+  type StreamChunk,
+} from '@faultline/render';
 import {
   detectMistralBlockedAnswer,
   isMistralTerminalEvent,
@@ -12,10 +17,10 @@ import { MISTRAL_PROVIDER, mistralExtractor } from './extract-mistral.ts';
  * carrying a finish reason becomes a classified FaultlineError with `delivered` progress. Options
  * given here win over the Mistral defaults; extractors given here run before mistralExtractor.
  */
-export function guardMistralStream<T>(
-  stream: AsyncIterable<T>,
-  options: GuardStreamOptions<T> = {},
-): AsyncIterable<T> {
+export function guardMistralStream<S extends AsyncIterable<unknown>>(
+  stream: S,
+  options: GuardStreamOptions<StreamChunk<S>> = {},
+): GuardedStream<S> {
   return guardStream(stream, {
     provider: MISTRAL_PROVIDER,
     isTerminal: isMistralTerminalEvent,

@@ -268,6 +268,16 @@ function fromTransportApiError(error: unknown, signal: AbortSignal | undefined):
   return { ...base, message: message || CONNECTION_MESSAGE, origin: 'network', networkPhase: 'unknown' };
 }
 
+/**
+ * The stream helpers' (`chat.completions.stream()`, `responses.stream()`) wording when the events
+ * they received do not add up to an answer: "missing finish_reason for choice 0" (a stream that
+ * ended early), "stream ended without producing a ChatCompletion", "missing output at index 0",
+ * "Cannot complete response with unfinished output items." (openai 4–7, lib/ChatCompletionStream
+ * and lib/responses/ResponseStream).
+ */
+const STREAM_ASSEMBLY_MESSAGE =
+  /^(?:missing (?:finish_reason|role|output|content|message|function_call)|stream ended without producing|Cannot complete response with|Invalid response output index|Duplicate response output index|Chat completion stream contains|Response snapshot has|Lifecycle (?:events|response))/;
+
 // The SDK's own wording for a bad SSE payload (openai 7, src/core/streaming.ts).
 const MALFORMED_SSE_MESSAGE = 'Error reading response: malformed server-sent event JSON.';
 // Frames that prove a SyntaxError came from the SDK parsing a response: its parse helper
@@ -322,6 +332,17 @@ function extract(
         message,
         origin: 'blocked_response',
         blockReason: 'content_filter',
+      };
+    }
+    if (STREAM_ASSEMBLY_MESSAGE.test(message)) {
+      // The helper could not assemble an answer from what the stream delivered: it was cut
+      // short or malformed on the wire, not misused by the caller.
+      return {
+        provider: OPENAI_PROVIDER,
+        sdkErrorType,
+        message,
+        origin: 'malformed_response',
+        networkPhase: 'stream',
       };
     }
     return { provider: OPENAI_PROVIDER, sdkErrorType, message, origin: 'validation' };

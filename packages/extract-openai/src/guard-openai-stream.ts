@@ -1,5 +1,10 @@
 import { type ProviderErrorMetadata, safeGet } from '@faultline/classify';
-import { type GuardStreamOptions, guardStream } from '@faultline/render';
+import {
+  type GuardedStream,
+  type GuardStreamOptions,
+  guardStream,
+  type StreamChunk,
+} from '@faultline/render';
 import { OPENAI_PROVIDER, openaiExtractor } from './extract-openai.ts';
 import { ChatCompletionChunkLike } from './openai-error-shape.ts';
 
@@ -122,10 +127,10 @@ export function detectOpenAIChunkFailure(chunk: unknown): ProviderErrorMetadata 
  *   throws `signal.reason`, untouched.
  * Options given here win over these defaults; extractors given here run before openaiExtractor.
  */
-export function guardOpenAIStream<T>(
-  stream: AsyncIterable<T>,
-  options: GuardStreamOptions<T> = {},
-): AsyncIterable<T> {
+export function guardOpenAIStream<S extends AsyncIterable<unknown>>(
+  stream: S,
+  options: GuardStreamOptions<StreamChunk<S>> = {},
+): GuardedStream<S> {
   return guardStream(stream, {
     provider: OPENAI_PROVIDER,
     isTerminal: isOpenAITerminalChunk,

@@ -20,7 +20,13 @@ export interface ChatClient {
       stream?(body: Record<string, unknown>, options?: { signal?: AbortSignal }): AsyncIterable<unknown>;
     };
   };
-  beta: { chat?: { completions: { stream(body: Record<string, unknown>): AsyncIterable<unknown> } } };
+  beta: {
+    chat?: {
+      completions: {
+        stream(body: Record<string, unknown>, options?: { signal?: AbortSignal }): AsyncIterable<unknown>;
+      };
+    };
+  };
   models: { list(): Promise<unknown> };
 }
 
@@ -29,10 +35,14 @@ export function newClient(sdk: Sdk, options: Record<string, unknown>): ChatClien
 }
 
 /** `chat.completions.stream()` (openai 5+) or `beta.chat.completions.stream()` (openai 4). */
-export function streamHelper(client: ChatClient, body: Record<string, unknown>): AsyncIterable<unknown> {
+export function streamHelper(
+  client: ChatClient,
+  body: Record<string, unknown>,
+  options: { signal?: AbortSignal } = {},
+): AsyncIterable<unknown> {
   const stream = client.chat.completions.stream;
-  if (typeof stream === 'function') return stream.call(client.chat.completions, body);
-  return client.beta.chat!.completions.stream(body);
+  if (typeof stream === 'function') return stream.call(client.chat.completions, body, options);
+  return client.beta.chat!.completions.stream(body, options);
 }
 
 export const CHAT_PARAMS = {

@@ -212,7 +212,7 @@ describe('guardStream', () => {
     controller.abort();
     await expect(pending).rejects.toBe(sdkAbort);
   });
-  it("an abort between pulls: the signal's reason is thrown before the next pull", async () => {
+  it("an abort between pulls, a source that ignores it: no further chunk, the signal's reason", async () => {
     const controller = new AbortController();
     const source = scripted<Chunk>([text('a'), text('b'), stop]);
     const iterator = guardStream(source, { ...options, signal: controller.signal })[Symbol.asyncIterator]();
@@ -239,31 +239,24 @@ describe('guardStream', () => {
     controller.abort();
     await expect(pending).rejects.toBe(controller.signal.reason);
   });
-  it("the caller's abort while a pull is pending: the source's AbortError is re-thrown untouched", async () => {
+  it("an abort between pulls, a source that honours it: the source's own abort error, untouched", async () => {
     const controller = new AbortController();
-    const sdkAbort = Object.assign(new Error('Request was aborted.'), { name: 'AbortError' });
+    const sdkAbort = Object.assign(new Error('Request was aborted.'), { name: 'APIUserAbortError' });
+    let pulls = 0;
     const source: AsyncIterable<Chunk> = {
       [Symbol.asyncIterator]: () => ({
-        next: () =>
-          new Promise<IteratorResult<Chunk>>((_resolve, reject) => {
-            controller.signal.addEventListener('abort', () => reject(sdkAbort), { once: true });
-          }),
+        next: () => {
+          pulls += 1;
+          if (controller.signal.aborted) return Promise.reject(sdkAbort);
+          return Promise.resolve({ done: false, value: text('a') });
+        },
       }),
     };
-    const pending = guardStream(source, { ...options, signal: controller.signal })
-      [Symbol.asyncIterator]()
-      .next();
-    controller.abort();
-    await expect(pending).rejects.toBe(sdkAbort);
-  });
-  it("an abort between pulls: the signal's reason is thrown before the next pull", async () => {
-    const controller = new AbortController();
-    const source = scripted<Chunk>([text('a'), text('b'), stop]);
     const iterator = guardStream(source, { ...options, signal: controller.signal })[Symbol.asyncIterator]();
     await iterator.next();
     controller.abort();
-    await expect(iterator.next()).rejects.toBe(controller.signal.reason);
-    expect(source.returned).toBe(1);
+    await expect(iterator.next()).rejects.toBe(sdkAbort);
+    expect(pulls).toBe(2);
   });
   it("the caller's abort: a source that ends silently gives the signal's reason", async () => {
     const controller = new AbortController();
@@ -316,5 +309,116 @@ describe('guardStream', () => {
     } finally {
       server.close();
     }
+  });
+});
+
+/** A stream helper in the SDKs' manner: iterable, with a `finalMessage()` that resolves once it ended. */
+function helperOver(steps: Array<Chunk | Error | 'hang' | 'end'>, final: () => Promise<string>) {
+  const source = scripted(steps);
+  let finalCalls = 0;
+  class Helper {
+    [Symbol.asyncIterator]() {
+      return source;
+    }
+    finalMessage(): Promise<string> {
+      finalCalls += 1;
+      return final();
+    }
+    notAResult(): string {
+      return 'left alone';
+    }
+  }
+  return { helper: new Helper(), source, finalCalls: () => finalCalls };
+}
+
+describe("guardStream: the source's result methods", () => {
+  it('offers finalMessage() and drains through the guard when nobody iterates', async () => {
+    const { helper, source } = helperOver([text('Hel'), text('lo'), stop], async () => 'Hello');
+    const guarded = guardStream(helper, options);
+    expect(typeof guarded.finalMessage).toBe('function');
+    expect((guarded as unknown as Record<string, unknown>).notAResult).toBeUndefined();
+    await expect(guarded.finalMessage()).resolves.toBe('Hello');
+    expect(source.returned).toBe(0);
+  });
+
+  it('a stalled source rejects finalMessage() with the idle interruption, never calling it', async () => {
+    const { helper, finalCalls } = helperOver([text('Hel'), 'hang'], () => new Promise(() => {}));
+    const error = await guardStream(helper, { ...options, idleTimeoutMs: 20 })
+      .finalMessage()
+      .catch((thrown: unknown) => thrown);
+    expect(FaultlineError.isInstance(error)).toBe(true);
+    expect((error as FaultlineError).classification.reason).toBe('interrupted');
+    expect((error as FaultlineError).metadata).toMatchObject({
+      origin: 'timeout',
+      delivered: { chunks: 1, characters: 3 },
+    });
+    expect(finalCalls()).toBe(0);
+  });
+
+  it('a source that ends without its terminal event rejects finalMessage() as interrupted', async () => {
+    const { helper, finalCalls } = helperOver([text('Hel'), 'end'], async () => 'Hel');
+    const error = await guardStream(helper, options)
+      .finalMessage()
+      .catch((thrown: unknown) => thrown);
+    expect((error as FaultlineError).classification.reason).toBe('interrupted');
+    expect(finalCalls()).toBe(0);
+  });
+
+  it('while the caller iterates, finalMessage() waits for that iteration and shares its outcome', async () => {
+    const { helper } = helperOver([text('Hel'), text('lo'), stop], async () => 'Hello');
+    const guarded = guardStream(helper, options);
+    const iterator = guarded[Symbol.asyncIterator]();
+    await iterator.next();
+    let settled = false;
+    const final = guarded.finalMessage().then((value) => {
+      settled = true;
+      return value;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(settled).toBe(false);
+    while (!(await iterator.next()).done) {
+      // the caller reads the rest
+    }
+    await expect(final).resolves.toBe('Hello');
+  });
+
+  it('an error from the iteration is the one finalMessage() rejects with (the same object)', async () => {
+    const { helper } = helperOver([text('Hel'), 'end'], async () => 'Hel');
+    const guarded = guardStream(helper, options);
+    const { error } = await collect(guarded);
+    await expect(guarded.finalMessage()).rejects.toBe(error);
+  });
+
+  it("a rejection from the source's own method is classified, with what was delivered", async () => {
+    const { helper } = helperOver([text('Hel'), stop], () =>
+      Promise.reject(Object.assign(new TypeError('terminated'), { cause: { code: 'UND_ERR_SOCKET' } })),
+    );
+    const error = await guardStream(helper, options)
+      .finalMessage()
+      .catch((thrown: unknown) => thrown);
+    expect(FaultlineError.isInstance(error)).toBe(true);
+    expect((error as FaultlineError).classification.reason).toBe('interrupted');
+    expect((error as FaultlineError).metadata.delivered).toEqual({ chunks: 2, characters: 3 });
+  });
+
+  it('reads result methods without calling getters, and survives a hostile proxy', async () => {
+    let getterCalls = 0;
+    const source = {
+      ...scripted([stop]),
+      get finalText() {
+        getterCalls += 1;
+        return () => Promise.resolve('x');
+      },
+    };
+    const guarded = guardStream(source, options) as unknown as Record<string, unknown>;
+    expect(guarded.finalText).toBeUndefined();
+    expect(getterCalls).toBe(0);
+    const hostile = new Proxy(scripted([stop]), {
+      ownKeys() {
+        throw new Error('no keys for you');
+      },
+    });
+    const { error } = await collect(guardStream(hostile, options));
+    expect(error).toBeUndefined();
   });
 });

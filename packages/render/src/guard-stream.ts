@@ -55,6 +55,61 @@ function nextWithin<T>(
   });
 }
 
+/** The chunk type of an async iterable. */
+export type StreamChunk<S> = S extends AsyncIterable<infer T> ? T : never;
+
+/**
+ * The names of a stream helper's own result methods: `finalMessage()`, `finalText()` (Anthropic's
+ * MessageStream), `finalChatCompletion()`, `finalContent()`, `finalResponse()` (OpenAI's stream
+ * helpers), `done()`: any method named `final…` or `done` that returns a promise.
+ */
+export type StreamResultMethod<S> = {
+  [K in keyof S]: K extends `final${string}` | 'done'
+    ? // biome-ignore lint/suspicious/noExplicitAny: any parameter list is accepted
+      S[K] extends (...args: any[]) => Promise<unknown>
+      ? K
+      : never
+    : never;
+}[keyof S];
+
+/**
+ * What `guardStream` returns: the guarded chunks, plus the source's own result methods
+ * (`finalMessage()`, `finalChatCompletion()` …) run under the guard. Calling one drains the stream
+ * through the guard if nobody iterates it (or waits for the iteration under way to end), so a stall,
+ * a missing terminal event or an in-stream error rejects it classified, exactly as iterating would;
+ * then the source's method is called and a rejection from it is classified too.
+ */
+export type GuardedStream<S extends AsyncIterable<unknown>> = AsyncIterable<StreamChunk<S>> &
+  Pick<S, StreamResultMethod<S>>;
+
+const RESULT_METHOD = /^(final[A-Z]\w*|done)$/;
+
+/** Names of the source's result methods, read without calling any getter. Total. */
+function resultMethodsOf(source: unknown): string[] {
+  const names: string[] = [];
+  try {
+    let level: unknown = source;
+    for (let depth = 0; depth < 8 && level !== null && typeof level === 'object'; depth += 1) {
+      if (level === Object.prototype) break;
+      for (const name of Object.getOwnPropertyNames(level)) {
+        if (!RESULT_METHOD.test(name) || names.includes(name)) continue;
+        const descriptor = Object.getOwnPropertyDescriptor(level, name);
+        if (descriptor !== undefined && typeof descriptor.value === 'function') names.push(name);
+      }
+      level = Object.getPrototypeOf(level);
+    }
+  } catch {
+    // A hostile proxy: whatever was found so far.
+  }
+  return names;
+}
+
+/** How the guarded iteration ended: completed, failed (the error thrown), or stopped early. */
+type Outcome =
+  | { readonly kind: 'completed' }
+  | { readonly kind: 'failed'; readonly error: unknown }
+  | { readonly kind: 'stopped' };
+
 /**
  * Guards a streamed answer: chunks pass through untouched; every failure becomes a classified
  * FaultlineError carrying `delivered: { chunks, characters }`.
@@ -71,19 +126,82 @@ function nextWithin<T>(
  *   signal is also checked before each pull. No race is run against the source, so that the
  *   source's own AbortError is the one the caller sees; a source that ignores the signal is ended by
  *   the idle timer.
+ * - The source's result methods (`finalMessage()` …) are offered on the result, run under the guard
+ *   (see `GuardedStream`).
  */
-export function guardStream<T>(
-  stream: AsyncIterable<T>,
-  options: GuardStreamOptions<T> = {},
-): AsyncIterable<T> {
-  return {
-    [Symbol.asyncIterator]: () => guard(stream, options),
+export function guardStream<S extends AsyncIterable<unknown>>(
+  stream: S,
+  options: GuardStreamOptions<StreamChunk<S>> = {},
+): GuardedStream<S> {
+  type T = StreamChunk<S>;
+  const state: GuardState = {
+    started: false,
+    outcome: undefined,
+    waiters: [],
+    delivered: { chunks: 0, characters: 0 },
   };
+  const guarded: Record<string | symbol, unknown> = {
+    [Symbol.asyncIterator]: () => {
+      const first = !state.started;
+      state.started = true;
+      return guard(stream as AsyncIterable<T>, options, first ? state : undefined);
+    },
+  };
+  for (const name of resultMethodsOf(stream)) {
+    guarded[name] = (...args: unknown[]) =>
+      callResultMethod(stream, name, args, guarded as unknown as AsyncIterable<T>, state, options);
+  }
+  return guarded as unknown as GuardedStream<S>;
+}
+
+interface GuardState {
+  started: boolean;
+  outcome: Outcome | undefined;
+  waiters: Array<(outcome: Outcome) => void>;
+  /** What the first iteration delivered, for errors raised by a result method. */
+  delivered: { chunks: number; characters: number };
+}
+
+function settle(state: GuardState | undefined, outcome: Outcome): void {
+  if (state === undefined || state.outcome !== undefined) return;
+  state.outcome = outcome;
+  for (const waiter of state.waiters.splice(0)) waiter(outcome);
+}
+
+async function callResultMethod<T>(
+  source: unknown,
+  name: string,
+  args: unknown[],
+  guarded: AsyncIterable<T>,
+  state: GuardState,
+  options: GuardStreamOptions<T>,
+): Promise<unknown> {
+  if (!state.started) {
+    // Nobody iterates: drain through the guard, so the idle timer and the terminal check apply.
+    try {
+      for await (const _chunk of guarded) {
+        // The source's helper accumulates what it needs itself.
+      }
+    } catch {
+      // Recorded in state.outcome, thrown below.
+    }
+  }
+  const outcome = state.outcome ?? (await new Promise<Outcome>((resolve) => state.waiters.push(resolve)));
+  if (outcome.kind === 'failed') throw outcome.error;
+  try {
+    const method = (source as Record<string, unknown>)[name] as (...parameters: unknown[]) => unknown;
+    return await method.apply(source, args);
+  } catch (thrown) {
+    const signal = options.signal;
+    if (signal?.aborted === true || isCallerAbort(thrown, signal) || hasFaultlineMarker(thrown)) throw thrown;
+    throw classifyError(thrown, { ...options, streaming: true, delivered: { ...state.delivered } });
+  }
 }
 
 async function* guard<T>(
   stream: AsyncIterable<T>,
   options: GuardStreamOptions<T>,
+  state: GuardState | undefined,
 ): AsyncGenerator<T, void, undefined> {
   const signal = options.signal;
   const idleTimeoutMs =
@@ -106,7 +224,9 @@ async function* guard<T>(
     iterator = stream[Symbol.asyncIterator]();
   } catch (thrown) {
     finished = true;
-    throw classified(thrown);
+    const error = classified(thrown);
+    settle(state, { kind: 'failed', error });
+    throw error;
   }
 
   function classified(thrown: unknown): unknown {
@@ -134,7 +254,8 @@ async function* guard<T>(
 
   try {
     while (true) {
-      if (signal?.aborted) throw signal.reason;
+      // Even when the caller has aborted, pull once more: an SDK stream that honours the signal
+      // throws its own abort error, which is what the caller expects to see (checked below).
       let step: IteratorResult<T> | typeof IDLE;
       pending = true;
       try {
@@ -144,14 +265,16 @@ async function* guard<T>(
         finished = true;
         throw classified(thrown);
       }
-      if (step === IDLE) {
-        // The source is stuck in next(): ask it to stop without waiting for it.
+      if (step === IDLE || (signal?.aborted === true && !step.done)) {
+        // The source is stuck in next(), or it ignored the caller's abort and went on: ask it to
+        // stop without waiting for it.
         try {
           iterator.return?.()?.then(undefined, () => {});
         } catch {
           // A return() that throws changes nothing.
         }
         finished = true;
+        if (signal?.aborted === true) throw signal.reason;
         throw failWith({
           provider: options.provider ?? 'unknown',
           message: `stream idle for ${idleTimeoutMs} ms`,
@@ -171,6 +294,8 @@ async function* guard<T>(
             networkPhase: 'stream',
           });
         }
+        if (state !== undefined) state.delivered = delivered();
+        settle(state, { kind: 'completed' });
         return;
       }
       const chunk = step.value;
@@ -184,7 +309,13 @@ async function* guard<T>(
       if (isTerminal && safeCall(() => isTerminal(chunk) === true, false)) terminalSeen = true;
       yield chunk;
     }
+  } catch (error) {
+    if (state !== undefined) state.delivered = delivered();
+    settle(state, { kind: 'failed', error });
+    throw error;
   } finally {
+    // Settles nothing when it already ended; otherwise the consumer stopped early.
+    settle(state, { kind: 'stopped' });
     if (!finished && !pending) {
       // The consumer stopped early (break/return/throw) or a chunk was an error: let the source clean up.
       try {

@@ -48,7 +48,14 @@ export {
   toWireError,
   type WireError,
 } from './format.ts';
-export { DEFAULT_STREAM_IDLE_TIMEOUT_MS, type GuardStreamOptions, guardStream } from './guard-stream.ts';
+export {
+  DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+  type GuardedStream,
+  type GuardStreamOptions,
+  guardStream,
+  type StreamChunk,
+  type StreamResultMethod,
+} from './guard-stream.ts';
 export {
   type HttpErrorResponse,
   httpResponseFor,
