@@ -118,6 +118,11 @@ describe('pnpm new-provider', () => {
     });
   });
 
+  it('keeps every key of an entry (streamGuard) when it rewrites providers.json', () => {
+    const list = JSON.parse(readFileSync(join(REPOSITORY_ROOT, 'providers.json'), 'utf8'));
+    expect(JSON.parse(formatProviderList(list))).toEqual(list);
+  });
+
   it('keeps providers.json one provider per line', () => {
     expect(
       formatProviderList({

@@ -226,7 +226,12 @@ export function formatProviderList(
   lines.push('  "providers": [');
   data.providers.forEach((entry, index) => {
     const comma = index < data.providers.length - 1 ? ',' : '';
-    lines.push(`    { "name": ${JSON.stringify(entry.name)}, "sdk": ${JSON.stringify(entry.sdk)} }${comma}`);
+    // Every key of the entry is kept (`streamGuard` …), name and sdk first.
+    const { name, sdk, ...rest } = entry as { name: string; sdk: string | null } & Record<string, unknown>;
+    const fields = Object.entries({ name, sdk, ...rest })
+      .map(([key, value]) => `${JSON.stringify(key)}: ${JSON.stringify(value)}`)
+      .join(', ');
+    lines.push(`    { ${fields} }${comma}`);
   });
   lines.push('  ]', '}');
   return `${lines.join('\n')}\n`;

@@ -13,7 +13,7 @@ import {
   writeJson,
 } from './fixture-repository.ts';
 import { allProblems, runParityChecks } from './parity.ts';
-import { REPOSITORY_ROOT } from './provider-list.ts';
+import { REPOSITORY_ROOT, readProviderList } from './provider-list.ts';
 
 // Parity's own test: the checks are functions of a repository root, pointed here at temporary
 // copies that are broken one way at a time. Each broken copy must fail with a message naming
@@ -128,6 +128,48 @@ describe('parity checks on temporary repositories', { timeout: 60_000 }, () => {
       "provider 'zenith': has no fixture folder test-fixtures/scenarios/zenith (its scenarios and _coverage.json)",
     );
     expect(problems.filter((problem) => problem.startsWith("provider 'acme'"))).toEqual([]);
+  });
+
+  it('name a stream guard providers.json declares but the package does not export or test', async () => {
+    const root = healthyRepository();
+    writeJson(join(root, 'providers.json'), {
+      providers: [{ name: 'acme', sdk: 'acme-sdk', streamGuard: 'guardAcmeStream' }],
+    });
+    const problems = await problemsOf(root);
+    expect(problems).toContain(
+      "provider 'acme': package packages/extract-acme does not export its stream guard guardAcmeStream (providers.json names it)",
+    );
+    expect(problems).toContain(
+      "provider 'acme': package packages/extract-acme has no test running guardAcmeStream through the stream matrix (streamMatrix from @faultline/test-fixtures/stream-matrix)",
+    );
+  });
+
+  it('pass a stream guard that is exported and run through the stream matrix', async () => {
+    const root = healthyRepository();
+    writeJson(join(root, 'providers.json'), {
+      providers: [{ name: 'acme', sdk: 'acme-sdk', streamGuard: 'guardAcmeStream' }],
+    });
+    const source = join(root, 'packages', 'extract-acme', 'src');
+    edit(join(source, 'index.ts'), (text) =>
+      text.replace(
+        "import { bindWithClassifiedErrors } from '@faultline/render';",
+        "import { bindWithClassifiedErrors, guardStream } from '@faultline/render';\nexport const guardAcmeStream = (stream: AsyncIterable<unknown>) => guardStream(stream, { provider: 'acme' });",
+      ),
+    );
+    // Read, not run, by parity: the file must call the harness on the guard.
+    writeFile(
+      join(source, 'guard-acme-stream.test.ts'),
+      "import { streamMatrix } from '@faultline/test-fixtures/stream-matrix';\nimport { guardAcmeStream } from './index.ts';\nstreamMatrix({ guard: guardAcmeStream } as never);\n",
+    );
+    expect(await problemsOf(root)).toEqual([]);
+  });
+
+  it('reject a streamGuard that does not name a guard export', () => {
+    const root = healthyRepository();
+    writeJson(join(root, 'providers.json'), {
+      providers: [{ name: 'acme', sdk: 'acme-sdk', streamGuard: 42 }],
+    });
+    expect(() => readProviderList(root)).toThrow(/"streamGuard" 42/);
   });
 
   it('name a package or scenario folder left off providers.json', () => {

@@ -8,11 +8,17 @@ export const REPOSITORY_ROOT: string = resolve(dirname(fileURLToPath(import.meta
 /** The one provider list, at the repository root; `pnpm new-provider` appends to it. */
 export const PROVIDER_LIST_FILE = 'providers.json';
 
-/** One known provider: its key and the npm name of the SDK its extractor reads (null: fetch-based). */
+/**
+ * One known provider: its key, the npm name of the SDK its extractor reads (null: fetch-based),
+ * and the export name of its stream guard when it has one (`guardOpenAIStream`).
+ */
 export interface ProviderEntry {
   readonly name: string;
   readonly sdk: string | null;
+  readonly streamGuard?: string | undefined;
 }
+
+const STREAM_GUARD_NAME = /^guard[A-Z][A-Za-z0-9]*Stream$/;
 
 export interface ProviderList {
   readonly $comment?: string;
@@ -57,8 +63,17 @@ export function readProviderList(repositoryRoot: string): ProviderList {
       throw new Error(`parity: ${path} provider '${name}' needs "sdk": "<npm name>" or null (fetch-based)`);
     }
     if (seen.has(name)) throw new Error(`parity: ${path} lists provider '${name}' twice`);
+    const streamGuard = (entry as { streamGuard?: unknown } | null)?.streamGuard;
+    if (
+      streamGuard !== undefined &&
+      (typeof streamGuard !== 'string' || !STREAM_GUARD_NAME.test(streamGuard))
+    ) {
+      throw new Error(
+        `parity: ${path} provider '${name}' has "streamGuard" ${JSON.stringify(streamGuard)}; it names the guard's export, guard<Name>Stream`,
+      );
+    }
     seen.add(name);
-    entries.push({ name, sdk });
+    entries.push(streamGuard === undefined ? { name, sdk } : { name, sdk, streamGuard });
   }
   return { ...(data as object), providers: entries };
 }
