@@ -44,6 +44,33 @@ export function detectMistralBlockedAnswer(result: unknown): ProviderErrorMetada
   return undefined;
 }
 
+/**
+ * Reads a Mistral stream event that is really a failure, and returns the metadata to throw:
+ * - a withheld answer (`finishReason: "content_filter"`): `blocked_response`, as
+ *   `detectMistralBlockedAnswer`;
+ * - a generation that failed mid-stream (`finishReason: "error"`, a value of the API's finish
+ *   reason enum): `stream_event`, read as a server error. The SDKs parse that chunk as an ordinary
+ *   one and then end normally on `[DONE]`, so nothing else reports the failure.
+ * `undefined` for an ordinary event. Total: any value is accepted.
+ */
+export function detectMistralStreamFailure(event: unknown): ProviderErrorMetadata | undefined {
+  const blocked = detectMistralBlockedAnswer(event);
+  if (blocked !== undefined) return blocked;
+  for (const choice of choicesOf(event)) {
+    if (finishReasonOf(choice) !== 'error') continue;
+    const metadata: ProviderErrorMetadata = {
+      provider: MISTRAL_PROVIDER,
+      message: 'Mistral ended the answer with an internal error mid-stream (finish_reason "error").',
+      origin: 'stream_event',
+      providerCode: 'error',
+    };
+    const requestId = safeString(safeGet(unwrap(event), 'id'), 200);
+    if (requestId !== undefined) metadata.requestId = requestId;
+    return metadata;
+  }
+  return undefined;
+}
+
 /** True for the stream event that ends a Mistral stream: one whose choice carries a finish reason. */
 export function isMistralTerminalEvent(event: unknown): boolean {
   return choicesOf(event).some((choice) => {

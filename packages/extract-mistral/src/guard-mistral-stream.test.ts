@@ -1,12 +1,97 @@
+import { TAXONOMY } from '@faultline/classify';
 import { FaultlineError } from '@faultline/render';
-import { startLoopbackServer } from '@faultline/test-fixtures';
+import { type LoopbackServer, loadScenario, startLoopbackServer } from '@faultline/test-fixtures';
+import {
+  type SseEvent,
+  type StreamWire,
+  sseFrame,
+  streamMatrix,
+} from '@faultline/test-fixtures/stream-matrix';
 import { Mistral } from '@mistralai/mistralai';
 import { Mistral as MistralV1 } from 'mistralai-v1';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guardMistralStream } from './guard-mistral-stream.ts';
 
-type LoopbackServer = Awaited<ReturnType<typeof startLoopbackServer>>;
-type Then = 'end' | 'cut' | 'stall';
+/** Each supported major, by its devDependency alias. */
+const SDKS = [
+  { alias: '@mistralai/mistralai', Mistral },
+  { alias: 'mistralai-v1', Mistral: MistralV1 as unknown as typeof Mistral },
+] as const;
+type Sdk = (typeof SDKS)[number];
+
+/** A `CompletionChunk` as the API streams it (chat, FIM and agents alike). */
+function chunk(content: string, finishReason: string | null = null): string {
+  return JSON.stringify({
+    id: 'cmpl-e5cc70bb28c444948073e77776eb30ef',
+    object: 'chat.completion.chunk',
+    created: 1732000000,
+    model: 'mistral-small-latest',
+    choices: [{ index: 0, delta: { role: 'assistant', content }, finish_reason: finishReason }],
+  });
+}
+
+const partial: SseEvent[] = [{ data: chunk('Hel') }, { data: chunk('lo') }];
+
+/**
+ * `data: {chunk}` … a chunk with a finish reason, then `data: [DONE]` (the SDK turns `[DONE]` into
+ * the end of the iterator, so the last chunk the caller sees is the one with the finish reason).
+ */
+const completionWire: StreamWire<SseEvent> = {
+  frame: sseFrame,
+  complete: [...partial, { data: chunk('', 'stop') }, { data: '[DONE]' }],
+  partial,
+  delivered: { chunks: 2, characters: 'Hello'.length },
+  errorEvent: {
+    // How the API reports a failure mid-generation: a chunk whose finish_reason is "error" (an
+    // enum value of Mistral's OpenAPI spec, in both majors' CompletionResponseStreamChoice; seen in
+    // the wild in mistralai/client-python#74), then [DONE]. Both majors parse it as an ordinary
+    // chunk (the enum is open) and end normally: only the guard can tell. Same outcome on both.
+    events: [{ data: chunk('', 'error') }, { data: '[DONE]' }],
+    reason: 'server_error',
+  },
+};
+
+const MESSAGES = [{ role: 'user' as const, content: 'hello' }];
+
+interface StreamingClient {
+  chat: { stream(request: object, options: object): Promise<AsyncIterable<unknown>> };
+  fim: { stream(request: object, options: object): Promise<AsyncIterable<unknown>> };
+  agents: { stream(request: object, options: object): Promise<AsyncIterable<unknown>> };
+}
+const clientOf = (sdk: Sdk, serverURL: string, timeoutMs: number) =>
+  new sdk.Mistral({ apiKey: 'test-key', serverURL, timeoutMs }) as unknown as StreamingClient;
+
+/**
+ * The streaming methods, with the caller's signal (both majors take `RequestInit` fields flat in the
+ * request options; a signal given there replaces the SDK's own `timeoutMs` timer, see the README).
+ */
+const SURFACES = {
+  'chat.stream': (client: StreamingClient, options: object) =>
+    client.chat.stream({ model: 'mistral-small-latest', messages: MESSAGES }, options),
+  'fim.stream': (client: StreamingClient, options: object) =>
+    client.fim.stream({ model: 'codestral-latest', prompt: 'def add(a, b):', suffix: '' }, options),
+  'agents.stream': (client: StreamingClient, options: object) =>
+    client.agents.stream({ agentId: 'ag:faultline:20250101:stream', messages: MESSAGES }, options),
+} as const;
+type SurfaceName = keyof typeof SURFACES;
+const SURFACE_NAMES = Object.keys(SURFACES) as SurfaceName[];
+
+streamMatrix({
+  provider: 'mistral',
+  sdks: SDKS,
+  sdkPackage: { name: '@mistralai/mistralai', packageDir: new URL('..', import.meta.url).pathname },
+  guard: (stream, options) => guardMistralStream(stream, options),
+  reportOf: (error) => (FaultlineError.isInstance(error) ? error.toErrorReport() : undefined),
+  surfaces: SURFACE_NAMES.map((name) => ({
+    name,
+    wire: completionWire,
+    open: (sdk: Sdk, baseUrl: string, { signal, timeoutMs }: { signal: AbortSignal; timeoutMs: number }) =>
+      SURFACES[name](clientOf(sdk, baseUrl, timeoutMs), { timeoutMs, signal }),
+  })),
+});
+
+// What the matrix does not cover: the other in-stream failure shapes, and what each SDK does with
+// them on its own (why the guard is needed).
 
 let server: LoopbackServer;
 beforeAll(async () => {
@@ -16,127 +101,151 @@ afterAll(async () => {
   await server?.close();
 });
 
-function chunk(content: string | null, finishReason: string | null = null): string {
-  return JSON.stringify({
-    id: 'cmpl-e5cc70bb28c444948073e77776eb30ef',
-    object: 'chat.completion.chunk',
-    created: 1732000000,
-    model: 'mistral-small-latest',
-    choices: [
-      { index: 0, delta: { role: 'assistant', content: content ?? '' }, finish_reason: finishReason },
-    ],
-  });
+interface Drained {
+  chunks: unknown[];
+  error?: unknown;
+  threw: boolean;
 }
-const sse = (events: Array<{ data: string }>, then: Then) => ({
-  response: { kind: 'sse' as const, events, then },
-});
-
-const complete = sse(
-  [{ data: chunk('Hel') }, { data: chunk('lo') }, { data: chunk(null, 'stop') }, { data: '[DONE]' }],
-  'end',
-);
-const noFinish = sse([{ data: chunk('Hel') }, { data: chunk('lo') }], 'end');
-const cut = sse([{ data: chunk('Hel') }, { data: chunk('lo') }], 'cut');
-const stall = sse([{ data: chunk('Hel') }], 'stall');
-const errorEvent = sse(
-  [
-    { data: chunk('Hel') },
-    {
-      data: JSON.stringify({
-        object: 'error',
-        message: 'Service unavailable',
-        type: 'internal_server_error',
-        param: null,
-        code: '3000',
-      }),
-    },
-  ],
-  'end',
-);
-
-const SDKS = [
-  {
-    alias: '@mistralai/mistralai',
-    create: (serverURL: string) => new Mistral({ apiKey: 'test-key', serverURL }),
-  },
-  { alias: 'mistralai-v1', create: (serverURL: string) => new MistralV1({ apiKey: 'test-key', serverURL }) },
-] as const;
-
-async function openStream(alias: string, scenario: Parameters<LoopbackServer['baseUrlFor']>[0]) {
-  const sdk = SDKS.find((candidate) => candidate.alias === alias)!;
-  const client = sdk.create(server.baseUrlFor(scenario)) as unknown as Mistral;
-  return client.chat.stream({
-    model: 'mistral-small-latest',
-    messages: [{ role: 'user', content: 'hello' }],
-  });
-}
-
-async function drain(stream: AsyncIterable<unknown>): Promise<{ chunks: unknown[]; error?: unknown }> {
+async function drain(stream: AsyncIterable<unknown>): Promise<Drained> {
   const chunks: unknown[] = [];
   try {
     for await (const item of stream) chunks.push(item);
   } catch (error) {
-    return { chunks, error };
+    return { chunks, error, threw: true };
   }
-  return { chunks };
+  return { chunks, threw: false };
 }
 
-for (const { alias } of SDKS) {
-  describe(`guardMistralStream through ${alias}`, () => {
-    it('passes a complete stream through untouched', async () => {
-      const raw = await drain(await openStream(alias, complete));
-      const guarded = await drain(
-        guardMistralStream(await openStream(alias, complete), { idleTimeoutMs: 2000 }),
-      );
-      expect(guarded.error).toBeUndefined();
-      expect(guarded.chunks).toEqual(raw.chunks);
-      expect(guarded.chunks).toHaveLength(3);
-    });
+type Response = Parameters<LoopbackServer['baseUrlFor']>[0]['response'];
+async function open(sdk: Sdk, surface: SurfaceName, response: Response) {
+  const client = clientOf(sdk, server.baseUrlFor({ response }), 60_000);
+  return SURFACES[surface](client, {});
+}
+const guarded = async (sdk: Sdk, surface: SurfaceName, response: Response) =>
+  drain(guardMistralStream(await open(sdk, surface, response), { idleTimeoutMs: 3000 }));
 
-    it('turns an end without a finish reason into interrupted, with what was delivered', async () => {
-      const raw = await drain(await openStream(alias, noFinish));
-      expect(raw.error).toBeUndefined(); // the SDK itself says nothing
+function reportOf(error: unknown) {
+  expect(FaultlineError.isInstance(error), String(error)).toBe(true);
+  return (error as FaultlineError).toErrorReport();
+}
+
+/** The API's error body sent as a stream event (recorded scenario); the SDK cannot parse it. */
+const errorBodyScenario = loadScenario('mistral/stream-error-event');
+const withFinish = (finishReason: string) =>
+  sseFrame([...partial, { data: chunk('', finishReason) }, { data: '[DONE]' }], 'end');
+
+for (const sdk of SDKS) {
+  for (const surface of SURFACE_NAMES) {
+    describe.concurrent(`guardMistralStream, ${sdk.alias} ${surface}: what the matrix does not cover`, () => {
+      it('an error body as a stream event: the SDK throws a raw ZodError, read as the scenario expects', async () => {
+        const plain = await drain(await open(sdk, surface, errorBodyScenario.response));
+        expect((plain.error as Error)?.name).toBe('ZodError');
+        const { chunks, error } = await guarded(sdk, surface, errorBodyScenario.response);
+        const events = (errorBodyScenario.response as { events: unknown[] }).events;
+        expect(chunks).toHaveLength(events.length - 1);
+        const report = reportOf(error);
+        expect(report).toMatchObject({
+          reason: errorBodyScenario.expected.reason,
+          category: errorBodyScenario.expected.category,
+          retryable: errorBodyScenario.expected.retryable,
+          provider: 'mistral',
+        });
+        expect((error as FaultlineError).metadata).toMatchObject({
+          origin: 'malformed_response',
+          networkPhase: 'stream',
+        });
+        expect(((error as FaultlineError).cause as Error).name).toBe('ZodError');
+      });
+
+      it('finish_reason "error": the SDK ends normally, the guard throws server_error', async () => {
+        const plain = await drain(await open(sdk, surface, withFinish('error')));
+        expect(plain.threw).toBe(false);
+        expect(plain.chunks).toHaveLength(partial.length + 1);
+        const { chunks, error } = await guarded(sdk, surface, withFinish('error'));
+        expect(chunks).toHaveLength(partial.length);
+        const report = reportOf(error);
+        expect(report).toMatchObject({
+          reason: 'server_error',
+          category: TAXONOMY.server_error.category,
+          retryable: TAXONOMY.server_error.retryable,
+        });
+        expect(report.delivered).toEqual({ chunks: 2, characters: 'Hello'.length });
+      });
+
+      it('finish_reason "content_filter": content_policy, unless inspectChunk is turned off', async () => {
+        const { chunks, error } = await guarded(sdk, surface, withFinish('content_filter'));
+        expect(chunks).toHaveLength(partial.length);
+        expect(reportOf(error)).toMatchObject({
+          reason: 'content_policy',
+          category: TAXONOMY.content_policy.category,
+          retryable: TAXONOMY.content_policy.retryable,
+        });
+        const off = await drain(
+          guardMistralStream(await open(sdk, surface, withFinish('content_filter')), {
+            idleTimeoutMs: 3000,
+            inspectChunk: undefined,
+          }),
+        );
+        expect(off.threw, String(off.error)).toBe(false);
+        expect(off.chunks).toHaveLength(partial.length + 1);
+      });
+
+      it('every other finish reason ends the answer (length, model_length, tool_calls)', async () => {
+        for (const finishReason of ['length', 'model_length', 'tool_calls']) {
+          const outcome = await guarded(sdk, surface, withFinish(finishReason));
+          expect(outcome.threw, `${finishReason}: ${String(outcome.error)}`).toBe(false);
+          expect(outcome.chunks).toHaveLength(partial.length + 1);
+        }
+      });
+
+      it('unguarded, the SDK says nothing about an end without a finish reason, and throws a raw TypeError on a cut', async () => {
+        const ended = await drain(await open(sdk, surface, sseFrame(partial, 'end')));
+        expect(ended).toMatchObject({ threw: false, chunks: partial.map(() => expect.anything()) });
+        const cut = await drain(await open(sdk, surface, sseFrame(partial, 'cut')));
+        expect(cut.error).toBeInstanceOf(TypeError);
+        const guardedCut = await guarded(sdk, surface, sseFrame(partial, 'cut'));
+        expect((guardedCut.error as FaultlineError).cause).toBeInstanceOf(TypeError);
+      });
+    });
+  }
+}
+
+/** One chunk, then silence (recorded scenario). */
+const stallScenario = loadScenario('mistral/stream-stall');
+const stalledChunks = (stallScenario.response as { events: unknown[] }).events.length;
+const expectStallReport = (error: unknown) =>
+  expect(reportOf(error)).toMatchObject({
+    reason: stallScenario.expected.reason,
+    category: stallScenario.expected.category,
+    retryable: stallScenario.expected.retryable,
+  });
+
+for (const sdk of SDKS) {
+  describe.concurrent(`guardMistralStream, ${sdk.alias}: the SDK's timeoutMs and the caller's signal`, () => {
+    const openWith = (options: object) =>
+      clientOf(sdk, server.baseUrlFor(stallScenario), 300).chat.stream(
+        { model: 'mistral-small-latest', messages: MESSAGES },
+        options,
+      );
+
+    it('without a signal, the SDK timeoutMs covers stream reads: its raw TimeoutError, classified as the scenario expects', async () => {
       const { chunks, error } = await drain(
-        guardMistralStream(await openStream(alias, noFinish), { idleTimeoutMs: 2000 }),
+        guardMistralStream(await openWith({}), { idleTimeoutMs: 10_000 }),
       );
-      expect(chunks).toHaveLength(2);
-      const failure = error as FaultlineError;
-      expect(FaultlineError.isInstance(failure)).toBe(true);
-      expect(failure.classification.reason).toBe('interrupted');
-      expect(failure.delivered).toEqual({ chunks: 2, characters: 5 });
+      expect(chunks).toHaveLength(stalledChunks);
+      expect(((error as FaultlineError).cause as Error)?.name).toBe('TimeoutError');
+      expectStallReport(error);
     });
 
-    it('classifies a cut stream as interrupted mid-stream', async () => {
-      const { error } = await drain(
-        guardMistralStream(await openStream(alias, cut), { idleTimeoutMs: 2000 }),
-      );
-      const failure = error as FaultlineError;
-      expect(failure.classification.reason).toBe('interrupted');
-      expect(failure.metadata.networkPhase).toBe('stream');
-      expect(failure.delivered?.chunks).toBe(2);
-      expect(failure.cause).toBeInstanceOf(TypeError);
-    });
-
-    it('ends a stalled stream with its idle timer', async () => {
-      const started = Date.now();
+    it('with a signal, the SDK drops its timeoutMs (lib/sdks.js): only the idle timer ends the stall', async () => {
+      const signal = new AbortController().signal;
       const { chunks, error } = await drain(
-        guardMistralStream(await openStream(alias, stall), { idleTimeoutMs: 300 }),
+        guardMistralStream(await openWith({ signal }), { idleTimeoutMs: 1500, signal }),
       );
-      expect(Date.now() - started).toBeLessThan(5000);
-      expect(chunks).toHaveLength(1);
-      expect((error as FaultlineError).classification.reason).toBe('interrupted');
-    });
-
-    it('reads the raw ZodError of an error event with mistralExtractor: interrupted, not a local bug', async () => {
-      const { chunks, error } = await drain(
-        guardMistralStream(await openStream(alias, errorEvent), { idleTimeoutMs: 2000 }),
-      );
-      expect(chunks).toHaveLength(1);
-      const failure = error as FaultlineError;
-      expect(failure.metadata.provider).toBe('mistral');
-      expect(failure.metadata.origin).toBe('malformed_response');
-      expect(failure.classification.reason).toBe('interrupted');
-      expect((failure.cause as Error).name).toBe('ZodError');
+      expect(chunks).toHaveLength(stalledChunks);
+      expect((error as FaultlineError).cause).toBeUndefined();
+      expectStallReport(error);
+      expect(reportOf(error).providerMetadata).toMatchObject({ origin: 'timeout', networkPhase: 'stream' });
     });
   });
 }
