@@ -4,34 +4,16 @@ import fc from 'fast-check';
 import Groq from 'groq-sdk';
 import GroqV0 from 'groq-sdk-v0';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { groqExtractor } from './extract-groq.ts';
-import { classifyThrown } from './test-support.ts';
+import { groqErrorChunkMetadata, groqExtractor } from './extract-groq.ts';
+import { classifyThrown, type GroqLike, SDKS } from './test-support.ts';
 
 type LoopbackServer = Awaited<ReturnType<typeof startLoopbackServer>>;
-
-interface GroqLike {
-  chat: { completions: { create(body: unknown, options?: unknown): Promise<unknown> } };
-  audio: { transcriptions: { create(body: unknown, options?: unknown): Promise<unknown> } };
-}
 
 /** A short timeout only where the server never answers; elsewhere a loaded machine must not time out. */
 function timeoutFor(scenario?: Scenario): number {
   const response = scenario?.response;
   return response?.kind === 'socket' && response.behaviour === 'never-answer' ? 400 : 15_000;
 }
-
-const SDKS: ReadonlyArray<{ alias: string; create(baseURL: string, timeout: number): GroqLike }> = [
-  {
-    alias: 'groq-sdk',
-    create: (baseURL, timeout) =>
-      new Groq({ apiKey: 'gsk_test_key', baseURL, maxRetries: 0, timeout }) as never,
-  },
-  {
-    alias: 'groq-sdk-v0',
-    create: (baseURL, timeout) =>
-      new GroqV0({ apiKey: 'gsk_test_key', baseURL, maxRetries: 0, timeout }) as never,
-  },
-];
 
 const scenarios = loadScenarios('groq');
 
@@ -342,6 +324,77 @@ describe('groqExtractor: what it reads and what it leaves alone', () => {
           return result !== undefined && typeof result.message === 'string' && classify(result) !== undefined;
         },
       ),
+      { seed: 20261121, numRuns: 500 },
+    );
+  });
+});
+
+describe('groqErrorChunkMetadata: an error object groq-sdk yielded as a chunk', () => {
+  const errorObject = { message: 'Service Unavailable', type: 'internal_server_error' };
+
+  it('reads an error object like the extractor reads a stream error event', async () => {
+    const thrown = await thrownBy('stream-error-event');
+    const fromEvent = groqExtractor.extract(thrown)!;
+    const fromChunk = groqErrorChunkMetadata((thrown as { error: unknown }).error)!;
+    expect(fromChunk).toEqual({ ...fromEvent, sdkErrorType: undefined });
+    expect(classify(fromChunk)).toEqual(classify(fromEvent));
+  });
+
+  it('records that failed_generation was present, never its text', () => {
+    const metadata = groqErrorChunkMetadata({
+      message: 'Failed to call a function.',
+      type: 'invalid_request_error',
+      code: 'tool_use_failed',
+      failed_generation: '<function=lookup{"q": "SECRET-MODEL-OUTPUT"}',
+    })!;
+    expect(metadata).toMatchObject({ providerCode: 'tool_use_failed', origin: 'stream_event' });
+    expect(metadata.message).toContain('failed_generation present');
+    expect(JSON.stringify(metadata)).not.toContain('SECRET-MODEL-OUTPUT');
+  });
+
+  it('leaves chat chunks, and objects that are not error objects, alone', () => {
+    expect(groqErrorChunkMetadata({ ...errorObject, choices: [] })).toBeUndefined();
+    expect(groqErrorChunkMetadata({ ...errorObject, object: 'chat.completion.chunk' })).toBeUndefined();
+    expect(groqErrorChunkMetadata({ message: 'hello' })).toBeUndefined();
+    expect(groqErrorChunkMetadata([errorObject])).toBeUndefined();
+    expect(groqErrorChunkMetadata('Service Unavailable')).toBeUndefined();
+    fc.assert(
+      fc.property(
+        fc.anything(),
+        fc.anything(),
+        (choices, extra) => groqErrorChunkMetadata({ ...errorObject, extra, choices }) === undefined,
+      ),
+      { seed: 20261121, numRuns: 200 },
+    );
+  });
+
+  it('is total: arbitrary values and hostile proxies never throw', () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    expect(groqErrorChunkMetadata(proxy)).toBeUndefined();
+    const hostile = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error('trap');
+        },
+        has() {
+          throw new Error('trap');
+        },
+        ownKeys() {
+          throw new Error('trap');
+        },
+        getOwnPropertyDescriptor() {
+          throw new Error('trap');
+        },
+      },
+    );
+    expect(() => groqErrorChunkMetadata(hostile)).not.toThrow();
+    fc.assert(
+      fc.property(fc.anything({ withNullPrototype: true, withBigInt: true, withMap: true }), (value) => {
+        const result = groqErrorChunkMetadata(value);
+        return result === undefined || (result.provider === 'groq' && classify(result) !== undefined);
+      }),
       { seed: 20261121, numRuns: 500 },
     );
   });

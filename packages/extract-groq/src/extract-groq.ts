@@ -57,6 +57,22 @@ function snapshot(value: unknown): GroqErrorObject | undefined {
   return data;
 }
 
+/** Groq's code, type and param, and whether `failed_generation` was present (never its text). */
+function readErrorFields(metadata: ProviderErrorMetadata, inner: GroqErrorObject): void {
+  if (inner.code !== null && inner.code !== undefined) metadata.providerCode = String(inner.code);
+  if (typeof inner.type === 'string' && inner.type !== '') metadata.providerType = inner.type;
+  if (inner.param !== null && inner.param !== undefined && inner.param !== '') {
+    metadata.providerParam = String(inner.param);
+  }
+  const generation = inner.failed_generation;
+  if (generation !== undefined && generation !== null) {
+    // Evidence that the model's output failed the requested format; its text is model output
+    // (it may echo the prompt) and is never recorded.
+    const size = typeof generation === 'string' ? generation.length : undefined;
+    metadata.message += ` [failed_generation present${size !== undefined ? `: ${size} characters` : ''}, withheld]`;
+  }
+}
+
 function rawBodyText(body: unknown): string | undefined {
   if (body === undefined || body === null) return undefined;
   try {
@@ -176,20 +192,7 @@ function extractGroq(error: unknown, context: { signal?: AbortSignal; now?: () =
       metadata.message = messageOf(error, 2000) || 'Groq error';
     }
   }
-  if (inner !== undefined) {
-    if (inner.code !== null && inner.code !== undefined) metadata.providerCode = String(inner.code);
-    if (typeof inner.type === 'string' && inner.type !== '') metadata.providerType = inner.type;
-    if (inner.param !== null && inner.param !== undefined && inner.param !== '') {
-      metadata.providerParam = String(inner.param);
-    }
-    const generation = inner.failed_generation;
-    if (generation !== undefined && generation !== null) {
-      // Evidence that the model's output failed the requested format; its text is model output
-      // (it may echo the prompt) and is never recorded.
-      const size = typeof generation === 'string' ? generation.length : undefined;
-      metadata.message += ` [failed_generation present${size !== undefined ? `: ${size} characters` : ''}, withheld]`;
-    }
-  }
+  if (inner !== undefined) readErrorFields(metadata, inner);
 
   const requestId =
     readHeader(headers, 'x-request-id') ??
@@ -216,3 +219,36 @@ export const groqExtractor: Extractor = defineExtractor({
   provider: GROQ_PROVIDER,
   extract: extractGroq,
 });
+
+/** `Array.isArray`, which throws on a revoked proxy: true then too (nothing to read). */
+function isArrayOrRevoked(value: object): boolean {
+  try {
+    return Array.isArray(value);
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * A stream chunk that is really Groq's error object: metadata to throw, `undefined` for anything
+ * else. groq-sdk (0.37 and 1.6) throws for an SSE message only when its JSON has an `error` field;
+ * a named `event: error` whose data is the bare error object (`{"message","type","code"}`, no
+ * wrapper) is yielded as if it were a chunk. A chat chunk always has `choices`, so an object
+ * without them that reads as an error object (a message, plus a type or a code) is taken for one.
+ * Total: any value is accepted.
+ */
+export function groqErrorChunkMetadata(chunk: unknown): ProviderErrorMetadata | undefined {
+  if (chunk === null || typeof chunk !== 'object' || isArrayOrRevoked(chunk)) return undefined;
+  if (safeHasOwn(chunk, 'choices') || safeGet(chunk, 'object') === 'chat.completion.chunk') return undefined;
+  const inner = snapshot(chunk);
+  if (inner?.message === undefined || (inner.type == null && inner.code == null)) return undefined;
+  const metadata: ProviderErrorMetadata = {
+    provider: GROQ_PROVIDER,
+    message: inner.message,
+    origin: 'stream_event',
+  };
+  readErrorFields(metadata, inner);
+  const raw = rawBodyText(chunk);
+  if (raw !== undefined && raw !== '') attachRawBody(metadata, raw);
+  return metadata;
+}

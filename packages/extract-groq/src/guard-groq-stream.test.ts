@@ -1,12 +1,117 @@
-import { FaultlineError } from '@faultline/render';
-import { startLoopbackServer } from '@faultline/test-fixtures';
-import Groq from 'groq-sdk';
-import GroqV0 from 'groq-sdk-v0';
+import { type FailureReason, TAXONOMY } from '@faultline/classify';
+import { type ErrorReport, FaultlineError } from '@faultline/render';
+import {
+  expectedFor,
+  type LoopbackServer,
+  loadScenario,
+  loadScenarios,
+  type Scenario,
+  startLoopbackServer,
+} from '@faultline/test-fixtures';
+import {
+  type SseEvent,
+  type StreamWire,
+  sseFrame,
+  streamMatrix,
+} from '@faultline/test-fixtures/stream-matrix';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guardGroqStream } from './guard-groq-stream.ts';
+import { openChatStream, SDKS, type Sdk } from './test-support.ts';
 
-type LoopbackServer = Awaited<ReturnType<typeof startLoopbackServer>>;
-type Then = 'end' | 'cut' | 'stall';
+const REQUEST_ID = 'req_01jgroqexample0000000000';
+
+/** A Groq chat chunk; the one carrying `finish_reason` also carries `x_groq` (request id, usage). */
+function chatChunk(content: string | null, finishReason: string | null = null): string {
+  return JSON.stringify({
+    id: 'chatcmpl-1',
+    object: 'chat.completion.chunk',
+    created: 1732000000,
+    model: 'llama-3.3-70b-versatile',
+    system_fingerprint: 'fp_1',
+    choices: [
+      { index: 0, delta: content === null ? {} : { content }, logprobs: null, finish_reason: finishReason },
+    ],
+    ...(finishReason === null
+      ? {}
+      : {
+          x_groq: {
+            id: REQUEST_ID,
+            usage: { queue_time: 0.01, prompt_tokens: 9, completion_tokens: 2, total_tokens: 11 },
+          },
+        }),
+  });
+}
+
+const isChatChunk = (data: string): boolean => {
+  try {
+    return Array.isArray((JSON.parse(data) as { choices?: unknown }).choices);
+  } catch {
+    return false;
+  }
+};
+
+/** A stream scenario's SSE events, as the matrix's frame takes them. */
+function sseEventsOf(scenario: Scenario): SseEvent[] {
+  if (scenario.response.kind !== 'sse') throw new Error(`${scenario.id} is not an SSE scenario`);
+  return scenario.response.events.map(({ event, data }) =>
+    event === undefined ? { data } : { event, data },
+  );
+}
+
+/**
+ * The error event of a recorded stream scenario (its events that are not chat chunks), and the
+ * classification the scenario expects of it, per major.
+ */
+function errorEventFrom(id: string): StreamWire<SseEvent>['errorEvent'] {
+  const scenario = loadScenario(`groq/${id}`);
+  const events = sseEventsOf(scenario).filter((event) => !isChatChunk(event.data));
+  expect(events.length, `${scenario.id} has an error event`).toBeGreaterThan(0);
+  const bySdk: Record<string, { reason: FailureReason }> = {};
+  for (const { alias } of SDKS) {
+    const reason = expectedFor(scenario, alias).reason;
+    if (reason !== scenario.expected.reason) bySdk[alias] = { reason };
+  }
+  return { events, reason: scenario.expected.reason, bySdk };
+}
+
+const partial: SseEvent[] = [{ data: chatChunk('Hel') }, { data: chatChunk('lo') }];
+const complete: SseEvent[] = [...partial, { data: chatChunk(null, 'stop') }, { data: '[DONE]' }];
+
+/** Chat Completions with the error as a data line, `data: {"error":{…}}`. */
+const chatWire: StreamWire<SseEvent> = {
+  frame: sseFrame,
+  complete,
+  partial,
+  delivered: { chunks: 2, characters: 'Hello'.length },
+  errorEvent: errorEventFrom('stream-error-event'),
+};
+
+/** The same, with the error as a named SSE event, `event: error` + `data: {"error":{…}}`. */
+const namedErrorWire: StreamWire<SseEvent> = {
+  ...chatWire,
+  errorEvent: errorEventFrom('stream-error-event-named'),
+};
+
+const openCreate = (sdk: Sdk, baseUrl: string, call: { signal: AbortSignal; timeoutMs: number }) =>
+  openChatStream(sdk, baseUrl, call);
+
+// Neither major has a stream helper (no `chat.completions.stream()`, no runner, no final*()
+// methods): `create({ stream: true })` is the only streaming surface of groq-sdk 0.37 and 1.6.
+streamMatrix({
+  provider: 'groq',
+  sdks: SDKS,
+  sdkPackage: { name: 'groq-sdk', packageDir: new URL('..', import.meta.url).pathname },
+  guard: (stream, options) => guardGroqStream(stream, options),
+  reportOf: (error) => (FaultlineError.isInstance(error) ? error.toErrorReport() : undefined),
+  surfaces: [
+    { name: 'chat.completions.create({ stream: true })', wire: chatWire, open: openCreate },
+    {
+      name: 'chat.completions.create({ stream: true }), error as a named `event: error`',
+      wire: namedErrorWire,
+      open: openCreate,
+    },
+  ],
+});
 
 let server: LoopbackServer;
 beforeAll(async () => {
@@ -16,143 +121,158 @@ afterAll(async () => {
   await server?.close();
 });
 
-function chunk(content: string | null, finishReason: string | null = null): string {
-  return JSON.stringify({
-    id: 'chatcmpl-1',
-    object: 'chat.completion.chunk',
-    created: 1732000000,
-    model: 'llama-3.3-70b-versatile',
-    choices: [
-      { index: 0, delta: content === null ? {} : { content }, logprobs: null, finish_reason: finishReason },
-    ],
-    ...(finishReason !== null ? { x_groq: { id: 'req_01jgroqexample0000000000' } } : {}),
-  });
-}
-const sse = (events: Array<{ data: string }>, then: Then) => ({
-  response: { kind: 'sse' as const, events, then },
-});
-
-const complete = sse(
-  [{ data: chunk('Hel') }, { data: chunk('lo') }, { data: chunk(null, 'stop') }, { data: '[DONE]' }],
-  'end',
-);
-const noFinish = sse([{ data: chunk('Hel') }, { data: chunk('lo') }], 'end');
-const cut = sse([{ data: chunk('Hel') }, { data: chunk('lo') }], 'cut');
-const stall = sse([{ data: chunk('Hel') }], 'stall');
-const errorEvent = sse(
-  [
-    { data: chunk('Hel') },
-    {
-      data: JSON.stringify({
-        error: {
-          message:
-            "Failed to call a function. Please adjust your prompt. See 'failed_generation' for more details.",
-          type: 'invalid_request_error',
-          code: 'tool_use_failed',
-          failed_generation: '<function=x{"q": "SECRET-MODEL-OUTPUT"}',
-        },
-      }),
-    },
-  ],
-  'end',
-);
-const filtered = sse(
-  [{ data: chunk('Once') }, { data: chunk(null, 'content_filter') }, { data: '[DONE]' }],
-  'end',
-);
-
-const SDKS = [
-  {
-    alias: 'groq-sdk',
-    create: (baseURL: string) => new Groq({ apiKey: 'gsk_test', baseURL, maxRetries: 0, timeout: 5000 }),
-  },
-  {
-    alias: 'groq-sdk-v0',
-    create: (baseURL: string) => new GroqV0({ apiKey: 'gsk_test', baseURL, maxRetries: 0, timeout: 5000 }),
-  },
-] as const;
-
-async function openStream(alias: string, scenario: Parameters<LoopbackServer['baseUrlFor']>[0]) {
-  const sdk = SDKS.find((candidate) => candidate.alias === alias)!;
-  const client = sdk.create(server.baseUrlFor(scenario)) as unknown as Groq;
-  return client.chat.completions.create({
-    model: 'llama-3.3-70b-versatile',
-    messages: [{ role: 'user', content: 'hello' }],
-    stream: true,
-  });
+interface Drained {
+  chunks: unknown[];
+  error?: unknown;
+  threw: boolean;
 }
 
-async function drain(stream: AsyncIterable<unknown>): Promise<{ chunks: unknown[]; error?: unknown }> {
+async function drain(stream: AsyncIterable<unknown>): Promise<Drained> {
   const chunks: unknown[] = [];
   try {
-    for await (const item of stream) chunks.push(item);
+    for await (const chunk of stream) chunks.push(chunk);
   } catch (error) {
-    return { chunks, error };
+    return { chunks, error, threw: true };
   }
-  return { chunks };
+  return { chunks, threw: false };
 }
 
-for (const { alias } of SDKS) {
-  describe(`guardGroqStream through ${alias}`, () => {
-    it('passes a complete stream through untouched', async () => {
-      const raw = await drain(await openStream(alias, complete));
-      const guarded = await drain(
-        guardGroqStream(await openStream(alias, complete), { idleTimeoutMs: 2000 }),
+const play = (sdk: Sdk, events: readonly SseEvent[]) =>
+  openChatStream(sdk, server.baseUrlFor({ response: sseFrame(events, 'end') }));
+
+async function guarded(sdk: Sdk, events: readonly SseEvent[], options = {}): Promise<Drained> {
+  return drain(guardGroqStream(await play(sdk, events), { idleTimeoutMs: 3000, ...options }));
+}
+
+function failureOf(outcome: Drained): FaultlineError {
+  expect(outcome.threw, 'the guarded stream ended without an error').toBe(true);
+  expect(FaultlineError.isInstance(outcome.error), String(outcome.error)).toBe(true);
+  return outcome.error as FaultlineError;
+}
+
+const expectReason = (report: ErrorReport, reason: FailureReason) =>
+  expect(report).toMatchObject({
+    reason,
+    category: TAXONOMY[reason].category,
+    retryable: TAXONOMY[reason].retryable,
+  });
+
+const dataLineError = [...partial, ...chatWire.errorEvent.events];
+const namedError = [...partial, ...namedErrorWire.errorEvent.events];
+/** The named event carrying the bare error object, without the `{"error": …}` wrapper. */
+const bareNamedError: SseEvent[] = [
+  ...partial,
+  ...namedErrorWire.errorEvent.events.map((event) => ({
+    event: 'error',
+    data: JSON.stringify((JSON.parse(event.data) as { error: unknown }).error),
+  })),
+];
+
+for (const sdk of SDKS) {
+  describe(`guardGroqStream through ${sdk.alias}: the two forms of an in-stream error`, () => {
+    it('`event: error` and a `data: {"error":…}` line throw the same SDK error and classify the same', async () => {
+      const plainData = await drain(await play(sdk, dataLineError));
+      const plainNamed = await drain(await play(sdk, namedError));
+      expect(plainData.threw && plainNamed.threw).toBe(true);
+      // The SDK parses both alike: an APIError without status whose `error` is the inner object.
+      expect((plainNamed.error as Error).constructor).toBe((plainData.error as Error).constructor);
+      expect((plainNamed.error as { error: unknown }).error).toEqual(
+        (plainData.error as { error: unknown }).error,
       );
-      expect(guarded.error).toBeUndefined();
-      expect(guarded.chunks).toEqual(raw.chunks);
-      expect(guarded.chunks).toHaveLength(3);
+      expect((plainNamed.error as { status: unknown }).status).toBeUndefined();
+
+      const viaData = failureOf(await guarded(sdk, dataLineError));
+      const viaNamed = failureOf(await guarded(sdk, namedError));
+      expect(viaNamed.toErrorReport()).toEqual(viaData.toErrorReport());
+      expect(viaNamed.toErrorReport().providerMetadata.origin).toBe('stream_event');
     });
 
-    it('turns an end without a finish_reason into interrupted, with what was delivered', async () => {
-      const raw = await drain(await openStream(alias, noFinish));
-      expect(raw.error).toBeUndefined(); // the SDK itself says nothing
-      const { chunks, error } = await drain(
-        guardGroqStream(await openStream(alias, noFinish), { idleTimeoutMs: 2000 }),
-      );
-      expect(chunks).toHaveLength(2);
-      expect(FaultlineError.isInstance(error)).toBe(true);
-      const failure = error as FaultlineError;
-      expect(failure.classification.reason).toBe('interrupted');
-      expect(failure.delivered).toEqual({ chunks: 2, characters: 5 });
-    });
+    it('a named `event: error` whose data is the bare error object: the SDK yields it as a chunk, the guard throws it classified', async () => {
+      const plain = await drain(await play(sdk, bareNamedError));
+      expect(plain.threw, 'groq-sdk throws only when the JSON has an `error` field').toBe(false);
+      expect(plain.chunks.at(-1)).toEqual(JSON.parse(bareNamedError.at(-1)!.data));
 
-    it('classifies a cut stream as interrupted mid-stream, cause = what the SDK threw', async () => {
-      const { error } = await drain(guardGroqStream(await openStream(alias, cut), { idleTimeoutMs: 2000 }));
-      const failure = error as FaultlineError;
-      expect(FaultlineError.isInstance(failure)).toBe(true);
-      expect(failure.classification.reason).toBe('interrupted');
-      expect(failure.metadata.networkPhase).toBe('stream');
-      expect(failure.delivered?.chunks).toBe(2);
-      expect(failure.cause).toBeInstanceOf(Error);
+      const outcome = await guarded(sdk, bareNamedError);
+      const failure = failureOf(outcome);
+      expect(outcome.chunks).toHaveLength(partial.length);
+      expect(failure.delivered).toEqual(chatWire.delivered);
+      const wrapped = failureOf(await guarded(sdk, namedError)).toErrorReport();
+      const report = failure.toErrorReport();
+      expectReason(report, wrapped.reason as FailureReason);
+      expect(report).toMatchObject({
+        message: wrapped.message,
+        providerMetadata: { origin: 'stream_event', providerType: wrapped.providerMetadata.providerType },
+      });
     });
+  });
+}
 
-    it('ends a stalled stream with its idle timer (groq-sdk timeouts do not cover stream reads)', async () => {
-      const started = Date.now();
-      const { chunks, error } = await drain(
-        guardGroqStream(await openStream(alias, stall), { idleTimeoutMs: 300 }),
-      );
-      expect(Date.now() - started).toBeLessThan(5000);
-      expect(chunks).toHaveLength(1);
-      expect((error as FaultlineError).classification.reason).toBe('interrupted');
-    });
+const streamScenarios = loadScenarios('groq').filter(
+  (scenario) => scenario.stream === true && scenario.response.kind === 'sse',
+);
 
-    it('classifies an error event with groqExtractor (tool_use_failed, never the failed_generation text)', async () => {
-      const { error } = await drain(
-        guardGroqStream(await openStream(alias, errorEvent), { idleTimeoutMs: 2000 }),
-      );
-      const failure = error as FaultlineError;
-      expect(failure.metadata.provider).toBe('groq');
-      expect(failure.metadata.providerCode).toBe('tool_use_failed');
-      expect(failure.classification.reason).toBe('invalid_request');
-      expect(JSON.stringify(failure.toErrorReport())).not.toContain('SECRET-MODEL-OUTPUT');
-    });
+describe('guardGroqStream over every recorded Groq stream scenario', () => {
+  it('has the stream scenarios (error event in both forms, status_code, tool_use_failed, cut)', () => {
+    expect(streamScenarios.map((scenario) => scenario.id)).toEqual(
+      expect.arrayContaining([
+        'groq/stream-cut',
+        'groq/stream-error-event',
+        'groq/stream-error-event-named',
+        'groq/stream-error-status-code',
+        'groq/stream-tool-use-failed',
+      ]),
+    );
+  });
 
-    it('turns a content_filter finish into content_policy', async () => {
-      const { error } = await drain(
-        guardGroqStream(await openStream(alias, filtered), { idleTimeoutMs: 2000 }),
-      );
-      expect((error as FaultlineError).classification.reason).toBe('content_policy');
+  for (const sdk of SDKS) {
+    for (const scenario of streamScenarios) {
+      it(`${sdk.alias} ${scenario.id}`, async () => {
+        const expected = expectedFor(scenario, sdk.alias);
+        const stream = await openChatStream(sdk, server.baseUrlFor(scenario));
+        const outcome = await drain(guardGroqStream(stream, { idleTimeoutMs: 3000 }));
+        const failure = failureOf(outcome);
+        const report = failure.toErrorReport();
+        expect(report).toMatchObject({
+          provider: 'groq',
+          category: expected.category,
+          reason: expected.reason,
+          retryable: expected.retryable,
+          userAction: { kind: expected.userAction },
+          httpStatus: expected.httpStatus,
+        });
+        if (expected.statusCode !== undefined) expect(failure.metadata.statusCode).toBe(expected.statusCode);
+        if (expected.providerCode !== undefined) {
+          expect(failure.metadata.providerCode).toBe(expected.providerCode);
+        }
+        const chunkEvents = sseEventsOf(scenario).filter((event) => isChatChunk(event.data));
+        expect(outcome.chunks).toHaveLength(chunkEvents.length);
+        expect(failure.delivered?.chunks).toBe(chunkEvents.length);
+        // tool_use_failed carries the model's own output in `failed_generation`: never reported.
+        expect(JSON.stringify(report)).not.toContain('SECRET-MODEL-OUTPUT');
+        expect(failure.message).not.toContain('SECRET-MODEL-OUTPUT');
+      });
+    }
+  }
+});
+
+const filtered: SseEvent[] = [
+  { data: chatChunk('Once') },
+  { data: chatChunk(null, 'content_filter') },
+  { data: '[DONE]' },
+];
+
+for (const sdk of SDKS) {
+  describe(`guardGroqStream through ${sdk.alias}: a withheld answer`, () => {
+    it('throws content_policy for a content_filter finish (request id from x_groq), unless turned off', async () => {
+      const outcome = await guarded(sdk, filtered);
+      const failure = failureOf(outcome);
+      expectReason(failure.toErrorReport(), 'content_policy');
+      expect(failure.metadata).toMatchObject({ blockReason: 'content_filter', requestId: REQUEST_ID });
+      expect(failure.delivered).toEqual({ chunks: 1, characters: 'Once'.length });
+
+      const off = await guarded(sdk, filtered, { inspectChunk: undefined });
+      expect(off.threw, String(off.error)).toBe(false);
+      expect(off.chunks).toHaveLength(2);
     });
   });
 }

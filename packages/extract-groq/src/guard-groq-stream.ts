@@ -5,13 +5,21 @@ import {
   type StreamChunk,
 } from '@faultline/render';
 import { detectGroqBlockedAnswer, groqChunkCharacters, isGroqTerminalChunk } from './blocked-answer.ts';
-import { GROQ_PROVIDER, groqExtractor } from './extract-groq.ts';
+import { GROQ_PROVIDER, groqErrorChunkMetadata, groqExtractor } from './extract-groq.ts';
+
+/** A chunk that is an error object groq-sdk let through, or a withheld answer: metadata to throw. */
+function inspectGroqChunk(chunk: unknown) {
+  return groqErrorChunkMetadata(chunk) ?? detectGroqBlockedAnswer(chunk);
+}
 
 /**
  * Guards a groq-sdk stream (`groq.chat.completions.create({ stream: true })`): chunks pass through
- * untouched; an error event, a cut socket, a stall (groq-sdk's `timeout` does not cover stream
- * reads) or an end without a chunk carrying `finish_reason` becomes a classified FaultlineError
- * with `delivered` progress. Options given here win over the Groq defaults; extractors given here
+ * untouched; an error event (a `data: {"error":…}` line or a named `event: error`, including a bare
+ * error object that groq-sdk yields as if it were a chunk), a cut socket, a stall (groq-sdk's
+ * `timeout` does not cover stream reads), a `content_filter` finish or an end without a chunk
+ * carrying `finish_reason` becomes a classified FaultlineError with `delivered` progress. The
+ * caller's abort ends the iteration silently in groq-sdk: pass the same `signal` here and its
+ * reason is thrown. Options given here win over the Groq defaults; extractors given here
  * run before groqExtractor.
  */
 export function guardGroqStream<S extends AsyncIterable<unknown>>(
@@ -21,7 +29,7 @@ export function guardGroqStream<S extends AsyncIterable<unknown>>(
   return guardStream(stream, {
     provider: GROQ_PROVIDER,
     isTerminal: isGroqTerminalChunk,
-    inspectChunk: detectGroqBlockedAnswer,
+    inspectChunk: inspectGroqChunk,
     measure: groqChunkCharacters,
     ...options,
     extractors: [...(options.extractors ?? []), groqExtractor],
