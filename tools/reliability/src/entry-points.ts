@@ -255,6 +255,25 @@ export const ENTRY_POINTS: readonly EntryPoint[] = [
     },
   },
   {
+    name: "guardStream result method (the SDK helper's finalMessage() rejects with the value)",
+    async call(value) {
+      // A stream helper in the SDKs' manner: a complete stream, then a result method that fails.
+      const helper = {
+        async *[Symbol.asyncIterator]() {
+          yield 'Hello';
+        },
+        finalMessage: () => Promise.reject(value),
+      };
+      const thrown = await rejection(guardStream(helper).finalMessage(), 'guardStream finalMessage()');
+      if (!FaultlineError.isInstance(thrown))
+        throw new Error('finalMessage() rejected with something unclassified');
+      return json(
+        assertReport(toErrorReport(thrown), 'guardStream finalMessage()'),
+        'guardStream finalMessage()',
+      );
+    },
+  },
+  {
     name: 'guardStream (the value as the stream)',
     async call(value) {
       try {
