@@ -116,12 +116,12 @@ async function drain(stream: AsyncIterable<unknown>): Promise<Drained> {
   return { chunks, threw: false };
 }
 
-type Response = Parameters<LoopbackServer['baseUrlFor']>[0]['response'];
-async function open(sdk: Sdk, surface: SurfaceName, response: Response) {
+type WireResponse = Parameters<LoopbackServer['baseUrlFor']>[0]['response'];
+async function open(sdk: Sdk, surface: SurfaceName, response: WireResponse) {
   const client = clientOf(sdk, server.baseUrlFor({ response }), 60_000);
   return SURFACES[surface](client, {});
 }
-const guarded = async (sdk: Sdk, surface: SurfaceName, response: Response) =>
+const guarded = async (sdk: Sdk, surface: SurfaceName, response: WireResponse) =>
   drain(guardMistralStream(await open(sdk, surface, response), { idleTimeoutMs: 3000 }));
 
 function reportOf(error: unknown) {

@@ -4,6 +4,7 @@ import { mistralExtractor } from './extract-mistral.ts';
 
 export {
   detectMistralBlockedAnswer,
+  detectMistralStreamFailure,
   isMistralTerminalEvent,
   mistralEventCharacters,
 } from './blocked-answer.ts';
