@@ -39,16 +39,23 @@ export function timeoutFor(scenario: Pick<Scenario, 'response'>): number {
   return 10_000;
 }
 
+/** Which API a client talks to: the Gemini API (an API key) or Vertex AI. */
+export type GenaiApi = 'gemini' | 'vertex';
+
 /**
- * A client for the scenario's API. Vertex AI normally needs Application Default Credentials,
- * which would reach the network (metadata server, token endpoint). Instead the client gets a real
- * google-auth-library `OAuth2Client` (the SDK's own copy) holding an access token that expires in
- * an hour: google-auth-library then never refreshes, and the SDK sends `Authorization: Bearer …`
- * to the loopback server with `project`/`location` in the path, exactly as in production.
+ * A client of `sdk` for `api`, at `baseUrl`, with `httpOptions.timeout` = `timeoutMs`. Vertex AI
+ * normally needs Application Default Credentials, which would reach the network (metadata server,
+ * token endpoint). Instead the client gets a real google-auth-library `OAuth2Client` (the SDK's
+ * own copy) holding an access token that expires in an hour: google-auth-library then never
+ * refreshes, and the SDK sends `Authorization: Bearer …` to the loopback server with
+ * `project`/`location` in the path, exactly as in production.
  */
-export function clientFor(sdk: GenaiSdk, scenario: Pick<Scenario, 'api' | 'response'>, baseUrl: string): any {
-  const httpOptions = { baseUrl, timeout: timeoutFor(scenario) };
-  if (scenario.api === 'vertex') {
+export function newClient(
+  sdk: GenaiSdk,
+  { api, baseUrl, timeoutMs }: { api: GenaiApi; baseUrl: string; timeoutMs: number },
+): any {
+  const httpOptions = { baseUrl, timeout: timeoutMs };
+  if (api === 'vertex') {
     const authClient = new sdk.authLibrary.OAuth2Client();
     authClient.setCredentials({
       access_token: 'ya29.loopback-test-token',
@@ -63,6 +70,15 @@ export function clientFor(sdk: GenaiSdk, scenario: Pick<Scenario, 'api' | 'respo
     });
   }
   return new sdk.GoogleGenAI({ apiKey: TEST_API_KEY, httpOptions });
+}
+
+/** A client for the scenario's API (see {@link newClient}), with {@link timeoutFor} as its timeout. */
+export function clientFor(sdk: GenaiSdk, scenario: Pick<Scenario, 'api' | 'response'>, baseUrl: string): any {
+  return newClient(sdk, {
+    api: scenario.api === 'vertex' ? 'vertex' : 'gemini',
+    baseUrl,
+    timeoutMs: timeoutFor(scenario),
+  });
 }
 
 export const MODEL = 'gemini-2.5-flash';
