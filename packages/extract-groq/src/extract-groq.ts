@@ -164,6 +164,10 @@ function extractGroq(error: unknown, context: { signal?: AbortSignal; now?: () =
   } else if (inner !== undefined) {
     // An error event inside a stream that had started with 200: status is undefined.
     metadata = { provider: GROQ_PROVIDER, message: '', origin: 'stream_event' };
+  } else if (typeof body === 'string' && body.trim() !== '') {
+    // An error event whose `error` is a bare string (`{"error":"…"}`): groq-sdk throws
+    // APIError(undefined, "…"). Its connection errors never carry an `error`, so this is the event.
+    metadata = { provider: GROQ_PROVIDER, message: safeString(body, 2000) ?? '', origin: 'stream_event' };
   } else {
     // render passes `streaming: true` while a stream is read.
     const streaming = safeGet(context, 'streaming') === true;

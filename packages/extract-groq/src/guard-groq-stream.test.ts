@@ -168,6 +168,12 @@ const bareNamedError: SseEvent[] = [
   })),
 ];
 
+/** The recorded error event's message, sent as an object with only a message, and as a bare string. */
+const recordedMessage = (JSON.parse(chatWire.errorEvent.events[0]!.data) as { error: { message: string } })
+  .error.message;
+const messageOnly = JSON.stringify({ error: { message: recordedMessage } });
+const stringError = JSON.stringify({ error: recordedMessage });
+
 for (const sdk of SDKS) {
   describe(`guardGroqStream through ${sdk.alias}: the two forms of an in-stream error`, () => {
     it('`event: error` and a `data: {"error":…}` line throw the same SDK error and classify the same', async () => {
@@ -204,6 +210,24 @@ for (const sdk of SDKS) {
         providerMetadata: { origin: 'stream_event', providerType: wrapped.providerMetadata.providerType },
       });
     });
+  });
+}
+
+for (const sdk of SDKS) {
+  describe(`guardGroqStream through ${sdk.alias}: an error event whose error is a bare string`, () => {
+    for (const event of [undefined, 'error']) {
+      it(`\`{"error":"…"}\`${event === undefined ? '' : ' as a named event: error'} classifies like \`{"error":{"message":"…"}}\``, async () => {
+        const withEvent = (data: string): SseEvent => (event === undefined ? { data } : { event, data });
+        const plain = await drain(await play(sdk, [...partial, withEvent(stringError)]));
+        // groq-sdk throws APIError(undefined, "…"): no status, `error` is the string itself.
+        expect((plain.error as { error: unknown }).error).toBe(recordedMessage);
+
+        const viaString = failureOf(await guarded(sdk, [...partial, withEvent(stringError)]));
+        const viaObject = failureOf(await guarded(sdk, [...partial, withEvent(messageOnly)]));
+        expect(viaString.toErrorReport()).toEqual(viaObject.toErrorReport());
+        expect(viaString.toErrorReport().providerMetadata.origin).toBe('stream_event');
+      });
+    }
   });
 }
 
