@@ -42,11 +42,45 @@ function refusalInEvent(event: unknown): ProviderErrorMetadata | undefined {
 }
 
 /**
- * Guards an Anthropic Messages stream (`messages.create({ stream: true })` or `messages.stream()`):
- * events pass through untouched; a stream that ends without `message_stop` (the SDKs end quietly
- * on an abort or a clean socket close), one that stays silent for `idleTimeoutMs` (the SDK's
- * `timeout` does not cover stream reads), an in-stream error and a refusal all become classified
- * FaultlineErrors carrying how much output was delivered. Pass the same `signal` as to the SDK.
+ * The SDK's raw `Stream` (`messages.create({ stream: true })`) is iterated by an async generator,
+ * whose `return()` is queued behind a pending `next()`: when the guard gives up on a stalled
+ * stream, that `return()` never runs and the HTTP request stays open. Aborting the stream's own
+ * `controller` (the SDK's documented way to cancel a stream) ends the request at once, and the
+ * pending `next()` with it. A `MessageStream` (`messages.stream()`) has an `abort()` that its
+ * iterator's `return()` already calls at once: it is passed as is, with its result methods.
+ */
+function closingOnReturn(stream: AsyncIterable<unknown>): AsyncIterable<unknown> {
+  const controller = safeGet(stream, 'controller');
+  const abortRequest = safeGet(controller, 'abort');
+  if (typeof abortRequest !== 'function' || typeof safeGet(stream, 'abort') === 'function') return stream;
+  return {
+    [Symbol.asyncIterator]() {
+      const iterator = stream[Symbol.asyncIterator]();
+      return {
+        next: () => iterator.next(),
+        return: (value?: unknown) => {
+          try {
+            abortRequest.call(controller);
+          } catch {
+            // A controller that cannot abort: the iterator's own return() still runs.
+          }
+          return iterator.return?.(value) ?? Promise.resolve({ done: true, value: undefined });
+        },
+      };
+    },
+  };
+}
+
+/**
+ * Guards an Anthropic Messages stream (`messages.create({ stream: true })`, `messages.stream()`, and
+ * the same on `beta.messages`): events pass through untouched; a stream that ends without
+ * `message_stop` (the SDKs end quietly on a clean socket close), one that stays silent for
+ * `idleTimeoutMs` (the SDK's `timeout` does not cover stream reads; the SDK's request is then
+ * aborted), an in-stream error and a refusal all become classified FaultlineErrors carrying how
+ * much output was delivered. The helper's result methods (`finalMessage()`, `finalText()`, `done()`)
+ * are offered on the result, run under the guard. Pass the same `signal` as to the SDK: its abort
+ * ends the stream the SDK's way (`APIUserAbortError` from `messages.stream()`, the signal's reason
+ * from `create`, which ends silently).
  */
 export function guardAnthropicStream<S extends AsyncIterable<unknown>>(
   stream: S,
@@ -54,7 +88,7 @@ export function guardAnthropicStream<S extends AsyncIterable<unknown>>(
 ): GuardedStream<S> {
   const { detectRefusal, inspectChunk, extractors, ...rest } = options;
   const userInspect = inspectChunk;
-  return guardStream(stream as AsyncIterable<unknown>, {
+  return guardStream(closingOnReturn(stream), {
     provider: ANTHROPIC_PROVIDER,
     ...rest,
     extractors: [...(extractors ?? []), anthropicExtractor],

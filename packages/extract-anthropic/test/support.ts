@@ -11,14 +11,15 @@ export interface ClientOptions {
 }
 export interface MessageStreamLike extends AsyncIterable<unknown> {
   finalMessage(): Promise<unknown>;
+  finalText(): Promise<string>;
   on(event: string, listener: (...args: unknown[]) => void): unknown;
 }
-export type AnyClient = {
-  messages: {
-    create(body: Record<string, unknown>, options?: Record<string, unknown>): Promise<unknown>;
-    stream(body: Record<string, unknown>, options?: Record<string, unknown>): MessageStreamLike;
-  };
-};
+export interface MessagesLike {
+  create(body: Record<string, unknown>, options?: Record<string, unknown>): Promise<unknown>;
+  stream(body: Record<string, unknown>, options?: Record<string, unknown>): MessageStreamLike;
+}
+/** `beta.messages` has the same two calls (its own stream class, `BetaMessageStream`). */
+export type AnyClient = { messages: MessagesLike; beta: { messages: MessagesLike } };
 export type ClientConstructor = new (options: ClientOptions) => unknown;
 
 /** Every supported major, keyed by its devDependency alias (the key of `expectedBySdk`). */
@@ -80,4 +81,9 @@ export const events = {
     }),
   }),
   messageStop: { event: 'message_stop', data: JSON.stringify({ type: 'message_stop' }) },
+  /** An in-stream error event (https://docs.anthropic.com/en/docs/build-with-claude/streaming#error-events). */
+  error: (type: string, message: string) => ({
+    event: 'error',
+    data: JSON.stringify({ type: 'error', error: { type, message } }),
+  }),
 };
