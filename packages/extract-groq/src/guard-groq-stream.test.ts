@@ -231,6 +231,33 @@ for (const sdk of SDKS) {
   });
 }
 
+for (const sdk of SDKS) {
+  describe(`guardGroqStream through ${sdk.alias}: an event that is not JSON`, () => {
+    for (const event of [undefined, 'error']) {
+      it(`a data line that is not JSON${event === undefined ? '' : ' (named event: error)'} is a malformed answer, not a local bug`, async () => {
+        const events: SseEvent[] = [
+          ...partial,
+          event === undefined ? { data: 'Internal error' } : { event, data: 'Internal error' },
+        ];
+        const plain = await drain(await play(sdk, events));
+        // groq-sdk rethrows JSON.parse's own error.
+        expect((plain.error as Error).name).toBe('SyntaxError');
+
+        const outcome = await guarded(sdk, events);
+        const failure = failureOf(outcome);
+        expect(failure.cause).toBeInstanceOf(SyntaxError);
+        const report = failure.toErrorReport();
+        expectReason(report, 'interrupted');
+        expect(report).toMatchObject({
+          provider: 'groq',
+          providerMetadata: { origin: 'malformed_response', networkPhase: 'stream' },
+        });
+        expect(failure.delivered).toEqual(chatWire.delivered);
+      });
+    }
+  });
+}
+
 const streamScenarios = loadScenarios('groq').filter(
   (scenario) => scenario.stream === true && scenario.response.kind === 'sse',
 );
