@@ -187,7 +187,8 @@ describe('stream errors the SDK does not model', () => {
     expect(metadata).toMatchObject({
       provider: 'bedrock',
       origin: 'stream_event',
-      providerCode: 'modelOverloadedException',
+      sdkErrorType: 'modelOverloadedException',
+      providerCode: 'ModelOverloadedException',
       message: 'The model is overloaded right now.',
     });
     expect(metadata?.rawBody).toContain('sk-should-not-leak');

@@ -247,6 +247,11 @@ function extractStreamError(
   const payload = parseStreamExceptionPayload(parseJsonSafely(message));
   const unmodelledException = STREAM_EXCEPTION_TYPE.test(ownName) && payload !== undefined;
   if (!unmodelledException && !thrownByEventStream(error)) return undefined;
+  // `modelTimeoutException` on the wire is `ModelTimeoutException` where the SDK models it (another
+  // API's union): report the modelled name, so that one exception has one code on every API.
+  const code = STREAM_EXCEPTION_TYPE.test(ownName)
+    ? `${ownName.charAt(0).toUpperCase()}${ownName.slice(1)}`
+    : ownName;
   const text = payload?.message ?? payload?.Message ?? message;
   const original = payload?.originalMessage;
   const fullText =
@@ -255,7 +260,7 @@ function extractStreamError(
       : text;
   const metadata = withDefined(
     { provider: BEDROCK_PROVIDER, message: fullText.slice(0, 4096) || ownName, origin: 'stream_event' },
-    { sdkErrorType: ownName, providerType: ownName, providerCode: ownName },
+    { sdkErrorType: ownName, providerType: code, providerCode: code },
   );
   if (payload !== undefined) attachRawBody(metadata, message);
   return metadata;

@@ -5,26 +5,102 @@ import { BEDROCK_PROVIDER, bedrockExtractor } from './extract-bedrock.ts';
 export interface GuardBedrockStreamOptions
   extends Omit<GuardStreamOptions<unknown>, 'isTerminal' | 'measure'> {
   /**
-   * Throw a content_policy error when `messageStop.stopReason` is `guardrail_intervened` or
-   * `content_filtered`. Default true; `false` lets the event through as an ordinary event.
+   * Throw a content_policy error for a withheld answer: ConverseStream `messageStop.stopReason`
+   * `guardrail_intervened`/`content_filtered`; in an InvokeModelWithResponseStream chunk,
+   * `"amazon-bedrock-guardrailAction": "INTERVENED"`, Titan `completionReason: "CONTENT_FILTERED"`,
+   * Anthropic `stop_reason: "refusal"` or Nova's `messageStop` as above. Default true; `false` lets
+   * the event through as an ordinary event.
    */
   readonly detectBlockedAnswer?: boolean | undefined;
 }
 
 /** Converse `stopReason` values that mean the answer was withheld. */
 const BLOCKED_STOP_REASONS = new Set(['guardrail_intervened', 'content_filtered']);
+/** The key Bedrock adds to the last chunk of every InvokeModelWithResponseStream answer, whatever the model. */
+const INVOCATION_METRICS = 'amazon-bedrock-invocationMetrics';
+/** The key Bedrock adds to a chunk when a guardrail acted on the answer (`INTERVENED` or `NONE`). */
+const GUARDRAIL_ACTION = 'amazon-bedrock-guardrailAction';
+/**
+ * The largest InvokeModelWithResponseStream chunk that is decoded. A chunk carries a few tokens
+ * (hundreds of bytes); a larger one is passed through unread: it counts no characters and does
+ * not end the stream.
+ */
+const MAX_DECODED_CHUNK_BYTES = 1024 * 1024;
+/** Entries read from a chunk's `outputs`/`choices`/`generations` array. */
+const MAX_ARRAY_ENTRIES = 16;
+
+const utf8 = new TextDecoder('utf-8', { fatal: false });
+
+/** What an event is, once read: a ConverseStream event, or an InvokeModelWithResponseStream chunk's JSON. */
+type EventView =
+  | { readonly api: 'converse'; readonly event: unknown }
+  | { readonly api: 'invoke'; readonly payload: Readonly<Record<string, unknown>> | undefined };
+
+/**
+ * `{ chunk: { bytes } }` (InvokeModelWithResponseStream's `PayloadPart`): its bytes decoded once
+ * and parsed as the model family's JSON (`undefined` when they are not a JSON object or are too
+ * large); any other event is a ConverseStream event. Total.
+ */
+function viewOf(event: unknown): EventView {
+  const bytes = safePath(event, 'chunk', 'bytes');
+  try {
+    if (!(bytes instanceof Uint8Array)) return { api: 'converse', event };
+    if (bytes.byteLength > MAX_DECODED_CHUNK_BYTES) return { api: 'invoke', payload: undefined };
+    const value: unknown = JSON.parse(utf8.decode(bytes));
+    return {
+      api: 'invoke',
+      payload:
+        value !== null && typeof value === 'object' && !Array.isArray(value)
+          ? (value as Record<string, unknown>)
+          : undefined,
+    };
+  } catch {
+    return { api: 'invoke', payload: undefined };
+  }
+}
+
+/** `value` when it is an array, its first entries only. */
+function entries(value: unknown): readonly unknown[] {
+  return Array.isArray(value) ? value.slice(0, MAX_ARRAY_ENTRIES) : [];
+}
+
+const isString = (value: unknown): value is string => typeof value === 'string';
 
 /**
  * A complete ConverseStream ends with `messageStop` (the answer is whole) and then `metadata`
  * (usage and metrics). Either one counts as the terminal event: an answer cut after its
- * `messageStop` lost only its usage numbers, not its content.
+ * `messageStop` lost only its usage numbers, not its content. Amazon Nova's own
+ * InvokeModelWithResponseStream chunks have the same shape.
  */
-function isTerminalEvent(event: unknown): boolean {
+function isConverseTerminal(event: unknown): boolean {
   return safeGet(event, 'messageStop') !== undefined || safeGet(event, 'metadata') !== undefined;
 }
 
-/** Output characters in one event: text, reasoning text and tool-input deltas. */
-function measureEvent(event: unknown): number {
+/**
+ * The end of an InvokeModelWithResponseStream answer: Bedrock's invocation metrics, which it adds
+ * to the last chunk of every model family, or the family's own end marker: Anthropic
+ * `message_stop` (Messages) or a `stop_reason` (Text Completions, Meta Llama), Titan
+ * `completionReason`, Mistral `outputs[].stop_reason` / `choices[].stop_reason`, Cohere
+ * `is_finished: true` / `stream-end`, Nova `messageStop`/`metadata`.
+ */
+function isInvokeTerminal(payload: Readonly<Record<string, unknown>>): boolean {
+  if (Object.hasOwn(payload, INVOCATION_METRICS)) return true;
+  if (payload.type === 'message_stop') return true;
+  if (isString(payload.stop_reason) || isString(payload.completionReason)) return true;
+  if (payload.is_finished === true || payload.event_type === 'stream-end') return true;
+  if (isConverseTerminal(payload)) return true;
+  for (const output of entries(payload.outputs)) if (isString(safeGet(output, 'stop_reason'))) return true;
+  for (const choice of entries(payload.choices)) {
+    if (isString(safeGet(choice, 'stop_reason')) || isString(safeGet(choice, 'finish_reason'))) return true;
+  }
+  for (const generation of entries(payload.generations)) {
+    if (safeGet(generation, 'is_finished') === true) return true;
+  }
+  return false;
+}
+
+/** Output characters in one ConverseStream event: text, reasoning text and tool-input deltas. */
+function measureConverse(event: unknown): number {
   const delta = safePath(event, 'contentBlockDelta', 'delta');
   if (delta === undefined) return 0;
   const candidates = [
@@ -32,47 +108,155 @@ function measureEvent(event: unknown): number {
     safePath(delta, 'reasoningContent', 'text'),
     safePath(delta, 'toolUse', 'input'),
   ];
-  for (const value of candidates) if (typeof value === 'string') return value.length;
+  for (const value of candidates) if (isString(value)) return value.length;
   return 0;
 }
 
-function blockedInEvent(event: unknown): ProviderErrorMetadata | undefined {
-  const stopReason = safeString(safePath(event, 'messageStop', 'stopReason'), 100);
-  if (stopReason === undefined || !BLOCKED_STOP_REASONS.has(stopReason)) return undefined;
+/** The summed length of `field` (a path) over an array's entries. */
+function sumOver(list: unknown, ...path: string[]): number {
+  let total = 0;
+  for (const item of entries(list)) {
+    const value = safePath(item, ...path);
+    if (isString(value)) total += value.length;
+  }
+  return total;
+}
+
+/**
+ * Output characters in one InvokeModelWithResponseStream chunk, per model family: Anthropic
+ * Messages `content_block_delta` (text, tool input JSON, thinking) and Text Completions
+ * `completion`; Amazon Titan `outputText`; Meta Llama `generation`; Mistral `outputs[].text` and
+ * `choices[].message.content`/`delta.content`; Cohere `text` (Command R) and `generations[].text`
+ * (Command); Amazon Nova `contentBlockDelta` as in ConverseStream.
+ */
+function measureInvoke(payload: Readonly<Record<string, unknown>>): number {
+  if (payload.type === 'content_block_delta') {
+    const delta = payload.delta;
+    for (const key of ['text', 'partial_json', 'thinking']) {
+      const value = safeGet(delta, key);
+      if (isString(value)) return value.length;
+    }
+    return 0;
+  }
+  for (const key of ['completion', 'outputText', 'generation', 'text']) {
+    const value = payload[key];
+    if (isString(value)) return value.length;
+  }
+  if (Array.isArray(payload.outputs)) return sumOver(payload.outputs, 'text');
+  if (Array.isArray(payload.choices)) {
+    return sumOver(payload.choices, 'message', 'content') + sumOver(payload.choices, 'delta', 'content');
+  }
+  if (Array.isArray(payload.generations)) return sumOver(payload.generations, 'text');
+  return measureConverse(payload);
+}
+
+function blocked(message: string, blockReason: string, sdkErrorType: string): ProviderErrorMetadata {
   return {
     provider: BEDROCK_PROVIDER,
-    message: `Bedrock withheld the rest of the answer (stopReason ${stopReason}).`,
+    message,
     origin: 'blocked_response',
-    blockReason: stopReason,
-    sdkErrorType: 'ConverseStreamOutput',
+    blockReason,
+    sdkErrorType,
+  };
+}
+
+function blockedInConverse(event: unknown, sdkErrorType: string): ProviderErrorMetadata | undefined {
+  const stopReason = safeString(safePath(event, 'messageStop', 'stopReason'), 100);
+  if (stopReason === undefined || !BLOCKED_STOP_REASONS.has(stopReason)) return undefined;
+  return blocked(
+    `Bedrock withheld the rest of the answer (stopReason ${stopReason}).`,
+    stopReason,
+    sdkErrorType,
+  );
+}
+
+/** A guardrail's intervention, or the model family's own refusal or filter, in a chunk's JSON. */
+function blockedInInvoke(payload: Readonly<Record<string, unknown>>): ProviderErrorMetadata | undefined {
+  const sdkErrorType = 'ResponseStream';
+  const action = safeString(payload[GUARDRAIL_ACTION], 100);
+  if (action !== undefined && action.toUpperCase() === 'INTERVENED') {
+    return blocked(
+      'Bedrock withheld the rest of the answer (a guardrail intervened).',
+      'guardrail_intervened',
+      sdkErrorType,
+    );
+  }
+  if (payload.completionReason === 'CONTENT_FILTERED') {
+    return blocked(
+      'Bedrock withheld the rest of the answer (completionReason CONTENT_FILTERED).',
+      'content_filtered',
+      sdkErrorType,
+    );
+  }
+  if (payload.type === 'message_delta' && safeGet(payload.delta, 'stop_reason') === 'refusal') {
+    return blocked('The model declined to answer (stop_reason refusal).', 'refusal', sdkErrorType);
+  }
+  return blockedInConverse(payload, sdkErrorType);
+}
+
+/**
+ * Reads each event once: the guard asks about the same event three times in a row (blocked?,
+ * characters, terminal?), and an InvokeModelWithResponseStream chunk is decoded only on the first.
+ */
+function eventReader(): (event: unknown) => EventView {
+  let lastEvent: unknown;
+  let lastView: EventView | undefined;
+  return (event) => {
+    if (lastView === undefined || event !== lastEvent) {
+      lastEvent = event;
+      lastView = viewOf(event);
+    }
+    return lastView;
   };
 }
 
 /**
- * Guards a ConverseStream answer (`response.stream`): events pass through untouched; every
- * failure becomes a classified FaultlineError carrying how much output was delivered:
+ * Guards a Bedrock event stream: ConverseStream's `response.stream` or
+ * InvokeModelWithResponseStream's `response.body`. Events pass through untouched; every failure
+ * becomes a classified FaultlineError carrying how much output was delivered:
  * - an exception frame (throttlingException, modelStreamErrorException ...) thrown by the SDK;
  * - a cut mid-frame ("Truncated event message received.") → interrupted;
- * - a stream that ends without `messageStop`/`metadata`: the SDK ends the iterator **silently** when
- *   its `requestTimeout` fires mid-stream or the connection closes on a frame boundary → interrupted;
- *   when the caller's `signal` fired, its reason is thrown instead (pass the same signal as to `send`);
+ * - a stream that ends without its terminal event: the SDK ends the iterator **silently** when
+ *   its `requestTimeout` fires mid-stream or the connection closes on a frame boundary → interrupted.
+ *   The terminal event is ConverseStream's `messageStop`/`metadata`, or for InvokeModelWithResponseStream
+ *   the chunk carrying `amazon-bedrock-invocationMetrics` (the last one, for every model family) or
+ *   the family's own end marker (see `isInvokeTerminal`). When the caller's `signal` fired, its
+ *   reason is thrown instead (pass the same signal as to `send`);
  * - a stream idle for `idleTimeoutMs` (default 60 s) → interrupted;
- * - `messageStop.stopReason` `guardrail_intervened`/`content_filtered` → content_policy.
+ * - a withheld answer (see `detectBlockedAnswer`) → content_policy.
  */
 export function guardBedrockStream<S extends AsyncIterable<unknown>>(
   stream: S,
   options: GuardBedrockStreamOptions = {},
 ): GuardedStream<S> {
   const { detectBlockedAnswer, inspectChunk, extractors, ...rest } = options;
+  const read = eventReader();
   return guardStream(stream as AsyncIterable<unknown>, {
     provider: BEDROCK_PROVIDER,
     ...rest,
     extractors: [...(extractors ?? []), bedrockExtractor],
-    isTerminal: isTerminalEvent,
-    measure: measureEvent,
-    inspectChunk: (event) =>
-      (detectBlockedAnswer === false ? undefined : blockedInEvent(event)) ??
-      inspectChunk?.(event) ??
-      undefined,
+    isTerminal: (event) => {
+      const view = read(event);
+      if (view.api === 'converse') return isConverseTerminal(view.event);
+      return view.payload !== undefined && isInvokeTerminal(view.payload);
+    },
+    measure: (event) => {
+      const view = read(event);
+      if (view.api === 'converse') return measureConverse(view.event);
+      return view.payload === undefined ? 0 : measureInvoke(view.payload);
+    },
+    inspectChunk: (event) => {
+      if (detectBlockedAnswer !== false) {
+        const view = read(event);
+        const metadata =
+          view.api === 'converse'
+            ? blockedInConverse(view.event, 'ConverseStreamOutput')
+            : view.payload === undefined
+              ? undefined
+              : blockedInInvoke(view.payload);
+        if (metadata !== undefined) return metadata;
+      }
+      return inspectChunk?.(event) ?? undefined;
+    },
   }) as unknown as GuardedStream<S>;
 }
