@@ -260,7 +260,8 @@ export const googleGenaiExtractor: Extractor = defineExtractor({
  * caller's own abort: `context.signal?.aborted` tells them apart.
  *
  * Also a `SyntaxError` thrown by undici's `Response.json()` on a 200 whose body is not JSON
- * (origin `malformed_response`).
+ * (origin `malformed_response`), and genai's own plain `Error`s for a stream body that ends
+ * part-way through an event or has no body at all (see {@link truncatedStream}).
  *
  * Nothing in such an error says it came from genai, so this extractor is only used where the
  * caller has said so: inside this package's `withClassifiedErrors`, after
@@ -272,7 +273,7 @@ export const googleGenaiTransportExtractor: Extractor = defineExtractor({
     // render passes `streaming: true` while a guarded stream is read: a drop is then mid-stream.
     const streaming = safeGet(context, 'streaming') === true;
     const failure = inspectTransportError(error, context.signal, streaming);
-    if (failure === undefined) return malformedBody(error);
+    if (failure === undefined) return malformedBody(error) ?? truncatedStream(error, streaming);
     const metadata: ProviderErrorMetadata = {
       provider: GOOGLE_GENAI_PROVIDER,
       message: failure.message,
@@ -334,6 +335,31 @@ function malformedBody(error: unknown): ProviderErrorMetadata | undefined {
     // Not the SyntaxError's own message: V8 quotes the start of the body in it.
     message: 'The response body could not be read as JSON.',
     origin: 'malformed_response',
+  };
+}
+
+/**
+ * genai's stream reader (`processStreamResponse`, genai 1, 2 and 3) throws a plain `Error` of its
+ * own when the body ends in the middle of an event, `"Incomplete JSON segment at the end"` (a
+ * connection closed cleanly part-way through a chunk), and `"Response body is empty"` when there
+ * is no body to read. The answer stopped short: a network interruption, mid-stream when a guarded
+ * stream was being read. Only these exact messages on a plain `Error` are claimed.
+ */
+function truncatedStream(error: unknown, streaming: boolean): ProviderErrorMetadata | undefined {
+  const name = safeGet(error, 'name');
+  if (name !== 'Error') return undefined;
+  const message = safeGet(error, 'message');
+  if (message !== 'Incomplete JSON segment at the end' && message !== 'Response body is empty')
+    return undefined;
+  return {
+    provider: GOOGLE_GENAI_PROVIDER,
+    sdkErrorType: 'Error',
+    message:
+      message === 'Response body is empty'
+        ? 'The stream had no body to read.'
+        : 'The stream ended part-way through a chunk.',
+    origin: 'network',
+    networkPhase: streaming ? 'stream' : 'response_body',
   };
 }
 

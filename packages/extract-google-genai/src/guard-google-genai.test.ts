@@ -24,6 +24,7 @@ import {
   isEmptyGeminiChunk,
   isGeminiTerminalChunk,
 } from './guard-google-genai.ts';
+import { withClassifiedErrors } from './index.ts';
 
 const PROMPT = 'Tell me a story.';
 
@@ -348,6 +349,67 @@ for (const sdk of SDKS) {
       // Settles only once genai's pending read has ended (a hang fails the test).
       await expect(stream[Symbol.asyncIterator]().next()).resolves.toMatchObject({ done: true });
     });
+  });
+}
+
+/**
+ * genai's stream reader throws plain `Error`s of its own: "Incomplete JSON segment at the end" when
+ * the body ends part-way through an event (a connection closed cleanly mid-chunk: not a cut, which
+ * undici reports as `terminated`), "Response body is empty" when there is no body (a 204).
+ */
+const readerFailures: Array<[string, ScenarioResponse, number]> = [
+  [
+    'a body that ends part-way through a chunk',
+    {
+      kind: 'http',
+      status: 200,
+      headers: { 'content-type': 'text/event-stream' },
+      body: `data: ${partial[0]!.data}\n\ndata: ${partial[1]!.data.slice(0, 20)}`,
+    },
+    1,
+  ],
+  ['a stream answer without a body (204)', { kind: 'http', status: 204, body: '' }, 0],
+];
+
+for (const sdk of SDKS) {
+  describe(`genai's own stream-reader errors, real ${sdk.alias}`, () => {
+    for (const [name, response, delivered] of readerFailures) {
+      it(`${name}: interrupted, guarded or through withClassifiedErrors`, async () => {
+        const client = clientOf(sdk, 'gemini', server.baseUrlFor({ response }), 10_000);
+        const open = () => client.models.generateContentStream({ model: MODEL, contents: PROMPT });
+        const unguarded = await read(await open());
+        expect(unguarded.thrown, 'genai threw').toBeInstanceOf(Error);
+        expect(FaultlineError.isInstance(unguarded.thrown)).toBe(false);
+
+        const guarded = await read(guardGeminiStream(await open(), { idleTimeoutMs: 5_000 }));
+        const drained = async () => {
+          const chunks: unknown[] = [];
+          for await (const item of await open()) chunks.push(item);
+          return chunks;
+        };
+        const wrapped = await withClassifiedErrors(drained, { inspectResult: undefined }).then(
+          () => undefined,
+          (thrown: unknown) => thrown,
+        );
+        for (const thrown of [guarded.thrown, wrapped]) {
+          expect(FaultlineError.isInstance(thrown), String(thrown)).toBe(true);
+          const error = thrown as FaultlineError;
+          expect(error.cause).toBeInstanceOf(Error);
+          expect((error.cause as Error).message).toBe((unguarded.thrown as Error).message);
+          expect(error.metadata.provider).toBe(GOOGLE_GENAI_PROVIDER);
+          expect(error.classification).toMatchObject({
+            reason: 'interrupted',
+            category: TAXONOMY.interrupted.category,
+            retryable: TAXONOMY.interrupted.retryable,
+          });
+        }
+        expect((guarded.thrown as FaultlineError).metadata).toMatchObject({
+          networkPhase: 'stream',
+          delivered: { chunks: delivered },
+        });
+        expect(guarded.chunks).toHaveLength(delivered);
+      });
+    }
   });
 }
 
