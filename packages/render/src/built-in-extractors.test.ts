@@ -2,7 +2,16 @@ import { createServer as createHttpServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { builtInExtractors, classifyError, FaultlineError, withClassifiedErrors } from './index.ts';
+import {
+  builtInExtractors,
+  classifyError,
+  FaultlineError,
+  localBugExtractor,
+  streamParseExtractor,
+  transportExtractor,
+  withClassifiedErrors,
+  zodExtractor,
+} from './index.ts';
 
 async function closedPort(): Promise<number> {
   const server = createNetServer();
@@ -22,8 +31,13 @@ async function rejection(run: () => Promise<unknown>): Promise<unknown> {
 }
 
 describe('builtInExtractors', () => {
-  it('are exported in order: transport, zod, local bug', () => {
-    expect(builtInExtractors.map((extractor) => extractor.provider)).toEqual(['node', 'zod', 'local']);
+  it('are exported in order: transport, zod, stream parse, local bug', () => {
+    expect(builtInExtractors).toEqual([
+      transportExtractor,
+      zodExtractor,
+      streamParseExtractor,
+      localBugExtractor,
+    ]);
   });
   it('a real ECONNREFUSED through withClassifiedErrors is connection, cause kept', async () => {
     const port = await closedPort();

@@ -58,6 +58,37 @@ export const zodExtractor: Extractor = defineExtractor({
   },
 });
 
+/** V8's JSON.parse messages all name JSON ("Unexpected end of JSON input", "… is not valid JSON"). */
+const JSON_PARSE_MESSAGE = /\bJSON\b/;
+
+/**
+ * While a stream is read, a `SyntaxError` from JSON.parse is the wire's fault, not the caller's:
+ * the SDKs parse each event with a bare `JSON.parse` and let its SyntaxError through (groq-sdk,
+ * openai's and anthropic's Stainless streams). It is a malformed answer mid-stream (interrupted).
+ * The message is not kept: V8 quotes the start of the text it could not parse, which is the raw
+ * provider body.
+ */
+export const streamParseExtractor: Extractor = defineExtractor({
+  provider: 'node',
+  extract(error, context) {
+    if ((context as RenderExtractContext).streaming !== true || !isErrorLike(error)) return undefined;
+    let isSyntaxError = false;
+    try {
+      isSyntaxError = error instanceof SyntaxError || safeGet(error, 'name') === 'SyntaxError';
+    } catch {
+      return undefined;
+    }
+    if (!isSyntaxError || !JSON_PARSE_MESSAGE.test(messageOf(error, 300))) return undefined;
+    return {
+      provider: 'node',
+      sdkErrorType: 'SyntaxError',
+      message: 'A stream event could not be parsed as JSON.',
+      origin: 'malformed_response',
+      networkPhase: 'stream',
+    };
+  },
+});
+
 const LOCAL_BUG_NAMES = new Set(['TypeError', 'ReferenceError', 'RangeError', 'SyntaxError']);
 
 /**
@@ -92,6 +123,7 @@ export const localBugExtractor: Extractor = defineExtractor({
 export const builtInExtractors: readonly Extractor[] = Object.freeze([
   transportExtractor,
   zodExtractor,
+  streamParseExtractor,
   localBugExtractor,
 ]);
 

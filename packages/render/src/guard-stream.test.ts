@@ -422,3 +422,39 @@ describe("guardStream: the source's result methods", () => {
     expect(error).toBeUndefined();
   });
 });
+
+describe('guardStream: an event that is not JSON', () => {
+  it('a JSON.parse SyntaxError mid-stream is a malformed answer (interrupted), its quoted body dropped', async () => {
+    let parseError: unknown;
+    try {
+      JSON.parse('The server SECRET-BODY-CANARY had an error');
+    } catch (error) {
+      parseError = error;
+    }
+    const { error } = await collect(
+      guardStream(scripted<Chunk>([text('Hel'), parseError as Error]), {
+        ...options,
+        provider: 'acme',
+      }),
+    );
+    expect(FaultlineError.isInstance(error)).toBe(true);
+    const report = (error as FaultlineError).toErrorReport();
+    expect(report).toMatchObject({
+      reason: 'interrupted',
+      provider: 'acme',
+      delivered: { chunks: 1, characters: 3 },
+    });
+    expect(report.providerMetadata).toMatchObject({ origin: 'malformed_response', networkPhase: 'stream' });
+    expect(JSON.stringify(report)).not.toContain('SECRET-BODY-CANARY');
+  });
+
+  it('outside a stream the same SyntaxError stays a local bug', () => {
+    let parseError: unknown;
+    try {
+      JSON.parse('{"a":');
+    } catch (error) {
+      parseError = error;
+    }
+    expect(classifyError(parseError).classification.reason).toBe('local_bug');
+  });
+});

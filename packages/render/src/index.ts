@@ -2,6 +2,7 @@ export {
   builtInExtractors,
   localBugExtractor,
   type RenderExtractContext,
+  streamParseExtractor,
   transportExtractor,
   zodExtractor,
 } from './built-in-extractors.ts';
