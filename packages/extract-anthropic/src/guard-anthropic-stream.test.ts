@@ -222,6 +222,30 @@ for (const sdk of SDKS) {
       await expect(failing.finalText()).rejects.toBe(error);
     });
 
+    it("messages.stream(): the caller's abort is the very APIUserAbortError the SDK emitted (0.39's is named Error)", async () => {
+      const controller = new AbortController();
+      const source = openOn(sdk, partial, 'stall').messages.stream(REQUEST, { signal: controller.signal });
+      const emitted: unknown[] = [];
+      source.on('abort', (error) => emitted.push(error));
+      const chunks: unknown[] = [];
+      let thrown: unknown;
+      try {
+        for await (const chunk of guardAnthropicStream(source, {
+          idleTimeoutMs: 10_000,
+          signal: controller.signal,
+        })) {
+          chunks.push(chunk);
+          controller.abort();
+        }
+      } catch (error) {
+        thrown = error;
+      }
+      expect(chunks).toHaveLength(1);
+      expect(emitted).toHaveLength(1);
+      expect(thrown).toBe(emitted[0]);
+      expect((thrown as Error).message).toBe('Request was aborted.');
+    });
+
     it('messages.stream(): a refusal rejects finalMessage() classified, or resolves it with detectRefusal false', async () => {
       const expected = expectedFor(refusalScenario, sdk.alias);
       const blocked = guardAnthropicStream(openOn(sdk, refusal).messages.stream(REQUEST), {
