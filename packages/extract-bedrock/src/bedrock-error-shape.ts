@@ -64,13 +64,20 @@ export const BedrockConverseResult = z.looseObject({
 export type BedrockConverseResult = z.infer<typeof BedrockConverseResult>;
 
 /**
- * An InvokeModel body that a guardrail blocked: `"amazon-bedrock-guardrailAction": "INTERVENED"`
- * (Guardrails user guide, "Use a guardrail with InvokeModel"), or an Anthropic-format
- * `stop_reason` that reports a refusal.
+ * The parts of an InvokeModel body that say the answer was withheld:
+ * `"amazon-bedrock-guardrailAction": "INTERVENED"` (Guardrails user guide, "Use a guardrail with
+ * InvokeModel"), Anthropic `stop_reason: "refusal"`, Amazon Nova `stopReason`
+ * (`guardrail_intervened`/`content_filtered`, as in Converse), Amazon Titan Text
+ * `results[].completionReason: "CONTENT_FILTERED"`.
  */
 export const BedrockInvokeModelBody = z.looseObject({
   'amazon-bedrock-guardrailAction': z.string().optional().catch(undefined),
   stop_reason: z.string().nullable().optional().catch(undefined),
+  stopReason: z.string().nullable().optional().catch(undefined),
+  results: z
+    .array(z.looseObject({ completionReason: z.string().nullable().optional().catch(undefined) }).catch({}))
+    .optional()
+    .catch(undefined),
 });
 export type BedrockInvokeModelBody = z.infer<typeof BedrockInvokeModelBody>;
 

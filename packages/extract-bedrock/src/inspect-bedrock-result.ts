@@ -2,6 +2,7 @@ import {
   attachRawBody,
   type ProviderErrorMetadata,
   safeGet,
+  safeHasOwn,
   safeStatus,
   safeString,
 } from '@faultline/classify';
@@ -51,6 +52,19 @@ function invokeModelBodyText(result: unknown): string | undefined {
   }
 }
 
+/**
+ * An InvokeModel output (its own `body` key next to `$metadata`) whose body is `null`: what the SDK
+ * resolves with when a 200 ends before its first body byte (observed with a connection dropped
+ * right after the headers, and with an empty 200).
+ */
+function isEmptyInvokeModelBody(result: unknown): boolean {
+  return (
+    safeHasOwn(result, 'body') &&
+    safeGet(result, 'body') === null &&
+    responseMetadataOf(result)?.httpStatusCode !== undefined
+  );
+}
+
 /** Parses JSON up to the inspected size (parseJsonSafely stops at 256 KB, too short for answers). */
 function parseBody(text: string): unknown {
   try {
@@ -65,10 +79,38 @@ function isJsonContentType(result: unknown): boolean {
   return contentType === undefined || /json/i.test(contentType);
 }
 
+/** Why an InvokeModel body was withheld, in any model family's format. */
+function blockedInBody(body: BedrockInvokeModelBody): { message: string; blockReason: string } | undefined {
+  const action = body['amazon-bedrock-guardrailAction'];
+  if (action !== undefined && action.toUpperCase() === 'INTERVENED') {
+    return {
+      message: 'Bedrock withheld the answer (a guardrail intervened).',
+      blockReason: 'guardrail_intervened',
+    };
+  }
+  if (body.stop_reason === 'refusal') {
+    return { message: 'The model declined to answer (stop_reason refusal).', blockReason: 'refusal' };
+  }
+  if (typeof body.stopReason === 'string' && BLOCKED_STOP_REASONS.has(body.stopReason)) {
+    return {
+      message: `Bedrock withheld the answer (stopReason ${body.stopReason}).`,
+      blockReason: body.stopReason,
+    };
+  }
+  if ((body.results ?? []).some((item) => item.completionReason === 'CONTENT_FILTERED')) {
+    return {
+      message: 'Bedrock withheld the answer (completionReason CONTENT_FILTERED).',
+      blockReason: 'content_filtered',
+    };
+  }
+  return undefined;
+}
+
 /**
  * A successful Converse/InvokeModel answer whose content a guardrail or the model's filter
  * withheld: Converse `stopReason` `guardrail_intervened`/`content_filtered`, or an InvokeModel
- * body with `"amazon-bedrock-guardrailAction": "INTERVENED"`. Returns `blocked_response`
+ * body with `"amazon-bedrock-guardrailAction": "INTERVENED"`, Anthropic `stop_reason: "refusal"`,
+ * Nova `stopReason` as in Converse, or Titan `completionReason: "CONTENT_FILTERED"`. Returns `blocked_response`
  * metadata (classified as content_policy), or `undefined` for any other value. Total.
  */
 export function detectBedrockBlockedAnswer(result: unknown): ProviderErrorMetadata | undefined {
@@ -90,19 +132,12 @@ export function detectBedrockBlockedAnswer(result: unknown): ProviderErrorMetada
     if (text === undefined) return undefined;
     const body = BedrockInvokeModelBody.safeParse(parseBody(text));
     if (!body.success) return undefined;
-    const action = body.data['amazon-bedrock-guardrailAction'];
-    if (action !== undefined && action.toUpperCase() === 'INTERVENED') {
-      const metadata = base(
-        result,
-        'blocked_response',
-        'Bedrock withheld the answer (a guardrail intervened).',
-        'InvokeModelOutput',
-      );
-      metadata.blockReason = 'guardrail_intervened';
-      attachRawBody(metadata, text);
-      return metadata;
-    }
-    return undefined;
+    const blocked = blockedInBody(body.data);
+    if (blocked === undefined) return undefined;
+    const metadata = base(result, 'blocked_response', blocked.message, 'InvokeModelOutput');
+    metadata.blockReason = blocked.blockReason;
+    attachRawBody(metadata, text);
+    return metadata;
   } catch {
     return undefined;
   }
@@ -110,12 +145,23 @@ export function detectBedrockBlockedAnswer(result: unknown): ProviderErrorMetada
 
 /**
  * InvokeModel over h2 resolves with the bytes it had when the connection dropped mid-body
- * (shared/sdk-surfaces.md section 5): a JSON body that does not parse is a truncated answer.
+ * (shared/sdk-surfaces.md section 5): a JSON body that does not parse is a truncated answer, and
+ * so is a `null` body (the connection dropped before the first byte).
  * Returns `malformed_response` metadata (classified as interrupted) or `undefined`. Total.
  */
 export function detectTruncatedInvokeModelBody(result: unknown): ProviderErrorMetadata | undefined {
   try {
     if (!isJsonContentType(result)) return undefined;
+    if (isEmptyInvokeModelBody(result)) {
+      const metadata = base(
+        result,
+        'malformed_response',
+        'Bedrock InvokeModel returned an empty body (the connection closed before the first byte).',
+        'InvokeModelOutput',
+      );
+      metadata.networkPhase = 'response_body';
+      return metadata;
+    }
     const text = invokeModelBodyText(result);
     if (text === undefined) return undefined;
     const trimmed = text.trim();
