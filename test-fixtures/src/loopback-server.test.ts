@@ -185,6 +185,23 @@ describe('loopback server (http1)', () => {
     expect(await rejection(next)).toBeInstanceOf(TypeError);
   });
 
+  it('records whether the client released a stalled stream (responseClosed)', async () => {
+    const scenario = scenarioOf({ kind: 'sse', events: [{ data: 'one' }], then: 'stall' });
+    const controller = new AbortController();
+    const response = await fetch(server.baseUrlFor(scenario), { signal: controller.signal });
+    const reader = response.body!.getReader();
+    await reader.read();
+    const [record] = server.requests(scenario);
+    expect(record?.responseClosed).toBe(false);
+    controller.abort();
+    await reader.read().catch(() => {});
+    const deadline = Date.now() + 5_000;
+    while (record?.responseClosed !== true && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 10));
+    expect(record?.responseClosed).toBe(true);
+    expect(Object.keys(record ?? {})).not.toContain('responseClosed');
+  });
+
   it('honours a non-200 SSE status and extra headers', async () => {
     const scenario = scenarioOf({
       kind: 'sse',

@@ -36,6 +36,12 @@ export interface RecordedRequest {
   headers: Record<string, string>;
   /** The request body as UTF-8, cut at 1 MB. */
   body: string;
+  /**
+   * True once the response is over: ended by the server, or closed by the client (an SDK that
+   * aborted its request). For a stalled stream, which the server never ends, it says whether the
+   * client released the request. Updated live; not enumerable, so records compare as data.
+   */
+  readonly responseClosed?: boolean;
 }
 
 export interface LoopbackServer {
@@ -60,6 +66,8 @@ interface Exchange {
   /** Drops the connection under this exchange (the TCP socket; for h2 the whole session). */
   destroyConnection(): void;
   readonly closed: boolean;
+  /** Calls `listener` once the response is over (ended, destroyed or closed by the client). */
+  onClose(listener: () => void): void;
 }
 
 interface Registration {
@@ -261,7 +269,13 @@ export async function startLoopbackServer(options: LoopbackServerOptions = {}): 
       exchange.end(text);
       return;
     }
-    registration.requests.push({ method, path, subPath: match[2] ?? '', headers: rawHeaders, body });
+    const record: RecordedRequest = { method, path, subPath: match[2] ?? '', headers: rawHeaders, body };
+    let responseClosed = false;
+    Object.defineProperty(record, 'responseClosed', { get: () => responseClosed, enumerable: false });
+    exchange.onClose(() => {
+      responseClosed = true;
+    });
+    registration.requests.push(record);
     try {
       answer(registration, exchange);
     } catch (error) {
@@ -388,6 +402,10 @@ export async function startLoopbackServer(options: LoopbackServerOptions = {}): 
         get closed() {
           return closed;
         },
+        onClose: (listener) => {
+          if (closed) listener();
+          else response.once('close', listener);
+        },
       };
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(request.headers)) {
@@ -430,6 +448,10 @@ export async function startLoopbackServer(options: LoopbackServerOptions = {}): 
         destroyConnection: () => stream.session?.destroy(),
         get closed() {
           return stream.destroyed || stream.closed;
+        },
+        onClose: (listener) => {
+          if (stream.closed) listener();
+          else stream.once('close', listener);
         },
       };
       const headers: Record<string, string> = {};

@@ -134,11 +134,20 @@ export interface StreamSurface<Sdk, E = unknown> {
    * rejects classified on every failure.
    */
   readonly resultMethod?: string | undefined;
+  /**
+   * True when the guard itself closes the SDK's request once it gives up on a stall (Stainless
+   * streams expose their AbortController). Otherwise the stall case passes `onAbandon` aborting the
+   * signal the SDK was given, the recipe the READMEs give; either way the server must see the
+   * request closed.
+   */
+  readonly releasesRequest?: boolean | undefined;
 }
 
 export interface GuardCallOptions {
   readonly idleTimeoutMs: number;
   readonly signal?: AbortSignal | undefined;
+  /** render's hook: release the SDK's request when the guard gives up on a stall. */
+  readonly onAbandon?: (() => void) | undefined;
 }
 
 export interface StreamMatrix<Sdk extends { readonly alias: string }> {
@@ -352,13 +361,33 @@ function registerSurface<Sdk extends { readonly alias: string }, E>(
       await expectResultRejects(wire.partial, 'cut', 'interrupted');
     });
 
-    it("stall: a stream that stalls after the headers is ended by the guard's idle timer", async () => {
-      const report = expectClassified(
-        await guarded(wire.partial, 'stall', STALL_IDLE_MS),
-        deliveredFor('stall'),
+    it("stall: a stream that stalls after the headers is ended by the guard's idle timer, and its request released", async () => {
+      const scenario = { response: wire.frame(wire.partial, 'stall') };
+      const baseUrl = serverOf().baseUrlFor(
+        scenario,
+        surface.pathPrefix === undefined ? {} : { pathPrefix: surface.pathPrefix },
       );
+      const controller = new AbortController();
+      const source = await surface.open(sdk, baseUrl, {
+        signal: controller.signal,
+        timeoutMs: SDK_TIMEOUT_MS,
+      });
+      const outcome = await drain(
+        matrix.guard(source, {
+          idleTimeoutMs: STALL_IDLE_MS,
+          ...(surface.releasesRequest === true ? {} : { onAbandon: () => controller.abort() }),
+        }),
+      );
+      const report = expectClassified(outcome, deliveredFor('stall'));
       expectInterrupted(report);
       expect(report.providerMetadata.origin).toBe('timeout');
+      // A stalled request left open is a leaked socket: the server must see the client close it.
+      const [request] = serverOf().requests(scenario);
+      const deadline = Date.now() + 5_000;
+      while (request?.responseClosed !== true && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(request?.responseClosed, 'the stalled request was never closed').toBe(true);
       await expectResultRejects(wire.partial, 'stall', 'interrupted', STALL_IDLE_MS);
     });
 

@@ -46,6 +46,7 @@ const clientOf = (sdk: Sdk, baseUrl: string, timeoutMs: number): AnyClient =>
 /** `create({ stream: true })` on `messages` or `beta.messages`: the SDK's raw event stream. */
 const createStream = (messagesOf: (client: AnyClient) => MessagesLike) => ({
   wire: messagesWire,
+  releasesRequest: true,
   open: async (
     sdk: Sdk,
     baseUrl: string,
@@ -59,6 +60,7 @@ const createStream = (messagesOf: (client: AnyClient) => MessagesLike) => ({
 /** The `.stream()` helper (MessageStream, BetaMessageStream), nothing attached to it. */
 const helperStream = (messagesOf: (client: AnyClient) => MessagesLike) => ({
   wire: messagesWire,
+  releasesRequest: true,
   open: async (
     sdk: Sdk,
     baseUrl: string,
@@ -74,6 +76,7 @@ streamMatrix({
   sdkPackage: { name: '@anthropic-ai/sdk', packageDir: new URL('..', import.meta.url).pathname },
   guard: (stream, options) => guardAnthropicStream(stream, options),
   reportOf: (error) => (FaultlineError.isInstance(error) ? error.toErrorReport() : undefined),
+  // The guard closes the request itself when it gives up on a stall, on every surface.
   surfaces: [
     { name: 'messages.create({ stream: true })', ...createStream(messages) },
     { name: 'messages.stream() → finalMessage()', resultMethod: 'finalMessage', ...helperStream(messages) },

@@ -104,11 +104,17 @@ streamMatrix({
   guard: (stream, options) => guardGroqStream(stream, options),
   reportOf: (error) => (FaultlineError.isInstance(error) ? error.toErrorReport() : undefined),
   surfaces: [
-    { name: 'chat.completions.create({ stream: true })', wire: chatWire, open: openCreate },
+    {
+      name: 'chat.completions.create({ stream: true })',
+      wire: chatWire,
+      open: openCreate,
+      releasesRequest: true,
+    },
     {
       name: 'chat.completions.create({ stream: true }), error as a named `event: error`',
       wire: namedErrorWire,
       open: openCreate,
+      releasesRequest: true,
     },
   ],
 });

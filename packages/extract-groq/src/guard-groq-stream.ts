@@ -1,5 +1,6 @@
 import { defineExtractor, messageOf, prototypeNames, safeGet } from '@faultline/classify';
 import {
+  controllerRelease,
   type GuardedStream,
   type GuardStreamOptions,
   guardStream,
@@ -51,12 +52,18 @@ export function guardGroqStream<S extends AsyncIterable<unknown>>(
   stream: S,
   options: GuardStreamOptions<StreamChunk<S>> = {},
 ): GuardedStream<S> {
+  // The raw stream's own AbortController: a stall the guard gives up on must not keep the request open.
+  const release = controllerRelease(stream);
   return guardStream(stream, {
     provider: GROQ_PROVIDER,
     isTerminal: isGroqTerminalChunk,
     inspectChunk: inspectGroqChunk,
     measure: groqChunkCharacters,
     ...options,
+    onAbandon: () => {
+      release?.();
+      options.onAbandon?.();
+    },
     extractors: [...(options.extractors ?? []), groqExtractor, groqStreamParseExtractor],
   });
 }

@@ -139,6 +139,7 @@ streamMatrix({
       name: 'chat.completions.create({ stream: true })',
       wire: chatWire,
       pathPrefix: '/v1',
+      releasesRequest: true,
       open: (sdk, baseUrl, { signal, timeoutMs }) =>
         clientOf(sdk, baseUrl, timeoutMs).chat.completions.create(
           { ...CHAT_PARAMS, stream: true },
@@ -149,6 +150,7 @@ streamMatrix({
       name: 'chat.completions.stream() (beta. on openai 4)',
       wire: chatWire,
       pathPrefix: '/v1',
+      releasesRequest: true,
       resultMethod: 'finalChatCompletion',
       open: async (sdk, baseUrl, { signal, timeoutMs }) =>
         streamHelper(clientOf(sdk, baseUrl, timeoutMs), { ...CHAT_PARAMS }, { signal }),
@@ -157,6 +159,7 @@ streamMatrix({
       name: 'responses.create({ stream: true })',
       wire: responsesWire,
       pathPrefix: '/v1',
+      releasesRequest: true,
       open: (sdk, baseUrl, { signal, timeoutMs }) =>
         clientOf(sdk, baseUrl, timeoutMs).responses.create({ ...RESPONSES_PARAMS, stream: true }, { signal }),
     },
@@ -164,6 +167,7 @@ streamMatrix({
       name: 'responses.stream()',
       wire: responsesWire,
       pathPrefix: '/v1',
+      releasesRequest: true,
       resultMethod: 'finalResponse',
       open: async (sdk, baseUrl, { signal, timeoutMs }) =>
         clientOf(sdk, baseUrl, timeoutMs).responses.stream({ ...RESPONSES_PARAMS }, { signal }),

@@ -1,5 +1,6 @@
 import { type ProviderErrorMetadata, safeGet } from '@faultline/classify';
 import {
+  controllerRelease,
   type GuardedStream,
   type GuardStreamOptions,
   guardStream,
@@ -131,12 +132,18 @@ export function guardOpenAIStream<S extends AsyncIterable<unknown>>(
   stream: S,
   options: GuardStreamOptions<StreamChunk<S>> = {},
 ): GuardedStream<S> {
+  // The raw stream's own AbortController: a stall the guard gives up on must not keep the request open.
+  const release = controllerRelease(stream);
   return guardStream(stream, {
     provider: OPENAI_PROVIDER,
     isTerminal: isOpenAITerminalChunk,
     inspectChunk: detectOpenAIChunkFailure,
     measure: openaiChunkCharacters,
     ...options,
+    onAbandon: () => {
+      release?.();
+      options.onAbandon?.();
+    },
     extractors: [...(options.extractors ?? []), openaiExtractor],
   });
 }

@@ -458,3 +458,43 @@ describe('guardStream: an event that is not JSON', () => {
     expect(classifyError(parseError).classification.reason).toBe('local_bug');
   });
 });
+
+describe('guardStream: onAbandon', () => {
+  it('is called once when the idle timer gives up on a pending pull, and never on a clean end', async () => {
+    let abandoned = 0;
+    const stalled = await collect(
+      guardStream(scripted<Chunk>([text('Hel'), 'hang']), {
+        ...options,
+        idleTimeoutMs: 20,
+        onAbandon: () => {
+          abandoned += 1;
+        },
+      }),
+    );
+    expect((stalled.error as FaultlineError).classification.reason).toBe('interrupted');
+    expect(abandoned).toBe(1);
+    const whole = await collect(
+      guardStream(scripted<Chunk>([text('Hel'), stop]), {
+        ...options,
+        onAbandon: () => {
+          abandoned += 1;
+        },
+      }),
+    );
+    expect(whole.error).toBeUndefined();
+    expect(abandoned).toBe(1);
+  });
+
+  it('a throwing onAbandon changes nothing', async () => {
+    const { error } = await collect(
+      guardStream(scripted<Chunk>(['hang']), {
+        ...options,
+        idleTimeoutMs: 20,
+        onAbandon: () => {
+          throw new Error('release failed');
+        },
+      }),
+    );
+    expect((error as FaultlineError).classification.reason).toBe('interrupted');
+  });
+});

@@ -19,6 +19,13 @@ export interface GuardStreamOptions<T> extends Omit<ClassifyErrorOptions, 'strea
   readonly inspectChunk?: ((chunk: T) => ProviderErrorMetadata | undefined | null) | undefined;
   /** Characters of output in a chunk, for `delivered`. Default: the length of a string chunk, else 0. */
   readonly measure?: ((chunk: T) => number) | undefined;
+  /**
+   * Called once when the guard gives up on a source whose pull is still pending (the idle timer
+   * fired, or the caller aborted and the source went on): release the request here, e.g. abort the
+   * AbortController whose signal the SDK call was given. The source's `return()` is called too, but
+   * an async generator stuck in a read runs it only after that read, which a stall never ends.
+   */
+  readonly onAbandon?: (() => void) | undefined;
 }
 
 /** Default idle timeout for `guardStream`. */
@@ -53,6 +60,33 @@ function nextWithin<T>(
       },
     );
   });
+}
+
+/**
+ * For streams that expose their request's AbortController as `controller` and have no `abort()` of
+ * their own (the raw streams of the Stainless-generated SDKs: openai, groq-sdk, @anthropic-ai/sdk):
+ * a function that aborts it, for `onAbandon`. Their iterator is an async generator, so a `return()`
+ * behind a stalled read never runs; aborting the controller ends the request at once. `undefined`
+ * for any other stream (helpers with `abort()` already abort on `return()`). Total.
+ */
+export function controllerRelease(stream: unknown): (() => void) | undefined {
+  try {
+    if (stream === null || typeof stream !== 'object') return undefined;
+    const own = stream as { controller?: unknown; abort?: unknown };
+    if (typeof own.abort === 'function') return undefined;
+    const controller = own.controller as { abort?: unknown } | null | undefined;
+    const abort = controller?.abort;
+    if (typeof abort !== 'function') return undefined;
+    return () => {
+      try {
+        abort.call(controller);
+      } catch {
+        // A controller that cannot abort: the iterator's own return() still runs.
+      }
+    };
+  } catch {
+    return undefined;
+  }
 }
 
 /** The chunk type of an async iterable. */
@@ -273,6 +307,7 @@ async function* guard<T>(
         } catch {
           // A return() that throws changes nothing.
         }
+        safeCall(options.onAbandon, undefined);
         finished = true;
         if (signal?.aborted === true) throw signal.reason;
         throw failWith({

@@ -50,6 +50,7 @@ export {
   type WireError,
 } from './format.ts';
 export {
+  controllerRelease,
   DEFAULT_STREAM_IDLE_TIMEOUT_MS,
   type GuardedStream,
   type GuardStreamOptions,
