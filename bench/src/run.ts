@@ -9,6 +9,7 @@ import { benchFootprint } from './footprint.ts';
 import { benchImportCost } from './import-cost.ts';
 import { benchRetryDecisions } from './retry-decisions.ts';
 import { formatNs } from './statistics.ts';
+import { benchStreamGuard } from './stream-guard.ts';
 import { benchSuccessPath } from './success-path.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -52,6 +53,46 @@ if (wants('success')) {
   results.successPathOverheadShare = share;
   say(
     `\nThe wrapper's own cost (bare wrapped − bare direct) is ${formatNs(ownCostNs)}: ${(share * 100).toFixed(3)} % of the real call's median (goal: within 2 %). The paired real-call ratio above lies within that call's own spread.`,
+  );
+}
+
+if (wants('stream')) {
+  const stream = await benchStreamGuard();
+  results.streamGuard = stream;
+  const { sdk } = stream;
+  const perChunk = (row: { medianNs: number; iqrNs: number }, chunks: number) =>
+    `${formatNs(row.medianNs / chunks)} ± ${formatNs(row.iqrNs / chunks)}`;
+  say(
+    `\n### Stream guards: \`guardXStream(stream)\` against the stream alone (goal: under ${(sdk.goalShare * 100).toFixed(0)} % of a real SDK stream's cost per chunk)\n`,
+  );
+  say(
+    `In memory: each provider's complete stream (${stream.inMemory[0]?.chunks.toLocaleString('en')} chunks in its SDK's shape, ending with its terminal event) replayed by an async generator and drained. Guarded: default options, idle timer on (${stream.idleTimeoutMs.toLocaleString('en')} ms); the chunks that come out are checked to be the very objects that went in. Per chunk: the drain's median ± IQR over its chunks; added and ratio: medians of ${stream.rounds} paired rounds.\n`,
+  );
+  say(
+    '| provider | guard | unguarded, per chunk | guarded, per chunk | added per chunk | ratio | added, idle timer off |',
+  );
+  say('|---|---|---|---|---|---|---|');
+  for (const row of stream.inMemory) {
+    say(
+      `| ${row.provider} | \`${row.guard}\` | ${perChunk(row.unguarded, row.chunks)} | ${perChunk(row.guarded, row.chunks)} | ${formatNs(row.addedNsPerChunk)} | ×${row.ratio.toFixed(2)} | ${formatNs(row.addedNsPerChunkTimerOff)} |`,
+    );
+  }
+  say(
+    `\nA real SDK stream: the openai SDK streaming ${sdk.chunks} chat chunks (then \`[DONE]\`) from a loopback server in a child process that writes them at once, so that a chunk costs the SDK's own work (socket reads, SSE parsing, JSON, iteration) rather than a model's pace.\n`,
+  );
+  say('| stream | median ± IQR | per chunk |');
+  say('|---|---|---|');
+  say(
+    `| unguarded, ${sdk.chunks} chunks | ${formatNs(sdk.unguarded.medianNs)} ± ${formatNs(sdk.unguarded.iqrNs)} | ${formatNs(sdk.unguarded.medianNs / sdk.chunks)} |`,
+  );
+  say(
+    `| \`guardOpenAIStream\`, ${sdk.chunks} chunks | ${formatNs(sdk.guarded.medianNs)} ± ${formatNs(sdk.guarded.iqrNs)} | ${formatNs(sdk.guarded.medianNs / sdk.chunks)} |`,
+  );
+  say(
+    `| unguarded, 2 chunks (the request's fixed cost) | ${formatNs(sdk.shortStream.medianNs)} ± ${formatNs(sdk.shortStream.iqrNs)} | |`,
+  );
+  say(
+    `\nThe SDK's own cost of one more chunk ((${sdk.chunks} chunks − 2 chunks) / ${sdk.chunks - 2}, median of ${stream.rounds} paired rounds) is ${formatNs(sdk.sdkNsPerChunk)}. The openai guard's in-memory added cost, ${formatNs(sdk.guardNsPerChunk)} a chunk, is ${(sdk.share * 100).toFixed(2)} % of it: goal (under ${(sdk.goalShare * 100).toFixed(0)} %) ${sdk.met ? 'met' : 'missed'}. On the real stream itself, guarded against unguarded (median of ${stream.rounds} paired rounds): ${percent(sdk.ratio)}, ${formatNs(sdk.streamAddedNsPerChunk)} a chunk.`,
   );
 }
 
