@@ -7,14 +7,39 @@ import {
   type StreamChunk,
 } from '@faultline/render';
 import { OPENAI_PROVIDER, openaiExtractor } from './extract-openai.ts';
-import { ChatCompletionChunkLike } from './openai-error-shape.ts';
 
 // Responses API stream events that end a response (https://platform.openai.com/docs/api-reference/responses-streaming).
 const RESPONSE_TERMINAL_EVENTS = new Set(['response.completed', 'response.incomplete', 'response.failed']);
 
-function chunkChoices(chunk: unknown) {
-  const parsed = ChatCompletionChunkLike.safeParse(chunk);
-  return parsed.success ? (parsed.data.choices ?? []) : [];
+/** Choices an answer can stream at once (n); more are not read. */
+const MAX_CHOICES = 16;
+
+interface ChoiceView {
+  readonly finish_reason: unknown;
+  readonly delta: { readonly content: unknown } | undefined;
+}
+
+/**
+ * A chat chunk's choices, read field by field (every chunk passes here: a schema parse per chunk
+ * costs microseconds, these reads nanoseconds). Total: a hostile chunk gives no choices.
+ */
+type ChoiceReader = (chunk: unknown) => ChoiceView[];
+
+function readChoices(chunk: unknown): ChoiceView[] {
+  const choices = safeGet(chunk, 'choices');
+  if (!Array.isArray(choices)) return [];
+  const views: ChoiceView[] = [];
+  const count = Math.min(choices.length, MAX_CHOICES);
+  for (let index = 0; index < count; index += 1) {
+    const choice: unknown = choices[index];
+    if (choice === null || typeof choice !== 'object') continue;
+    const delta = safeGet(choice, 'delta');
+    views.push({
+      finish_reason: safeGet(choice, 'finish_reason'),
+      delta: delta !== null && typeof delta === 'object' ? { content: safeGet(delta, 'content') } : undefined,
+    });
+  }
+  return views;
 }
 
 /**
@@ -23,6 +48,10 @@ function chunkChoices(chunk: unknown) {
  * `response.completed` / `response.incomplete` / `response.failed` event.
  */
 export function isOpenAITerminalChunk(chunk: unknown): boolean {
+  return terminalIn(chunk, readChoices);
+}
+
+function terminalIn(chunk: unknown, chunkChoices: ChoiceReader): boolean {
   try {
     const type = safeGet(chunk, 'type');
     if (typeof type === 'string' && RESPONSE_TERMINAL_EVENTS.has(type)) return true;
@@ -36,6 +65,10 @@ export function isOpenAITerminalChunk(chunk: unknown): boolean {
 
 /** Characters of output text in a chat chunk (`delta.content`) or a Responses `output_text.delta` event. */
 export function openaiChunkCharacters(chunk: unknown): number {
+  return charactersIn(chunk, readChoices);
+}
+
+function charactersIn(chunk: unknown, chunkChoices: ChoiceReader): number {
   try {
     if (safeGet(chunk, 'type') === 'response.output_text.delta') {
       const delta = safeGet(chunk, 'delta');
@@ -65,6 +98,10 @@ function text(value: unknown): string | undefined {
  *   reason is `content_filter`.
  */
 export function detectOpenAIChunkFailure(chunk: unknown): ProviderErrorMetadata | undefined {
+  return failureIn(chunk, readChoices);
+}
+
+function failureIn(chunk: unknown, chunkChoices: ChoiceReader): ProviderErrorMetadata | undefined {
   try {
     const type = safeGet(chunk, 'type');
     if (type === 'response.failed') {
@@ -134,11 +171,27 @@ export function guardOpenAIStream<S extends AsyncIterable<unknown>>(
 ): GuardedStream<S> {
   // The raw stream's own AbortController: a stall the guard gives up on must not keep the request open.
   const release = controllerRelease(stream);
+  // The guard asks three questions of each chunk in a row (failure, size, then end, last): its
+  // choices are read once, and forgotten after the last question.
+  let readFor: unknown;
+  let choices: ChoiceView[] | undefined;
+  const choicesOf: ChoiceReader = (chunk) => {
+    if (choices === undefined || readFor !== chunk) {
+      choices = readChoices(chunk);
+      readFor = chunk;
+    }
+    return choices;
+  };
   return guardStream(stream, {
     provider: OPENAI_PROVIDER,
-    isTerminal: isOpenAITerminalChunk,
-    inspectChunk: detectOpenAIChunkFailure,
-    measure: openaiChunkCharacters,
+    isTerminal: (chunk) => {
+      const terminal = terminalIn(chunk, choicesOf);
+      choices = undefined;
+      readFor = undefined;
+      return terminal;
+    },
+    inspectChunk: (chunk) => failureIn(chunk, choicesOf),
+    measure: (chunk) => charactersIn(chunk, choicesOf),
     ...options,
     onAbandon: () => {
       release?.();

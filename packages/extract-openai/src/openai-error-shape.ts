@@ -60,15 +60,3 @@ export const ResponseLike = z.looseObject({
   status: z.string().nullish(),
   incomplete_details: z.looseObject({ reason: z.string().nullish() }).nullish(),
 });
-
-/** A streamed chat chunk, as far as its end is concerned. */
-export const ChatCompletionChunkLike = z.looseObject({
-  choices: z
-    .array(
-      z.looseObject({
-        finish_reason: z.string().nullish(),
-        delta: z.looseObject({ content: z.string().nullish() }).nullish(),
-      }),
-    )
-    .optional(),
-});

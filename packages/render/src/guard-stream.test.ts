@@ -498,3 +498,56 @@ describe('guardStream: onAbandon', () => {
     expect((error as FaultlineError).classification.reason).toBe('interrupted');
   });
 });
+
+describe('guardStream: chunks as they are', () => {
+  it('passes a thenable chunk and a revoked Proxy chunk through as the same objects, unawaited', async () => {
+    // biome-ignore lint/suspicious/noThenProperty: a thenable chunk is what this test is about
+    const thenable = { type: 'delta', text: 'a', then: () => {} };
+    const { proxy, revoke } = Proxy.revocable({ type: 'delta' }, {});
+    revoke();
+    const values: unknown[] = [thenable, proxy, stop];
+    let index = 0;
+    const source: AsyncIterable<unknown> = {
+      [Symbol.asyncIterator]: () => ({
+        next: () =>
+          Promise.resolve(
+            index < values.length
+              ? { done: false, value: values[index++] }
+              : { done: true as const, value: undefined },
+          ),
+      }),
+    };
+    const { chunks, error } = await collect(
+      guardStream(source, {
+        isTerminal: (chunk) => (chunk as Chunk).type === 'message_stop',
+      }),
+    );
+    expect(error).toBeUndefined();
+    expect(chunks[0]).toBe(thenable);
+    expect(chunks[1]).toBe(proxy);
+  });
+
+  it('reads one step at a time when next() is called without awaiting', async () => {
+    const iterator = guardStream(scripted<Chunk>([text('a'), text('b'), stop]), options)[
+      Symbol.asyncIterator
+    ]();
+    const steps = await Promise.all([iterator.next(), iterator.next(), iterator.next(), iterator.next()]);
+    expect(steps.map((step) => (step.done ? 'done' : (step.value as Chunk).type))).toEqual([
+      'delta',
+      'delta',
+      'message_stop',
+      'done',
+    ]);
+  });
+
+  it('arms one idle timer per stream, not one per chunk', async () => {
+    vi.useFakeTimers();
+    const spy = vi.spyOn(globalThis, 'setTimeout');
+    const many = Array.from({ length: 500 }, () => text('x'));
+    const { error } = await collect(guardStream(scripted<Chunk>([...many, stop]), options));
+    expect(error).toBeUndefined();
+    expect(spy.mock.calls.length).toBeLessThanOrEqual(1);
+    expect(vi.getTimerCount()).toBe(0);
+    spy.mockRestore();
+  });
+});

@@ -42,26 +42,6 @@ function safeCall<R>(callback: (() => R) | undefined, fallback: R): R {
   }
 }
 
-function nextWithin<T>(
-  iterator: AsyncIterator<T>,
-  timeoutMs: number,
-): Promise<IteratorResult<T> | typeof IDLE> {
-  if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) return iterator.next();
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => resolve(IDLE), timeoutMs);
-    iterator.next().then(
-      (step) => {
-        clearTimeout(timer);
-        resolve(step);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
-}
-
 /**
  * For streams that expose their request's AbortController as `controller` and have no `abort()` of
  * their own (the raw streams of the Stainless-generated SDKs: openai, groq-sdk, @anthropic-ai/sdk):
@@ -99,8 +79,7 @@ export type StreamChunk<S> = S extends AsyncIterable<infer T> ? T : never;
  */
 export type StreamResultMethod<S> = {
   [K in keyof S]: K extends `final${string}` | 'done'
-    ? // biome-ignore lint/suspicious/noExplicitAny: any parameter list is accepted
-      S[K] extends (...args: any[]) => Promise<unknown>
+    ? S[K] extends (...args: any[]) => Promise<unknown>
       ? K
       : never
     : never;
@@ -175,7 +154,7 @@ export function guardStream<S extends AsyncIterable<unknown>>(
     delivered: { chunks: 0, characters: 0 },
   };
   const guarded: Record<string | symbol, unknown> = {
-    [Symbol.asyncIterator]: () => {
+    [Symbol.asyncIterator]: (): AsyncIterator<T> => {
       const first = !state.started;
       state.started = true;
       return guard(stream as AsyncIterable<T>, options, first ? state : undefined);
@@ -232,38 +211,126 @@ async function callResultMethod<T>(
   }
 }
 
-async function* guard<T>(
+function guard<T>(
   stream: AsyncIterable<T>,
   options: GuardStreamOptions<T>,
   state: GuardState | undefined,
-): AsyncGenerator<T, void, undefined> {
-  const signal = options.signal;
-  const idleTimeoutMs =
-    typeof options.idleTimeoutMs === 'number' && options.idleTimeoutMs >= 0
-      ? options.idleTimeoutMs
-      : DEFAULT_STREAM_IDLE_TIMEOUT_MS;
-  const { isTerminal, inspectChunk, measure } = options;
-  const requireTerminal = options.requireTerminal ?? typeof isTerminal === 'function';
-  let chunks = 0;
-  let characters = 0;
-  let terminalSeen = false;
-  let finished = false;
-  let pending = false;
-  const delivered = () => ({ chunks, characters });
-  const failWith = (metadata: ProviderErrorMetadata) =>
-    errorFromMetadata(metadata, { ...options, delivered: delivered() });
+): AsyncIterator<T> {
+  return new GuardIterator(stream, options, state);
+}
 
-  let iterator: AsyncIterator<T>;
+/** A callback's answer, or `fallback` when it throws (a user callback never breaks the guard). */
+function attempt<A, R>(callback: (argument: A) => R, argument: A, fallback: R): R {
   try {
-    iterator = stream[Symbol.asyncIterator]();
-  } catch (thrown) {
-    finished = true;
-    const error = classified(thrown);
-    settle(state, { kind: 'failed', error });
+    return callback(argument);
+  } catch {
+    return fallback;
+  }
+}
+
+const clock = () => Date.now();
+
+/**
+ * The guard's iterator, written by hand rather than as an async generator: a generator awaits every
+ * value it yields (a thenable chunk would be unwrapped, a revoked Proxy would throw), queues
+ * `return()` behind a pending read, and costs a promise round more per chunk. One idle timer per
+ * stream is re-armed lazily (at most once per idle period), never per chunk.
+ */
+class GuardIterator<T> implements AsyncIterator<T> {
+  private readonly signal: AbortSignal | undefined;
+  private readonly idleTimeoutMs: number;
+  private readonly requireTerminal: boolean;
+  private iterator: AsyncIterator<T> | undefined;
+  private chunks = 0;
+  private characters = 0;
+  private terminalSeen = false;
+  private finished = false;
+  /** A read is under way; `tail` is the last one asked for, for a concurrent next() to wait on. */
+  private busy = false;
+  private tail: Promise<IteratorResult<T>> | undefined;
+  private pullStarted = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private resolveIdle: ((step: typeof IDLE) => void) | undefined;
+
+  constructor(
+    private readonly stream: AsyncIterable<T>,
+    private readonly options: GuardStreamOptions<T>,
+    private readonly state: GuardState | undefined,
+  ) {
+    this.signal = options.signal;
+    this.idleTimeoutMs =
+      typeof options.idleTimeoutMs === 'number' &&
+      options.idleTimeoutMs >= 0 &&
+      Number.isFinite(options.idleTimeoutMs)
+        ? options.idleTimeoutMs
+        : options.idleTimeoutMs === Number.POSITIVE_INFINITY
+          ? 0
+          : DEFAULT_STREAM_IDLE_TIMEOUT_MS;
+    this.requireTerminal = options.requireTerminal ?? typeof options.isTerminal === 'function';
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<T> {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<T>> {
+    // Reads run one at a time, as a generator's would: a next() called while one is under way
+    // waits for it (for-await never does that, so the usual path chains nothing).
+    const read =
+      this.busy && this.tail !== undefined ? this.tail.then(this.readNext, this.readNext) : this.read();
+    this.tail = read;
+    return read;
+  }
+
+  private readonly readNext = () => this.read();
+
+  async return(value?: unknown): Promise<IteratorResult<T>> {
+    if (!this.finished) {
+      // The consumer stopped early (break/return/throw): let the source clean up.
+      this.finish({ kind: 'stopped' });
+      try {
+        await this.iterator?.return?.();
+      } catch {
+        // Cleanup failures are not the caller's failure.
+      }
+    }
+    return { done: true, value: value as T };
+  }
+
+  async throw(error?: unknown): Promise<IteratorResult<T>> {
+    await this.return();
     throw error;
   }
 
-  function classified(thrown: unknown): unknown {
+  private delivered() {
+    return { chunks: this.chunks, characters: this.characters };
+  }
+
+  private finish(outcome: Outcome): void {
+    this.finished = true;
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    this.resolveIdle = undefined;
+    if (this.state !== undefined) {
+      if (outcome.kind !== 'stopped') this.state.delivered = this.delivered();
+      settle(this.state, outcome);
+    }
+  }
+
+  /** Ends the stream with `error`, recorded for the result methods; returns it to be thrown. */
+  private fail(error: unknown): unknown {
+    this.finish({ kind: 'failed', error });
+    return error;
+  }
+
+  private failWith(metadata: ProviderErrorMetadata): unknown {
+    return this.fail(errorFromMetadata(metadata, { ...this.options, delivered: this.delivered() }));
+  }
+
+  private classified(thrown: unknown): unknown {
+    const { signal, options } = this;
     // Once the caller's signal has fired, whatever the source threw is the caller's abort: untouched.
     if (signal?.aborted === true || isCallerAbort(thrown, signal)) return thrown;
     if (hasFaultlineMarker(thrown)) {
@@ -273,7 +340,7 @@ async function* guard<T>(
         return new ErrorClass(source.message, {
           cause: source,
           classification: source.classification,
-          metadata: { ...source.metadata, delivered: delivered() },
+          metadata: { ...source.metadata, delivered: this.delivered() },
           provider: source.provider,
           model: source.model ?? options.model,
           operation: source.operation ?? options.operation,
@@ -283,81 +350,114 @@ async function* guard<T>(
         return thrown;
       }
     }
-    return classifyError(thrown, { ...options, streaming: true, delivered: delivered() });
+    return classifyError(thrown, { ...options, streaming: true, delivered: this.delivered() });
   }
 
-  try {
-    while (true) {
+  /** The idle timer fired: give up on the read if it has waited long enough, else wait the rest. */
+  private readonly onTimer = () => {
+    this.timer = undefined;
+    if (this.resolveIdle === undefined) return; // between reads: re-armed by the next read
+    const waited = clock() - this.pullStarted;
+    if (waited >= this.idleTimeoutMs) this.resolveIdle(IDLE);
+    else this.timer = setTimeout(this.onTimer, this.idleTimeoutMs - waited);
+  };
+
+  /** The source's next step, or IDLE once it has been silent for the idle timeout. */
+  private pull(iterator: AsyncIterator<T>): Promise<IteratorResult<T> | typeof IDLE> {
+    if (this.idleTimeoutMs === 0) return iterator.next();
+    return new Promise((resolve, reject) => {
+      this.pullStarted = clock();
+      this.resolveIdle = resolve;
+      if (this.timer === undefined) this.timer = setTimeout(this.onTimer, this.idleTimeoutMs);
+      iterator.next().then(
+        (step) => {
+          this.resolveIdle = undefined;
+          resolve(step);
+        },
+        (error: unknown) => {
+          this.resolveIdle = undefined;
+          reject(error);
+        },
+      );
+    });
+  }
+
+  private async read(): Promise<IteratorResult<T>> {
+    this.busy = true;
+    try {
+      if (this.finished) return { done: true, value: undefined };
+      const { options, signal } = this;
+      let iterator = this.iterator;
+      if (iterator === undefined) {
+        try {
+          iterator = this.stream[Symbol.asyncIterator]();
+          this.iterator = iterator;
+        } catch (thrown) {
+          throw this.fail(this.classified(thrown));
+        }
+      }
       // Even when the caller has aborted, pull once more: an SDK stream that honours the signal
       // throws its own abort error, which is what the caller expects to see (checked below).
       let step: IteratorResult<T> | typeof IDLE;
-      pending = true;
       try {
-        step = await nextWithin(iterator, idleTimeoutMs);
+        step = await this.pull(iterator);
       } catch (thrown) {
-        pending = false;
-        finished = true;
-        throw classified(thrown);
+        throw this.fail(this.classified(thrown));
       }
-      if (step === IDLE || (signal?.aborted === true && !step.done)) {
+      if (this.finished) return { done: true, value: undefined }; // return() ran while we read
+      if (step === IDLE || (signal?.aborted === true && step.done !== true)) {
         // The source is stuck in next(), or it ignored the caller's abort and went on: ask it to
-        // stop without waiting for it.
+        // stop without waiting for it, and let the caller release the request.
         try {
           iterator.return?.()?.then(undefined, () => {});
         } catch {
           // A return() that throws changes nothing.
         }
         safeCall(options.onAbandon, undefined);
-        finished = true;
-        if (signal?.aborted === true) throw signal.reason;
-        throw failWith({
+        if (signal?.aborted === true) throw this.fail(signal.reason);
+        throw this.failWith({
           provider: options.provider ?? 'unknown',
-          message: `stream idle for ${idleTimeoutMs} ms`,
+          message: `stream idle for ${this.idleTimeoutMs} ms`,
           origin: 'timeout',
           networkPhase: 'stream',
         });
       }
-      pending = false;
-      if (step.done) {
-        finished = true;
-        if (signal?.aborted) throw signal.reason;
-        if (requireTerminal && !terminalSeen) {
-          throw failWith({
+      if (step.done === true) {
+        if (signal?.aborted === true) throw this.fail(signal.reason);
+        if (this.requireTerminal && !this.terminalSeen) {
+          throw this.failWith({
             provider: options.provider ?? 'unknown',
             message: 'stream ended without its terminal event',
             origin: 'network',
             networkPhase: 'stream',
           });
         }
-        if (state !== undefined) state.delivered = delivered();
-        settle(state, { kind: 'completed' });
-        return;
+        this.finish({ kind: 'completed' });
+        return { done: true, value: undefined };
       }
       const chunk = step.value;
-      const metadata = safeCall(inspectChunk && (() => inspectChunk(chunk)), undefined);
-      if (metadata !== undefined && metadata !== null && typeof metadata === 'object') {
-        throw failWith(metadata);
+      const { inspectChunk, measure, isTerminal } = options;
+      if (inspectChunk !== undefined) {
+        const metadata = attempt(inspectChunk, chunk, undefined);
+        if (metadata !== undefined && metadata !== null && typeof metadata === 'object') {
+          const error = this.failWith(metadata);
+          // A chunk that is really an error: the source is not stuck, let it clean up.
+          try {
+            await iterator.return?.();
+          } catch {
+            // Cleanup failures are not the caller's failure.
+          }
+          throw error;
+        }
       }
-      chunks += 1;
-      const size = measure ? safeCall(() => measure(chunk), 0) : typeof chunk === 'string' ? chunk.length : 0;
-      if (typeof size === 'number' && Number.isFinite(size) && size > 0) characters += Math.floor(size);
-      if (isTerminal && safeCall(() => isTerminal(chunk) === true, false)) terminalSeen = true;
-      yield chunk;
-    }
-  } catch (error) {
-    if (state !== undefined) state.delivered = delivered();
-    settle(state, { kind: 'failed', error });
-    throw error;
-  } finally {
-    // Settles nothing when it already ended; otherwise the consumer stopped early.
-    settle(state, { kind: 'stopped' });
-    if (!finished && !pending) {
-      // The consumer stopped early (break/return/throw) or a chunk was an error: let the source clean up.
-      try {
-        await iterator.return?.();
-      } catch {
-        // Cleanup failures are not the caller's failure.
-      }
+      this.chunks += 1;
+      const size =
+        measure !== undefined ? attempt(measure, chunk, 0) : typeof chunk === 'string' ? chunk.length : 0;
+      if (typeof size === 'number' && size > 0 && Number.isFinite(size)) this.characters += Math.floor(size);
+      if (isTerminal !== undefined && attempt(isTerminal, chunk, false) === true) this.terminalSeen = true;
+      return { done: false, value: chunk };
+    } finally {
+      this.busy = false;
     }
   }
 }
