@@ -1,6 +1,11 @@
 import type { ProviderErrorMetadata } from '@faultline/classify';
 import { safeGet, safePath } from '@faultline/classify';
-import { type GuardedStream, type GuardStreamOptions, guardStream } from '@faultline/render';
+import {
+  controllerRelease,
+  type GuardedStream,
+  type GuardStreamOptions,
+  guardStream,
+} from '@faultline/render';
 import { ANTHROPIC_PROVIDER, anthropicExtractor } from './extract-anthropic.ts';
 
 export interface GuardAnthropicStreamOptions
@@ -42,36 +47,6 @@ function refusalInEvent(event: unknown): ProviderErrorMetadata | undefined {
 }
 
 /**
- * The SDK's raw `Stream` (`messages.create({ stream: true })`) is iterated by an async generator,
- * whose `return()` is queued behind a pending `next()`: when the guard gives up on a stalled
- * stream, that `return()` never runs and the HTTP request stays open. Aborting the stream's own
- * `controller` (the SDK's documented way to cancel a stream) ends the request at once, and the
- * pending `next()` with it. A `MessageStream` (`messages.stream()`) has an `abort()` that its
- * iterator's `return()` already calls at once: it is passed as is, with its result methods.
- */
-function closingOnReturn(stream: AsyncIterable<unknown>): AsyncIterable<unknown> {
-  const controller = safeGet(stream, 'controller');
-  const abortRequest = safeGet(controller, 'abort');
-  if (typeof abortRequest !== 'function' || typeof safeGet(stream, 'abort') === 'function') return stream;
-  return {
-    [Symbol.asyncIterator]() {
-      const iterator = stream[Symbol.asyncIterator]();
-      return {
-        next: () => iterator.next(),
-        return: (value?: unknown) => {
-          try {
-            abortRequest.call(controller);
-          } catch {
-            // A controller that cannot abort: the iterator's own return() still runs.
-          }
-          return iterator.return?.(value) ?? Promise.resolve({ done: true, value: undefined });
-        },
-      };
-    },
-  };
-}
-
-/**
  * Guards an Anthropic Messages stream (`messages.create({ stream: true })`, `messages.stream()`, and
  * the same on `beta.messages`): events pass through untouched; a stream that ends without
  * `message_stop` (the SDKs end quietly on a clean socket close), one that stays silent for
@@ -88,9 +63,17 @@ export function guardAnthropicStream<S extends AsyncIterable<unknown>>(
 ): GuardedStream<S> {
   const { detectRefusal, inspectChunk, extractors, ...rest } = options;
   const userInspect = inspectChunk;
-  return guardStream(closingOnReturn(stream), {
+  // The raw `Stream` (`messages.create({ stream: true })`) is read by an async generator whose
+  // return() waits behind a stalled read: aborting its own controller ends the request at once.
+  // A MessageStream (`messages.stream()`) has an abort() its iterator's return() calls already.
+  const release = controllerRelease(stream);
+  return guardStream(stream, {
     provider: ANTHROPIC_PROVIDER,
     ...rest,
+    onAbandon: () => {
+      release?.();
+      rest.onAbandon?.();
+    },
     extractors: [...(extractors ?? []), anthropicExtractor],
     isTerminal: isMessageStop,
     measure: measureEvent,
