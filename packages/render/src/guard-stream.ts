@@ -33,15 +33,6 @@ export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 60_000;
 
 const IDLE = Symbol('idle');
 
-function safeCall<R>(callback: (() => R) | undefined, fallback: R): R {
-  if (callback === undefined) return fallback;
-  try {
-    return callback();
-  } catch {
-    return fallback;
-  }
-}
-
 /**
  * For streams that expose their request's AbortController as `controller` and have no `abort()` of
  * their own (the raw streams of the Stainless-generated SDKs: openai, groq-sdk, @anthropic-ai/sdk):
@@ -130,15 +121,15 @@ type Outcome =
  * - An error thrown while iterating is classified with streaming context (a transport drop is
  *   `interrupted`, `networkPhase: 'stream'`). A FaultlineError from the source is rebuilt with the
  *   same errorType and classification plus `delivered`, the original as its cause.
- * - Idle timer (reset for every chunk, cleared on end, return and throw): on expiry the source's
- *   `return()` is called and an `interrupted` error (origin timeout, phase stream) is thrown.
+ * - Idle timer (measured from each pull, cleared on end, return and throw): on expiry the source's
+ *   `return()` and `onAbandon` are called and an `interrupted` error (origin timeout, phase stream)
+ *   is thrown.
  * - A stream that ends without its terminal event (when required) is `interrupted` (origin network).
  * - `inspectChunk` metadata is thrown as a classified error.
  * - The caller's abort: the source is expected to honour the signal (SDK streams do). If it throws an
- *   AbortError, that object is re-thrown untouched; if it simply ends, `signal.reason` is thrown. The
- *   signal is also checked before each pull. No race is run against the source, so that the
- *   source's own AbortError is the one the caller sees; a source that ignores the signal is ended by
- *   the idle timer.
+ *   AbortError, that object is re-thrown untouched; if it simply ends, or yields another chunk, or
+ *   stays silent until the idle timer, `signal.reason` is thrown. No race is run against the
+ *   source, so that the source's own AbortError is the one the caller sees.
  * - The source's result methods (`finalMessage()` …) are offered on the result, run under the guard
  *   (see `GuardedStream`).
  */
@@ -157,7 +148,7 @@ export function guardStream<S extends AsyncIterable<unknown>>(
     [Symbol.asyncIterator]: (): AsyncIterator<T> => {
       const first = !state.started;
       state.started = true;
-      return guard(stream as AsyncIterable<T>, options, first ? state : undefined);
+      return new GuardIterator(stream as AsyncIterable<T>, options, first ? state : undefined);
     },
   };
   for (const name of resultMethodsOf(stream)) {
@@ -211,14 +202,6 @@ async function callResultMethod<T>(
   }
 }
 
-function guard<T>(
-  stream: AsyncIterable<T>,
-  options: GuardStreamOptions<T>,
-  state: GuardState | undefined,
-): AsyncIterator<T> {
-  return new GuardIterator(stream, options, state);
-}
-
 /** A callback's answer, or `fallback` when it throws (a user callback never breaks the guard). */
 function attempt<A, R>(callback: (argument: A) => R, argument: A, fallback: R): R {
   try {
@@ -245,8 +228,8 @@ class GuardIterator<T> implements AsyncIterator<T> {
   private characters = 0;
   private terminalSeen = false;
   private finished = false;
-  /** A read is under way; `tail` is the last one asked for, for a concurrent next() to wait on. */
-  private busy = false;
+  /** next() calls not yet settled; `tail` is the last one, for a concurrent next() to wait on. */
+  private queued = 0;
   private tail: Promise<IteratorResult<T>> | undefined;
   private pullStarted = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -258,14 +241,14 @@ class GuardIterator<T> implements AsyncIterator<T> {
     private readonly state: GuardState | undefined,
   ) {
     this.signal = options.signal;
+    const requested = options.idleTimeoutMs;
+    // 0 and Infinity turn the timer off; anything that is not a duration gets the default.
     this.idleTimeoutMs =
-      typeof options.idleTimeoutMs === 'number' &&
-      options.idleTimeoutMs >= 0 &&
-      Number.isFinite(options.idleTimeoutMs)
-        ? options.idleTimeoutMs
-        : options.idleTimeoutMs === Number.POSITIVE_INFINITY
-          ? 0
-          : DEFAULT_STREAM_IDLE_TIMEOUT_MS;
+      typeof requested !== 'number' || !(requested >= 0)
+        ? DEFAULT_STREAM_IDLE_TIMEOUT_MS
+        : Number.isFinite(requested)
+          ? requested
+          : 0;
     this.requireTerminal = options.requireTerminal ?? typeof options.isTerminal === 'function';
   }
 
@@ -276,8 +259,9 @@ class GuardIterator<T> implements AsyncIterator<T> {
   next(): Promise<IteratorResult<T>> {
     // Reads run one at a time, as a generator's would: a next() called while one is under way
     // waits for it (for-await never does that, so the usual path chains nothing).
+    this.queued += 1;
     const read =
-      this.busy && this.tail !== undefined ? this.tail.then(this.readNext, this.readNext) : this.read();
+      this.queued > 1 && this.tail !== undefined ? this.tail.then(this.readNext, this.readNext) : this.read();
     this.tail = read;
     return read;
   }
@@ -383,7 +367,6 @@ class GuardIterator<T> implements AsyncIterator<T> {
   }
 
   private async read(): Promise<IteratorResult<T>> {
-    this.busy = true;
     try {
       if (this.finished) return { done: true, value: undefined };
       const { options, signal } = this;
@@ -413,7 +396,7 @@ class GuardIterator<T> implements AsyncIterator<T> {
         } catch {
           // A return() that throws changes nothing.
         }
-        safeCall(options.onAbandon, undefined);
+        if (options.onAbandon !== undefined) attempt(options.onAbandon, undefined, undefined);
         if (signal?.aborted === true) throw this.fail(signal.reason);
         throw this.failWith({
           provider: options.provider ?? 'unknown',
@@ -457,7 +440,7 @@ class GuardIterator<T> implements AsyncIterator<T> {
       if (isTerminal !== undefined && attempt(isTerminal, chunk, false) === true) this.terminalSeen = true;
       return { done: false, value: chunk };
     } finally {
-      this.busy = false;
+      this.queued -= 1;
     }
   }
 }
