@@ -1,4 +1,3 @@
-import { defineExtractor, messageOf, prototypeNames, safeGet } from '@faultline/classify';
 import {
   controllerRelease,
   type GuardedStream,
@@ -8,29 +7,6 @@ import {
 } from '@faultline/render';
 import { detectGroqBlockedAnswer, groqChunkCharacters, isGroqTerminalChunk } from './blocked-answer.ts';
 import { GROQ_PROVIDER, groqErrorChunkMetadata, groqExtractor } from './extract-groq.ts';
-
-/**
- * A SyntaxError thrown while a groq-sdk stream is read is the SDK's `JSON.parse` of an SSE message
- * that is not JSON (both majors log "Could not parse message into JSON" and rethrow it): a
- * malformed answer mid-stream, not a bug in the caller's code. Used by the guard only: outside a
- * stream a SyntaxError can be anyone's.
- */
-const groqStreamParseExtractor = defineExtractor({
-  provider: GROQ_PROVIDER,
-  extract(error) {
-    if (error === null || typeof error !== 'object') return undefined;
-    if (safeGet(error, 'name') !== 'SyntaxError' && !prototypeNames(error).includes('SyntaxError')) {
-      return undefined;
-    }
-    return {
-      provider: GROQ_PROVIDER,
-      message: `The Groq stream sent an event that is not JSON (${messageOf(error, 300)})`,
-      origin: 'malformed_response',
-      networkPhase: 'stream',
-      sdkErrorType: 'SyntaxError',
-    };
-  },
-});
 
 /** A chunk that is an error object groq-sdk let through, or a withheld answer: metadata to throw. */
 function inspectGroqChunk(chunk: unknown) {
@@ -43,7 +19,8 @@ function inspectGroqChunk(chunk: unknown) {
  * error object that groq-sdk yields as if it were a chunk), a cut socket, a stall (groq-sdk's
  * `timeout` does not cover stream reads), a `content_filter` finish or an end without a chunk
  * carrying `finish_reason` becomes a classified FaultlineError with `delivered` progress (an event
- * that is not JSON, which groq-sdk throws as a raw SyntaxError, is a malformed answer: interrupted). The
+ * that is not JSON, which groq-sdk throws as a raw SyntaxError, is a malformed answer: interrupted,
+ * by render's built-in stream parse rule). The
  * caller's abort ends the iteration silently in groq-sdk: pass the same `signal` here and its
  * reason is thrown. Options given here win over the Groq defaults; extractors given here
  * run before groqExtractor.
@@ -64,6 +41,6 @@ export function guardGroqStream<S extends AsyncIterable<unknown>>(
       release?.();
       options.onAbandon?.();
     },
-    extractors: [...(options.extractors ?? []), groqExtractor, groqStreamParseExtractor],
+    extractors: [...(options.extractors ?? []), groqExtractor],
   });
 }
