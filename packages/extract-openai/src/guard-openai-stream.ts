@@ -23,8 +23,6 @@ interface ChoiceView {
  * A chat chunk's choices, read field by field (every chunk passes here: a schema parse per chunk
  * costs microseconds, these reads nanoseconds). Total: a hostile chunk gives no choices.
  */
-type ChoiceReader = (chunk: unknown) => ChoiceView[];
-
 function readChoices(chunk: unknown): ChoiceView[] {
   const choices = safeGet(chunk, 'choices');
   if (!Array.isArray(choices)) return [];
@@ -48,14 +46,10 @@ function readChoices(chunk: unknown): ChoiceView[] {
  * `response.completed` / `response.incomplete` / `response.failed` event.
  */
 export function isOpenAITerminalChunk(chunk: unknown): boolean {
-  return terminalIn(chunk, readChoices);
-}
-
-function terminalIn(chunk: unknown, chunkChoices: ChoiceReader): boolean {
   try {
     const type = safeGet(chunk, 'type');
     if (typeof type === 'string' && RESPONSE_TERMINAL_EVENTS.has(type)) return true;
-    return chunkChoices(chunk).some(
+    return readChoices(chunk).some(
       (choice) => typeof choice.finish_reason === 'string' && choice.finish_reason.length > 0,
     );
   } catch {
@@ -65,17 +59,13 @@ function terminalIn(chunk: unknown, chunkChoices: ChoiceReader): boolean {
 
 /** Characters of output text in a chat chunk (`delta.content`) or a Responses `output_text.delta` event. */
 export function openaiChunkCharacters(chunk: unknown): number {
-  return charactersIn(chunk, readChoices);
-}
-
-function charactersIn(chunk: unknown, chunkChoices: ChoiceReader): number {
   try {
     if (safeGet(chunk, 'type') === 'response.output_text.delta') {
       const delta = safeGet(chunk, 'delta');
       return typeof delta === 'string' ? delta.length : 0;
     }
     let characters = 0;
-    for (const choice of chunkChoices(chunk)) {
+    for (const choice of readChoices(chunk)) {
       const content = choice.delta?.content;
       if (typeof content === 'string') characters += content.length;
     }
@@ -98,10 +88,6 @@ function text(value: unknown): string | undefined {
  *   reason is `content_filter`.
  */
 export function detectOpenAIChunkFailure(chunk: unknown): ProviderErrorMetadata | undefined {
-  return failureIn(chunk, readChoices);
-}
-
-function failureIn(chunk: unknown, chunkChoices: ChoiceReader): ProviderErrorMetadata | undefined {
   try {
     const type = safeGet(chunk, 'type');
     if (type === 'response.failed') {
@@ -126,7 +112,7 @@ function failureIn(chunk: unknown, chunkChoices: ChoiceReader): ProviderErrorMet
           }
         : undefined;
     }
-    for (const choice of chunkChoices(chunk)) {
+    for (const choice of readChoices(chunk)) {
       if (choice.finish_reason === 'content_filter') {
         return {
           provider: OPENAI_PROVIDER,
@@ -171,27 +157,11 @@ export function guardOpenAIStream<S extends AsyncIterable<unknown>>(
 ): GuardedStream<S> {
   // The raw stream's own AbortController: a stall the guard gives up on must not keep the request open.
   const release = controllerRelease(stream);
-  // The guard asks three questions of each chunk in a row (failure, size, then end, last): its
-  // choices are read once, and forgotten after the last question.
-  let readFor: unknown;
-  let choices: ChoiceView[] | undefined;
-  const choicesOf: ChoiceReader = (chunk) => {
-    if (choices === undefined || readFor !== chunk) {
-      choices = readChoices(chunk);
-      readFor = chunk;
-    }
-    return choices;
-  };
   return guardStream(stream, {
     provider: OPENAI_PROVIDER,
-    isTerminal: (chunk) => {
-      const terminal = terminalIn(chunk, choicesOf);
-      choices = undefined;
-      readFor = undefined;
-      return terminal;
-    },
-    inspectChunk: (chunk) => failureIn(chunk, choicesOf),
-    measure: (chunk) => charactersIn(chunk, choicesOf),
+    isTerminal: isOpenAITerminalChunk,
+    inspectChunk: detectOpenAIChunkFailure,
+    measure: openaiChunkCharacters,
     ...options,
     onAbandon: () => {
       release?.();
