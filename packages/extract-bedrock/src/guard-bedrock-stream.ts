@@ -1,6 +1,7 @@
 import { type ProviderErrorMetadata, safeGet, safePath, safeString } from '@faultline/classify';
 import { type GuardedStream, type GuardStreamOptions, guardStream } from '@faultline/render';
 import { BEDROCK_PROVIDER, bedrockExtractor } from './extract-bedrock.ts';
+import { BLOCKED_STOP_REASONS, blockedInBody } from './inspect-bedrock-result.ts';
 
 export interface GuardBedrockStreamOptions
   extends Omit<GuardStreamOptions<unknown>, 'isTerminal' | 'measure'> {
@@ -14,8 +15,6 @@ export interface GuardBedrockStreamOptions
   readonly detectBlockedAnswer?: boolean | undefined;
 }
 
-/** Converse `stopReason` values that mean the answer was withheld. */
-const BLOCKED_STOP_REASONS = new Set(['guardrail_intervened', 'content_filtered']);
 /** The key Bedrock adds to the last chunk of every InvokeModelWithResponseStream answer, whatever the model. */
 const INVOCATION_METRICS = 'amazon-bedrock-invocationMetrics';
 /** The key Bedrock adds to a chunk when a guardrail acted on the answer (`INTERVENED` or `NONE`). */
@@ -170,28 +169,22 @@ function blockedInConverse(event: unknown, sdkErrorType: string): ProviderErrorM
   );
 }
 
-/** A guardrail's intervention, or the model family's own refusal or filter, in a chunk's JSON. */
+/**
+ * A guardrail's intervention, or the model family's own refusal or filter, in a chunk's JSON: the
+ * chunk's fields are put in the shape of a whole InvokeModel body (Anthropic's refusal arrives in
+ * `message_delta`, Titan's filter at the top level, Nova's stop reason in `messageStop`) and read
+ * by the same rules.
+ */
 function blockedInInvoke(payload: Readonly<Record<string, unknown>>): ProviderErrorMetadata | undefined {
-  const sdkErrorType = 'ResponseStream';
-  const action = safeString(payload[GUARDRAIL_ACTION], 100);
-  if (action !== undefined && action.toUpperCase() === 'INTERVENED') {
-    return blocked(
-      'Bedrock withheld the rest of the answer (a guardrail intervened).',
-      'guardrail_intervened',
-      sdkErrorType,
-    );
-  }
-  if (payload.completionReason === 'CONTENT_FILTERED') {
-    return blocked(
-      'Bedrock withheld the rest of the answer (completionReason CONTENT_FILTERED).',
-      'content_filtered',
-      sdkErrorType,
-    );
-  }
-  if (payload.type === 'message_delta' && safeGet(payload.delta, 'stop_reason') === 'refusal') {
-    return blocked('The model declined to answer (stop_reason refusal).', 'refusal', sdkErrorType);
-  }
-  return blockedInConverse(payload, sdkErrorType);
+  const completionReason = safeString(payload.completionReason, 100);
+  const found = blockedInBody({
+    [GUARDRAIL_ACTION]: safeString(payload[GUARDRAIL_ACTION], 100),
+    stop_reason:
+      payload.type === 'message_delta' ? safeString(safeGet(payload.delta, 'stop_reason'), 100) : undefined,
+    stopReason: safeString(safePath(payload, 'messageStop', 'stopReason'), 100),
+    results: completionReason === undefined ? undefined : [{ completionReason }],
+  });
+  return found === undefined ? undefined : blocked(found.message, found.blockReason, 'ResponseStream');
 }
 
 /**

@@ -10,7 +10,10 @@ import { AwsResponseMetadata, BedrockConverseResult, BedrockInvokeModelBody } fr
 import { BEDROCK_PROVIDER } from './extract-bedrock.ts';
 
 /** Converse `stopReason` values that mean the answer was withheld (Converse API reference, `StopReason`). */
-const BLOCKED_STOP_REASONS = new Set(['guardrail_intervened', 'content_filtered']);
+export const BLOCKED_STOP_REASONS: ReadonlySet<string> = new Set([
+  'guardrail_intervened',
+  'content_filtered',
+]);
 /** The longest InvokeModel body this module decodes; longer bodies are not inspected. */
 const MAX_INSPECTED_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -79,8 +82,13 @@ function isJsonContentType(result: unknown): boolean {
   return contentType === undefined || /json/i.test(contentType);
 }
 
-/** Why an InvokeModel body was withheld, in any model family's format. */
-function blockedInBody(body: BedrockInvokeModelBody): { message: string; blockReason: string } | undefined {
+/**
+ * Why an InvokeModel answer was withheld, in any model family's format: read from a whole body, and
+ * by the stream guard from an InvokeModelWithResponseStream chunk put in the same shape.
+ */
+export function blockedInBody(
+  body: BedrockInvokeModelBody,
+): { message: string; blockReason: string } | undefined {
   const action = body['amazon-bedrock-guardrailAction'];
   if (action !== undefined && action.toUpperCase() === 'INTERVENED') {
     return {
