@@ -175,13 +175,18 @@ const SDK_TIMEOUT_MS = 60_000;
 /** A vitest timeout per case: a guarded call that hangs fails here, well before the SDK timeout. */
 const CASE_TIMEOUT_MS = 15_000;
 
-interface Drained {
+/** What reading a stream to its end gave: the chunks, and what it threw, if it did. */
+export interface Drained {
   readonly chunks: unknown[];
   readonly error: unknown;
   readonly threw: boolean;
 }
 
-async function drain(stream: AsyncIterable<unknown>, onChunk?: (index: number) => void): Promise<Drained> {
+/** Reads a stream to its end (or its error), calling `onChunk` after each chunk. */
+export async function drain(
+  stream: AsyncIterable<unknown>,
+  onChunk?: (index: number) => void,
+): Promise<Drained> {
   const chunks: unknown[] = [];
   try {
     for await (const chunk of stream) {

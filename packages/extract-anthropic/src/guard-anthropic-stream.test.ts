@@ -8,6 +8,7 @@ import {
   startLoopbackServer,
 } from '@faultline/test-fixtures';
 import {
+  drain,
   type SseEvent,
   type StreamWire,
   sseFrame,
@@ -101,20 +102,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
 });
-
-interface Drained {
-  readonly chunks: unknown[];
-  readonly error?: unknown;
-}
-async function drain(stream: AsyncIterable<unknown>): Promise<Drained> {
-  const chunks: unknown[] = [];
-  try {
-    for await (const chunk of stream) chunks.push(chunk);
-  } catch (error) {
-    return { chunks, error };
-  }
-  return { chunks };
-}
 
 function reportOf(error: unknown) {
   expect(FaultlineError.isInstance(error), String(error)).toBe(true);

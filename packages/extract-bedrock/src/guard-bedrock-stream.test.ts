@@ -8,6 +8,7 @@ import {
   startLoopbackServer,
 } from '@faultline/test-fixtures';
 import {
+  drain,
   type EventStreamMessage,
   eventStreamFrame,
   type StreamWire,
@@ -154,21 +155,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
 });
-
-interface Drained {
-  chunks: unknown[];
-  error: unknown;
-}
-
-async function drain(stream: AsyncIterable<unknown>): Promise<Drained> {
-  const chunks: unknown[] = [];
-  try {
-    for await (const chunk of stream) chunks.push(chunk);
-    return { chunks, error: undefined };
-  } catch (error) {
-    return { chunks, error };
-  }
-}
 
 type Open = (baseUrl: string) => Promise<AsyncIterable<unknown>>;
 const converse: Open = (baseUrl) => openConverseStream(baseUrl);

@@ -9,6 +9,8 @@ import {
   startLoopbackServer,
 } from '@faultline/test-fixtures';
 import {
+  type Drained,
+  drain,
   type SseEvent,
   type StreamWire,
   sseFrame,
@@ -126,22 +128,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
 });
-
-interface Drained {
-  chunks: unknown[];
-  error?: unknown;
-  threw: boolean;
-}
-
-async function drain(stream: AsyncIterable<unknown>): Promise<Drained> {
-  const chunks: unknown[] = [];
-  try {
-    for await (const chunk of stream) chunks.push(chunk);
-  } catch (error) {
-    return { chunks, error, threw: true };
-  }
-  return { chunks, threw: false };
-}
 
 const play = (sdk: Sdk, events: readonly SseEvent[]) =>
   openChatStream(sdk, server.baseUrlFor({ response: sseFrame(events, 'end') }));

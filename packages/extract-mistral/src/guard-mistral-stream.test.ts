@@ -2,6 +2,7 @@ import { TAXONOMY } from '@faultline/classify';
 import { FaultlineError } from '@faultline/render';
 import { type LoopbackServer, loadScenario, startLoopbackServer } from '@faultline/test-fixtures';
 import {
+  drain,
   type SseEvent,
   type StreamWire,
   sseFrame,
@@ -100,21 +101,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
 });
-
-interface Drained {
-  chunks: unknown[];
-  error?: unknown;
-  threw: boolean;
-}
-async function drain(stream: AsyncIterable<unknown>): Promise<Drained> {
-  const chunks: unknown[] = [];
-  try {
-    for await (const item of stream) chunks.push(item);
-  } catch (error) {
-    return { chunks, error, threw: true };
-  }
-  return { chunks, threw: false };
-}
 
 type WireResponse = Parameters<LoopbackServer['baseUrlFor']>[0]['response'];
 async function open(sdk: Sdk, surface: SurfaceName, response: WireResponse) {

@@ -1,6 +1,7 @@
 import { FaultlineError } from '@faultline/render';
 import { type LoopbackServer, startLoopbackServer } from '@faultline/test-fixtures';
 import {
+  drain,
   type SseEvent,
   type StreamWire,
   sseFrame,
@@ -182,16 +183,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
 });
-
-async function drain(stream: AsyncIterable<unknown>): Promise<{ chunks: unknown[]; error?: unknown }> {
-  const chunks: unknown[] = [];
-  try {
-    for await (const chunk of stream) chunks.push(chunk);
-  } catch (error) {
-    return { chunks, error };
-  }
-  return { chunks };
-}
 
 async function guardedCreate(sdk: Sdk, events: SseEvent[], options = {}) {
   const client = newClient(sdk, {
