@@ -195,7 +195,13 @@ export function formatForLlm(source: ReportSource, options: DisclosureOptions = 
     `The call failed: ${report.reason} (${report.category}).`,
     `nextStep: ${report.nextStep}`,
     `why: ${why}`,
-    `retryable: ${retryWords(report)}`,
+    `retryable: ${report.retryable ? 'yes' : 'no'}${
+      report.retriesExhausted === true
+        ? ' (its retries are exhausted)'
+        : !report.retryable && report.retryOnlyIfIdempotent
+          ? ' (only if the call is idempotent)'
+          : ''
+    }`,
   ];
   const attempts = attemptWords(report);
   if (attempts !== undefined) lines.push(`attempts: ${attempts}`);
