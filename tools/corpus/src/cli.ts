@@ -20,6 +20,8 @@ function writeReadme(section: string): void {
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
+    // pnpm forwards a literal `--` when the root script passes flags through.
+    args: process.argv.slice(2).filter((arg) => arg !== '--'),
     options: {
       write: { type: 'boolean', default: false },
       group: { type: 'string', multiple: true },
