@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { corpusDir, loadCorpus, loadFloor, loadKnownDisagreements } from './case.ts';
-import { runCorpus } from './run.ts';
+import { runCorpus, sdkVersions } from './run.ts';
 import { checkFloor, markdown, missLines, rowsOf, textTable } from './summary.ts';
 
 const README = join(corpusDir, '..', 'README.md');
@@ -56,7 +56,7 @@ async function main(): Promise<number> {
   );
   if (values.write) {
     if (values.group !== undefined) throw new Error('--write needs the whole corpus (no --group)');
-    const section = markdown(rows, results, known, floor);
+    const section = markdown(rows, results, known, floor, sdkVersions());
     writeFileSync(join(corpusDir, 'results', 'latest.md'), `${section}\n`);
     writeReadme(section);
     console.log('wrote corpus/results/latest.md and README.md');

@@ -12,5 +12,5 @@ export {
   loadKnownDisagreements,
   readCorpusFile,
 } from './case.ts';
-export { type CaseResult, FIELDS, type Field, runCorpus } from './run.ts';
+export { type CaseResult, FIELDS, type Field, runCorpus, sdkVersions } from './run.ts';
 export { checkFloor, markdown, missLines, rowsOf, textTable } from './summary.ts';

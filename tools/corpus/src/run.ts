@@ -1,4 +1,6 @@
 import { driveScenario, type ScenarioServers, startScenarioServers } from '@faultline/scenario-driver';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { CaseLabel, LoadedCase } from './case.ts';
 
 /** The fields scored per case. `decision` is category + retryable: what a retry loop acts on. */
@@ -68,4 +70,13 @@ export async function runCorpus(cases: readonly LoadedCase[], options: RunOption
   } finally {
     await servers.close();
   }
+}
+
+/** The SDKs (and the versions, pinned by tools/scenario-driver) the corpus is played through. */
+export function sdkVersions(): Record<string, string> {
+  const path = createRequire(import.meta.url).resolve('@faultline/scenario-driver/package.json');
+  const manifest = JSON.parse(readFileSync(path, 'utf8')) as { dependencies: Record<string, string> };
+  return Object.fromEntries(
+    Object.entries(manifest.dependencies).filter(([name]) => !name.startsWith('@faultline/')),
+  );
 }
