@@ -117,7 +117,10 @@ function responseOf(entry: CorpusCase): ScenarioResponse {
       kind: 'sse',
       ...(status === undefined ? {} : { status }),
       headers: { 'content-type': 'text/event-stream', ...headers },
-      events: events.map((event) => ({ ...(event.event ? { event: event.event } : {}), data: text(event.data) })),
+      events: events.map((event) => ({
+        ...(event.event ? { event: event.event } : {}),
+        data: text(event.data),
+      })),
       // biome-ignore lint/suspicious/noThenProperty: the scenario contract's field name
       then: entry.sse.then,
     };
@@ -147,12 +150,17 @@ export function readCorpusFile(path: string): LoadedCase[] {
   try {
     data = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new Error(`Corpus file ${path} is not readable JSON: ${(error as Error).message}`, { cause: error });
+    throw new Error(`Corpus file ${path} is not readable JSON: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   const parsed = CorpusFile.safeParse(data);
   if (!parsed.success) throw new Error(`Corpus file ${path} is invalid:\n${formatIssues(parsed.error)}`);
   const file = parsed.data;
-  const expectedGroup = path.split(/[\\/]/).pop()?.replace(/\.json$/, '');
+  const expectedGroup = path
+    .split(/[\\/]/)
+    .pop()
+    ?.replace(/\.json$/, '');
   if (file.group !== expectedGroup) {
     throw new Error(`Corpus file ${path} has group "${file.group}", expected "${expectedGroup}" (its name)`);
   }

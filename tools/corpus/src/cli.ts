@@ -47,7 +47,8 @@ async function main(): Promise<number> {
   const listedHits = Object.keys(known).filter((id) =>
     results.some((result) => result.case.id === id && Object.values(result.hits).every(Boolean)),
   );
-  for (const id of listedHits) console.log(`\nnote: ${id} is listed as a known disagreement but now passes; remove it`);
+  for (const id of listedHits)
+    console.log(`\nnote: ${id} is listed as a known disagreement but now passes; remove it`);
   const check = checkFloor(results, known, floor);
   console.log(
     `\nover ${check.counted} cases not listed as known disagreements: ${Object.entries(check.percent)

@@ -1,6 +1,6 @@
-import { driveScenario, type ScenarioServers, startScenarioServers } from '@faultline/scenario-driver';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { driveScenario, type ScenarioServers, startScenarioServers } from '@faultline/scenario-driver';
 import type { CaseLabel, LoadedCase } from './case.ts';
 
 /** The fields scored per case. `decision` is category + retryable: what a retry loop acts on. */
@@ -56,7 +56,10 @@ export interface RunOptions {
  * servers, each call inside the provider's bound `withClassifiedErrors` with no retries, streams
  * drained through the provider's guard, and scores the report against the label.
  */
-export async function runCorpus(cases: readonly LoadedCase[], options: RunOptions = {}): Promise<CaseResult[]> {
+export async function runCorpus(
+  cases: readonly LoadedCase[],
+  options: RunOptions = {},
+): Promise<CaseResult[]> {
   const timeoutMs = options.timeoutMs ?? 1500;
   const concurrency = options.concurrency ?? 6;
   const servers = await startScenarioServers();
