@@ -7,10 +7,11 @@ import { loadCorpus } from './case.ts';
 // The loader is what keeps the corpus honest: a label that contradicts the taxonomy, a duplicate
 // case or a misnamed file must stop the run with a message naming the file, never be scored.
 let directory: string | undefined;
-afterEach(() => {
+function reset(): void {
   if (directory) rmSync(directory, { recursive: true, force: true });
   directory = undefined;
-});
+}
+afterEach(reset);
 
 const aCase = (overrides: Record<string, unknown> = {}) => ({
   name: 'quota',
@@ -55,11 +56,9 @@ describe('loadCorpus', () => {
 
   it('rejects a duplicate case name, a file named after another group and a case without a response', () => {
     expect(() => loadCorpus(write('gw', [aCase(), aCase()]))).toThrow(/appears twice/);
-    rmSync(directory as string, { recursive: true, force: true });
-    directory = undefined;
+    reset();
     expect(() => loadCorpus(write('gw', [aCase()], 'other'))).toThrow(/expected "other"/);
-    rmSync(directory as string, { recursive: true, force: true });
-    directory = undefined;
+    reset();
     expect(() => loadCorpus(write('gw', [aCase({ http: undefined })]))).toThrow(/exactly one of/);
   });
 });
