@@ -1,8 +1,8 @@
 import {
-  FaultlineError,
+  type FaultlineError,
   type HttpErrorResponse,
   httpResponseFor,
-  MAX_CAUSE_DEPTH,
+  nearestFaultlineError,
   type ProblemDetailsOptions,
 } from '@faultline/render';
 
@@ -24,23 +24,10 @@ export interface FaultlineHttpOptions {
 
 /**
  * The nearest FaultlineError on the cause chain of `value` (the value itself first), whichever copy
- * of faultline built it (identity through `FaultlineError.isInstance`, never `instanceof`).
- * Cycle-guarded, bounded by `MAX_CAUSE_DEPTH`, and total: a `cause` getter that throws ends the walk.
+ * of faultline built it (the `Symbol.for` marker, never `instanceof`). Total.
  */
 export function findFaultlineError(value: unknown): FaultlineError | undefined {
-  const seen = new Set<unknown>();
-  let current = value;
-  for (let depth = 0; depth < MAX_CAUSE_DEPTH; depth++) {
-    if (current === null || current === undefined || seen.has(current)) return undefined;
-    if (FaultlineError.isInstance(current)) return current;
-    seen.add(current);
-    try {
-      current = (current as { cause?: unknown }).cause;
-    } catch {
-      return undefined;
-    }
-  }
-  return undefined;
+  return nearestFaultlineError(value) as FaultlineError | undefined;
 }
 
 /**

@@ -67,7 +67,7 @@ export {
   type ProblemDetailsOptions,
   problemDetails,
 } from './http.ts';
-export { FAULTLINE_ERROR_MARKER, MAX_CAUSE_DEPTH } from './identity.ts';
+export { FAULTLINE_ERROR_MARKER, MAX_CAUSE_DEPTH, nearestFaultlineError } from './identity.ts';
 export {
   ERROR_REPORT_SCHEMA_VERSION,
   ErrorReport,
