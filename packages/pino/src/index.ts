@@ -43,9 +43,12 @@ function framesOf(value: unknown): string | undefined {
  * const logger = pino({ serializers: { err: faultlineErrorSerializer(pino.stdSerializers.err) } });
  * ```
  */
-export function faultlineErrorSerializer(fallback?: ErrorSerializer): ErrorSerializer {
+export function faultlineErrorSerializer<Value = unknown>(
+  fallback?: (value: Value) => unknown,
+): ErrorSerializer {
   return (value) => {
-    if (nearestFaultlineError(value) === undefined) return fallback === undefined ? value : fallback(value);
+    if (nearestFaultlineError(value) === undefined)
+      return fallback === undefined ? value : fallback(value as Value);
     const report: ErrorReport = toErrorReport(value);
     const frames = framesOf(value);
     const head = `${report.errorType}: ${report.message}`;
