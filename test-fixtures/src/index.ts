@@ -1,3 +1,4 @@
+export { type DocExample, docExamples, repoRoot } from './doc-examples.ts';
 export type {
   BaseUrlOptions,
   DecodedEventStreamMessage,

@@ -12,6 +12,33 @@ import OpenAI from 'openai';
 /** A provider message carrying an organization id: what no app client may see (DESIGN's disclosure rules). */
 export const ORG_CANARY = 'org-CanaryHttp7Qx';
 
+/** A chat completion that succeeds. */
+export const SUCCESS: Scenario = {
+  id: 'openai/http-success',
+  provider: 'openai',
+  description: 'a chat completion',
+  source: 'https://platform.openai.com/docs/api-reference/chat/object',
+  response: {
+    kind: 'http',
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      id: 'chatcmpl-http',
+      object: 'chat.completion',
+      created: 1763760000,
+      model: 'gpt-4o-mini',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'Hello' }, finish_reason: 'stop' }],
+    }),
+  },
+  expected: {
+    category: 'unknown',
+    reason: 'unknown',
+    retryable: false,
+    userAction: 'unknown',
+    httpStatus: 500,
+  },
+} as Scenario;
+
 export const SCENARIOS: Record<string, Scenario> = {
   rateLimit: scenario('openai/rate-limit-retry-after-ms'),
   invalidKey: scenario('openai/invalid-api-key'),
