@@ -84,6 +84,9 @@ export interface FaultlineRunOptions<T> extends ClassifyErrorOptions {
  * `ctx.run(name, action)` for a model call: the action's failure is classified and thrown as
  * `toRestateError` says, so Restate retries a transient failure after the provider's Retry-After
  * (a `RetryableError` counts only inside `ctx.run`) and records anything else as terminal, once.
+ * When Restate gives up on a transient failure (`run.maxRetryAttempts` or `maxRetryDuration`), it
+ * ends the run with a terminal error of the last message only; the run then fails instead with the
+ * last attempt's report, its next step `fallback`.
  */
 export function faultlineRun<T>(
   context: Pick<Context, 'run'>,
@@ -91,14 +94,37 @@ export function faultlineRun<T>(
   action: RunAction<T>,
   options: FaultlineRunOptions<T> = {},
 ): RestatePromise<T> {
+  // The report of the attempt that ran last in this process. Restate decides that retries are
+  // exhausted in the attempt that ran the action last, so it is the one the gave-up failure is about.
+  let lastRetryable: ErrorReport | undefined;
   const wrapped: RunAction<T> = async () => {
     try {
       return await action();
     } catch (thrown) {
-      throw toRestateError(thrown, options);
+      const converted = toRestateError(thrown, options);
+      lastRetryable =
+        (converted as { name?: unknown })?.name === 'RetryableError' ? reportOf(converted) : undefined;
+      throw converted;
     }
   };
-  return options.run === undefined ? context.run(name, wrapped) : context.run(name, wrapped, options.run);
+  const run =
+    options.run === undefined ? context.run(name, wrapped) : context.run(name, wrapped, options.run);
+  return run.map((value, failure) => {
+    if (failure === undefined) return value as T;
+    if (lastRetryable !== undefined && metadataReport(failure.metadata) === undefined) {
+      // issue 14 adds `retriesExhausted` to the report; until then the next step says it.
+      throw terminalFor({ ...lastRetryable, nextStep: 'fallback' });
+    }
+    throw failure;
+  });
+}
+
+/** The report a `RetryableError` made by `toRestateError` carries through its cause. */
+function reportOf(error: unknown): ErrorReport | undefined {
+  const cause = nearestFaultlineError((error as { cause?: unknown } | null)?.cause) as
+    | FaultlineError
+    | undefined;
+  return cause?.toErrorReport();
 }
 
 /**
