@@ -4,6 +4,7 @@ import { guardOpenAIStream, withClassifiedErrors } from '@faultline/extract-open
 import {
   type LoopbackServer,
   loadScenarios,
+  openaiChatCompletion,
   type Scenario,
   startLoopbackServer,
 } from '@faultline/test-fixtures';
@@ -13,31 +14,7 @@ import OpenAI from 'openai';
 export const ORG_CANARY = 'org-CanaryHttp7Qx';
 
 /** A chat completion that succeeds. */
-export const SUCCESS: Scenario = {
-  id: 'openai/http-success',
-  provider: 'openai',
-  description: 'a chat completion',
-  source: 'https://platform.openai.com/docs/api-reference/chat/object',
-  response: {
-    kind: 'http',
-    status: 200,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      id: 'chatcmpl-http',
-      object: 'chat.completion',
-      created: 1763760000,
-      model: 'gpt-4o-mini',
-      choices: [{ index: 0, message: { role: 'assistant', content: 'Hello' }, finish_reason: 'stop' }],
-    }),
-  },
-  expected: {
-    category: 'unknown',
-    reason: 'unknown',
-    retryable: false,
-    userAction: 'unknown',
-    httpStatus: 500,
-  },
-} as Scenario;
+export const SUCCESS: Scenario = openaiChatCompletion('Hello');
 
 export const SCENARIOS: Record<string, Scenario> = {
   rateLimit: scenario('openai/rate-limit-retry-after-ms'),

@@ -2,6 +2,7 @@ import {
   docExamples,
   type LoopbackServer,
   loadScenarios,
+  openaiChatCompletion,
   type Scenario,
   startLoopbackServer,
 } from '@faultline/test-fixtures';
@@ -24,33 +25,10 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { tracedChat } from '../examples/traced-chat.ts';
 import { EVENT_RETRY, METRIC_FAILURES } from './index.ts';
 
+const success = openaiChatCompletion('Hello');
+
 const PAGE = 'docs/integrations/otel.md';
 const serverError = loadScenarios('openai').find((scenario) => scenario.id === 'openai/server-error-json')!;
-const success = {
-  id: 'openai/otel-docs-success',
-  provider: 'openai',
-  description: 'a chat completion',
-  source: 'https://platform.openai.com/docs/api-reference/chat/object',
-  response: {
-    kind: 'http',
-    status: 200,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      id: 'chatcmpl-docs',
-      object: 'chat.completion',
-      created: 1763760000,
-      model: 'gpt-4o-mini',
-      choices: [{ index: 0, message: { role: 'assistant', content: 'Hello' }, finish_reason: 'stop' }],
-    }),
-  },
-  expected: {
-    category: 'unknown',
-    reason: 'unknown',
-    retryable: false,
-    userAction: 'unknown',
-    httpStatus: 500,
-  },
-} as Scenario;
 
 const spans = new InMemorySpanExporter();
 const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);

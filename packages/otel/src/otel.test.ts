@@ -3,6 +3,7 @@ import type { RetryEvent } from '@faultline/render';
 import {
   type LoopbackServer,
   loadScenarios,
+  openaiChatCompletion,
   type Scenario,
   startLoopbackServer,
 } from '@faultline/test-fixtures';
@@ -33,6 +34,8 @@ import {
   recordFailure,
   recordFallback,
 } from './index.ts';
+
+const success = openaiChatCompletion('Hello', 'gpt-4o');
 
 const ORG_CANARY = 'org-CanaryOtel4Kp';
 const KEY_CANARY = 'sk-proj-CanaryOtelKey0123456789abcdef';
@@ -70,31 +73,6 @@ const orgCanary = {
     reason: 'auth',
     retryable: false,
     userAction: 'check_credentials',
-    httpStatus: 500,
-  },
-} as Scenario;
-const success = {
-  id: 'openai/otel-success',
-  provider: 'openai',
-  description: 'a chat completion',
-  source: 'https://platform.openai.com/docs/api-reference/chat/object',
-  response: {
-    kind: 'http',
-    status: 200,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      id: 'chatcmpl-otel',
-      object: 'chat.completion',
-      created: 1763760000,
-      model: 'gpt-4o',
-      choices: [{ index: 0, message: { role: 'assistant', content: 'Hello' }, finish_reason: 'stop' }],
-    }),
-  },
-  expected: {
-    category: 'unknown',
-    reason: 'unknown',
-    retryable: false,
-    userAction: 'unknown',
     httpStatus: 500,
   },
 } as Scenario;

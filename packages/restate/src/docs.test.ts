@@ -4,6 +4,7 @@ import {
   docExamples,
   type LoopbackServer,
   loadScenarios,
+  openaiChatCompletion,
   type Scenario,
   startLoopbackServer,
 } from '@faultline/test-fixtures';
@@ -13,36 +14,13 @@ import { ask } from '../examples/client.ts';
 import { llmService } from '../examples/llm-service.ts';
 import { type RestateServer, startRestateServer } from './restate-server.ts';
 
+const success = openaiChatCompletion('Hello');
+
 const PAGE = 'docs/integrations/restate.md';
 const inCi = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false';
 const scenario = (id: string) => loadScenarios('openai').find((candidate) => candidate.id === id)!;
 const invalidKey = scenario('openai/invalid-api-key');
 const overloaded = scenario('openai/overloaded-503');
-const success = {
-  id: 'openai/restate-docs-success',
-  provider: 'openai',
-  description: 'a chat completion',
-  source: 'https://platform.openai.com/docs/api-reference/chat/object',
-  response: {
-    kind: 'http',
-    status: 200,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      id: 'chatcmpl-docs',
-      object: 'chat.completion',
-      created: 1763760000,
-      model: 'gpt-4o-mini',
-      choices: [{ index: 0, message: { role: 'assistant', content: 'Hello' }, finish_reason: 'stop' }],
-    }),
-  },
-  expected: {
-    category: 'unknown',
-    reason: 'unknown',
-    retryable: false,
-    userAction: 'unknown',
-    httpStatus: 500,
-  },
-} as Scenario;
 
 let loopback: LoopbackServer;
 let restate: RestateServer | undefined;

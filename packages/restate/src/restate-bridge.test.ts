@@ -3,6 +3,7 @@ import { FaultlineError, toDict } from '@faultline/render';
 import {
   type LoopbackServer,
   loadScenarios,
+  openaiChatCompletion,
   type Scenario,
   startLoopbackServer,
 } from '@faultline/test-fixtures';
@@ -17,6 +18,8 @@ import {
   UNRECOVERABLE_INVOCATION_FAILURE,
 } from './index.ts';
 import { type RestateServer, startRestateServer } from './restate-server.ts';
+
+const success = openaiChatCompletion('Hello');
 
 // A real Restate server, started here from the npm package's binary. In CI (CI=1) a server that
 // cannot start fails the suite; elsewhere the suite is skipped with the reason.
@@ -47,31 +50,6 @@ const shortWait = {
     userAction: 'wait_and_retry',
     httpStatus: 429,
     retryAfterSeconds: 1,
-  },
-} as Scenario;
-const success = {
-  id: 'openai/restate-success',
-  provider: 'openai',
-  description: 'a chat completion',
-  source: 'https://platform.openai.com/docs/api-reference/chat/object',
-  response: {
-    kind: 'http',
-    status: 200,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      id: 'chatcmpl-restate',
-      object: 'chat.completion',
-      created: 1763760000,
-      model: 'gpt-4o-mini',
-      choices: [{ index: 0, message: { role: 'assistant', content: 'Hello' }, finish_reason: 'stop' }],
-    }),
-  },
-  expected: {
-    category: 'unknown',
-    reason: 'unknown',
-    retryable: false,
-    userAction: 'unknown',
-    httpStatus: 500,
   },
 } as Scenario;
 
