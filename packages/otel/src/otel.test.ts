@@ -276,3 +276,30 @@ describe('OpenTelemetry, with the real openai SDK on the loopback server', () =>
     expect(after - before).toBe(1);
   });
 });
+
+describe('total', () => {
+  const hostile = new Proxy(
+    {},
+    {
+      get() {
+        throw new Error('get');
+      },
+    },
+  );
+
+  it.each([
+    ['undefined', undefined],
+    ['null', null],
+    ['a string', 'boom'],
+    ['a Proxy whose getters throw', hostile],
+  ])('recordFailure and recordFallback leave %s alone', (_name, value) => {
+    expect(recordFailure(value)).toBeUndefined();
+    expect(recordFallback(value, { model: 'x' })).toBeUndefined();
+  });
+
+  it('a retry listener never throws on a malformed event', () => {
+    const onRetry = faultlineOnRetry();
+    expect(() => onRetry(hostile as RetryEvent)).not.toThrow();
+    expect(() => onRetry({} as RetryEvent)).not.toThrow();
+  });
+});

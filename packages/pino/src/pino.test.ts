@@ -150,3 +150,31 @@ describe('toJSON, what winston and JSON.stringify users get', () => {
     expect(JSON.parse(text).error).toEqual(JSON.parse(JSON.stringify(failure.toErrorReport())));
   });
 });
+
+describe('total', () => {
+  const hostile = new Proxy(
+    {},
+    {
+      get() {
+        throw new Error('get');
+      },
+    },
+  );
+
+  it.each([
+    ['undefined', undefined],
+    ['null', null],
+    ['a string', 'boom'],
+    ['a Proxy whose getters throw', hostile],
+  ])('hands %s to the fallback, untouched', (_name, value) => {
+    const seen: unknown[] = [];
+    const serializer = faultlineErrorSerializer((input: unknown) => {
+      seen.push(input);
+      return 'fallback';
+    });
+    expect(serializer(value)).toBe('fallback');
+    expect(seen).toHaveLength(1);
+    expect(seen[0] === value).toBe(true);
+    expect(faultlineErrorSerializer()(value)).toBe(value);
+  });
+});
