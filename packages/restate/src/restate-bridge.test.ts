@@ -7,7 +7,7 @@ import {
   type Scenario,
   startLoopbackServer,
 } from '@faultline/test-fixtures';
-import { type Context, service } from '@restatedev/restate-sdk';
+import { type Context, service, TerminalError } from '@restatedev/restate-sdk';
 import { connect, HttpCallError } from '@restatedev/restate-sdk-clients';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +15,7 @@ import {
   faultlineAsTerminalError,
   faultlineRun,
   recoverErrorReport,
+  toRestateError,
   UNRECOVERABLE_INVOCATION_FAILURE,
 } from './index.ts';
 import { type RestateServer, startRestateServer } from './restate-server.ts';
@@ -252,5 +253,34 @@ describe('Restate on a real restate-server', () => {
     );
     expect(tampered.errorType).toBe(UNRECOVERABLE_INVOCATION_FAILURE);
     expect(tampered.message).toContain('failed the schema');
+  });
+});
+
+describe('total, no server needed', () => {
+  const hostile = new Proxy(
+    {},
+    {
+      get() {
+        throw new Error('get');
+      },
+    },
+  );
+
+  it.each([
+    ['undefined', undefined],
+    ['null', null],
+    ['a string', 'boom'],
+    ['a Proxy whose getters throw', hostile],
+  ])('classifies %s as terminal, and recovers an UnrecoverableInvocationFailure from it', (_name, value) => {
+    const converted = toRestateError(value);
+    expect(converted).toBeInstanceOf(TerminalError);
+    expect(recoverErrorReport(converted).retryable).toBe(false);
+    expect(faultlineAsTerminalError(value)).toBeUndefined();
+    expect(recoverErrorReport(value).errorType).toBe(UNRECOVERABLE_INVOCATION_FAILURE);
+  });
+
+  it("passes Restate's own errors through untouched", () => {
+    const terminal = new TerminalError('mine', { errorCode: 409 });
+    expect(toRestateError(terminal)).toBe(terminal);
   });
 });
