@@ -51,3 +51,17 @@ describe('problemResponseFor is total', () => {
     expect(problemResponseFor(first)).toBeUndefined();
   });
 });
+
+describe('options reach render', () => {
+  it('sets instance from the path when asked, and the type prefix', () => {
+    const reason = SCENARIOS.rateLimit!.expected.reason;
+    expect(problemResponseFor(failure, {}, '/chat')?.body.instance).toBeUndefined();
+    const answer = problemResponseFor(
+      failure,
+      { instanceFromPath: true, typePrefix: 'https://errors.example/' },
+      '/chat',
+    );
+    expect(answer?.body.instance).toBe('/chat');
+    expect(answer?.body.type).toBe(`https://errors.example/${reason}`);
+  });
+});
