@@ -102,7 +102,10 @@ function instrumentsFor(options: FaultlineOtelOptions): Instruments {
   return instruments;
 }
 
-/** Retries recorded on a span by `faultlineOnRetry`, so `recordFailure` can count the attempts. */
+/**
+ * Retries recorded on a span by `faultlineOnRetry` since its last recorded failure or fallback, so
+ * `recordFailure` can count the attempts of the call that failed.
+ */
 const RETRIES = new WeakMap<Span, number>();
 
 /** The attempts a report counts, when the retry loop that threw it recorded them (render's `attempts`). */
@@ -161,6 +164,8 @@ export function recordFailure(error: unknown, options: FaultlineOtelOptions = {}
         [ATTR_FAULTLINE_NEXT_STEP]: report.nextStep,
       };
       const retries = RETRIES.get(span);
+      // The count is of this call: a later call recorded on the same span starts again.
+      RETRIES.delete(span);
       const attempts = attemptsOf(report) ?? (retries === undefined ? undefined : retries + 1);
       if (attempts !== undefined) attributes[ATTR_FAULTLINE_ATTEMPTS] = attempts;
       if (report.retryAfterSeconds !== undefined)
@@ -257,6 +262,8 @@ export function recordFallback(
     if (typeof to?.provider === 'string') attributes[ATTR_FAULTLINE_FALLBACK_TO_PROVIDER] = to.provider;
     if (typeof to?.model === 'string') attributes[ATTR_FAULTLINE_FALLBACK_TO_MODEL] = to.model;
     span.addEvent(EVENT_FALLBACK, attributes);
+    // The next candidate's attempts are its own.
+    RETRIES.delete(span);
     return report;
   } catch {
     return undefined;

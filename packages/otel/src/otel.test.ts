@@ -253,6 +253,30 @@ describe('OpenTelemetry, with the real openai SDK on the loopback server', () =>
     expect(span!.status.code).toBe(SpanStatusCode.UNSET);
   });
 
+  it("counts the attempts of the call that failed, not its predecessor's in a fallback chain", async () => {
+    const tracer = trace.getTracer('faultline-test');
+    const onRetry = faultlineOnRetry();
+    await tracer.startActiveSpan('chat with fallback', async (span) => {
+      const call = (model: string, maxAttempts: number) =>
+        withClassifiedErrors(({ signal }) => chat(serverError, model, signal), {
+          model,
+          retry: { maxAttempts, baseDelayMs: 1, onRetry },
+        });
+      try {
+        await call('gpt-4o-mini', 3);
+      } catch (error) {
+        recordFallback(error, { provider: 'openai', model: 'gpt-4o' });
+        await call('gpt-4o', 2).catch((second: unknown) => recordFailure(second));
+      } finally {
+        span.end();
+      }
+    });
+    const [span] = spans.getFinishedSpans();
+    expect(span!.events.filter((event) => event.name === EVENT_RETRY)).toHaveLength(3);
+    expect(span!.attributes['faultline.attempts']).toBe(2);
+    expect(span!.attributes['gen_ai.request.model']).toBe('gpt-4o');
+  });
+
   it('leaves alone an error that is not a FaultlineError, and a call with no active span', async () => {
     const tracer = trace.getTracer('faultline-test');
     tracer.startActiveSpan('not ours', (span) => {
