@@ -1,4 +1,5 @@
 import {
+  type Disclosure,
   type FaultlineError,
   type HttpErrorResponse,
   httpResponseFor,
@@ -11,7 +12,7 @@ import {
  * provider text), `scrubbed` (the provider's words without account ids), `full` (secrets still
  * scrubbed). render owns the levels and their wording; this package only passes the choice on.
  */
-export type Disclosure = 'safe' | 'scrubbed' | 'full';
+export type { Disclosure } from '@faultline/render';
 
 export interface FaultlineHttpOptions {
   /** What the body may say of the provider's words. Default `'safe'`: an app's clients never see provider text. */
@@ -42,13 +43,12 @@ export function problemResponseFor(
 ): HttpErrorResponse | undefined {
   const error = findFaultlineError(thrown);
   if (error === undefined) return undefined;
-  // `disclosure` is passed through to render (issue 14 adds it to ProblemDetailsOptions; render
-  // decides what each level shows). The cast keeps this compiling against a render without it.
-  const renderOptions = {
+  // `disclosure` is passed through to render, which decides what each level shows.
+  const renderOptions: ProblemDetailsOptions = {
     disclosure: options.disclosure ?? 'safe',
     typePrefix: options.typePrefix,
     instance: options.instanceFromPath === true ? path : undefined,
-  } as ProblemDetailsOptions;
+  };
   return httpResponseFor(error, renderOptions);
 }
 

@@ -1,4 +1,5 @@
 import {
+  type Disclosure,
   type ErrorReport,
   type FaultlineError,
   nearestFaultlineError,
@@ -22,9 +23,10 @@ import {
  * (the provider's words without account ids; the most a trace gets by default), `full` (secrets
  * still scrubbed). render owns the levels and their wording; this package only passes the choice on.
  */
-export type Disclosure = 'safe' | 'scrubbed' | 'full';
 
 /** The instrumentation scope of every span event, counter and histogram this package writes. */
+export type { Disclosure } from '@faultline/render';
+
 export const INSTRUMENTATION_SCOPE = '@faultline/otel';
 
 // Attribute names. The stable ones (error.type, exception.*) and the GenAI ones (still in
@@ -110,8 +112,8 @@ const RETRIES = new WeakMap<Span, number>();
 
 /** The attempts a report counts, when the retry loop that threw it recorded them (render's `attempts`). */
 function attemptsOf(report: ErrorReport): number | undefined {
-  const count = (report as { attempts?: { count?: unknown } }).attempts?.count;
-  return typeof count === 'number' && Number.isSafeInteger(count) && count > 0 ? count : undefined;
+  const made = report.attempts?.made;
+  return typeof made === 'number' && Number.isSafeInteger(made) && made > 0 ? made : undefined;
 }
 
 /** The provider and model attributes, GenAI conventions first. Low cardinality: also used on metrics. */
@@ -133,8 +135,7 @@ function genAiAttributes(report: ErrorReport, options: FaultlineOtelOptions): At
 
 /** The text a span may carry, at the chosen disclosure level: render decides what each level shows. */
 function disclosedText(error: FaultlineError, disclosure: Disclosure): string {
-  // `disclosure` is issue 14's option on problemDetails; the cast keeps this compiling before it lands.
-  return problemDetails(error, { disclosure } as ProblemDetailsOptions).detail;
+  return problemDetails(error, { disclosure }).detail;
 }
 
 /**

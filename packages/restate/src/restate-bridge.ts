@@ -113,7 +113,7 @@ export function faultlineRun<T>(
     if (failure === undefined) return value as T;
     if (lastRetryable !== undefined && metadataReport(failure.metadata) === undefined) {
       // issue 14 adds `retriesExhausted` to the report; until then the next step says it.
-      throw terminalFor({ ...lastRetryable, nextStep: 'fallback' });
+      throw terminalFor({ ...lastRetryable, nextStep: 'fallback', retriesExhausted: true });
     }
     throw failure;
   });
