@@ -65,6 +65,11 @@ export interface FallbackOptions {
   readonly sleep?: ((milliseconds: number, signal: AbortSignal | undefined) => Promise<void>) | undefined;
   /** Jitter source, [0, 1). Default `Math.random`. */
   readonly random?: (() => number) | undefined;
+  /**
+   * Called with each candidate's outcome as it is settled (a stream that fell back after output
+   * learns here what the failed candidate had delivered). A throwing listener is ignored.
+   */
+  readonly onOutcome?: ((outcome: CandidateOutcome, index: number) => void) | undefined;
 }
 
 /** Why a candidate was not called. */
@@ -243,6 +248,15 @@ async function* runChain<T, C>(
   let avoidCredential: string | undefined;
   let totalDelivered = 0;
 
+  const settle = (index: number, outcome: CandidateOutcome) => {
+    outcomes[index] = outcome;
+    if (typeof options.onOutcome !== 'function') return;
+    try {
+      options.onOutcome(outcome, index);
+    } catch {
+      // A listener never changes the outcome.
+    }
+  };
   const keyOf = (candidate: Candidate<T>): HealthKey => ({
     provider: candidate.provider,
     model: candidate.model,
@@ -295,13 +309,13 @@ async function* runChain<T, C>(
           if (step.done === true) {
             finished = true;
             await registry.recordSuccess(key, admission);
-            outcomes[index] = {
+            settle(index, {
               ...base(candidate),
               status: 'succeeded',
               attempts: number,
               waitsMs,
               ...(admission.kind === 'probe' ? { probe: true } : {}),
-            };
+            });
             return { ok: true, value: step.value };
           }
           delivered++;
@@ -333,7 +347,7 @@ async function* runChain<T, C>(
       const deliveredOutput =
         delivered > 0 ? (error.delivered ?? { chunks: delivered, characters: 0 }) : undefined;
       const fail = () => {
-        outcomes[index] = {
+        settle(index, {
           ...base(candidate),
           status: 'failed',
           attempts: number,
@@ -342,7 +356,7 @@ async function* runChain<T, C>(
           ...(retryStopped === undefined ? {} : { retryStopped }),
           ...(deliveredOutput === undefined ? {} : { delivered: deliveredOutput }),
           ...(admission.kind === 'probe' ? { probe: true } : {}),
-        };
+        });
         return { ok: false } as const;
       };
       if (!retryable(classification, options.idempotent) || number >= policy.maxAttempts) return fail();
@@ -415,29 +429,29 @@ async function* runChain<T, C>(
     for (let index = 0; index < candidates.length; index++) {
       const candidate = candidates[index] as Candidate<T>;
       if (ended) {
-        outcomes[index] = { ...base(candidate), status: 'skipped', skipped: 'chain_ended', attempts: 0, waitsMs: [] };
+        settle(index, { ...base(candidate), status: 'skipped', skipped: 'chain_ended', attempts: 0, waitsMs: [] });
         continue;
       }
       if (!usable(index)) {
-        outcomes[index] = {
+        settle(index, {
           ...base(candidate),
           status: 'skipped',
           skipped: minContextWindow !== undefined ? 'smaller_context_window' : 'same_credential',
           attempts: 0,
           waitsMs: [],
-        };
+        });
         continue;
       }
       const admission = await registry.admit(keyOf(candidate));
       if (admission.kind === 'cooling' || admission.kind === 'open') {
-        outcomes[index] = {
+        settle(index, {
           ...base(candidate),
           status: 'skipped',
           skipped: admission.kind === 'cooling' ? 'cooling' : 'breaker_open',
           waitMs: admission.waitMs,
           attempts: 0,
           waitsMs: [],
-        };
+        });
         if (admission.kind === 'cooling') deferred.push({ index, waitMs: admission.waitMs });
         continue;
       }
