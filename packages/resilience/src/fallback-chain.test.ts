@@ -31,7 +31,10 @@ afterAll(async () => {
 });
 
 /** A registry on a fake clock, recording its events. */
-function registryOn(time: ReturnType<typeof fakeTime>, options: ConstructorParameters<typeof HealthRegistry>[0] = {}) {
+function registryOn(
+  time: ReturnType<typeof fakeTime>,
+  options: ConstructorParameters<typeof HealthRegistry>[0] = {},
+) {
   const events: HealthEvent[] = [];
   const registry = new HealthRegistry({
     store: new MemoryHealthStore({ now: time.now }),
@@ -186,7 +189,9 @@ describe('shared cooldowns', () => {
     const options = { registry, sleep: time.sleep, retry: { maxAttempts: 3 } } as const;
     // The first call meets the 429: no retry (another candidate can answer now), the key cools.
     expect(textOf(await runWithFallback(candidates, options))).toBe('backup');
-    expect(events).toContainEqual(expect.objectContaining({ type: 'cooldown', ms: 1500, reason: 'rate_limit' }));
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'cooldown', ms: 1500, reason: 'rate_limit' }),
+    );
     const results = await Promise.all(Array.from({ length: 49 }, () => runWithFallback(candidates, options)));
     expect(results.map(textOf)).toEqual(Array(49).fill('backup'));
     expect(server.requests(limited)).toHaveLength(1);
@@ -251,7 +256,9 @@ describe('circuit breaker', () => {
 
     for (let call = 0; call < 3; call++) expect(textOf(await run())).toBe('backup');
     expect(primaryCalls()).toBe(3);
-    expect(events).toContainEqual(expect.objectContaining({ type: 'breaker-open', ms: 5000, afterProbe: false }));
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'breaker-open', ms: 5000, afterProbe: false }),
+    );
     // Open: the primary is not called.
     await run();
     expect(primaryCalls()).toBe(3);
@@ -261,7 +268,9 @@ describe('circuit breaker', () => {
     const concurrent = await Promise.all(Array.from({ length: 10 }, run));
     expect(concurrent.map(textOf)).toEqual(Array(10).fill('backup'));
     expect(primaryCalls()).toBe(4);
-    expect(events).toContainEqual(expect.objectContaining({ type: 'breaker-open', ms: 10_000, afterProbe: true }));
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'breaker-open', ms: 10_000, afterProbe: true }),
+    );
     time.advance(5000);
     await run();
     expect(primaryCalls()).toBe(4);
@@ -281,7 +290,9 @@ describe('circuit breaker', () => {
     const time = fakeTime();
     const { registry, events } = registryOn(time, { breaker: { failureThreshold: 2 } });
     for (const scenario of [quota, bad, quota, bad, quota]) {
-      await failure(runWithFallback([chatCandidate(server, () => scenario, { model: 'gpt-4o' })], { registry }));
+      await failure(
+        runWithFallback([chatCandidate(server, () => scenario, { model: 'gpt-4o' })], { registry }),
+      );
     }
     expect(events.filter((event) => event.type === 'breaker-open')).toEqual([]);
     expect(await registry.admit({ provider: 'openai', model: 'gpt-4o' })).toEqual({ kind: 'allow' });

@@ -81,7 +81,12 @@ export type SkipReason =
   | 'chain_ended';
 
 /** Why a candidate's retries stopped before its attempts ran out. */
-export type RetryStop = 'retry_budget' | 'key_cooling' | 'retry_after_over_cap' | 'breaker_open' | 'output_delivered';
+export type RetryStop =
+  | 'retry_budget'
+  | 'key_cooling'
+  | 'retry_after_over_cap'
+  | 'breaker_open'
+  | 'output_delivered';
 
 /** What happened to one candidate, in chain order. */
 export interface CandidateOutcome {
@@ -213,7 +218,9 @@ class CallerAbort {
 }
 
 function withClassifiedErrorsOf<T>(candidate: Candidate<T>): BoundWithClassifiedErrors {
-  return typeof candidate.withClassifiedErrors === 'function' ? candidate.withClassifiedErrors : withClassifiedErrors;
+  return typeof candidate.withClassifiedErrors === 'function'
+    ? candidate.withClassifiedErrors
+    : withClassifiedErrors;
 }
 
 function retryable(classification: Classification, idempotent: boolean | undefined): boolean {
@@ -429,7 +436,13 @@ async function* runChain<T, C>(
     for (let index = 0; index < candidates.length; index++) {
       const candidate = candidates[index] as Candidate<T>;
       if (ended) {
-        settle(index, { ...base(candidate), status: 'skipped', skipped: 'chain_ended', attempts: 0, waitsMs: [] });
+        settle(index, {
+          ...base(candidate),
+          status: 'skipped',
+          skipped: 'chain_ended',
+          attempts: 0,
+          waitsMs: [],
+        });
         continue;
       }
       if (!usable(index)) {
@@ -517,7 +530,9 @@ function chainError<T>(
     );
   }
   // Nothing was called: every key was cooling or its breaker open. Transient, with the soonest wait.
-  const waits = list.map((outcome) => outcome.waitMs).filter((wait): wait is number => typeof wait === 'number');
+  const waits = list
+    .map((outcome) => outcome.waitMs)
+    .filter((wait): wait is number => typeof wait === 'number');
   const soonest = waits.length > 0 ? Math.min(...waits) : undefined;
   const allCooling = list.length > 0 && list.every((outcome) => outcome.skipped === 'cooling');
   const classification = classificationFor(allCooling ? 'rate_limit' : 'overloaded', {
@@ -541,6 +556,7 @@ export async function runWithFallback<T>(
   candidates: readonly Candidate<T>[],
   options: FallbackOptions = {},
 ): Promise<T> {
+  // biome-ignore lint/correctness/useYield: the chain runs calls and streams alike; a call yields no chunk.
   const chain = runChain<T, never>(candidates, options, async function* (candidate, context) {
     return await candidate.call(context);
   });

@@ -37,8 +37,18 @@ export interface RetryBudgetOptions {
 }
 
 export type HealthEvent =
-  | { readonly type: 'cooldown'; readonly key: HealthKey; readonly ms: number; readonly reason: FailureReason }
-  | { readonly type: 'breaker-open'; readonly key: HealthKey; readonly ms: number; readonly afterProbe: boolean }
+  | {
+      readonly type: 'cooldown';
+      readonly key: HealthKey;
+      readonly ms: number;
+      readonly reason: FailureReason;
+    }
+  | {
+      readonly type: 'breaker-open';
+      readonly key: HealthKey;
+      readonly ms: number;
+      readonly afterProbe: boolean;
+    }
   | { readonly type: 'breaker-closed'; readonly key: HealthKey }
   | { readonly type: 'retry-budget-exhausted'; readonly key: HealthKey };
 

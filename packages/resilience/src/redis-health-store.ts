@@ -6,7 +6,7 @@ import { type HealthStore, MemoryHealthStore, type StoredEntry, type WriteMode }
  */
 export interface RedisEvalClient {
   eval(script: string, numberOfKeys: number, ...keysAndArguments: Array<string | number>): Promise<unknown>;
-  /** ioredis's connection state; anything but `ready` sends calls to local state at once. */
+  /** ioredis's connection state; `end` or `close` sends calls to local state at once. */
   readonly status?: string;
 }
 
@@ -108,7 +108,8 @@ export class RedisHealthStore implements HealthStore {
     this.#prefix = typeof options.prefix === 'string' ? options.prefix : 'faultline:health:';
     this.#timeoutMs = positiveOr(options.timeoutMs, 250);
     this.#retryAfterMs = positiveOr(options.retryAfterMs, 5000);
-    this.#onUnavailable = typeof options.onUnavailable === 'function' ? options.onUnavailable : defaultUnavailable;
+    this.#onUnavailable =
+      typeof options.onUnavailable === 'function' ? options.onUnavailable : defaultUnavailable;
     this.#onRecovered = typeof options.onRecovered === 'function' ? options.onRecovered : undefined;
     this.#local = options.fallbackStore ?? new MemoryHealthStore();
   }
@@ -118,10 +119,18 @@ export class RedisHealthStore implements HealthStore {
     return this.#down;
   }
 
-  async #run<T>(script: string, keys: readonly string[], args: Array<string | number>, local: () => T, parse: (raw: unknown) => T): Promise<T> {
+  async #run<T>(
+    script: string,
+    keys: readonly string[],
+    args: Array<string | number>,
+    local: () => T,
+    parse: (raw: unknown) => T,
+  ): Promise<T> {
     if (this.#down && performance.now() < this.#downUntil) return local();
+    // A client that has ended will never answer; any other state (connecting, reconnecting) may,
+    // within the timeout, from ioredis's offline queue.
     const status = this.#client.status;
-    if (typeof status === 'string' && status !== 'ready' && status !== 'connect') {
+    if (status === 'end' || status === 'close') {
       this.#fail(new Error(`the Redis client is ${status}`));
       return local();
     }
@@ -163,37 +172,61 @@ export class RedisHealthStore implements HealthStore {
 
   read(keys: readonly string[]): Promise<ReadonlyArray<StoredEntry | undefined>> {
     if (keys.length === 0) return Promise.resolve([]);
-    return this.#run(READ_SCRIPT, keys, [], () => this.#local.readNow(keys), (raw) => {
-      if (!Array.isArray(raw)) throw new Error('unexpected reply to the read script');
-      return keys.map((_, index) => {
-        const value = raw[index * 2];
-        const ttl = Number(raw[index * 2 + 1]);
-        if (value === null || value === undefined || value === false) return undefined;
-        const number = Number(value);
-        if (!Number.isFinite(number)) return undefined;
-        // -1: a key without expiry (not written by this store); read it as living a long time.
-        return { value: number, ttlMs: ttl >= 0 ? ttl : Number.MAX_SAFE_INTEGER };
-      });
-    });
+    return this.#run(
+      READ_SCRIPT,
+      keys,
+      [],
+      () => this.#local.readNow(keys),
+      (raw) => {
+        if (!Array.isArray(raw)) throw new Error('unexpected reply to the read script');
+        return keys.map((_, index) => {
+          const value = raw[index * 2];
+          const ttl = Number(raw[index * 2 + 1]);
+          if (value === null || value === undefined || value === false) return undefined;
+          const number = Number(value);
+          if (!Number.isFinite(number)) return undefined;
+          // -1: a key without expiry (not written by this store); read it as living a long time.
+          return { value: number, ttlMs: ttl >= 0 ? ttl : Number.MAX_SAFE_INTEGER };
+        });
+      },
+    );
   }
 
   increment(key: string, ttlMs: number, by = 1): Promise<number> {
     const ttl = Math.max(1, Math.ceil(ttlMs));
-    return this.#run(INCREMENT_SCRIPT, [key], [ttl, by], () => this.#local.incrementNow(key, ttl, by), (raw) => {
-      const value = Number(raw);
-      if (!Number.isFinite(value)) throw new Error('unexpected reply to the increment script');
-      return value;
-    });
+    return this.#run(
+      INCREMENT_SCRIPT,
+      [key],
+      [ttl, by],
+      () => this.#local.incrementNow(key, ttl, by),
+      (raw) => {
+        const value = Number(raw);
+        if (!Number.isFinite(value)) throw new Error('unexpected reply to the increment script');
+        return value;
+      },
+    );
   }
 
   write(key: string, value: number, ttlMs: number, mode: WriteMode = 'always'): Promise<boolean> {
     const ttl = Math.max(1, Math.ceil(ttlMs));
-    return this.#run(WRITE_SCRIPT, [key], [value, ttl, mode], () => this.#local.writeNow(key, value, ttl, mode), (raw) => Number(raw) === 1);
+    return this.#run(
+      WRITE_SCRIPT,
+      [key],
+      [value, ttl, mode],
+      () => this.#local.writeNow(key, value, ttl, mode),
+      (raw) => Number(raw) === 1,
+    );
   }
 
   delete(keys: readonly string[]): Promise<void> {
     if (keys.length === 0) return Promise.resolve();
-    return this.#run(DELETE_SCRIPT, keys, [], () => this.#local.deleteNow(keys), () => undefined);
+    return this.#run(
+      DELETE_SCRIPT,
+      keys,
+      [],
+      () => this.#local.deleteNow(keys),
+      () => undefined,
+    );
   }
 }
 

@@ -1,5 +1,9 @@
+// biome-ignore-all lint/suspicious/noThenProperty: scenario contract
 // Test-only helpers: real openai SDK clients pointed at the loopback server. Never imported by src.
-import { guardOpenAIStream, withClassifiedErrors as openaiWithClassifiedErrors } from '@faultline/extract-openai';
+import {
+  guardOpenAIStream,
+  withClassifiedErrors as openaiWithClassifiedErrors,
+} from '@faultline/extract-openai';
 import type { LoopbackServer, Scenario } from '@faultline/test-fixtures';
 import OpenAI from 'openai';
 import type { Candidate } from './fallback-chain.ts';
@@ -53,13 +57,18 @@ export function streamScenario(parts: readonly string[]): ResponseScenario {
   };
 }
 
-export function clientFor(server: LoopbackServer, scenario: ResponseScenario, apiKey = 'sk-test-faultline'): OpenAI {
+export function clientFor(
+  server: LoopbackServer,
+  scenario: ResponseScenario,
+  apiKey = 'sk-test-faultline',
+): OpenAI {
   return new OpenAI({ apiKey, maxRetries: 0, baseURL: server.baseUrlFor(scenario, { pathPrefix: '/v1' }) });
 }
 
 /** The text of a chat completion. */
 export function textOf(completion: unknown): string | undefined {
-  return (completion as { choices?: Array<{ message?: { content?: string } }> }).choices?.[0]?.message?.content;
+  return (completion as { choices?: Array<{ message?: { content?: string } }> }).choices?.[0]?.message
+    ?.content;
 }
 
 export interface OpenAICandidateOptions {
@@ -111,7 +120,10 @@ export function streamCandidate(
     withClassifiedErrors: openaiWithClassifiedErrors,
     call: async ({ signal }) =>
       guardOpenAIStream(
-        await client.chat.completions.create({ ...CHAT_PARAMS, model: options.model, stream: true }, { signal }),
+        await client.chat.completions.create(
+          { ...CHAT_PARAMS, model: options.model, stream: true },
+          { signal },
+        ),
         { signal },
       ),
   };
