@@ -302,7 +302,7 @@ describe('circuit breaker', () => {
 describe('retry budget', () => {
   it('caps retries during an outage to a fraction of the call volume (counted at the server)', async () => {
     const overloaded = loadScenario('openai/overloaded-503');
-    const calls = 60;
+    const calls = 40;
     const run = async (retryBudget: false | { ratio: number; minRetries: number }) => {
       const time = fakeTime();
       const { registry } = registryOn(time, { breaker: false, retryBudget });

@@ -253,7 +253,7 @@ async function* runChain<T, C>(
   // Constraints a failure puts on the candidates after it.
   let minContextWindow: number | undefined;
   let avoidCredential: string | undefined;
-  let totalDelivered = 0;
+  let outputSeen = false;
 
   const settle = (index: number, outcome: CandidateOutcome) => {
     outcomes[index] = outcome;
@@ -326,7 +326,6 @@ async function* runChain<T, C>(
             return { ok: true, value: step.value };
           }
           delivered++;
-          totalDelivered++;
           yield step.value;
         }
       } catch (thrown) {
@@ -353,6 +352,12 @@ async function* runChain<T, C>(
       lastIndex = index;
       const deliveredOutput =
         delivered > 0 ? (error.delivered ?? { chunks: delivered, characters: 0 }) : undefined;
+      // Output is what a guard measured (characters); a stream without a guard's measure counts
+      // chunks. Chunks without output (a `message_start`, a role delta) do not stop a fallback.
+      const outputDelivered =
+        deliveredOutput !== undefined &&
+        (error.delivered !== undefined ? deliveredOutput.characters > 0 : deliveredOutput.chunks > 0);
+      if (outputDelivered) outputSeen = true;
       const fail = () => {
         settle(index, {
           ...base(candidate),
@@ -367,7 +372,7 @@ async function* runChain<T, C>(
         return { ok: false } as const;
       };
       if (!retryable(classification, options.idempotent) || number >= policy.maxAttempts) return fail();
-      if (delivered > 0) {
+      if (outputDelivered) {
         retryStopped = 'output_delivered';
         return fail();
       }
@@ -422,7 +427,7 @@ async function* runChain<T, C>(
     if (error === undefined) return true;
     const candidate = candidates[index] as Candidate<T>;
     const reason = error.classification.reason;
-    if (totalDelivered > 0 && options.fallbackAfterOutput !== true) return false;
+    if (outputSeen && options.fallbackAfterOutput !== true) return false;
     if (!fallsBack(reason, options.fallbackOn)) return false;
     if (reason === 'context_overflow') {
       if (candidate.contextWindow === undefined) return false;
