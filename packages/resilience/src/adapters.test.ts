@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noThenProperty: scenario contract
 // A chain across SDKs: each candidate's failure is read by its own adapter's extractor.
 import Anthropic from '@anthropic-ai/sdk';
 import { guardAnthropicStream, withClassifiedErrors as withAnthropic } from '@faultline/extract-anthropic';
