@@ -70,6 +70,16 @@ describe('fallback chain with the real openai SDK', () => {
     expect(server.requests(quota)).toHaveLength(1);
     expect(server.requests(answer)).toHaveLength(1);
     expect(time.slept).toEqual([]);
+    // A spent allowance cools its key (capacityCooldownMs, 60 s): the next call does not pay a request to relearn it.
+    await runWithFallback(
+      [
+        chatCandidate(server, () => quota, { model: 'gpt-4o' }),
+        chatCandidate(server, () => answer, { provider: 'groq', model: 'llama-3.3-70b' }),
+      ],
+      { registry, sleep: time.sleep },
+    );
+    expect(server.requests(quota)).toHaveLength(1);
+    expect(server.requests(answer)).toHaveLength(2);
   });
 
   it('retries a transient failure on its candidate before moving on, and reports every candidate in order', async () => {
@@ -211,6 +221,19 @@ describe('shared cooldowns', () => {
     expect(server.requests(limited)).toHaveLength(3);
   });
 
+  it('a rate-limit reset header alone cools the key as long as it says', async () => {
+    const reset = loadScenario('openai/rate-limit-reset-headers-only'); // x-ratelimit-reset-tokens: 20s
+    const time = fakeTime();
+    const { registry, events } = registryOn(time);
+    const candidate = chatCandidate(server, () => reset, { model: 'gpt-4o' });
+    await failure(runWithFallback([candidate], { registry, retry: false }));
+    expect(events).toContainEqual(expect.objectContaining({ type: 'cooldown', ms: 20_000 }));
+    time.advance(19_999);
+    expect((await registry.admit(candidate)).kind).toBe('cooling');
+    time.advance(1);
+    expect((await registry.admit(candidate)).kind).toBe('allow');
+  });
+
   it('with no other candidate left, waits for a cooling key within the cap, and refuses beyond it', async () => {
     const limited = loadScenario('openai/rate-limit-retry-after-ms');
     let healthy = false;
@@ -284,11 +307,32 @@ describe('circuit breaker', () => {
     expect(primaryCalls()).toBe(6);
   });
 
+  it("a probe ended by the caller's abort gives its slot back", async () => {
+    const down = loadScenario('openai/server-error-json');
+    const hang = loadScenario('openai/never-answer');
+    let scenario: ResponseScenario = down;
+    const time = fakeTime();
+    const { registry } = registryOn(time, { breaker: { failureThreshold: 1, openMs: 1000 } });
+    const candidate = chatCandidate(server, () => scenario, { model: 'gpt-4o-probe' });
+    await failure(runWithFallback([candidate], { registry, retry: false }));
+    time.advance(1000);
+    scenario = hang;
+    const controller = new AbortController();
+    const pending = failure(runWithFallback([candidate], { registry, signal: controller.signal }));
+    while (server.requests(hang).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort();
+    await pending;
+    expect((await registry.admit(candidate)).kind).toBe('probe');
+  });
+
   it('never counts a 4xx verdict', async () => {
     const quota = loadScenario('openai/insufficient-quota');
     const bad = loadScenario('openai/together-invalid-request-422');
     const time = fakeTime();
-    const { registry, events } = registryOn(time, { breaker: { failureThreshold: 2 } });
+    const { registry, events } = registryOn(time, {
+      breaker: { failureThreshold: 2 },
+      capacityCooldownMs: 0,
+    });
     for (const scenario of [quota, bad, quota, bad, quota]) {
       await failure(
         runWithFallback([chatCandidate(server, () => scenario, { model: 'gpt-4o' })], { registry }),

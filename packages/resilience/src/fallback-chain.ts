@@ -330,7 +330,10 @@ async function* runChain<T, C>(
         }
       } catch (thrown) {
         finished = true;
-        if (signal?.aborted === true) throw new CallerAbort(thrown);
+        if (signal?.aborted === true) {
+          await registry.release(key, admission);
+          throw new CallerAbort(thrown);
+        }
         error = FaultlineError.isInstance(thrown)
           ? thrown
           : classifyError(thrown, {
@@ -341,10 +344,17 @@ async function* runChain<T, C>(
               streaming: delivered > 0,
               ...(delivered > 0 ? { delivered: { chunks: delivered, characters: 0 } } : {}),
             });
-        if (error.classification.callerAborted) throw new CallerAbort(thrown);
+        if (error.classification.callerAborted) {
+          await registry.release(key, admission);
+          throw new CallerAbort(thrown);
+        }
       } finally {
-        // The consumer stopped early (return() on the chain): release the candidate's stream.
-        if (!finished) await generator.return(undefined as never);
+        // The consumer stopped early (return() on the chain): release the candidate's stream, and
+        // the probe slot, since no verdict on the provider came back.
+        if (!finished) {
+          await generator.return(undefined as never);
+          await registry.release(key, admission);
+        }
       }
       const classification = error.classification;
       await registry.recordFailure(key, classification, admission);

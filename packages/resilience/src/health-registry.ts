@@ -61,6 +61,11 @@ export interface HealthRegistryOptions {
   readonly retryBudget?: false | RetryBudgetOptions | undefined;
   /** The longest a provider's wait may cool a key. Default 3 600 000 (an hour). */
   readonly maxCooldownMs?: number | undefined;
+  /**
+   * A spent allowance (`quota`, `billing`) that names no wait cools its key this long, so that
+   * calls stop paying a request each to learn it again. Default 60 000; 0 turns it off.
+   */
+  readonly capacityCooldownMs?: number | undefined;
   /** Called on each change of state; a throwing listener is ignored. */
   readonly onEvent?: ((event: HealthEvent) => void) | undefined;
 }
@@ -125,6 +130,7 @@ export class HealthRegistry {
   readonly #breaker: BreakerPolicy | undefined;
   readonly #budget: BudgetPolicy | undefined;
   readonly #maxCooldownMs: number;
+  readonly #capacityCooldownMs: number;
   readonly #onEvent: ((event: HealthEvent) => void) | undefined;
 
   constructor(options: HealthRegistryOptions = {}) {
@@ -151,6 +157,7 @@ export class HealthRegistry {
             windowMs: number(budget?.windowMs, 10_000, 1),
           };
     this.#maxCooldownMs = number(options.maxCooldownMs, 3_600_000, 1);
+    this.#capacityCooldownMs = number(options.capacityCooldownMs, 60_000);
     this.#onEvent = typeof options.onEvent === 'function' ? options.onEvent : undefined;
   }
 
@@ -223,11 +230,13 @@ export class HealthRegistry {
    */
   async recordFailure(key: HealthKey, classification: Classification, admission: Admission): Promise<void> {
     if (classification.callerAborted) {
-      if (admission.kind === 'probe') await this.store.delete([`probe:${keyId(key)}`]);
+      await this.release(key, admission);
       return;
     }
     const wait = classification.retryAfterSeconds;
     if (typeof wait === 'number' && wait > 0) await this.cool(key, wait * 1000, classification.reason);
+    else if (classification.category === 'capacity' && this.#capacityCooldownMs > 0)
+      await this.cool(key, this.#capacityCooldownMs, classification.reason);
     const breaker = this.#breaker;
     if (breaker === undefined) return;
     const id = keyId(key);
@@ -258,6 +267,14 @@ export class HealthRegistry {
     await this.store.write(`open:${id}`, 0, breaker.openMs);
     await this.store.delete([`failures:${id}`]);
     this.#emit({ type: 'breaker-open', key, ms: breaker.openMs, afterProbe: false });
+  }
+
+  /**
+   * Gives back what an admission holds when its call ends with no verdict on the provider (the
+   * caller aborted, a stream's consumer stopped): a probe's slot, for the next caller to take.
+   */
+  async release(key: HealthKey, admission: Admission): Promise<void> {
+    if (admission.kind === 'probe') await this.store.delete([`probe:${keyId(key)}`]);
   }
 
   /** Records a call that succeeded: a successful probe closes the breaker. */
