@@ -1,16 +1,17 @@
+import { setTimeout as wait } from 'node:timers/promises';
 import {
   type Classification,
   classificationFor,
   type DeliveredOutput,
   type Extractor,
   type FailureReason,
-  safeGet,
 } from '@faultline/classify';
 import {
   type AttemptContext,
   type BoundWithClassifiedErrors,
   classifyError,
   type ErrorReport,
+  FaultlineContextError,
   FaultlineError,
   type InferenceFamily,
   withClassifiedErrors,
@@ -111,8 +112,8 @@ export interface CandidateOutcome {
 }
 
 export interface FallbackChainErrorOptions {
+  /** The last candidate's FaultlineError: the chain's classification is inherited from it. */
   readonly cause: unknown;
-  readonly classification: Classification;
   readonly candidates: readonly CandidateOutcome[];
   readonly provider?: string | undefined;
   readonly model?: string | undefined;
@@ -120,13 +121,12 @@ export interface FallbackChainErrorOptions {
 }
 
 /**
- * Every candidate of a chain failed or was skipped. The classification (and so `toErrorReport()`)
- * is the last failure's; `candidates` holds every candidate's outcome and report, in order, and
- * `cause` is the last candidate's own FaultlineError.
+ * Every candidate of a chain failed or was skipped. A context wrapper: its classification (and so
+ * `toErrorReport()`) is inherited from `cause`, the last candidate's own FaultlineError;
+ * `candidates` holds every candidate's outcome and report, in order.
  */
-export class FallbackChainError extends FaultlineError {
+export class FallbackChainError extends FaultlineContextError {
   static override readonly errorType: string = 'FallbackChainError';
-  declare readonly errorType: 'FallbackChainError';
   readonly candidates: readonly CandidateOutcome[];
 
   constructor(message: string, options: FallbackChainErrorOptions) {
@@ -134,14 +134,7 @@ export class FallbackChainError extends FaultlineError {
     // A wrapper needs no stack of its own: the cause holds the frames that matter.
     Error.stackTraceLimit = 0;
     try {
-      super(message, {
-        cause: options.cause,
-        classification: options.classification,
-        metadata: safeGet(options.cause, 'metadata') as FaultlineError['metadata'] | undefined,
-        provider: options.provider,
-        model: options.model,
-        operation: options.operation,
-      });
+      super(message, options);
     } finally {
       Error.stackTraceLimit = limit;
     }
@@ -162,22 +155,13 @@ export function defaultHealthRegistry(): HealthRegistry {
   return processRegistry;
 }
 
-function sleep(milliseconds: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, milliseconds);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+/** Waits; rejects with the signal's own reason (the caller's abort, untouched) when it fires. */
+async function sleep(milliseconds: number, signal: AbortSignal | undefined): Promise<void> {
+  try {
+    await wait(milliseconds, undefined, signal === undefined ? undefined : { signal });
+  } catch (error) {
+    throw signal?.aborted === true ? signal.reason : error;
+  }
 }
 
 function finite(value: unknown, fallback: number): number {
@@ -536,7 +520,6 @@ function chainError<T>(
       `${tried} of ${candidates.length} candidates failed; the last (${last.provider}/${last.model}): ${lastError.message}`,
       {
         cause: lastError,
-        classification: lastError.classification,
         candidates: list,
         provider: last.provider,
         model: last.model,
@@ -553,12 +536,15 @@ function chainError<T>(
   const classification = classificationFor(allCooling ? 'rate_limit' : 'overloaded', {
     retryAfterSeconds: soonest === undefined ? undefined : Math.ceil(soonest) / 1000,
   });
-  return new FallbackChainError(
+  const message =
     candidates.length === 0
       ? 'The fallback chain has no candidates'
-      : `No candidate could be called: ${list.map((outcome) => `${outcome.provider}/${outcome.model} ${outcome.skipped ?? outcome.status}`).join(', ')}`,
-    { cause: undefined, classification, candidates: list, operation: options.operation },
-  );
+      : `No candidate could be called: ${list.map((outcome) => `${outcome.provider}/${outcome.model} ${outcome.skipped ?? outcome.status}`).join(', ')}`;
+  return new FallbackChainError(message, {
+    cause: new FaultlineError(message, { classification }),
+    candidates: list,
+    operation: options.operation,
+  });
 }
 
 /**
