@@ -186,6 +186,40 @@ describe('fallback chain with the real openai SDK', () => {
   });
 });
 
+describe('total on any input', () => {
+  it('a call that throws a non-Error is classified, never retried or passed on; no candidates is an error too', async () => {
+    const answer = answerScenario('never');
+    let calls = 0;
+    const error = (await failure(
+      runWithFallback(
+        [
+          {
+            provider: 'custom',
+            model: 'm',
+            call: () => {
+              calls++;
+              throw 'a string, not an Error';
+            },
+          },
+          chatCandidate(server, () => answer, { model: 'gpt-4o-mini' }),
+        ],
+        { registry: registryOn(fakeTime()).registry, retry: { maxAttempts: 3 } },
+      ),
+    )) as FallbackChainError;
+    expect(FallbackChainError.isInstance(error)).toBe(true);
+    expect(error.classification.reason).toBe('unknown');
+    expect(calls).toBe(1);
+    expect(server.requests(answer)).toHaveLength(0);
+
+    const empty = (await failure(
+      runWithFallback([], { registry: registryOn(fakeTime()).registry }),
+    )) as FallbackChainError;
+    expect(FallbackChainError.isInstance(empty)).toBe(true);
+    expect(empty.candidates).toEqual([]);
+    expect(() => JSON.stringify(empty)).not.toThrow();
+  });
+});
+
 describe('shared cooldowns', () => {
   it('a 429 with Retry-After seen by one call keeps 49 concurrent calls off the key until it expires (counted at the server)', async () => {
     const limited = loadScenario('openai/rate-limit-retry-after-ms'); // retry-after-ms: 1500
