@@ -157,7 +157,16 @@ export class FaultlineError extends Error {
       safeText(typeof message === 'string' ? message : messageOf(message, 16 * 1024), 2000) ??
       safeText(metadata.message, 2000) ??
       TAXONOMY[classification.reason].advice;
-    super(text, hasCause ? { cause } : undefined);
+    // A wrapping error needs no stack of its own: its cause holds the frames that matter, and
+    // capturing them again is most of the cost of building it (as Node core does for its own
+    // errors). An error with no cause keeps its stack.
+    const stackTraceLimit = Error.stackTraceLimit;
+    if (hasCause) Error.stackTraceLimit = 0;
+    try {
+      super(text, hasCause ? { cause } : undefined);
+    } finally {
+      if (hasCause) Error.stackTraceLimit = stackTraceLimit;
+    }
     const types = errorTypesOf(new.target);
     const errorType = types[0] ?? 'FaultlineError';
     Object.defineProperty(this, 'name', { value: errorType, writable: true, configurable: true });
