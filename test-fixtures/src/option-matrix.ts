@@ -279,7 +279,7 @@ function registerMajor<Sdk extends { readonly alias: string }>(
     expect(outcome.threw, 'an aborted call must not resolve').toBe(true);
     expect(
       matrix.reportOf(outcome.error),
-      `the caller's abort was classified: ${describe_(outcome.error)}`,
+      `the caller's abort was classified as ${matrix.reportOf(outcome.error)?.reason}: ${describe_(outcome.error)}`,
     ).toBeUndefined();
     expect(plain.threw, 'the unguarded SDK call resolved after its abort').toBe(true);
     expect((outcome.error as Error)?.constructor).toBe((plain.error as Error)?.constructor);
@@ -643,7 +643,7 @@ function expectStreamCallerAbort<Sdk extends { readonly alias: string }>(
   expect(outcome.threw, 'an aborted stream must not end as if it were complete').toBe(true);
   expect(
     matrix.reportOf(outcome.error),
-    `the caller's abort was classified: ${describe_(outcome.error)}`,
+    `the caller's abort was classified as ${matrix.reportOf(outcome.error)?.reason}: ${describe_(outcome.error)}`,
   ).toBeUndefined();
   if (plain.threw) {
     expect((outcome.error as Error)?.constructor).toBe((plain.error as Error)?.constructor);
