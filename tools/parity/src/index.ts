@@ -7,6 +7,7 @@ export {
   type ProviderModule,
 } from './check-exports.ts';
 export { checkEverythingListed } from './check-listed.ts';
+export { checkOptions, OPTION_MATRIX_MODULE } from './check-options.ts';
 export {
   checkManifest,
   checkPackagePresent,
