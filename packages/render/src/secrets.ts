@@ -75,3 +75,59 @@ export function scrubAndCut(text: unknown, maxLength: number = MAX_MESSAGE_LENGT
   if (scrubbed.length <= maxLength) return scrubbed;
   return `${scrubbed.slice(0, Math.max(0, maxLength - 1))}…`;
 }
+
+// Identifiers of the account behind a call: fine for the operator's own logs, not for a model or
+// the app's clients (DESIGN "What a report says, and to whom"). Each pattern is linear. Compiled on
+// first use, not at import (STYLE: no regex compilation on the paths users load).
+let identifierPatterns: readonly SecretPattern[] | undefined;
+
+function identifierPatternList(): readonly SecretPattern[] {
+  identifierPatterns ??= [
+    // Emails first: their local part could look like anything below.
+    { pattern: /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g, replacement: '[email]' },
+    // OpenAI organization, project, user and request ids; Stripe-like account ids.
+    { pattern: /(?<![A-Za-z0-9])org-[A-Za-z0-9]{6,}/g, replacement: '[organization]' },
+    { pattern: /(?<![A-Za-z0-9])proj_[A-Za-z0-9]{6,}/g, replacement: '[project]' },
+    { pattern: /(?<![A-Za-z0-9])user-[A-Za-z0-9]{12,}/g, replacement: '[user]' },
+    { pattern: /(?<![A-Za-z0-9])(?:acct|acc|account)_[A-Za-z0-9]{6,}/gi, replacement: '[account]' },
+    { pattern: /(?<![A-Za-z0-9])req_[A-Za-z0-9]{6,}/g, replacement: '[request-id]' },
+    // Google Cloud project paths and named projects/organizations: `projects/my-project-123`.
+    {
+      pattern: /\b((?:projects|organizations|folders|billingAccounts)\/)[A-Za-z0-9_.:-]+/g,
+      replacement: '$1[id]',
+    },
+    // "project 123456789", "organization my-org", "account 1234" named in words.
+    {
+      pattern:
+        /\b((?:project|organization|organisation|org|account|tenant|subscription)(?:\s+id)?\s*[:=]?\s+[`'"]?)(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{4,}/gi,
+      replacement: '$1[id]',
+    },
+    // UUIDs (request ids, Anthropic and Azure organization ids).
+    {
+      pattern:
+        /(?<![A-Za-z0-9])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![A-Za-z0-9])/gi,
+      replacement: '[id]',
+    },
+    // Long digit runs: AWS account ids (12), Google project numbers. Token counts stay (≤ 9 digits).
+    { pattern: /(?<![A-Za-z0-9])\d{10,}(?![A-Za-z0-9])/g, replacement: '[id]' },
+    // Long opaque tokens mixing letters and digits (request and trace ids of no known format).
+    {
+      pattern: /(?<![A-Za-z0-9])(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{24,}(?![A-Za-z0-9])/g,
+      replacement: '[id]',
+    },
+  ];
+  return identifierPatterns;
+}
+
+/**
+ * The `scrubbed` disclosure level: `scrubSecrets` plus the identifiers of the account behind the
+ * call (organization, project, user and account ids, emails, request ids, UUIDs, long numbers and
+ * opaque tokens). The provider's useful words stay ("maximum context length is 16000 tokens").
+ */
+export function scrubIdentifiers(text: unknown): string {
+  let result = scrubSecrets(text);
+  for (const { pattern, replacement } of identifierPatternList()) {
+    result = result.replace(pattern, replacement);
+  }
+  return result;
+}
