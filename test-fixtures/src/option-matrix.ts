@@ -32,10 +32,13 @@ export interface OptionReport {
   readonly retryable: boolean;
   readonly provider: string;
   readonly retryAfterSeconds?: number | undefined;
-  /** Added by issue 14: the attempts withClassifiedErrors made, and the wait before each retry. */
-  readonly attempts?: { readonly count: number; readonly waitsMs: readonly number[] } | undefined;
-  /** Added by issue 14: true when a retryable failure outlived its retries. */
+  /** The attempts withClassifiedErrors made, and the wait before each retry. */
+  readonly attempts?: { readonly made: number; readonly waitsMs: readonly number[] } | undefined;
+  /** True when a retryable failure outlived its retries (its next step is then `fallback`). */
   readonly retriesExhausted?: boolean | undefined;
+  /** True for an ambiguous failure: repeat the call only if it is idempotent. */
+  readonly retryOnlyIfIdempotent?: boolean | undefined;
+  readonly nextStep?: string | undefined;
   readonly providerMetadata: {
     readonly origin?: string | undefined;
     readonly networkPhase?: string | undefined;
@@ -325,7 +328,11 @@ function registerMajor<Sdk extends { readonly alias: string }>(
       const outcome = await settle(() =>
         bound(callOf(scenario), { deadlineMs: DEADLINE_MS, retry: { maxAttempts: 3, baseDelayMs: 1 } }),
       );
-      expectReason(expectClassified(outcome), 'timeout');
+      const report = expectClassified(outcome);
+      expectReason(report, 'timeout');
+      // A retryable failure the deadline gave up on outlived its retries.
+      expect(report.retriesExhausted, 'report.retriesExhausted').toBe(true);
+      expect(report.nextStep).toBe('fallback');
       // Never retried (on a loaded machine the deadline may fire before the request is even sent).
       expect(countOf(scenario)).toBeLessThanOrEqual(1);
     });
@@ -435,9 +442,10 @@ function registerMajor<Sdk extends { readonly alias: string }>(
       expectReason(report, expected.reason);
       expect(countOf(scenario)).toBe(3);
       expect(retries.map((event) => event.attempt)).toEqual([1, 2]);
-      expect(report.attempts?.count, 'report.attempts.count').toBe(3);
+      expect(report.attempts?.made, 'report.attempts.made').toBe(3);
       expect(report.attempts?.waitsMs).toEqual(retries.map((event) => event.delayMs));
       expect(report.retriesExhausted, 'report.retriesExhausted').toBe(true);
+      expect(report.nextStep).toBe('fallback');
     });
 
     it('retry: a transient failure then a success resolves with the success', async () => {
@@ -510,7 +518,9 @@ function registerMajor<Sdk extends { readonly alias: string }>(
       const outcome = await settle(() =>
         bound(callOf(scenario), { retry: { maxAttempts: 3, baseDelayMs: 1 } }),
       );
-      expectReason(expectClassified(outcome), expected.reason);
+      const report = expectClassified(outcome);
+      expectReason(report, expected.reason);
+      expect(report.retriesExhausted, 'a permanent failure outlived no retries').not.toBe(true);
       expect(countOf(scenario)).toBe(1);
     });
 
@@ -519,14 +529,18 @@ function registerMajor<Sdk extends { readonly alias: string }>(
       const { scenario, expected } = pick('ambiguous');
       const retry = { maxAttempts: 2, baseDelayMs: 1, random: () => 0 };
       const once = await settle(() => bound(callOf(scenario), { retry }));
-      expectReason(expectClassified(once), expected.reason);
+      const first = expectClassified(once);
+      expectReason(first, expected.reason);
+      expect(first.retryOnlyIfIdempotent, 'report.retryOnlyIfIdempotent').toBe(true);
+      expect(first.retriesExhausted).not.toBe(true);
       expect(countOf(scenario)).toBe(1);
       const again = { ...scenario, response: { ...scenario.response } };
       const twice = await settle(() => bound(callOf(again), { retry, idempotent: true }));
       const report = expectClassified(twice);
       expectReason(report, expected.reason, true);
       expect(countOf(again)).toBe(2);
-      expect(report.attempts?.count, 'report.attempts.count').toBe(2);
+      expect(report.attempts?.made, 'report.attempts.made').toBe(2);
+      expect(report.retriesExhausted, 'report.retriesExhausted').toBe(true);
     });
 
     // inspectResult ------------------------------------------------------------------------------
