@@ -7,7 +7,6 @@ export {
   type ProviderModule,
 } from './check-exports.ts';
 export { checkEverythingListed } from './check-listed.ts';
-export { checkOptions, OPTION_MATRIX_MODULE } from './check-options.ts';
 export {
   checkManifest,
   checkPackagePresent,
@@ -17,6 +16,7 @@ export {
   sdkDevDependencies,
   sourceCondition,
 } from './check-manifest.ts';
+export { checkOptions, OPTION_MATRIX_MODULE } from './check-options.ts';
 export {
   CONFORMANCE_SEED,
   checkLeavesUnrelated,
