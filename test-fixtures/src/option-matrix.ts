@@ -425,6 +425,7 @@ function registerMajor<Sdk extends { readonly alias: string }>(
         );
         expect(outcome.threw).toBe(true);
         expect(matrix.reportOf(outcome.error), describe_(outcome.error)).toBeUndefined();
+        expect(outcome.error).toBe(controller.signal.reason);
       }
       expect(countOf(scenario)).toBe(0);
     });
@@ -644,6 +645,36 @@ function registerStreamCells<Sdk extends { readonly alias: string }>(
         () => controller.abort(),
       );
       expectStreamCallerAbort(matrix, outcome, plain, controller.signal);
+    });
+
+    it("signal given to the guard only, the SDK's request left running: the stall ends with the signal's reason at the idle timer, the request released", async () => {
+      const scenario = stalled();
+      const sdkController = new AbortController();
+      const caller = new AbortController();
+      const source = await open(scenario, sdkController.signal);
+      let released = false;
+      const outcome = await drain(
+        guard(source, {
+          idleTimeoutMs: STALL_IDLE_MS,
+          signal: caller.signal,
+          onAbandon: () => {
+            released = true;
+            sdkController.abort();
+          },
+        }),
+        () => caller.abort(),
+      );
+      expect(outcome.threw, 'an aborted stream must not end as if it were complete').toBe(true);
+      expect(
+        matrix.reportOf(outcome.error),
+        `the caller's abort was classified as ${matrix.reportOf(outcome.error)?.reason}: ${describe_(outcome.error)}`,
+      ).toBeUndefined();
+      expect(outcome.error).toBe(caller.signal.reason);
+      expect(released || surface.releasesRequest === true, 'the stalled request was never released').toBe(
+        true,
+      );
+      const [request] = serverOf().requests(scenario);
+      await until(() => request?.responseClosed === true, 'the server to see the stalled request closed');
     });
   });
 }
