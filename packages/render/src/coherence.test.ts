@@ -9,6 +9,7 @@ import {
   formatJson,
   formatMarkdown,
   formatPanel,
+  guardStream,
   httpResponseFor,
   problemDetails,
   safeMessageFor,
@@ -408,5 +409,17 @@ describe('deadlines and aborts, decided by who fired', () => {
       expect((error as TypeError).message).toMatch(/^withClassifiedErrors: /);
     }
     expect(fn).not.toHaveBeenCalled();
+    async function* empty() {}
+    for (const options of [
+      { idleTimeoutMs: -1 },
+      { idleTimeoutMs: Number.NaN },
+      { idleTimeoutMs: '5' },
+      { signal: 1 },
+    ]) {
+      expect(() => guardStream(empty(), options as never), JSON.stringify(options)).toThrow(TypeError);
+    }
+    // 0 and Infinity are documented: the idle timer off.
+    expect(() => guardStream(empty(), { idleTimeoutMs: 0 })).not.toThrow();
+    expect(() => guardStream(empty(), { idleTimeoutMs: Number.POSITIVE_INFINITY })).not.toThrow();
   });
 });
