@@ -100,6 +100,14 @@ export interface OptionMatrix<Sdk extends { readonly alias: string }> {
   readonly blockedAnswer?:
     | { readonly api?: string | undefined; readonly response: ScenarioResponse }
     | undefined;
+  /**
+   * The one documented exception to "a caller's abort given to the SDK alone leaves untouched": an
+   * SDK that throws the very same error for its own timeout and for the caller's abort (@google/genai),
+   * so that without the signal nothing can tell them apart. Say why; the matrix then checks the
+   * documented outcome (a `timeout`, never `unknown`) and that retrying it neither hangs nor sends
+   * a second request.
+   */
+  readonly sdkOnlyAbortReadsAsTimeout?: string | undefined;
   /** The provider's bound `withClassifiedErrors`. */
   readonly withClassifiedErrors: BoundCall;
   /** The provider's stream guard, and one streaming surface to run it on. */
@@ -128,6 +136,8 @@ const STALL_IDLE_MS = 300;
 const CELL_TIMEOUT_MS = 20_000;
 /** The values `deadlineMs` must refuse (the README: a positive, finite number of milliseconds). */
 export const INVALID_DEADLINES: readonly number[] = [0, -1, Number.NaN, Number.POSITIVE_INFINITY];
+/** The values a stream guard's `idleTimeoutMs` must refuse (a duration ≥ 0; 0 and Infinity turn it off). */
+export const INVALID_IDLE_TIMEOUTS: readonly number[] = [-1, Number.NaN];
 /** The values `retry.maxAttempts` must refuse (a whole number of attempts, at least 1). */
 export const INVALID_MAX_ATTEMPTS: readonly number[] = [-1, 0, 1.5, Number.NaN];
 
@@ -393,8 +403,8 @@ function registerMajor<Sdk extends { readonly alias: string }>(
       expect(countOf(scenario)).toBe(1);
     });
 
-    it("signal given to the SDK only, aborted mid-request: the SDK's own abort error, never unknown, never retried", async () => {
-      const plain = await plainAbort();
+    /** The SDK-only abort: the call given the caller's signal, faultline not; aborted mid-request. */
+    const sdkOnlyAbort = async (retry: OptionMatrixOptions['retry']) => {
       const { scenario } = pick('neverAnswer');
       const controller = new AbortController();
       const url = urlFor(scenario);
@@ -402,18 +412,39 @@ function registerMajor<Sdk extends { readonly alias: string }>(
         bound(
           () => matrix.call(sdk, url, { scenario, signal: controller.signal, timeoutMs: SDK_TIMEOUT_MS }),
           {
-            retry: { maxAttempts: 3, baseDelayMs: 1 },
+            retry,
           },
         ),
       );
       await until(() => countOf(scenario) > 0, 'the request to reach the server');
       controller.abort();
-      const outcome = await running;
-      const report = matrix.reportOf(outcome.error);
-      expect(report?.reason, 'the caller’s abort came out unknown').not.toBe('unknown');
-      expectCallerAbort(outcome, plain);
-      expect(countOf(scenario)).toBe(1);
-    });
+      return { outcome: await running, count: () => countOf(scenario) };
+    };
+    const exception = matrix.sdkOnlyAbortReadsAsTimeout;
+    if (exception === undefined) {
+      it("signal given to the SDK only, aborted mid-request: the SDK's own abort error, never unknown, never retried", async () => {
+        const plain = await plainAbort();
+        const { outcome, count } = await sdkOnlyAbort({ maxAttempts: 3, baseDelayMs: 1 });
+        const report = matrix.reportOf(outcome.error);
+        expect(report?.reason, 'the caller’s abort came out unknown').not.toBe('unknown');
+        expectCallerAbort(outcome, plain);
+        expect(count()).toBe(1);
+      });
+    } else {
+      it(`signal given to the SDK only, aborted mid-request: timeout, the documented exception (${exception})`, async () => {
+        const { outcome, count } = await sdkOnlyAbort(false);
+        expectReason(expectClassified(outcome), 'timeout');
+        expect(count()).toBe(1);
+      });
+      it('signal given to the SDK only, with retry on: the aborted call ends, and no second request is sent', {
+        timeout: 5_000,
+      }, async () => {
+        const { outcome, count } = await sdkOnlyAbort({ maxAttempts: 2, baseDelayMs: 1 });
+        expect(outcome.threw).toBe(true);
+        expect(matrix.reportOf(outcome.error)?.reason, describe_(outcome.error)).not.toBe('unknown');
+        expect(count()).toBe(1);
+      });
+    }
 
     it('signal already aborted before the call: its reason, and no request reaches the server', async () => {
       const scenario = { response: matrix.success.response, api: matrix.success.api };
@@ -675,6 +706,53 @@ function registerStreamCells<Sdk extends { readonly alias: string }>(
       );
       const [request] = serverOf().requests(scenario);
       await until(() => request?.responseClosed === true, 'the server to see the stalled request closed');
+    });
+
+    for (const idleTimeoutMs of INVALID_IDLE_TIMEOUTS) {
+      it(`idleTimeoutMs ${idleTimeoutMs}: a TypeError at the call, before the stream is read`, async () => {
+        let pulled = 0;
+        const source: AsyncIterable<unknown> = {
+          [Symbol.asyncIterator]: () => ({
+            next: async () => {
+              pulled += 1;
+              return { done: true, value: undefined };
+            },
+          }),
+        };
+        const outcome = await settle(async () => drain(guard(source, { idleTimeoutMs })));
+        expect(outcome.threw, `idleTimeoutMs ${idleTimeoutMs} was accepted`).toBe(true);
+        expect(outcome.error, describe_(outcome.error)).toBeInstanceOf(TypeError);
+        expect(String((outcome.error as Error).message)).toMatch(/idleTimeoutMs/);
+        expect(pulled).toBe(0);
+      });
+    }
+
+    it(`signal given to the SDK only, aborted mid-stream: ${matrix.sdkOnlyAbortReadsAsTimeout === undefined ? "the SDK's own abort error, untouched" : 'interrupted, the documented exception'}`, async () => {
+      const plainController = new AbortController();
+      const plain = await drain(await open(stalled(), plainController.signal), () => plainController.abort());
+      const controller = new AbortController();
+      const outcome = await drain(
+        guard(await open(stalled(), controller.signal), { idleTimeoutMs: CELL_TIMEOUT_MS }),
+        () => controller.abort(),
+      );
+      if (matrix.sdkOnlyAbortReadsAsTimeout !== undefined) {
+        // The documented exception: the SDK's abort is its own timeout's error; mid-stream a
+        // timeout is an interruption.
+        expect(outcome.threw).toBe(true);
+        expect(matrix.reportOf(outcome.error)?.reason, describe_(outcome.error)).toBe('interrupted');
+      } else if (plain.threw) {
+        expect(
+          matrix.reportOf(outcome.error),
+          `the caller's abort was classified as ${matrix.reportOf(outcome.error)?.reason}: ${describe_(outcome.error)}`,
+        ).toBeUndefined();
+        expect((outcome.error as Error)?.constructor).toBe((plain.error as Error)?.constructor);
+        expect((outcome.error as Error)?.name).toBe((plain.error as Error)?.name);
+      } else {
+        // The SDK ends an aborted stream silently: the guard, which has no signal, can only see a
+        // stream that ended without its terminal event.
+        expect(outcome.threw, 'an aborted stream must not end as if it were complete').toBe(true);
+        expect(matrix.reportOf(outcome.error)?.reason).toBe('interrupted');
+      }
     });
   });
 }

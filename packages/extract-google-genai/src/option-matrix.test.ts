@@ -36,6 +36,10 @@ optionMatrix({
       config: signal === undefined ? {} : { abortSignal: signal },
     }),
   success: { api: 'gemini', response: { kind: 'http', status: 200, body: candidate('Hello', 'STOP') } },
+  // genai throws the same DOMException AbortError for its own httpOptions.timeout and for a signal
+  // given to it alone (same message, same stack, not the signal's reason): render's README says to
+  // give the signal to faultline too.
+  sdkOnlyAbortReadsAsTimeout: 'genai throws the same AbortError for its own timeout',
   withClassifiedErrors,
   stream: {
     name: 'models.generateContentStream() (Gemini API)',
