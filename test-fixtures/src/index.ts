@@ -1,3 +1,5 @@
+export { openaiChatCompletion } from './answers.ts';
+export { type DocExample, docExamples, repoRoot } from './doc-examples.ts';
 export type {
   BaseUrlOptions,
   DecodedEventStreamMessage,

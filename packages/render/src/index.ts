@@ -69,7 +69,7 @@ export {
   type ProblemDetailsOptions,
   problemDetails,
 } from './http.ts';
-export { FAULTLINE_ERROR_MARKER, MAX_CAUSE_DEPTH } from './identity.ts';
+export { FAULTLINE_ERROR_MARKER, MAX_CAUSE_DEPTH, nearestFaultlineError } from './identity.ts';
 export {
   type AttemptRecord,
   ERROR_REPORT_SCHEMA_VERSION,
