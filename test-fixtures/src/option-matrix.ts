@@ -108,6 +108,11 @@ export interface OptionMatrix<Sdk extends { readonly alias: string }> {
    * a second request.
    */
   readonly sdkOnlyAbortReadsAsTimeout?: string | undefined;
+  /**
+   * Majors (by alias) on which that exception's retry cell is a known gap, with why: the cell runs
+   * as `it.fails`, so it turns red the day the gap closes and the entry must go.
+   */
+  readonly sdkOnlyAbortRetryGap?: Readonly<Record<string, string>> | undefined;
   /** The provider's bound `withClassifiedErrors`. */
   readonly withClassifiedErrors: BoundCall;
   /** The provider's stream guard, and one streaming surface to run it on. */
@@ -436,14 +441,19 @@ function registerMajor<Sdk extends { readonly alias: string }>(
         expectReason(expectClassified(outcome), 'timeout');
         expect(count()).toBe(1);
       });
-      it('signal given to the SDK only, with retry on: the aborted call ends, and no second request is sent', {
-        timeout: 5_000,
-      }, async () => {
-        const { outcome, count } = await sdkOnlyAbort({ maxAttempts: 2, baseDelayMs: 1 });
-        expect(outcome.threw).toBe(true);
-        expect(matrix.reportOf(outcome.error)?.reason, describe_(outcome.error)).not.toBe('unknown');
-        expect(count()).toBe(1);
-      });
+      const gap = matrix.sdkOnlyAbortRetryGap?.[sdk.alias];
+      (gap === undefined ? it : it.fails)(
+        `signal given to the SDK only, with retry on: the aborted call ends, and no second request is sent${gap === undefined ? '' : ` (known gap: ${gap})`}`,
+        {
+          timeout: 5_000,
+        },
+        async () => {
+          const { outcome, count } = await sdkOnlyAbort({ maxAttempts: 2, baseDelayMs: 1 });
+          expect(outcome.threw).toBe(true);
+          expect(matrix.reportOf(outcome.error)?.reason, describe_(outcome.error)).not.toBe('unknown');
+          expect(count()).toBe(1);
+        },
+      );
     }
 
     it('signal already aborted before the call: its reason, and no request reaches the server', async () => {

@@ -40,6 +40,10 @@ optionMatrix({
   // given to it alone (same message, same stack, not the signal's reason): render's README says to
   // give the signal to faultline too.
   sdkOnlyAbortReadsAsTimeout: 'genai throws the same AbortError for its own timeout',
+  sdkOnlyAbortRetryGap: {
+    'genai-v1':
+      'genai 1.x sends a request even with an already-aborted abortSignal, so the retry of what reads as its own timeout is sent and waits; give the signal to faultline too (README)',
+  },
   withClassifiedErrors,
   stream: {
     name: 'models.generateContentStream() (Gemini API)',
