@@ -37,3 +37,12 @@ export {
   SseResponseScenario,
   scenariosDir,
 } from './scenario.ts';
+
+/**
+ * The extractor crashes recorded since the last call (by the repository's vitest setup), emptied:
+ * for a test that crashes an extractor on purpose. Any crash left unread fails the test.
+ */
+export function takeExtractorCrashes(): Array<{ provider: string; thrown: unknown }> {
+  const crashes = (globalThis as Record<symbol, unknown>)[Symbol.for('faultline.extractorCrashes')];
+  return Array.isArray(crashes) ? crashes.splice(0) : [];
+}

@@ -11,8 +11,11 @@ export {
   defineExtractor,
   type ExtractContext,
   type Extractor,
+  type ExtractorCrash,
+  type ExtractorCrashListener,
   type ExtractorDefinition,
   MAX_RAW_BODY_LENGTH,
+  onExtractorCrash,
 } from './extractor.ts';
 export {
   causeChain,
