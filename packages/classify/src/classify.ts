@@ -205,7 +205,6 @@ function run(
   options: ClassifyOptions,
 ): { classification: ClassificationType; features?: Features } {
   let decision: Decision | undefined;
-  let retryAfterSeconds: number | undefined;
   const safe = normalise(metadata);
   let verdict: Verdict;
   let rule: Exclude<RuleId, 'assigned'>;
@@ -213,10 +212,19 @@ function run(
     decision = decide(safe);
     verdict = decision.verdict;
     rule = decision.rule;
-    retryAfterSeconds = safe.retryAfterSeconds ?? decision.features.waitInWords()?.seconds;
   } catch {
     verdict = { reason: 'unknown' };
     rule = 'unrecognised';
+  }
+  const transientish = TAXONOMY[verdict.reason].category === 'transient' || verdict.reason === 'quota';
+  // The wait: the provider's structured one, else its words, read only when it can matter.
+  let retryAfterSeconds = safe.retryAfterSeconds;
+  if (retryAfterSeconds === undefined && (transientish || options.override !== undefined)) {
+    try {
+      retryAfterSeconds = decision?.features.waitInWords()?.seconds;
+    } catch {
+      retryAfterSeconds = undefined;
+    }
   }
   // A wait longer than an hour means the allowance is spent: no retry loop should hold that long.
   if (
@@ -227,7 +235,6 @@ function run(
     verdict = { reason: 'quota', evidence: `wait ${Math.round(retryAfterSeconds)}s` };
     rule = 'long_wait';
   }
-  const transientish = TAXONOMY[verdict.reason].category === 'transient' || verdict.reason === 'quota';
   const decidedBy: DecidedBy = { rule };
   if (verdict.evidence !== undefined && verdict.evidence !== '') {
     const evidence = evidenceOf(verdict.evidence);

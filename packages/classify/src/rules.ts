@@ -220,17 +220,6 @@ export const RULES: readonly Rule[] = [
         : undefined,
   },
   {
-    id: 'account_block',
-    means: 'An account block only the provider can lift: permission, contact support.',
-    decide: ({ features }) =>
-      when('permission', features.get('accountBlock'), { detail: ACCOUNT_BLOCKED, contactSupport: true }),
-  },
-  {
-    id: 'payment_status',
-    means: '402 is the billing status: allowance words in its text do not move it.',
-    decide: ({ status }) => (status === 402 ? { reason: 'billing', evidence: 'status 402' } : undefined),
-  },
-  {
     id: 'quota_id_long_window',
     means: 'A structured quota id with a day/week/month window: a spent allowance (the tier never counts).',
     decide: ({ features }) => {
@@ -245,6 +234,17 @@ export const RULES: readonly Rule[] = [
       const window = features.quotaIdWindow();
       return window?.window === 'short' ? { reason: 'rate_limit', evidence: window.quotaId } : undefined;
     },
+  },
+  {
+    id: 'account_block',
+    means: 'An account block only the provider can lift: permission, contact support.',
+    decide: ({ features }) =>
+      when('permission', features.get('accountBlock'), { detail: ACCOUNT_BLOCKED, contactSupport: true }),
+  },
+  {
+    id: 'payment_status',
+    means: '402 is the billing status: allowance words in its text do not move it.',
+    decide: ({ status }) => (status === 402 ? { reason: 'billing', evidence: 'status 402' } : undefined),
   },
   {
     id: 'long_window',

@@ -148,7 +148,8 @@ export const ACCOUNT_BLOCK = vocabulary('accountBlock', () => [
   // Gemini 403 "Consumer 'api_key:…' has been suspended."
   /consumer .{0,120} has been suspended/,
   // Groq "Organization is restricted, reach out to support"; "please contact support".
-  /contact (?:our )?support|reach out to (?:our )?support|contact (?:our )?(?:sales|customer service)/,
+  // Not "contact sales ... for a rate limit increase" (Anthropic 429): sales sell more, support unblocks.
+  /contact (?:our )?support|reach out to (?:our )?support/,
 ]);
 
 /**
@@ -188,7 +189,7 @@ export const PERMISSION = vocabulary('permission', () => [
  */
 export const AVAILABILITY = vocabulary('availability', () => [
   // OpenAI/Groq code model_not_found; Anthropic not_found_error "model: x"; LiteLLM NotFoundError.
-  /model_not_found|(?:invalid|unknown|no such|unsupported) model|model not found|not_found_error.{0,40}model/,
+  /model_not_found|(?:invalid|unknown|no such|unsupported) model|model not found|not_found_error.{0,40}model|\bmodel\b.{0,80}not_found_error/,
   // "The model `x` does not exist or you do not have access to it" (OpenAI), "models/x is not found
   // for API version v1beta" (Gemini), "model x is not supported", "has been decommissioned" (Groq),
   // "is deprecated", "has reached the end of its life" (Bedrock), "is no longer available".
