@@ -2,6 +2,7 @@ import { MAX_EVIDENCE_LENGTH, type ProviderErrorMetadata } from './schemas.ts';
 import {
   ACCOUNT_BLOCK,
   ALLOWANCE,
+  AMBIGUOUS_OVERFLOW,
   AUTH,
   AVAILABILITY,
   CAPACITY,
@@ -9,7 +10,9 @@ import {
   CREDENTIAL_REJECTED,
   INVALID_REQUEST,
   LIMIT_CONTEXT,
+  LIMIT_NUMBERS,
   LONG_WINDOW,
+  NO_ROUTE,
   OVERFLOW,
   PAYMENT,
   PERMISSION,
@@ -29,7 +32,9 @@ import {
 export const FEATURE_NAMES = [
   'quotaIdWindow',
   'overflow',
+  'ambiguousOverflow',
   'tooLargeForBudget',
+  'limitNumbers',
   'limitContext',
   'shortWindow',
   'longWindow',
@@ -41,6 +46,7 @@ export const FEATURE_NAMES = [
   'auth',
   'permission',
   'availability',
+  'noRoute',
   'contentPolicy',
   'unsupportedMedia',
   'warmingUp',
@@ -53,7 +59,9 @@ export type FeatureName = (typeof FEATURE_NAMES)[number];
 
 const VOCABULARY_OF: Readonly<Record<Exclude<FeatureName, 'quotaIdWindow'>, Vocabulary>> = {
   overflow: OVERFLOW,
+  ambiguousOverflow: AMBIGUOUS_OVERFLOW,
   tooLargeForBudget: TOO_LARGE_FOR_BUDGET,
+  limitNumbers: LIMIT_NUMBERS,
   limitContext: LIMIT_CONTEXT,
   shortWindow: SHORT_WINDOW,
   longWindow: LONG_WINDOW,
@@ -65,6 +73,7 @@ const VOCABULARY_OF: Readonly<Record<Exclude<FeatureName, 'quotaIdWindow'>, Voca
   auth: AUTH,
   permission: PERMISSION,
   availability: AVAILABILITY,
+  noRoute: NO_ROUTE,
   contentPolicy: CONTENT_POLICY,
   unsupportedMedia: UNSUPPORTED_MEDIA,
   warmingUp: WARMING_UP,
@@ -148,6 +157,19 @@ export class Features {
     if (words === undefined) return undefined;
     const seconds = secondsOf(words);
     return seconds === undefined ? undefined : { seconds, words };
+  }
+
+  /** "Limit 7000, ... Requested ~12903": the words, when the request alone is larger than the limit. */
+  requestOverLimit(): string | undefined {
+    const words = this.get('limitNumbers');
+    if (words === undefined) return undefined;
+    const numbers = [...words.matchAll(/(?:limit|requested):? ~?([\d,.]+)/g)].map((match) =>
+      Number((match[1] ?? '').replace(/,/g, '')),
+    );
+    const [limit, requested] = numbers;
+    return limit !== undefined && requested !== undefined && requested > limit && limit >= 0
+      ? words
+      : undefined;
   }
 
   /** Every feature read so far, with its evidence (for `explain`). */

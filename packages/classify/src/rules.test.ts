@@ -161,6 +161,19 @@ const CASES: readonly Case[] = [
     source: 'OpenAI 429 (request bigger than the TPM budget)',
   },
   {
+    rule: 'request_too_large',
+    reason: 'context_overflow',
+    metadata: http(
+      429,
+      'Rate limit reached for model `llama3-70b-8192` in organization `org_0000` on tokens per minute (TPM): Limit 7000, Used 0, Requested ~12903. Please try again in 50.597142857s.',
+      {
+        providerCode: 'rate_limit_exceeded',
+        providerType: 'tokens',
+      },
+    ),
+    source: 'Groq 429 whose numbers say the request alone is over the limit (danielmiessler/Fabric#364)',
+  },
+  {
     rule: 'network_phase',
     reason: 'connection',
     metadata: {
@@ -438,6 +451,37 @@ const CASES: readonly Case[] = [
     source: 'Gemini 404',
   },
   {
+    rule: 'model_unavailable',
+    reason: 'model_not_found',
+    metadata: http(
+      400,
+      'Unable to access non-serverless model meta-llama/Llama-3-8b-chat-hf. Please visit https://api.together.ai/models/meta-llama/Llama-3-8b-chat-hf to create and start a new dedicated endpoint for the model.',
+      {
+        providerType: 'invalid_request_error',
+        providerCode: 'model_not_available',
+      },
+    ),
+    source: 'Together 400 (HeyPuter/puter#3168)',
+  },
+  {
+    rule: 'model_unavailable',
+    reason: 'model_not_found',
+    metadata: http(503, 'There is no available model provider that meets your routing requirements'),
+    source: 'OpenRouter 503 (openrouter.ai/docs errors): a router with no route, not overload',
+  },
+  {
+    rule: 'model_unavailable',
+    reason: 'model_not_found',
+    metadata: http(
+      400,
+      'The completion operation does not work with the specified model, gpt-35-turbo. Please choose different model and try again.',
+      {
+        providerCode: 'OperationNotSupported',
+      },
+    ),
+    source: 'Azure OpenAI 400 OperationNotSupported (mlflow/mlflow#11402)',
+  },
+  {
     rule: 'content_policy_vocabulary',
     reason: 'content_policy',
     metadata: http(
@@ -456,6 +500,18 @@ const CASES: readonly Case[] = [
       providerType: 'FAILED_PRECONDITION',
     }),
     source: 'Gemini 400 FAILED_PRECONDITION',
+  },
+  {
+    rule: 'permission_vocabulary',
+    reason: 'permission',
+    metadata: http(
+      400,
+      'aws-bedrock error: The model returned the following errors: You have not filled out the required use-case form for this model. Complete the form at https://console.aws.amazon.com/bedrock/ before requesting access.',
+      {
+        providerType: 'invalid_request_error',
+      },
+    ),
+    source: 'TrueFoundry gateway quoting Bedrock (truefoundry/models#934)',
   },
   {
     rule: 'forbidden_status',
@@ -496,6 +552,58 @@ const CASES: readonly Case[] = [
       sdkErrorType: 'ThrottlingException',
     }),
     source: 'Bedrock ThrottlingException in a ConverseStream',
+  },
+  {
+    rule: 'short_window',
+    reason: 'rate_limit',
+    metadata: http(429, 'Tokens per minute limit exceeded - too many tokens processed.', {
+      providerType: 'too_many_requests_error',
+      providerParam: 'quota',
+    }),
+    source: 'Cerebras 429 (continuedev/continue#9800): "too many tokens" beside a window is a rate',
+  },
+  {
+    rule: 'capacity_vocabulary',
+    reason: 'overloaded',
+    metadata: http(
+      429,
+      'azure-openai error: The system is currently experiencing high demand and cannot process your request. Your request exceeds the maximum usage size allowed during peak load. Please retry after 20 seconds.',
+      {
+        providerCode: 'RATE_LIMITED',
+      },
+    ),
+    source:
+      'Pollinations gateway quoting Azure OpenAI (pollinations/pollinations#6260): capacity words outrank the throttle code',
+  },
+  {
+    rule: 'capacity_vocabulary',
+    reason: 'overloaded',
+    metadata: http(429, "We're experiencing high traffic right now! Please try again soon.", {
+      providerType: 'too_many_requests_error',
+      providerCode: 'queue_exceeded',
+    }),
+    source: 'Cerebras 429 queue_exceeded',
+  },
+  {
+    rule: 'invalid_request_vocabulary',
+    reason: 'invalid_request',
+    metadata: event('messages[0].content must be a string', {
+      providerType: 'invalid_request_error',
+      providerCode: 'upstream_bad_request',
+    }),
+    source: 'hebo gateway error frame in a 200 stream (8monkey-ai/hebo-gateway#71)',
+  },
+  {
+    rule: 'overflow_vocabulary',
+    reason: 'context_overflow',
+    metadata: http(
+      403,
+      'Input token count + max_tokens parameter must be less than the context length of the model being queried.',
+      {
+        providerType: 'invalid_request_error',
+      },
+    ),
+    source: 'Together 403 (docs.together.ai/docs/error-codes): words win over the status',
   },
   {
     rule: 'throttle_status',
@@ -612,12 +720,12 @@ describe('the rule table', () => {
       'forbidden_status',
       'unsupported_media',
       'warming_up',
+      'capacity_vocabulary',
       'throttle_vocabulary',
       'throttle_status',
-      'capacity_vocabulary',
       'status_default',
-      'server_vocabulary',
       'invalid_request_vocabulary',
+      'server_vocabulary',
       'sdk_validation',
       'unrecognised',
       'long_wait',

@@ -149,17 +149,29 @@ export const RULES: readonly Rule[] = [
   {
     id: 'overflow_vocabulary',
     means: 'The provider says the input does not fit the context: wins over a 5xx, a 429 and a stream error.',
-    decide: ({ metadata, features, providerSpoke }) =>
-      providerSpoke || metadata.origin === 'validation'
-        ? when('context_overflow', features.get('overflow'))
-        : undefined,
+    decide: ({ metadata, features, providerSpoke }) => {
+      if (!providerSpoke && metadata.origin !== 'validation') return undefined;
+      const overflow = features.get('overflow');
+      if (overflow !== undefined) return { reason: 'context_overflow', evidence: overflow };
+      // "too many tokens" is the input's size only when no window or throttle is named beside it.
+      const ambiguous = features.get('ambiguousOverflow');
+      if (
+        ambiguous === undefined ||
+        features.get('shortWindow') !== undefined ||
+        features.get('longWindow') !== undefined ||
+        features.get('throttle') !== undefined
+      )
+        return undefined;
+      return { reason: 'context_overflow', evidence: ambiguous };
+    },
   },
   {
     id: 'request_too_large',
-    means: 'A 429/413 saying this one request is larger than the per-minute budget: waiting never helps.',
+    means:
+      'A 429/413 saying (in words, or with numbers: Requested > Limit) that this one request is larger than the per-minute budget: waiting never helps.',
     decide: ({ status, features, providerSpoke }) =>
       providerSpoke && (status === 429 || status === 413)
-        ? when('context_overflow', features.get('tooLargeForBudget'))
+        ? when('context_overflow', features.get('tooLargeForBudget') ?? features.requestOverLimit())
         : undefined,
   },
   {
@@ -291,8 +303,15 @@ export const RULES: readonly Rule[] = [
     id: 'model_unavailable',
     means:
       'The model, deployment or endpoint does not exist or cannot serve this request (inference profile, on-demand throughput, plan, router "no endpoints").',
-    decide: ({ status, features }) =>
-      below500(status) ? when('model_not_found', features.get('availability')) : undefined,
+    decide: ({ status, features }) => {
+      if (below500(status))
+        return when('model_not_found', features.get('availability') ?? features.get('noRoute'));
+      // A router's "no provider/endpoint" holds on a 5xx too, unless it also says it is busy.
+      const noRoute = features.get('noRoute');
+      return noRoute !== undefined && features.get('capacity') === undefined
+        ? { reason: 'model_not_found', evidence: noRoute }
+        : undefined;
+    },
   },
   {
     id: 'content_policy_vocabulary',
@@ -324,6 +343,11 @@ export const RULES: readonly Rule[] = [
     decide: ({ features }) => when('overloaded', features.get('warmingUp')),
   },
   {
+    id: 'capacity_vocabulary',
+    means: 'The provider says it is busy (overloaded, capacity, unavailable), whatever the status.',
+    decide: ({ features }) => when('overloaded', features.get('capacity')),
+  },
+  {
     id: 'throttle_vocabulary',
     means:
       'The words say the key is throttled (rate limit, too many requests, resource exhausted), below 500.',
@@ -338,25 +362,20 @@ export const RULES: readonly Rule[] = [
     decide: ({ status }) => (status === 429 ? { reason: 'rate_limit', evidence: 'status 429' } : undefined),
   },
   {
-    id: 'capacity_vocabulary',
-    means: 'The provider says it is busy (overloaded, capacity, unavailable), whatever the status.',
-    decide: ({ features }) => when('overloaded', features.get('capacity')),
-  },
-  {
     id: 'status_default',
     means: 'With no provider signal in the body, the status decides (DESIGN.md).',
     decide: ({ status }) =>
       status === undefined ? undefined : { reason: reasonFromStatus(status), evidence: `status ${status}` },
   },
   {
-    id: 'server_vocabulary',
-    means: 'No status; the words say the provider failed on its side.',
-    decide: ({ features }) => when('server_error', features.get('serverFault')),
-  },
-  {
     id: 'invalid_request_vocabulary',
     means: 'No status; the words say the request was malformed.',
     decide: ({ features }) => when('invalid_request', features.get('invalidRequest')),
+  },
+  {
+    id: 'server_vocabulary',
+    means: 'No status; the words say the provider failed on its side.',
+    decide: ({ features }) => when('server_error', features.get('serverFault')),
   },
   {
     id: 'sdk_validation',

@@ -47,9 +47,9 @@ export const OVERFLOW = vocabulary('overflow', () => [
   /(?:prompt|input|message|messages|request body|text) (?:is |was |are )?too long/,
   // "The input token count (1200000) exceeds the maximum number of tokens allowed" (Gemini).
   /input token count.{0,40}exceeds/,
-  // Mistral "Prompt contains 40000 tokens ... too many tokens"; Bedrock "too many input tokens".
-  // Not a throttle: "Too many tokens, please wait", "Too many tokens per day" (Bedrock ThrottlingException).
-  /too many (?:input )?tokens(?![\s,]*(?:please wait|per[ _-]?(?:second|minute|hour|day|month)))/,
+  // Together 4xx "Input token count + max_tokens parameter must be less than the context length of
+  // the model being queried."
+  /(?:less|fewer|smaller) than (?:or equal to )?the (?:model'?s? )?(?:maximum )?context (?:length|window|size)/,
   // Bedrock InvokeModel (Anthropic body) "input length and `max_tokens` exceed context limit".
   /exceeds? context limit/,
   // Azure, vLLM: "This model's maximum ... Your request exceeds the maximum ... tokens".
@@ -62,11 +62,27 @@ export const OVERFLOW = vocabulary('overflow', () => [
   /tokens \+ `?max_new_tokens`? must be <=/,
 ]);
 
+/**
+ * Words that mean an overflow only when no window or throttle is named beside them: "too many
+ * tokens" is the input's size in Mistral's "Prompt contains 40000 tokens ... too many tokens" and
+ * Bedrock's "too many input tokens", but a rate in Cerebras' "Tokens per minute limit exceeded -
+ * too many tokens processed" and Bedrock's ThrottlingException "Too many tokens, please wait".
+ */
+export const AMBIGUOUS_OVERFLOW = vocabulary('ambiguousOverflow', () => [/too many (?:input )?tokens/]);
+
 /** A 429/413 saying this one request is bigger than the per-minute budget: waiting never helps. */
 export const TOO_LARGE_FOR_BUDGET = vocabulary('tooLargeForBudget', () => [
   // OpenAI 429 "The input or output tokens must be reduced in order to run successfully";
   // Groq 413 "Please reduce your message size and try again".
   /must be reduced|reduce your message size/,
+]);
+
+/**
+ * The numbers of a limit message ("Limit 7000, Used 0, Requested ~12903": OpenAI, Groq, Together):
+ * a request larger than the whole limit can never fit, however long the wait.
+ */
+export const LIMIT_NUMBERS = vocabulary('limitNumbers', () => [
+  /\blimit:? ~?[\d,.]+\b.{0,80}?\brequested:? ~?[\d,.]+/,
 ]);
 
 /**
@@ -124,8 +140,10 @@ export const PAYMENT = vocabulary('payment', () => [
 export const ALLOWANCE = vocabulary('allowance', () => [
   // OpenAI insufficient_quota "You exceeded your current quota, please check your plan and billing
   // details"; Gemini "Quota exceeded for metric"; Bedrock ServiceQuotaExceededException.
-  // Not "check quota" alone (Vertex 429 "Resource has been exhausted (e.g. check quota)." is a rate limit).
-  /insufficient_quota|quota[ _]?(?:exceeded|exhausted|reached|limit reached)|exceeded (?:your |the )?(?:current |monthly |daily )?quota|(?:out of|no remaining) quota|quota (?:has been|was) (?:exceeded|exhausted|used)/,
+  // Not "quota" alone: Vertex's "Resource has been exhausted (e.g. check quota)." and "Quota exceeded
+  // for aiplatform.googleapis.com/online_prediction_requests_per_base_model" are per-minute quotas
+  // (DESIGN: a 429 is rate_limit unless the words say the allowance is spent).
+  /insufficient_quota|exceeded your current quota|(?:out of|no remaining) quota|quota (?:has been|was) (?:exhausted|used up)|servicequotaexceeded/,
   // Anthropic "You have reached your specified API usage limits"; Mistral "monthly usage limit";
   // OpenRouter "Key limit exceeded"; Together/DeepSeek "spend limit"; "spending cap".
   /usage limits?|(?:spend|spending|key|credit|account) (?:limit|cap)s?\b(?! per)/,
@@ -179,6 +197,9 @@ export const PERMISSION = vocabulary('permission', () => [
   /accessdeniedexception|access denied|(?:don't|do not|does not) have access/,
   // OpenAI "You are not allowed to sample from this model".
   /not allowed to|not authorized to/,
+  // Bedrock (through TrueFoundry) "You have not filled out the required use-case form for this model
+  // ... before requesting access."; "access to this model has not been granted".
+  /use-case form|before requesting access|access (?:has not been|is not|was not) (?:yet )?granted/,
   // Region blocks: OpenAI unsupported_country_region_territory, Gemini "User location is not supported".
   /unsupported_country_region_territory|not available in your (?:country|region|location)|location is not supported/,
 ]);
@@ -198,15 +219,27 @@ export const AVAILABILITY = vocabulary('availability', () => [
   /provided model identifier is invalid/,
   // Bedrock 400 "Invocation of model ID x with on-demand throughput isn't supported. Retry your
   // request with the ID or ARN of an inference profile"; "provisioned throughput".
-  /on-demand throughput|inference profile|provisioned throughput/,
+  /on-demand throughput|inference profile/,
+  // Together 400 model_not_available "Unable to access non-serverless model x. Please visit ... to
+  // create and start a new dedicated endpoint for the model."; Azure 400 OperationNotSupported "The
+  // completion operation does not work with the specified model, gpt-35-turbo. Please choose
+  // different model".
+  /model_not_available|non-serverless model|dedicated endpoint for the model|does not work with (?:the )?(?:specified |this )?model|choose (?:a )?different model/,
   // Azure OpenAI DeploymentNotFound "The API deployment for this resource does not exist".
   /deploymentnotfound|deployment.{0,60}(?:does not exist|not found|could not be found)|no deployment/,
-  // OpenRouter 404 "No endpoints found that support tool use", "No endpoints found matching your
-  // data policy"; "no allowed providers are available for the selected model".
-  /no endpoints? (?:found|available)|no (?:allowed )?providers? (?:are |is )?available/,
   // A tier or plan that does not include the model: "model is not available on your plan",
   // "your tier does not have access to this model", "not available on the free tier".
   /models?\b.{0,60}not (?:available|included|enabled|accessible) (?:on|in|for|with) (?:your|the|this)|(?:tier|plan|subscription) (?:does not|doesn't|do not) (?:include|support|have access to|allow)/,
+]);
+
+/**
+ * A router that has no endpoint or provider for this model and request: model availability, even on
+ * a 503 (OpenRouter 404 "No endpoints found that support tool use", 503 "There is no available model
+ * provider that meets your routing requirements"; "no allowed providers are available for the
+ * selected model").
+ */
+export const NO_ROUTE = vocabulary('noRoute', () => [
+  /no endpoints? (?:found|available)|no (?:allowed )?providers? (?:are |is )?available|no available (?:model )?provider/,
 ]);
 
 /** The provider refused the content. */
@@ -241,7 +274,8 @@ export const WARMING_UP = vocabulary('warmingUp', () => [
 export const CAPACITY = vocabulary('capacity', () => [
   // Anthropic 529 overloaded_error; Gemini 503 "The model is overloaded"; OpenAI legacy "engine is
   // currently overloaded"; DeepSeek "Server is busy"; Groq 498 capacity_exceeded; "high demand".
-  /overloaded|\bbusy\b|capacity|high demand|heavy load|under load/,
+  // Cerebras 429 queue_exceeded "We're experiencing high traffic right now!"; Azure "peak load".
+  /overloaded|\bbusy\b|capacity|high (?:demand|traffic|load)|heavy load|under load|peak load|queue_exceeded/,
   // Gemini status UNAVAILABLE, Bedrock ServiceUnavailableException.
   /\bunavailable\b|serviceunavailable/,
 ]);
@@ -258,7 +292,7 @@ export const THROTTLE = vocabulary('throttle', () => [
 export const SERVER_FAULT = vocabulary('serverFault', () => [
   /server_error|internal server error|internal error|internalserverexception|\binternal\b|api_error/,
   /modelstreamerrorexception|modelerrorexception/,
-  /bad gateway|gateway timeout|upstream/,
+  /bad gateway|gateway timeout|upstream (?:error|server error|connect|timeout|timed out|failed|unavailable)/,
 ]);
 
 /** The request was malformed. */
