@@ -292,7 +292,7 @@ export const THROTTLE = vocabulary('throttle', () => [
 export const SERVER_FAULT = vocabulary('serverFault', () => [
   /server_error|internal server error|internal error|internalserverexception|\binternal\b|api_error/,
   /modelstreamerrorexception|modelerrorexception/,
-  /bad gateway|gateway timeout|upstream (?:error|server error|connect|timeout|timed out|failed|unavailable)/,
+  /bad gateway|gateway timeout|upstream(?: provider| server| service)? (?:error|server error|connect|timeout|timed out|failed|unavailable)/,
 ]);
 
 /** The request was malformed. */
