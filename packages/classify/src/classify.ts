@@ -219,7 +219,9 @@ function run(
   const transientish = TAXONOMY[verdict.reason].category === 'transient' || verdict.reason === 'quota';
   // The wait: the provider's structured one, else its words, read only when it can matter.
   let retryAfterSeconds = safe.retryAfterSeconds;
-  if (retryAfterSeconds === undefined && (transientish || options.override !== undefined)) {
+  // Only a provider's own words state a wait: a transport error's message never does.
+  const providerWords = safe.origin === 'http' || safe.origin === 'stream_event';
+  if (retryAfterSeconds === undefined && providerWords && (transientish || options.override !== undefined)) {
     try {
       retryAfterSeconds = decision?.features.waitInWords()?.seconds;
     } catch {
@@ -321,7 +323,9 @@ function normalise(metadata: unknown): ProviderErrorMetadata {
       .slice(0, 50)
       .filter((id): id is string => typeof id === 'string')
       .map((id) => id.slice(0, 200));
-  const condition = SdkCondition.safeParse(read('sdkCondition'));
-  if (condition.success) result.sdkCondition = condition.data;
+  // A plain lookup, not zod's safeParse: a failed parse builds an error object on every call.
+  const condition = read('sdkCondition');
+  if (typeof condition === 'string' && (SdkCondition.options as readonly string[]).includes(condition))
+    result.sdkCondition = condition as SdkCondition;
   return result;
 }

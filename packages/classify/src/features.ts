@@ -103,8 +103,9 @@ let urlPattern: RegExp | undefined;
  */
 export class Features {
   private textCache: string | undefined;
-  private readonly cache = new Map<FeatureName, unknown>();
-  readonly read: FeatureName[] = [];
+  // Created on the first feature read: a structured field that decides reads none.
+  private cache: Map<FeatureName, unknown> | undefined;
+  private readonly order: FeatureName[] = [];
 
   constructor(private readonly metadata: ProviderErrorMetadata) {}
 
@@ -122,7 +123,7 @@ export class Features {
 
   /** The piece of the provider's words that shows a feature, or `undefined`. */
   get(name: Exclude<FeatureName, 'quotaIdWindow'>): string | undefined {
-    if (this.cache.has(name)) return this.cache.get(name) as string | undefined;
+    if (this.cache?.has(name) === true) return this.cache.get(name) as string | undefined;
     const found = VOCABULARY_OF[name].find(this.text);
     this.remember(name, found);
     return found;
@@ -130,7 +131,8 @@ export class Features {
 
   /** The window of the structured quota ids: any long window outranks a short one. */
   quotaIdWindow(): QuotaIdWindow | undefined {
-    if (this.cache.has('quotaIdWindow')) return this.cache.get('quotaIdWindow') as QuotaIdWindow | undefined;
+    if (this.cache?.has('quotaIdWindow') === true)
+      return this.cache.get('quotaIdWindow') as QuotaIdWindow | undefined;
     let result: QuotaIdWindow | undefined;
     const ids = this.metadata.quotaIds ?? [];
     for (const id of ids) {
@@ -175,8 +177,8 @@ export class Features {
   /** Every feature read so far, with its evidence (for `explain`). */
   summary(): Partial<Record<FeatureName, string | null>> {
     const summary: Partial<Record<FeatureName, string | null>> = {};
-    for (const name of this.read) {
-      const value = this.cache.get(name);
+    for (const name of this.order) {
+      const value = this.cache?.get(name);
       if (value === undefined) summary[name] = null;
       else if (typeof value === 'string') summary[name] = evidenceOf(value);
       else
@@ -186,8 +188,9 @@ export class Features {
   }
 
   private remember(name: FeatureName, value: unknown): void {
+    this.cache ??= new Map();
     this.cache.set(name, value);
-    this.read.push(name);
+    this.order.push(name);
   }
 }
 
@@ -216,6 +219,9 @@ export function secondsOf(words: string): number | undefined {
 // scrubs every field again with its full list before anything leaves the process, this is the
 // first line (classify does not depend on render, which sits above it).
 let secretPatterns: ReadonlyArray<readonly [RegExp, string]> | undefined;
+// One pass that says whether any pattern below could match: most evidence ("per minute", "status
+// 429", a quota id) has nothing to scrub, and then costs one test instead of nine replaces.
+let secretHint: RegExp | undefined;
 
 /**
  * A bounded, scrubbed piece of evidence: at most `MAX_EVIDENCE_LENGTH` characters, whitespace
@@ -241,6 +247,11 @@ export function evidenceOf(text: string): string {
     .slice(0, 4 * MAX_EVIDENCE_LENGTH)
     .replace(/\s+/g, ' ')
     .trim();
+  secretHint ??=
+    /bearer|basic|key|token|secret|password|authori|sk[-_]|gsk|xai|hf_|pk[-_]|rk[-_]|aiza|akia|asia|org|proj|user|acct|ws[-_]|@|consumer|account|\w{20}/i;
+  if (!secretHint.test(result)) {
+    return result.length > MAX_EVIDENCE_LENGTH ? `${result.slice(0, MAX_EVIDENCE_LENGTH - 1)}…` : result;
+  }
   for (const [pattern, replacement] of secretPatterns) result = result.replace(pattern, replacement);
   return result.length > MAX_EVIDENCE_LENGTH ? `${result.slice(0, MAX_EVIDENCE_LENGTH - 1)}…` : result;
 }

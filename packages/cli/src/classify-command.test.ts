@@ -245,8 +245,10 @@ describe.concurrent('faultline classify --explain', () => {
       'decided by quota_id_short_window: GenerateContentInputTokensPerModelPerMinute-FreeTier',
     );
     expect(run.stdout).toContain('evidence   GenerateContentInputTokensPerModelPerMinute-FreeTier');
+    expect(run.stdout).toContain('features read, in order:');
+    expect(run.stdout).toMatch(/\n\s+overflow\s+—\n/);
     expect(run.stdout).toMatch(
-      /features read, in order:\n\s+overflow\s+—\n\s+tooLargeForBudget\s+—\n\s+quotaIdWindow\s+short: GenerateContentInputTokensPerModelPerMinute-FreeTier\n?$/,
+      /\n\s+quotaIdWindow\s+short: GenerateContentInputTokensPerModelPerMinute-FreeTier\n?$/,
     );
   });
 
@@ -262,15 +264,16 @@ describe.concurrent('faultline classify --explain', () => {
       rule: 'quota_id_short_window',
       evidence: 'GenerateContentInputTokensPerModelPerMinute-FreeTier',
     });
-    expect(output.explanation).toEqual({
+    expect(output.explanation).toMatchObject({
       rule: 'quota_id_short_window',
       evidence: 'GenerateContentInputTokensPerModelPerMinute-FreeTier',
-      features: {
-        overflow: null,
-        tooLargeForBudget: null,
-        quotaIdWindow: 'short: GenerateContentInputTokensPerModelPerMinute-FreeTier',
-      },
     });
+    const features = output.explanation.features as Record<string, string | null>;
+    expect(features.overflow).toBeNull();
+    expect(features.quotaIdWindow).toBe('short: GenerateContentInputTokensPerModelPerMinute-FreeTier');
+    // The deciding quota id spares the vocabularies after it.
+    expect(Object.keys(features)).not.toContain('allowance');
+    expect(Object.keys(features)).not.toContain('throttle');
   });
 
   it('without --explain, JSON is the bare report, which still carries decidedBy', async () => {
