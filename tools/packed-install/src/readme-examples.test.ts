@@ -33,3 +33,23 @@ describe('README examples are the files the packed-install step runs', () => {
     ]);
   });
 });
+
+describe('every publishable package ships a README and the root LICENSE', () => {
+  const license = readFileSync(join(repoRoot, 'LICENSE'), 'utf8');
+  const packages = readdirSync(join(repoRoot, 'packages')).filter(
+    (name) =>
+      JSON.parse(readFileSync(join(repoRoot, 'packages', name, 'package.json'), 'utf8')).private !== true,
+  );
+  it('the root LICENSE is MIT, as every package.json says', () => {
+    expect(license.startsWith('MIT License\n')).toBe(true);
+  });
+  for (const name of packages) {
+    it(`packages/${name}`, () => {
+      const manifest = JSON.parse(readFileSync(join(repoRoot, 'packages', name, 'package.json'), 'utf8'));
+      expect(manifest.license).toBe('MIT');
+      expect(readFileSync(join(repoRoot, 'packages', name, 'LICENSE'), 'utf8')).toBe(license);
+      expect(readFileSync(join(repoRoot, 'packages', name, 'README.md'), 'utf8')).toMatch(/^# @faultline\//);
+      expect(readFileSync(join(repoRoot, 'README.md'), 'utf8')).toContain(`| \`${manifest.name}\` |`);
+    });
+  }
+});

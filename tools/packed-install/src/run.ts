@@ -312,7 +312,14 @@ async function main(): Promise<void> {
         assert(existsSync(join(dir, 'dist')), `${dir} has no dist: run \`pnpm build\` first`);
         await runOk('pnpm', ['pack', '--pack-destination', packDir], dir);
       }
-      return readdirSync(packDir).join(', ');
+      // Every tarball carries its README and the MIT LICENSE (npm adds both from the package folder).
+      for (const file of readdirSync(packDir)) {
+        const listing = await runOk('tar', ['-tzf', join(packDir, file)], packDir);
+        for (const needed of ['package/README.md', 'package/LICENSE', 'package/package.json']) {
+          assert(listing.stdout.split('\n').includes(needed), `${file} has no ${needed}`);
+        }
+      }
+      return `${readdirSync(packDir).join(', ')}, each with README.md and LICENSE`;
     });
     const tarballs = readdirSync(packDir).map((file) => join(packDir, file));
 
