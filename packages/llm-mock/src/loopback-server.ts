@@ -121,9 +121,9 @@ function eventStreamCodec(): EventStreamCodecInstance {
       codecModule = require('@smithy/eventstream-codec');
     } catch (error) {
       throw new Error(
-        '@faultline/test-fixtures could not load @smithy/eventstream-codec. If the test process runs with ' +
+        '@faultline/llm-mock could not load @smithy/eventstream-codec. If the test process runs with ' +
           '`--conditions module` (vitest forwards its resolve conditions), drop `module` from the vitest ' +
-          'config as test-fixtures/vitest.config.ts does.',
+          'config (resolve.conditions and ssr.resolve.conditions).',
         { cause: error },
       );
     }
