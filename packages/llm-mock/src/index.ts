@@ -16,6 +16,15 @@ export {
   unresolvableHost,
   withLoopback,
 } from './loopback-server.ts';
+export type {
+  AnswerRecord,
+  MockProvider,
+  MockProviderOptions,
+  MockRequest,
+} from './mock-provider.ts';
+export { startMockProvider } from './mock-provider.ts';
+export type { ProviderKey, RequestShape, StreamEnd } from './providers.ts';
+export { isProviderKey, PROVIDERS } from './providers.ts';
 export type { ResolvedExpectation, ScenarioLoadOptions } from './scenario.ts';
 export {
   AwsEventStreamResponseScenario,
@@ -36,3 +45,6 @@ export {
   StreamEnding,
   scenariosDir,
 } from './scenario.ts';
+export { Chaos, fault, parseScript, Script, Step } from './script.ts';
+export type { CallAttempts, Finding, FindingCode, Verdict, VerdictOptions } from './verdict.ts';
+export { assertClientBehaviour, ClientContractError, verdict } from './verdict.ts';
