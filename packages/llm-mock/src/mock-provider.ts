@@ -96,6 +96,8 @@ export interface MockProvider {
   pending(provider?: ProviderKey): number;
   /** Every request so far (or one provider's), in arrival order. */
   requests(provider?: ProviderKey): MockRequest[];
+  /** Drops the steps still queued and the chaos (of one provider, or all); keeps the record. */
+  clearScript(provider?: ProviderKey): void;
   /** Forgets the queues, chaos and records. */
   reset(): void;
   /** What the client did against the retry contract (see `verdict`). */
@@ -476,6 +478,12 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     },
     requests(provider) {
       return records.filter((record) => provider === undefined || record.provider === provider);
+    },
+    clearScript(provider) {
+      for (const key of provider === undefined ? providers : [provider]) {
+        queues.delete(key);
+        chaosByProvider.delete(key);
+      }
     },
     reset() {
       queues.clear();

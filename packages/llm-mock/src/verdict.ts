@@ -103,6 +103,8 @@ export function verdict(
   };
 
   for (const { provider, requests } of calls) {
+    // One finding for a chain of retries of a permanent failure, at its first attempt.
+    let permanentReported = false;
     requests.forEach((request, position) => {
       const answer = request.answer;
       const later = requests.slice(position + 1);
@@ -117,7 +119,13 @@ export function verdict(
             expected: `no re-send after the stream delivered ${answer.deliveredChunks} chunk(s) (${describe(request)}); the user already saw output`,
             actual: `re-sent it as #${next.index}`,
           });
-        } else if (!answer.retryable && answer.reason !== 'interrupted' && answer.reason !== 'timeout') {
+        } else if (
+          !permanentReported &&
+          !answer.retryable &&
+          answer.reason !== 'interrupted' &&
+          answer.reason !== 'timeout'
+        ) {
+          permanentReported = true;
           add({
             code: 'retried-permanent-failure',
             provider,
