@@ -25,6 +25,8 @@ export interface MockProviderOptions {
   scripts?: Partial<Record<ProviderKey, Script | Step[]>>;
   /** Where catalogue scenarios are read from (default: the catalogue this package ships). */
   catalogue?: ScenarioLoadOptions;
+  /** Called with each request's record as it arrives (a throwing listener is ignored). */
+  onRequest?: (request: MockRequest) => void;
 }
 
 /** What the mock answered one request with. */
@@ -420,6 +422,11 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       closedAt ??= Date.now();
     });
     records.push(record);
+    try {
+      options.onRequest?.(record);
+    } catch {
+      // A listener's failure is its own; the client still gets its answer.
+    }
     return { response: compiled.response, latencyMs };
   };
 
