@@ -32,7 +32,7 @@ export interface VerdictOptions {
   stallLimitMs?: number;
   /** Slack for clocks when comparing a wait with a Retry-After (default 25 ms). */
   toleranceMs?: number;
-  /** A retry sooner than this fraction of the asked wait ignored it (default 0.1); later but early is "faster than asked". */
+  /** A retry sooner than this fraction of the asked wait ignored it (default 0.5); later but early is "faster than asked". */
   ignoredFraction?: number;
   /** Codes not to report. */
   allow?: readonly FindingCode[];
@@ -82,7 +82,7 @@ export function verdict(
   const maxWaitSeconds = options.maxWaitSeconds ?? 60;
   const stallLimitMs = options.stallLimitMs ?? 10_000;
   const toleranceMs = options.toleranceMs ?? 25;
-  const ignoredFraction = options.ignoredFraction ?? 0.1;
+  const ignoredFraction = options.ignoredFraction ?? 0.5;
   const now = options.now ?? Date.now();
   const allowed = new Set(options.allow ?? []);
 

@@ -74,7 +74,7 @@ export async function callSdk(
     case 'anthropic': {
       const client = new Anthropic({ apiKey: 'sk-ant-test', baseURL, maxRetries: 0, timeout });
       const request = {
-        model: 'claude-sonnet-4-5',
+        model: 'claude-sonnet-4-6',
         max_tokens: 64,
         messages: [{ role: 'user' as const, content: prompt }],
       };
