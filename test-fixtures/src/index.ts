@@ -1,3 +1,6 @@
+// The loopback server and the scenario catalogue live in @faultline/llm-mock (published); this
+// private package re-exports them under the names our tests have always imported, and keeps what
+// only our tests need (`./stream-matrix`, which registers vitest suites).
 export type {
   BaseUrlOptions,
   DecodedEventStreamMessage,
@@ -5,21 +8,15 @@ export type {
   LoopbackServer,
   LoopbackServerOptions,
   RecordedRequest,
-} from './loopback-server.ts';
-export {
-  bigBody,
-  decodeEventStreamMessages,
-  encodeEventStreamMessage,
-  recordedBodyLimitBytes,
-  startLoopbackServer,
-  streamEventDelayMilliseconds,
-  unresolvableHost,
-  withLoopback,
-} from './loopback-server.ts';
-export type { ResolvedExpectation, ScenarioLoadOptions } from './scenario.ts';
+  ResolvedExpectation,
+  ScenarioLoadOptions,
+} from '@faultline/llm-mock';
 export {
   AwsEventStreamResponseScenario,
+  bigBody,
   DnsFailureResponseScenario,
+  decodeEventStreamMessages,
+  encodeEventStreamMessage,
   expectedFor,
   HttpResponseScenario,
   loadProviderCoverage,
@@ -27,6 +24,7 @@ export {
   loadScenarios,
   ProviderCoverage,
   readScenarioFile,
+  recordedBodyLimitBytes,
   Scenario,
   ScenarioExpectation,
   ScenarioResponse,
@@ -34,4 +32,8 @@ export {
   SocketResponseScenario,
   SseResponseScenario,
   scenariosDir,
-} from './scenario.ts';
+  startLoopbackServer,
+  streamEventDelayMilliseconds,
+  unresolvableHost,
+  withLoopback,
+} from '@faultline/llm-mock';

@@ -9,6 +9,7 @@ import {
   safeGet,
   safeString,
 } from '@faultline/classify';
+import { startLoopbackServer } from '@faultline/llm-mock';
 import {
   classifyError,
   type ErrorReport,
@@ -19,7 +20,6 @@ import {
   toErrorReport,
   toWireError,
 } from '@faultline/render';
-import { startLoopbackServer } from '@faultline/test-fixtures';
 import {
   type CapturedResponse,
   detectLoggedProvider,
