@@ -300,6 +300,8 @@ export interface ServerEngineOptions {
   protocol: LoopbackProtocol | 'auto';
   port?: number | undefined;
   router?: ((request: RoutedRequest) => RoutedAnswer) | undefined;
+  /** See `LoopbackServerOptions.cors`. */
+  cors?: boolean | undefined;
 }
 
 /**
@@ -307,7 +309,10 @@ export interface ServerEngineOptions {
  * scenario with its recorded response. Routes by the `/s/<token>` path prefix.
  */
 export function startLoopbackServer(options: LoopbackServerOptions = {}): Promise<LoopbackServer> {
-  return startServer({ protocol: options.protocol ?? 'http1' }) as Promise<LoopbackServer>;
+  return startServer({
+    protocol: options.protocol ?? 'http1',
+    cors: options.cors,
+  }) as Promise<LoopbackServer>;
 }
 
 /** @internal The server engine; `protocol: 'auto'` and a `router` are what the mock provider adds. */

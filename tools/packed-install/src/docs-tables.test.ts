@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TAXONOMY } from '@faultline/classify';
-import { loadScenario } from '@faultline/test-fixtures';
+import { loadScenario } from '@faultline/llm-mock';
 import { describe, expect, it } from 'vitest';
 import {
   GENERATED,

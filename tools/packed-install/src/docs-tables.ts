@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type FailureReason, TAXONOMY } from '@faultline/classify';
-import { loadScenarios, type Scenario } from '@faultline/test-fixtures';
+import { loadScenarios, type Scenario } from '@faultline/llm-mock';
 import semver from 'semver';
 import { repoRoot } from './readme-examples.ts';
 

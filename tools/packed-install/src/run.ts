@@ -5,8 +5,8 @@
  * require()s every package from CommonJS, runs the installed CLI, and classifies one real SDK
  * error (openai, 429 insufficient_quota) under Node 20, Node 22, Bun, Deno, workerd and Chromium.
  *
- * The loopback server runs here, in the driver, from the workspace's @faultline/test-fixtures
- * (private, not packed); every client runs from the installed tarballs.
+ * The loopback server runs here, in the driver, from the installed @faultline/llm-mock tarball
+ * (with `cors` on, for the browser); every client runs from the installed tarballs too.
  *
  * Usage: `pnpm --filter @faultline/packed-install run packed-install` after `pnpm build`.
  * Env: FAULTLINE_CHROMIUM (default /usr/bin/chromium; the browser case fails without it),
@@ -27,14 +27,8 @@ import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import {
-  expectedFor,
-  type LoopbackServer,
-  loadScenario,
-  type Scenario,
-  startLoopbackServer,
-} from '@faultline/test-fixtures';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { LoopbackServer, Scenario } from '@faultline/llm-mock';
 import { README_EXAMPLES } from './readme-examples.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -63,12 +57,8 @@ const USER_PACKAGES = [
   'typescript@~5.9.3',
   '@types/node@^20.19.0',
 ];
-/**
- * `faultline demo` from the installed CLI needs branch i19 (the loopback server as a published
- * mock-provider package the CLI depends on). Until it is merged the demo is expected to fail; once
- * it passes, this marker must go (the step fails while both are true).
- */
-const DEMO_PENDING_I19 = true;
+/** @faultline/llm-mock as installed from its tarball (set once the install has run). */
+let mock: typeof import('@faultline/llm-mock');
 
 const CHILD_TIMEOUT_MS = 120_000;
 
@@ -171,7 +161,7 @@ function assert(condition: unknown, message: string): asserts condition {
 
 /** A scenario object of its own (the server keys recorded requests by identity). */
 function freshScenario(id: string): Scenario {
-  return structuredClone(loadScenario(id));
+  return structuredClone(mock.loadScenario(id));
 }
 
 /** A 200 chat completion, for the examples' success path. */
@@ -224,7 +214,7 @@ interface Outcome {
 
 /** Checks a runtime's outcome against the scenario's expectation and the server's request count. */
 function judge(server: LoopbackServer, scenario: Scenario, outcome: Outcome): string {
-  const expected = expectedFor(scenario);
+  const expected = mock.expectedFor(scenario);
   assert(outcome.outcome === 'classified', `not classified: ${JSON.stringify(outcome)}`);
   const report = outcome.report!;
   for (const key of ['category', 'reason', 'retryable'] as const) {
@@ -300,7 +290,7 @@ async function main(): Promise<void> {
   const cliDir = join(work, 'cli');
   for (const dir of [packDir, userDir, runtimesDir, cliDir]) mkdirSync(dir, { recursive: true });
   assert(!userDir.startsWith(repoRoot), `the user folder ${userDir} must lie outside the workspace`);
-  const server = await startLoopbackServer({ cors: true });
+  let server!: LoopbackServer;
   try {
     // 1. Pack every publishable package (workspace:^ becomes the version, as on publish).
     const packages = readdirSync(join(repoRoot, 'packages'))
@@ -359,6 +349,13 @@ async function main(): Promise<void> {
           `${name} ${JSON.parse(readFileSync(join(userDir, 'node_modules', name, 'package.json'), 'utf8')).version}`,
       );
       return `${process.version}: ${versions.join(', ')}`;
+    });
+    await check('@faultline/llm-mock from its tarball: the loopback server (cors on)', async () => {
+      const entry = createRequire(join(userDir, 'package.json')).resolve('@faultline/llm-mock');
+      assert(entry.startsWith(userDir), `@faultline/llm-mock resolved outside the app: ${entry}`);
+      mock = (await import(pathToFileURL(entry).href)) as typeof import('@faultline/llm-mock');
+      server = await mock.startLoopbackServer({ cors: true });
+      return `${server.origin} (${entry.slice(userDir.length + 1)})`;
     });
     cpSync(join(toolDir, 'apps'), join(userDir, 'apps'), { recursive: true });
     cpSync(join(repoRoot, 'examples'), join(userDir, 'examples'), { recursive: true });
@@ -419,7 +416,7 @@ async function main(): Promise<void> {
     });
     await check('README first example: 429 insufficient_quota', async () => {
       const scenario = quota();
-      const expected = expectedFor(scenario);
+      const expected = mock.expectedFor(scenario);
       const ran = await run(process.execPath, ['dist/first-example.js'], {
         cwd: userDir,
         env: {
@@ -439,7 +436,7 @@ async function main(): Promise<void> {
     });
     await check('README streams example: an overloaded error event mid-stream', async () => {
       const scenario = freshScenario('anthropic/stream-overloaded-event');
-      const expected = expectedFor(scenario);
+      const expected = mock.expectedFor(scenario);
       const ran = await run(process.execPath, ['dist/streams.js'], {
         cwd: userDir,
         env: { ANTHROPIC_BASE_URL: server.baseUrlFor(scenario), ANTHROPIC_API_KEY: 'sk-ant-example' },
@@ -458,7 +455,7 @@ async function main(): Promise<void> {
     await check('README HTTP example: problem+json', async () => {
       const port = await freePort();
       const scenario = quota();
-      const expected = expectedFor(scenario);
+      const expected = mock.expectedFor(scenario);
       const child = spawn(process.execPath, ['dist/http.js'], {
         cwd: userDir,
         env: userEnv({
@@ -502,7 +499,7 @@ async function main(): Promise<void> {
     });
     await check('faultline classify (installed CLI)', async () => {
       const scenario = quota();
-      const expected = expectedFor(scenario);
+      const expected = mock.expectedFor(scenario);
       const response = scenario.response as { status: number; body: string };
       const ran = await run(cli, ['classify', '--status', String(response.status), '--format', 'json'], {
         cwd: cliDir,
@@ -524,15 +521,7 @@ async function main(): Promise<void> {
       try {
         rows = JSON.parse(ran.stdout) as unknown[];
       } catch {}
-      const passed = ran.code === 0 && rows.length > 0;
-      if (DEMO_PENDING_I19) {
-        assert(
-          !passed,
-          'faultline demo passes now: set DEMO_PENDING_I19 to false in tools/packed-install/src/run.ts',
-        );
-        return `EXPECTED FAILURE until branch i19 is merged (exit ${ran.code}: ${ran.stderr.trim().split('\n')[0]})`;
-      }
-      assert(passed, `exit ${ran.code}, ${rows.length} rows: ${ran.stderr}`);
+      assert(ran.code === 0 && rows.length > 0, `exit ${ran.code}, ${rows.length} rows: ${ran.stderr}`);
       return `${rows.length} classified scenarios`;
     });
 
@@ -649,7 +638,7 @@ async function main(): Promise<void> {
       }
     });
   } finally {
-    await server.close();
+    if (server !== undefined) await server.close();
     if (process.env.FAULTLINE_KEEP !== '1') rmSync(work, { recursive: true, force: true });
     else console.log(`kept ${work}`);
   }
