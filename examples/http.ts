@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { withClassifiedErrors } from '@faultline/extract-openai';
 import { FaultlineError, httpResponseFor } from '@faultline/render';
 import OpenAI from 'openai';
@@ -27,6 +28,7 @@ const server = createServer(async (_request, response) => {
   }
 });
 
-server.listen(Number(process.env.PORT ?? 3000), '127.0.0.1', () => {
-  console.log(`listening on http://127.0.0.1:${process.env.PORT ?? 3000}`);
+server.listen(0, '127.0.0.1', () => {
+  const { port } = server.address() as AddressInfo; // 0: any free port
+  console.log(`listening on http://127.0.0.1:${port}`);
 });

@@ -252,26 +252,20 @@ function serveStatic(
   });
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
-}
-
-async function waitForListening(child: ChildProcess, timeoutMs: number): Promise<void> {
-  await new Promise<void>((resolvePromise, reject) => {
+/** The URL a server prints on its "listening on <url>" line. */
+async function waitForListening(child: ChildProcess, timeoutMs: number): Promise<string> {
+  return await new Promise<string>((resolvePromise, reject) => {
     let seen = '';
     const timer = setTimeout(
-      () => reject(new Error(`no "listening" within ${timeoutMs} ms: ${seen}`)),
+      () => reject(new Error(`no "listening on <url>" within ${timeoutMs} ms: ${seen}`)),
       timeoutMs,
     );
     child.stdout?.on('data', (chunk: Buffer) => {
       seen += chunk.toString();
-      if (seen.includes('listening')) {
+      const url = /listening on (http:\/\/\S+)/.exec(seen)?.[1];
+      if (url !== undefined) {
         clearTimeout(timer);
-        resolvePromise();
+        resolvePromise(url);
       }
     });
     child.on('exit', (code) => {
@@ -453,21 +447,19 @@ async function main(): Promise<void> {
       return `printed "Hello", then two panels "${headline}" with what was delivered`;
     });
     await check('README HTTP example: problem+json', async () => {
-      const port = await freePort();
       const scenario = quota();
       const expected = mock.expectedFor(scenario);
       const child = spawn(process.execPath, ['dist/http.js'], {
         cwd: userDir,
         env: userEnv({
-          PORT: String(port),
           OPENAI_BASE_URL: server.baseUrlFor(scenario, { pathPrefix: '/v1' }),
           OPENAI_API_KEY: 'sk-example',
         }),
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       try {
-        await waitForListening(child, 30_000);
-        const response = await fetch(`http://127.0.0.1:${port}/`);
+        const url = await waitForListening(child, 30_000);
+        const response = await fetch(url);
         const body = (await response.json()) as Record<string, unknown>;
         assert(
           response.status === expected.httpStatus,
