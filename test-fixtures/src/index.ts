@@ -1,3 +1,6 @@
+// The loopback server and the scenario catalogue live in @faultline/llm-mock (published); this
+// private package re-exports them under the names our tests have always imported, and keeps what
+// only our tests need (`./stream-matrix`, `./option-matrix`, which register vitest suites).
 export { openaiChatCompletion } from './answers.ts';
 export { type DocExample, docExamples, repoRoot } from './doc-examples.ts';
 export type {
@@ -7,21 +10,15 @@ export type {
   LoopbackServer,
   LoopbackServerOptions,
   RecordedRequest,
-} from './loopback-server.ts';
-export {
-  bigBody,
-  decodeEventStreamMessages,
-  encodeEventStreamMessage,
-  recordedBodyLimitBytes,
-  startLoopbackServer,
-  streamEventDelayMilliseconds,
-  unresolvableHost,
-  withLoopback,
-} from './loopback-server.ts';
-export type { ResolvedExpectation, ScenarioLoadOptions } from './scenario.ts';
+  ResolvedExpectation,
+  ScenarioLoadOptions,
+} from '@faultline/llm-mock';
 export {
   AwsEventStreamResponseScenario,
+  bigBody,
   DnsFailureResponseScenario,
+  decodeEventStreamMessages,
+  encodeEventStreamMessage,
   expectedFor,
   HttpResponseScenario,
   loadProviderCoverage,
@@ -29,6 +26,7 @@ export {
   loadScenarios,
   ProviderCoverage,
   readScenarioFile,
+  recordedBodyLimitBytes,
   Scenario,
   ScenarioExpectation,
   ScenarioResponse,
@@ -36,7 +34,11 @@ export {
   SocketResponseScenario,
   SseResponseScenario,
   scenariosDir,
-} from './scenario.ts';
+  startLoopbackServer,
+  streamEventDelayMilliseconds,
+  unresolvableHost,
+  withLoopback,
+} from '@faultline/llm-mock';
 
 /**
  * The extractor crashes recorded since the last call (by the repository's vitest setup), emptied:

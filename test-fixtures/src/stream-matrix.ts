@@ -11,9 +11,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type FailureReason, TAXONOMY } from '@faultline/classify';
+import {
+  type LoopbackServer,
+  type LoopbackServerOptions,
+  type ScenarioResponse,
+  type StreamEnding,
+  startLoopbackServer,
+} from '@faultline/llm-mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LoopbackServer, type LoopbackServerOptions, startLoopbackServer } from './loopback-server.ts';
-import type { ScenarioResponse, StreamEnding } from './scenario.ts';
 
 /** The behaviours of the matrix, in the order they run. */
 export const STREAM_BEHAVIOURS = [

@@ -10,7 +10,7 @@ import { packageDirectory } from './test-support.ts';
 const run = promisify(execFile);
 const binPath = join(packageDirectory, 'dist', 'cli.js');
 
-// The published bin bundles @faultline/test-fixtures and carries the scenarios in dist/scenarios.
+// The published bin reads the scenario catalogue from its dependency @faultline/llm-mock.
 // CI builds every package before testing, so there the bin is fresh; locally dist may be stale.
 describe.runIf(process.env.CI !== undefined && existsSync(binPath))('the built bin (dist/cli.js)', () => {
   const options = { cwd: tmpdir(), env: { ...process.env, NODE_OPTIONS: undefined }, timeout: 80_000 };
@@ -20,8 +20,8 @@ describe.runIf(process.env.CI !== undefined && existsSync(binPath))('the built b
     expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
 
-  it('runs the Bedrock demo (h2c, AWS event streams) from its own copy of the scenarios', async () => {
-    expect(existsSync(join(packageDirectory, 'dist', 'scenarios', 'bedrock'))).toBe(true);
+  it('runs the Bedrock demo (h2c, AWS event streams) from the catalogue of @faultline/llm-mock', async () => {
+    expect(existsSync(join(packageDirectory, 'dist', 'scenarios'))).toBe(false);
     const { stdout } = await run(
       process.execPath,
       [binPath, 'demo', '--json', '--provider', 'bedrock'],

@@ -11,6 +11,7 @@ import {
   safeGet,
   safeString,
 } from '@faultline/classify';
+import { startLoopbackServer } from '@faultline/llm-mock';
 import {
   classifyError,
   type ErrorReport,
@@ -21,7 +22,6 @@ import {
   toErrorReport,
   toWireError,
 } from '@faultline/render';
-import { startLoopbackServer } from '@faultline/test-fixtures';
 import {
   type CapturedResponse,
   detectLoggedProvider,

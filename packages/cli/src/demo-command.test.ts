@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { expectedFor, type Scenario } from '@faultline/llm-mock';
 import { ErrorReport } from '@faultline/render';
-import { expectedFor, type Scenario } from '@faultline/test-fixtures';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { providerDrivers } from './provider-drivers.ts';
 import { findScenariosDirectory, loadDemoScenarios } from './scenario-source.ts';

@@ -1,10 +1,5 @@
+import { expectedFor, type LoopbackServer, type Scenario, startLoopbackServer } from '@faultline/llm-mock';
 import { type ErrorReport, FaultlineError, formatPanel, toErrorReport } from '@faultline/render';
-import {
-  expectedFor,
-  type LoopbackServer,
-  type Scenario,
-  startLoopbackServer,
-} from '@faultline/test-fixtures';
 import Table from 'cli-table3';
 import { createSpinner } from 'nanospinner';
 import {

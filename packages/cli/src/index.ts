@@ -20,6 +20,7 @@ export {
   formatDemoTable,
   runDemo,
 } from './demo-command.ts';
+export { type MockOptions, mockCommand } from './mock-command.ts';
 export { createProgram, runCli, version } from './program.ts';
 export { type ProviderDriver, providerDrivers } from './provider-drivers.ts';
 export type { TerminalStreams } from './terminal.ts';

@@ -4,6 +4,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { resolveProviderName } from './captured-input.ts';
 import { classifyCommand, inputFormats, outputFormats } from './classify-command.ts';
 import { demoCommand } from './demo-command.ts';
+import { mockCommand } from './mock-command.ts';
 import { CommandFailure, type TerminalStreams } from './terminal.ts';
 
 // `src/program.ts` and the bundled `dist/cli.js` both sit one folder below package.json.
@@ -21,7 +22,7 @@ export function createProgram(streams: TerminalStreams, setExitCode: (code: numb
   program
     .name('faultline')
     .description(
-      'Classify LLM SDK failures: see it work (demo), or classify a failure you captured (classify).',
+      'Classify LLM SDK failures: see it work (demo), classify a failure you captured (classify), or run a fault-injecting provider server for your own client (mock).',
     )
     .version(version, '-v, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
@@ -94,6 +95,43 @@ export function createProgram(streams: TerminalStreams, setExitCode: (code: numb
     )
     .action(async (options) => {
       setExitCode(await classifyCommand(options, streams));
+    });
+
+  program
+    .command('mock')
+    .description(
+      "run the fault-injecting provider server of @faultline/llm-mock on 127.0.0.1 for a client in any language: healthy answers in the provider's format, or what --script says (429s with Retry-After, catalogue failures, stream cuts, stalls); logs each request and, when stopped, prints the verdict on the client's retries",
+    )
+    .option(
+      '--provider <key>',
+      'answer as this provider (repeatable; default openai): openai, anthropic, google-genai, bedrock, mistral, groq',
+      (value: string, previous: string[] = []) => [...previous, resolveProviderName(value)],
+    )
+    .option('--port <n>', 'port on 127.0.0.1 (default: a free one, printed)')
+    .option(
+      '--script <file>',
+      'JSON script: { "steps": [...], "chaos": {...} } or a bare step array (see @faultline/llm-mock)',
+    )
+    .option('--strict', 'exit 1 when the verdict finds the client broke the retry contract')
+    .option('--quiet', 'do not log each request on stderr')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Example:',
+        '  echo \'[{"kind":"status","status":429,"retryAfter":1,"times":2},{"kind":"ok"}]\' > script.json',
+        '  faultline mock --provider openai --port 8080 --script script.json',
+        '  OPENAI_BASE_URL=http://127.0.0.1:8080/v1 python app.py',
+        '',
+        'Stops on Ctrl-C (SIGINT) or SIGTERM.',
+      ].join('\n'),
+    )
+    .action(async (options) => {
+      const stopped = new Promise<void>((resolve) => {
+        process.once('SIGINT', () => resolve());
+        process.once('SIGTERM', () => resolve());
+      });
+      setExitCode(await mockCommand(options, streams, stopped));
     });
 
   for (const command of program.commands) {

@@ -1,20 +1,16 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Scenario, scenariosDir as workspaceScenariosDir } from '@faultline/test-fixtures';
+import { Scenario, scenariosDir } from '@faultline/llm-mock';
 import { CommandFailure } from './terminal.ts';
 
 /**
- * Where the scenario files are. The built bin carries a copy in `dist/scenarios` (tsup copies
- * `test-fixtures/scenarios` there); from source (`pnpm demo`, tests) they are read from the
- * workspace's `test-fixtures/scenarios`. `FAULTLINE_SCENARIOS_DIR` overrides both.
+ * Where the scenario files are: the catalogue @faultline/llm-mock ships (`scenariosDir`), or
+ * `FAULTLINE_SCENARIOS_DIR` when set.
  */
 export function findScenariosDirectory(environment: NodeJS.ProcessEnv = process.env): string {
   const override = environment.FAULTLINE_SCENARIOS_DIR;
   if (override !== undefined && override !== '') return override;
-  const bundled = fileURLToPath(new URL('./scenarios', import.meta.url));
-  if (isDirectory(bundled)) return bundled;
-  return workspaceScenariosDir;
+  return scenariosDir;
 }
 
 function isDirectory(path: string): boolean {

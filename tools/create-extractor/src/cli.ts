@@ -56,7 +56,7 @@ Next (CONTRIBUTING.md):
   pnpm install                              # link the new package${values.sdk ? ` and install ${values.sdk}` : ''}
   pnpm --filter @faultline/extract-${name} test    # its tests, green as scaffolded
   pnpm --filter @faultline/parity test       # the parity meta-test
-Then replace the template's error body and scenarios in ${where} and test-fixtures/scenarios/${name}
+Then replace the template's error body and scenarios in ${where} and packages/llm-mock/scenarios/${name}
 with ${name}'s real ones.`);
     return 0;
   } catch (error) {

@@ -46,7 +46,7 @@ describe('pnpm new-provider', () => {
     const result = scaffoldProvider({ repositoryRoot: root, name: 'acme-cloud', format: false });
     expect(result.files).toContain('packages/extract-acme-cloud/src/extract-acme-cloud.ts');
     expect(result.files).toContain('packages/extract-acme-cloud/src/acme-cloud-client.ts');
-    expect(result.files).toContain('test-fixtures/scenarios/acme-cloud/_coverage.json');
+    expect(result.files).toContain('packages/llm-mock/scenarios/acme-cloud/_coverage.json');
     const list = JSON.parse(readFileSync(join(root, 'providers.json'), 'utf8'));
     expect(list.providers).toEqual([
       { name: 'openai', sdk: 'openai' },

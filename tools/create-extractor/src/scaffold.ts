@@ -257,7 +257,7 @@ function biomeBinary(repositoryRoot: string): string | undefined {
  * Scaffolds `packages/extract-<name>` (package.json, tsconfig, tsup and vitest configs, the
  * extractor, the error shape, the index with a bound `withClassifiedErrors`, a fetch client when
  * there is no SDK, tests wired to the loopback server, README), one scenario per reason the
- * template can produce plus `_coverage.json` in `test-fixtures/scenarios/<name>`, and appends the
+ * template can produce plus `_coverage.json` in `packages/llm-mock/scenarios/<name>`, and appends the
  * provider to providers.json. Refuses to overwrite anything.
  */
 export function scaffoldProvider(options: ScaffoldOptions): ScaffoldResult {
@@ -284,7 +284,7 @@ export function scaffoldProvider(options: ScaffoldOptions): ScaffoldResult {
     throw new Error(`create-extractor: provider '${name}' is already in providers.json`);
   }
   const packageDirectory = join(repositoryRoot, 'packages', `extract-${name}`);
-  const scenarioDirectory = join(repositoryRoot, 'test-fixtures', 'scenarios', name);
+  const scenarioDirectory = join(repositoryRoot, 'packages', 'llm-mock', 'scenarios', name);
   for (const directory of [packageDirectory, scenarioDirectory]) {
     if (existsSync(directory))
       throw new Error(`create-extractor: ${relative(repositoryRoot, directory)} already exists`);

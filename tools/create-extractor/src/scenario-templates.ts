@@ -258,7 +258,7 @@ export function scenarioTemplates(title: string, name: string): ScenarioTemplate
   ];
 }
 
-/** What the template can never produce, and why (test-fixtures/scenarios/<name>/_coverage.json). */
+/** What the template can never produce, and why (packages/llm-mock/scenarios/<name>/_coverage.json). */
 export function cannotHappenTemplate(title: string): Record<string, string> {
   return {
     local_bug: `A TypeError or ReferenceError comes from the caller's own code, never from ${title}; render's built-in extractor classifies it.`,

@@ -34,7 +34,7 @@ export function isNonTrivialExplanation(text: string): boolean {
 export function checkScenarioCoverage(repositoryRoot: string, provider: ProviderEntry): string[] {
   const prefix = about(provider.name);
   const folder = scenarioPathFor(provider.name);
-  const directory = join(repositoryRoot, 'test-fixtures', 'scenarios');
+  const directory = join(repositoryRoot, 'packages', 'llm-mock', 'scenarios');
   if (!existsSync(join(directory, provider.name))) {
     return [`${prefix} has no fixture folder ${folder} (its scenarios and _coverage.json)`];
   }

@@ -33,11 +33,11 @@ export function checkEverythingListed(repositoryRoot: string): string[] {
       );
     }
   }
-  for (const directory of directories(join(repositoryRoot, 'test-fixtures', 'scenarios')).sort()) {
+  for (const directory of directories(join(repositoryRoot, 'packages', 'llm-mock', 'scenarios')).sort()) {
     if (directory.startsWith('_')) continue;
     if (!listed.has(directory)) {
       problems.push(
-        `scenario folder test-fixtures/scenarios/${directory} belongs to no provider in ${PROVIDER_LIST_FILE}`,
+        `scenario folder packages/llm-mock/scenarios/${directory} belongs to no provider in ${PROVIDER_LIST_FILE}`,
       );
     }
   }

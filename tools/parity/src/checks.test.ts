@@ -78,7 +78,7 @@ function healthyRepository(): string {
   writeFile(join(packageDirectory, 'src', 'extract-acme.ts'), GOOD_EXTRACTOR);
   writeFile(join(packageDirectory, 'src', 'index.ts'), GOOD_INDEX);
   writeFile(join(packageDirectory, 'src', 'option-matrix.test.ts'), OPTION_MATRIX_TEST());
-  const scenarios = join(root, 'test-fixtures', 'scenarios', 'acme');
+  const scenarios = join(root, 'packages', 'llm-mock', 'scenarios', 'acme');
   for (const reason of FailureReason.options) {
     if (reason === 'local_bug' || reason === 'unknown') continue;
     writeJson(join(scenarios, `${reason.replaceAll('_', '-')}.json`), scenarioFor('acme', reason));
@@ -130,7 +130,7 @@ describe('parity checks on temporary repositories', { timeout: 60_000 }, () => {
     const problems = await problemsOf(root);
     expect(problems).toContain("provider 'zenith': package packages/extract-zenith is missing");
     expect(problems).toContain(
-      "provider 'zenith': has no fixture folder test-fixtures/scenarios/zenith (its scenarios and _coverage.json)",
+      "provider 'zenith': has no fixture folder packages/llm-mock/scenarios/zenith (its scenarios and _coverage.json)",
     );
     expect(problems.filter((problem) => problem.startsWith("provider 'acme'"))).toEqual([]);
   });
@@ -202,13 +202,13 @@ describe('parity checks on temporary repositories', { timeout: 60_000 }, () => {
     writeJson(join(root, 'packages', 'extract-orphan', 'package.json'), {
       name: '@faultline/extract-orphan',
     });
-    writeJson(join(root, 'test-fixtures', 'scenarios', 'orphan', '_coverage.json'), {
+    writeJson(join(root, 'packages', 'llm-mock', 'scenarios', 'orphan', '_coverage.json'), {
       provider: 'orphan',
       cannotHappen: {},
     });
     expect(checkEverythingListed(root)).toEqual([
       'package packages/extract-orphan is not in providers.json: add { "name": "orphan", "sdk": ... } so parity checks it',
-      'scenario folder test-fixtures/scenarios/orphan belongs to no provider in providers.json',
+      'scenario folder packages/llm-mock/scenarios/orphan belongs to no provider in providers.json',
     ]);
     expect(checkEverythingListed(healthyRepository())).toEqual([]);
   });
@@ -262,23 +262,23 @@ describe('parity checks on temporary repositories', { timeout: 60_000 }, () => {
 
   it('name a missing _coverage.json', async () => {
     const root = healthyRepository();
-    rmSync(join(root, 'test-fixtures', 'scenarios', 'acme', '_coverage.json'));
+    rmSync(join(root, 'packages', 'llm-mock', 'scenarios', 'acme', '_coverage.json'));
     expect(await problemsOf(root)).toContain(
-      "provider 'acme': test-fixtures/scenarios/acme/_coverage.json is missing",
+      "provider 'acme': packages/llm-mock/scenarios/acme/_coverage.json is missing",
     );
   });
 
   it('name a missing fixture scenario for a reason the provider can produce', async () => {
     const root = healthyRepository();
-    rmSync(join(root, 'test-fixtures', 'scenarios', 'acme', 'rate-limit.json'));
+    rmSync(join(root, 'packages', 'llm-mock', 'scenarios', 'acme', 'rate-limit.json'));
     expect(await problemsOf(root)).toContain(
-      "provider 'acme': has no fixture scenario for reason 'rate_limit' in test-fixtures/scenarios/acme (add one, or list it in test-fixtures/scenarios/acme/_coverage.json cannotHappen with the reason it cannot happen)",
+      "provider 'acme': has no fixture scenario for reason 'rate_limit' in packages/llm-mock/scenarios/acme (add one, or list it in packages/llm-mock/scenarios/acme/_coverage.json cannotHappen with the reason it cannot happen)",
     );
   });
 
   it("require 'unknown' to be covered or explained, but exempt 'local_bug'", async () => {
     const root = healthyRepository();
-    writeJson(join(root, 'test-fixtures', 'scenarios', 'acme', '_coverage.json'), {
+    writeJson(join(root, 'packages', 'llm-mock', 'scenarios', 'acme', '_coverage.json'), {
       provider: 'acme',
       cannotHappen: {},
     });
@@ -289,8 +289,8 @@ describe('parity checks on temporary repositories', { timeout: 60_000 }, () => {
 
   it('reject a trivial cannotHappen explanation and a contradiction', async () => {
     const root = healthyRepository();
-    rmSync(join(root, 'test-fixtures', 'scenarios', 'acme', 'billing.json'));
-    writeJson(join(root, 'test-fixtures', 'scenarios', 'acme', '_coverage.json'), {
+    rmSync(join(root, 'packages', 'llm-mock', 'scenarios', 'acme', 'billing.json'));
+    writeJson(join(root, 'packages', 'llm-mock', 'scenarios', 'acme', '_coverage.json'), {
       provider: 'acme',
       cannotHappen: {
         unknown: 'Every Acme failure carries a status or a transport cause that classify reads.',
@@ -300,16 +300,19 @@ describe('parity checks on temporary repositories', { timeout: 60_000 }, () => {
     });
     const problems = await problemsOf(root);
     expect(problems).toContain(
-      "provider 'acme': test-fixtures/scenarios/acme/_coverage.json gives a trivial explanation for 'billing': \"n/a\" (say why this provider cannot produce it)",
+      "provider 'acme': packages/llm-mock/scenarios/acme/_coverage.json gives a trivial explanation for 'billing': \"n/a\" (say why this provider cannot produce it)",
     );
     expect(problems).toContain(
-      "provider 'acme': test-fixtures/scenarios/acme/_coverage.json says 'quota' cannot happen, but scenario acme/quota expects it",
+      "provider 'acme': packages/llm-mock/scenarios/acme/_coverage.json says 'quota' cannot happen, but scenario acme/quota expects it",
     );
   });
 
   it('name an invalid scenario file', async () => {
     const root = healthyRepository();
-    writeFile(join(root, 'test-fixtures', 'scenarios', 'acme', 'broken.json'), '{ "id": "acme/broken" ');
+    writeFile(
+      join(root, 'packages', 'llm-mock', 'scenarios', 'acme', 'broken.json'),
+      '{ "id": "acme/broken" ',
+    );
     const problems = await problemsOf(root);
     expect(
       problems.some((problem) =>
@@ -436,8 +439,8 @@ describe('parity checks on a copy of a real provider package', { timeout: 60_000
     cpSync(join(source, 'package.json'), join(target, 'package.json'));
     symlinkSync(join(source, 'node_modules'), join(target, 'node_modules'), 'dir');
     cpSync(
-      join(REPOSITORY_ROOT, 'test-fixtures', 'scenarios', provider),
-      join(root, 'test-fixtures', 'scenarios', provider),
+      join(REPOSITORY_ROOT, 'packages', 'llm-mock', 'scenarios', provider),
+      join(root, 'packages', 'llm-mock', 'scenarios', provider),
       { recursive: true },
     );
     return root;
@@ -455,20 +458,21 @@ describe('parity checks on a copy of a real provider package', { timeout: 60_000
 
   it.runIf(existsSync(source))('fails, naming it, when a required fixture is removed', async () => {
     const root = copyOfRealProvider();
-    const folder = join(root, 'test-fixtures', 'scenarios', provider);
+    const folder = join(root, 'packages', 'llm-mock', 'scenarios', provider);
     const scenarios = JSON.parse(
       JSON.stringify(
         (await import('@faultline/test-fixtures')).loadScenarios(provider, {
-          directory: join(root, 'test-fixtures', 'scenarios'),
+          directory: join(root, 'packages', 'llm-mock', 'scenarios'),
         }),
       ),
     ) as Array<{ id: string; expected: { reason: string } }>;
     const quota = scenarios.filter((scenario) => scenario.expected.reason === 'quota');
     expect(quota.length).toBeGreaterThan(0);
-    for (const scenario of quota) rmSync(join(root, 'test-fixtures', 'scenarios', `${scenario.id}.json`));
+    for (const scenario of quota)
+      rmSync(join(root, 'packages', 'llm-mock', 'scenarios', `${scenario.id}.json`));
     expect(existsSync(folder)).toBe(true);
     expect(await problemsOf(root)).toContain(
-      "provider 'groq': has no fixture scenario for reason 'quota' in test-fixtures/scenarios/groq (add one, or list it in test-fixtures/scenarios/groq/_coverage.json cannotHappen with the reason it cannot happen)",
+      "provider 'groq': has no fixture scenario for reason 'quota' in packages/llm-mock/scenarios/groq (add one, or list it in packages/llm-mock/scenarios/groq/_coverage.json cannotHappen with the reason it cannot happen)",
     );
   });
 });

@@ -7,24 +7,31 @@ import { REPOSITORY_ROOT } from './provider-list.ts';
 /**
  * Links the workspace packages a provider package imports (`@faultline/classify`, `render`, and
  * `zod`, `fast-check`, `vitest`) into `<root>/node_modules`, so that TypeScript files in a
- * temporary copy resolve them the way they do in the repository. `test-fixtures` is copied
- * (its `src`, with its installed node_modules linked), so that `loadScenarios()` reads the
- * copy's `test-fixtures/scenarios`.
+ * temporary copy resolve them the way they do in the repository. `test-fixtures` and
+ * `@faultline/llm-mock` are copied (their `src`; llm-mock's installed node_modules linked), so
+ * that `loadScenarios()` reads the copy's `packages/llm-mock/scenarios`.
  */
 export function linkWorkspaceModules(root: string, repositoryRoot: string = REPOSITORY_ROOT): void {
   const fixtures = join(root, 'test-fixtures');
   cpSync(join(repositoryRoot, 'test-fixtures', 'src'), join(fixtures, 'src'), { recursive: true });
   cpSync(join(repositoryRoot, 'test-fixtures', 'package.json'), join(fixtures, 'package.json'));
-  mkdirSync(join(fixtures, 'scenarios'), { recursive: true });
+  const mock = join(root, 'packages', 'llm-mock');
+  cpSync(join(repositoryRoot, 'packages', 'llm-mock', 'src'), join(mock, 'src'), {
+    recursive: true,
+    filter: (source) => !source.endsWith('.test.ts'),
+  });
+  cpSync(join(repositoryRoot, 'packages', 'llm-mock', 'package.json'), join(mock, 'package.json'));
+  mkdirSync(join(mock, 'scenarios'), { recursive: true });
   symlinkSync(
-    realpathSync(join(repositoryRoot, 'test-fixtures', 'node_modules')),
-    join(fixtures, 'node_modules'),
+    realpathSync(join(repositoryRoot, 'packages', 'llm-mock', 'node_modules')),
+    join(mock, 'node_modules'),
     'dir',
   );
   const links: Record<string, string> = {
     '@faultline/classify': join(repositoryRoot, 'packages', 'classify'),
     '@faultline/render': join(repositoryRoot, 'packages', 'render'),
     '@faultline/test-fixtures': fixtures,
+    '@faultline/llm-mock': mock,
     zod: join(repositoryRoot, 'packages', 'classify', 'node_modules', 'zod'),
     'fast-check': join(repositoryRoot, 'tools', 'parity', 'node_modules', 'fast-check'),
     vitest: join(repositoryRoot, 'node_modules', 'vitest'),

@@ -99,9 +99,9 @@ export function packagePathFor(name: string): string {
   return `packages/extract-${name}`;
 }
 
-/** `test-fixtures/scenarios/<name>`, relative to the repository root. */
+/** `packages/llm-mock/scenarios/<name>`, relative to the repository root. */
 export function scenarioPathFor(name: string): string {
-  return `test-fixtures/scenarios/${name}`;
+  return `packages/llm-mock/scenarios/${name}`;
 }
 
 /** The problem prefix every parity message starts with. */

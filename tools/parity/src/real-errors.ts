@@ -148,7 +148,7 @@ export async function collectRealErrors(
   options: { limit?: number } = {},
 ): Promise<RealError[]> {
   const scenarios = loadScenarios(provider, {
-    directory: join(repositoryRoot, 'test-fixtures', 'scenarios'),
+    directory: join(repositoryRoot, 'packages', 'llm-mock', 'scenarios'),
   });
   const server = driver.protocol === 'h2c' ? servers.h2c : servers.http1;
   const errors: RealError[] = [];

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { ErrorCategory, FailureReason, UserActionKind } from '@faultline/classify';
 import { z } from 'zod';
 
-/** Absolute path of `test-fixtures/scenarios`, where one JSON file describes one scenario. */
+/** Absolute path of the catalogue (`scenarios/` in this package), where one JSON file describes one scenario. */
 export const scenariosDir: string = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'scenarios');
 
 const Headers = z.record(z.string(), z.string());

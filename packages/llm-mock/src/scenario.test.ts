@@ -61,7 +61,7 @@ describe('the example scenarios', () => {
 
   it('scenariosDir is absolute', () => {
     expect(scenariosDir.startsWith('/')).toBe(true);
-    expect(scenariosDir.endsWith('/test-fixtures/scenarios')).toBe(true);
+    expect(scenariosDir.endsWith('/llm-mock/scenarios')).toBe(true);
   });
 });
 

@@ -3,6 +3,7 @@ import http from 'node:http';
 import http2 from 'node:http2';
 import { createRequire } from 'node:module';
 import net from 'node:net';
+import { Duplex } from 'node:stream';
 import type { Scenario, ScenarioResponse } from './scenario.ts';
 
 /** The host used by `dns-failure` scenarios: `.invalid` never resolves (RFC 6761). */
@@ -19,6 +20,13 @@ export type LoopbackProtocol = 'http1' | 'h2c';
 export interface LoopbackServerOptions {
   /** `http1` (default) or `h2c`: cleartext HTTP/2, which @aws-sdk/client-bedrock-runtime speaks. */
   protocol?: LoopbackProtocol;
+  /**
+   * Answer as a cross-origin API would, for SDKs running in a browser page: every response carries
+   * `access-control-allow-origin: *` and exposes every header (Retry-After, x-request-id …), and a
+   * preflight (`OPTIONS` with `access-control-request-method`) gets a 204 allowing any method and
+   * header without reaching a scenario or being recorded. Off by default.
+   */
+  cors?: boolean;
 }
 
 export interface BaseUrlOptions {
@@ -57,9 +65,15 @@ export interface LoopbackServer {
   close(): Promise<void>;
 }
 
+/** Sent on every response when `cors` is on (see LoopbackServerOptions). */
+const corsHeaders: Readonly<Record<string, string>> = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': '*',
+};
+
 /** One request/response pair, whatever the protocol. */
 interface Exchange {
-  readBody(): Promise<string>;
+  readBody(): Promise<ReadBody>;
   respond(status: number, headers: Record<string, string>): void;
   write(chunk: string | Uint8Array): void;
   end(chunk?: string | Uint8Array): void;
@@ -121,9 +135,9 @@ function eventStreamCodec(): EventStreamCodecInstance {
       codecModule = require('@smithy/eventstream-codec');
     } catch (error) {
       throw new Error(
-        '@faultline/test-fixtures could not load @smithy/eventstream-codec. If the test process runs with ' +
+        '@faultline/llm-mock could not load @smithy/eventstream-codec. If the test process runs with ' +
           '`--conditions module` (vitest forwards its resolve conditions), drop `module` from the vitest ' +
-          'config as test-fixtures/vitest.config.ts does.',
+          'config (resolve.conditions and ssr.resolve.conditions).',
         { cause: error },
       );
     }
@@ -189,6 +203,32 @@ export function bigBody(megabytes: number): string {
   return prefix + 'x'.repeat(padding) + suffix;
 }
 
+/** A duplex over `socket` whose readable side starts with `first` (bytes already read from it). */
+function replaying(socket: net.Socket, first: Buffer): Duplex {
+  const duplex = new Duplex({
+    read() {
+      socket.resume();
+    },
+    write(chunk: Buffer, _encoding, callback) {
+      socket.write(chunk, callback);
+    },
+    final(callback) {
+      socket.end(callback);
+    },
+    destroy(error, callback) {
+      socket.destroy();
+      callback(error);
+    },
+  });
+  duplex.push(first);
+  socket.on('data', (chunk: Buffer) => {
+    if (!duplex.push(chunk)) socket.pause();
+  });
+  socket.on('end', () => duplex.push(null));
+  socket.on('close', () => duplex.destroy());
+  return duplex;
+}
+
 async function findClosedPort(): Promise<number> {
   const probe = net.createServer();
   await new Promise<void>((resolve, reject) => {
@@ -201,18 +241,27 @@ async function findClosedPort(): Promise<number> {
   return address.port;
 }
 
-function readStream(stream: NodeJS.ReadableStream): Promise<string> {
+interface ReadBody {
+  /** The body as UTF-8, cut at `recordedBodyLimitBytes`. */
+  text: string;
+  /** Every byte received, including what was cut. */
+  bytes: number;
+}
+
+function readStream(stream: NodeJS.ReadableStream): Promise<ReadBody> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let kept = 0;
+    let bytes = 0;
     let settled = false;
     const finish = () => {
       if (settled) return;
       settled = true;
-      resolve(Buffer.concat(chunks).toString('utf8'));
+      resolve({ text: Buffer.concat(chunks).toString('utf8'), bytes });
     };
     stream.on('data', (chunk: Buffer | string) => {
       const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      bytes += buffer.length;
       if (kept < recordedBodyLimitBytes) {
         const part = buffer.subarray(0, recordedBodyLimitBytes - kept);
         chunks.push(part);
@@ -225,12 +274,52 @@ function readStream(stream: NodeJS.ReadableStream): Promise<string> {
   });
 }
 
+/** A request that no `/s/<token>` registration claims, handed to the server's router. */
+export interface RoutedRequest {
+  method: string;
+  path: string;
+  /** Lowercased header names; HTTP/2 pseudo-headers are left out. */
+  headers: Record<string, string>;
+  /** The body as UTF-8, cut at `recordedBodyLimitBytes`. */
+  body: string;
+  /** The body's full size in bytes. */
+  bodyBytes: number;
+  /** Calls `listener` once the response is over (ended by the server or released by the client). */
+  onClose(listener: () => void): void;
+}
+
+/** What the router answers: a response of the scenario format, after an optional delay. */
+export interface RoutedAnswer {
+  response: ScenarioResponse;
+  latencyMs?: number | undefined;
+}
+
+/** @internal Options of `startServer`, the engine under `startLoopbackServer` and `startMockProvider`. */
+export interface ServerEngineOptions {
+  /** `auto` serves HTTP/1.1 and h2c on one port, told apart by the client's first bytes. */
+  protocol: LoopbackProtocol | 'auto';
+  port?: number | undefined;
+  router?: ((request: RoutedRequest) => RoutedAnswer) | undefined;
+  /** See `LoopbackServerOptions.cors`. */
+  cors?: boolean | undefined;
+}
+
 /**
  * Starts a loopback HTTP server on 127.0.0.1 (random port) that answers each registered
  * scenario with its recorded response. Routes by the `/s/<token>` path prefix.
  */
-export async function startLoopbackServer(options: LoopbackServerOptions = {}): Promise<LoopbackServer> {
-  const protocol: LoopbackProtocol = options.protocol ?? 'http1';
+export function startLoopbackServer(options: LoopbackServerOptions = {}): Promise<LoopbackServer> {
+  return startServer({
+    protocol: options.protocol ?? 'http1',
+    cors: options.cors,
+  }) as Promise<LoopbackServer>;
+}
+
+/** @internal The server engine; `protocol: 'auto'` and a `router` are what the mock provider adds. */
+export async function startServer(
+  options: ServerEngineOptions,
+): Promise<Omit<LoopbackServer, 'protocol'> & { protocol: LoopbackProtocol | 'auto' }> {
+  const protocol = options.protocol;
   const registrations = new Map<string, Registration>();
   const byScenario = new Map<object, Registration[]>();
   const timers = new Set<NodeJS.Timeout>();
@@ -254,10 +343,50 @@ export async function startLoopbackServer(options: LoopbackServerOptions = {}): 
     rawHeaders: Record<string, string>,
     exchange: Exchange,
   ) => {
+    if (options.cors) {
+      const respond = exchange.respond;
+      exchange.respond = (status, headers) => respond(status, { ...headers, ...corsHeaders });
+      if (method === 'OPTIONS' && rawHeaders['access-control-request-method'] !== undefined) {
+        await exchange.readBody();
+        exchange.respond(204, {
+          'access-control-allow-methods': rawHeaders['access-control-request-method'],
+          'access-control-allow-headers': rawHeaders['access-control-request-headers'] ?? '*',
+          'access-control-max-age': '600',
+        });
+        exchange.end();
+        return;
+      }
+    }
     const match = /^\/s\/([A-Za-z0-9_-]+)(.*)$/.exec(path);
     const registration = match ? registrations.get(match[1]!) : undefined;
-    const body = await exchange.readBody();
+    const { text: body, bytes: bodyBytes } = await exchange.readBody();
     if (closing || exchange.closed) return;
+    if ((!registration || !match) && options.router !== undefined) {
+      let routed: RoutedAnswer;
+      try {
+        routed = options.router({
+          method,
+          path,
+          headers: rawHeaders,
+          body,
+          bodyBytes,
+          onClose: (listener) => exchange.onClose(listener),
+        });
+      } catch (error) {
+        failLoudly(error, exchange);
+        return;
+      }
+      const play = () => {
+        try {
+          answer(routed.response, undefined, exchange);
+        } catch (error) {
+          failLoudly(error, exchange);
+        }
+      };
+      if (routed.latencyMs !== undefined && routed.latencyMs > 0) later(routed.latencyMs, play);
+      else play();
+      return;
+    }
     if (!registration || !match) {
       const text = JSON.stringify({
         error: {
@@ -277,15 +406,17 @@ export async function startLoopbackServer(options: LoopbackServerOptions = {}): 
     });
     registration.requests.push(record);
     try {
-      answer(registration, exchange);
+      answer(registration.scenario.response, registration.frames, exchange);
     } catch (error) {
-      // A bug in this server, never a scenario's answer: make it loud, not a hang.
-      console.error('faultline loopback server failed to answer', error);
-      exchange.respond(500, { 'content-type': 'application/json', 'x-faultline-loopback-error': 'true' });
-      exchange.end(
-        JSON.stringify({ error: { message: `faultline loopback server error: ${String(error)}` } }),
-      );
+      failLoudly(error, exchange);
     }
+  };
+
+  /** A bug in this server (or a router), never a scenario's answer: make it loud, not a hang. */
+  const failLoudly = (error: unknown, exchange: Exchange) => {
+    console.error('faultline loopback server failed to answer', error);
+    exchange.respond(500, { 'content-type': 'application/json', 'x-faultline-loopback-error': 'true' });
+    exchange.end(JSON.stringify({ error: { message: `faultline loopback server error: ${String(error)}` } }));
   };
 
   const streamThen = (then: 'end' | 'cut' | 'stall', exchange: Exchange) => {
@@ -309,8 +440,7 @@ export async function startLoopbackServer(options: LoopbackServerOptions = {}): 
     next();
   };
 
-  const answer = (registration: Registration, exchange: Exchange) => {
-    const response: ScenarioResponse = registration.scenario.response;
+  const answer = (response: ScenarioResponse, encoded: Uint8Array[] | undefined, exchange: Exchange) => {
     switch (response.kind) {
       case 'http': {
         const headers = lowercaseHeaders(response.headers);
@@ -341,7 +471,7 @@ export async function startLoopbackServer(options: LoopbackServerOptions = {}): 
           ...lowercaseHeaders(response.headers),
         };
         exchange.respond(response.status ?? 200, headers);
-        const frames = [...(registration.frames ?? response.messages.map(encodeEventStreamMessage))];
+        const frames = [...(encoded ?? response.messages.map(encodeEventStreamMessage))];
         const last = frames.at(-1);
         if (response.then === 'cut' && response.cutMidMessage === true && last !== undefined) {
           frames[frames.length - 1] = last.subarray(0, Math.max(1, Math.floor(last.length / 2)));
@@ -379,8 +509,7 @@ export async function startLoopbackServer(options: LoopbackServerOptions = {}): 
     }
   };
 
-  let server: http.Server | http2.Http2Server;
-  if (protocol === 'http1') {
+  const createHttp1Server = (): http.Server => {
     const http1Server = http.createServer((request, response) => {
       let closed = false;
       const markClosed = () => {
@@ -416,8 +545,9 @@ export async function startLoopbackServer(options: LoopbackServerOptions = {}): 
     });
     http1Server.keepAliveTimeout = 1000;
     http1Server.on('clientError', (_error, socket) => socket.destroy());
-    server = http1Server;
-  } else {
+    return http1Server;
+  };
+  const createHttp2Server = (): http2.Http2Server => {
     const http2Server = http2.createServer();
     http2Server.on('session', (session: http2.ServerHttp2Session) => {
       if (closing) {
@@ -464,7 +594,34 @@ export async function startLoopbackServer(options: LoopbackServerOptions = {}): 
       void handle(method, path, headers, exchange);
     });
     http2Server.on('sessionError', () => {});
-    server = http2Server;
+    return http2Server;
+  };
+
+  const http1Server = protocol === 'h2c' ? undefined : createHttp1Server();
+  const http2Server = protocol === 'http1' ? undefined : createHttp2Server();
+  let server: http.Server | http2.Http2Server | net.Server;
+  if (protocol === 'auto') {
+    // One port for both: an h2c client opens with the HTTP/2 connection preface ("PRI * HTTP/2.0"),
+    // anything else is HTTP/1.1. The first bytes are put back before the socket is handed over.
+    const preface = Buffer.from('PRI * HTTP/2.0');
+    server = net.createServer((socket) => {
+      socket.on('error', () => {});
+      socket.once('data', (first: Buffer) => {
+        socket.pause();
+        const isHttp2 = first.subarray(0, preface.length).equals(preface.subarray(0, first.length));
+        if (isHttp2) {
+          // node:http2 reads a net.Socket's handle directly, past anything unshifted: hand it a
+          // stream that replays the first bytes, then relays the socket.
+          http2Server!.emit('connection', replaying(socket, first));
+        } else {
+          socket.unshift(first);
+          http1Server!.emit('connection', socket);
+          socket.resume();
+        }
+      });
+    });
+  } else {
+    server = (http1Server ?? http2Server)!;
   }
 
   server.on('connection', (socket: net.Socket) => {
@@ -478,7 +635,7 @@ export async function startLoopbackServer(options: LoopbackServerOptions = {}): 
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
       server.off('error', reject);
       resolve();
     });
@@ -531,7 +688,7 @@ export async function startLoopbackServer(options: LoopbackServerOptions = {}): 
         server.close(() => resolve());
         for (const session of sessions) session.destroy();
         for (const socket of sockets) socket.destroy();
-        if (server instanceof http.Server) server.closeAllConnections();
+        http1Server?.closeAllConnections();
       });
       return closePromise;
     },

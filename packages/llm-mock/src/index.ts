@@ -1,0 +1,50 @@
+export type {
+  BaseUrlOptions,
+  DecodedEventStreamMessage,
+  LoopbackProtocol,
+  LoopbackServer,
+  LoopbackServerOptions,
+  RecordedRequest,
+} from './loopback-server.ts';
+export {
+  bigBody,
+  decodeEventStreamMessages,
+  encodeEventStreamMessage,
+  recordedBodyLimitBytes,
+  startLoopbackServer,
+  streamEventDelayMilliseconds,
+  unresolvableHost,
+  withLoopback,
+} from './loopback-server.ts';
+export type {
+  AnswerRecord,
+  MockProvider,
+  MockProviderOptions,
+  MockRequest,
+} from './mock-provider.ts';
+export { startMockProvider } from './mock-provider.ts';
+export type { ProviderKey, RequestShape, StreamEnd } from './providers.ts';
+export { isProviderKey, PROVIDERS } from './providers.ts';
+export type { ResolvedExpectation, ScenarioLoadOptions } from './scenario.ts';
+export {
+  AwsEventStreamResponseScenario,
+  DnsFailureResponseScenario,
+  expectedFor,
+  HttpResponseScenario,
+  loadProviderCoverage,
+  loadScenario,
+  loadScenarios,
+  ProviderCoverage,
+  readScenarioFile,
+  Scenario,
+  ScenarioExpectation,
+  ScenarioResponse,
+  ScenarioSdkExpectation,
+  SocketResponseScenario,
+  SseResponseScenario,
+  StreamEnding,
+  scenariosDir,
+} from './scenario.ts';
+export { Chaos, fault, parseScript, Script, Step } from './script.ts';
+export type { CallAttempts, Finding, FindingCode, Verdict, VerdictOptions } from './verdict.ts';
+export { assertClientBehaviour, ClientContractError, verdict } from './verdict.ts';

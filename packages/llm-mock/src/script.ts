@@ -1,0 +1,134 @@
+// biome-ignore-all lint/suspicious/noThenProperty: `then` is the script format's field name (data, never awaited)
+import { z } from 'zod';
+
+const Repeat = {
+  /** Wait this long before answering (the answer's start; stream chunks follow 15 ms apart). */
+  latencyMs: z.number().nonnegative().max(600_000).optional(),
+  /** Play this step for this many requests in a row (default 1). */
+  times: z.number().int().positive().max(1_000_000).optional(),
+};
+const Headers = z.record(z.string(), z.string());
+
+/** A healthy answer in the provider's format (`reply` overrides the server's reply text). */
+export const OkStep = z.object({ kind: z.literal('ok'), reply: z.string().optional(), ...Repeat });
+/** A named failure from the catalogue (`<provider>/<name>`, see the README's table). */
+export const ScenarioStep = z.object({ kind: z.literal('scenario'), id: z.string().min(3), ...Repeat });
+/** An error status in the provider's own error format, with an optional Retry-After (seconds). */
+export const StatusStep = z.object({
+  kind: z.literal('status'),
+  status: z.number().int().min(400).max(599),
+  retryAfter: z.number().nonnegative().optional(),
+  message: z.string().optional(),
+  /** Replaces the provider-format body verbatim. */
+  body: z.string().optional(),
+  headers: Headers.optional(),
+  ...Repeat,
+});
+/** A healthy stream that delivers `afterChunks` content chunks, then is cut, stalls, or sends the provider's error event. */
+export const StreamStep = z.object({
+  kind: z.literal('stream'),
+  afterChunks: z.number().int().nonnegative().max(10_000),
+  then: z.enum(['cut', 'stall', 'error']),
+  ...Repeat,
+});
+/** The request is read and never answered (no status, no byte) until the client gives up. */
+export const StallStep = z.object({ kind: z.literal('stall'), ...Repeat });
+/** The connection is dropped after the request was read (ECONNRESET / "socket hang up"). */
+export const ResetStep = z.object({ kind: z.literal('reset'), ...Repeat });
+/** A status line and half a body, then the connection is dropped. */
+export const CutStep = z.object({
+  kind: z.literal('cut'),
+  status: z.number().int().min(200).max(599).optional(),
+  ...Repeat,
+});
+
+export const Step = z.discriminatedUnion('kind', [
+  OkStep,
+  ScenarioStep,
+  StatusStep,
+  StreamStep,
+  StallStep,
+  ResetStep,
+  CutStep,
+]);
+export type Step = z.infer<typeof Step>;
+
+/** Requests the queue does not cover fail with `probability`, drawing a fault from `faults` (seeded, reproducible). */
+export const Chaos = z.object({
+  probability: z.number().min(0).max(1),
+  seed: z.number().int().optional(),
+  faults: z.array(Step).min(1),
+});
+export type Chaos = z.infer<typeof Chaos>;
+
+/** What one provider answers: `steps` in order, then `chaos` (if any), then healthy answers. */
+export const Script = z.object({
+  steps: z.array(Step).optional(),
+  chaos: Chaos.optional(),
+  /** The text of healthy answers (split into stream chunks at spaces). */
+  reply: z.string().optional(),
+});
+export type Script = z.infer<typeof Script>;
+
+/** Parses a script (an object, or a bare array of steps); throws an Error listing every problem. */
+export function parseScript(data: unknown): Script {
+  const parsed = Script.safeParse(Array.isArray(data) ? { steps: data } : data);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map(
+    (issue) => `  - ${issue.path.join('.') || '(root)'}: ${issue.message}`,
+  );
+  throw new Error(`invalid llm-mock script:\n${problems.join('\n')}`);
+}
+
+type Options<T> = Omit<T, 'kind'>;
+
+/** Builders for script steps: `fault.status(429, { retryAfter: 1, times: 2 })`, then `fault.ok()`. */
+export const fault = {
+  ok: (options: Options<z.infer<typeof OkStep>> = {}): Step => ({ kind: 'ok', ...options }),
+  scenario: (id: string, options: Omit<Options<z.infer<typeof ScenarioStep>>, 'id'> = {}): Step => ({
+    kind: 'scenario',
+    id,
+    ...options,
+  }),
+  status: (status: number, options: Omit<Options<z.infer<typeof StatusStep>>, 'status'> = {}): Step => ({
+    kind: 'status',
+    status,
+    ...options,
+  }),
+  streamCut: (afterChunks: number, options: { latencyMs?: number; times?: number } = {}): Step => ({
+    kind: 'stream',
+    afterChunks,
+    then: 'cut',
+    ...options,
+  }),
+  streamStall: (afterChunks: number, options: { latencyMs?: number; times?: number } = {}): Step => ({
+    kind: 'stream',
+    afterChunks,
+    then: 'stall',
+    ...options,
+  }),
+  streamError: (afterChunks: number, options: { latencyMs?: number; times?: number } = {}): Step => ({
+    kind: 'stream',
+    afterChunks,
+    then: 'error',
+    ...options,
+  }),
+  stall: (options: { latencyMs?: number; times?: number } = {}): Step => ({ kind: 'stall', ...options }),
+  reset: (options: { latencyMs?: number; times?: number } = {}): Step => ({ kind: 'reset', ...options }),
+  cut: (options: Options<z.infer<typeof CutStep>> = {}): Step => ({ kind: 'cut', ...options }),
+} as const;
+
+/**
+ * mulberry32: a 32-bit seeded generator, so a chaos run replays exactly with the same seed.
+ * Written here (six lines) rather than pulled in: reproducibility is all that is asked of it.
+ */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let value = state;
+    value = Math.imul(value ^ (value >>> 15), value | 1);
+    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
+    return ((value ^ (value >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}

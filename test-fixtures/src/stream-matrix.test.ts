@@ -1,0 +1,49 @@
+import * as mock from '@faultline/llm-mock';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as fixtures from './index.ts';
+import { drain, eventStreamFrame, installedMajors, sseFrame } from './stream-matrix.ts';
+
+describe('the test-fixtures layer over @faultline/llm-mock', () => {
+  it('re-exports the package, not a copy of it', () => {
+    for (const [name, value] of Object.entries(fixtures)) {
+      expect(value, name).toBe((mock as Record<string, unknown>)[name]);
+    }
+    expect(fixtures.loadScenarios('openai').length).toBeGreaterThan(0);
+  });
+
+  it('finds the devDependency aliases of an SDK', () => {
+    const llmMock = new URL('../../packages/extract-openai/', import.meta.url).pathname;
+    expect(installedMajors(llmMock, 'openai')).toEqual(['openai', 'openai-v4', 'openai-v5', 'openai-v6']);
+  });
+});
+
+describe('stream-matrix frames, played by the loopback server', () => {
+  let server: fixtures.LoopbackServer;
+  beforeAll(async () => {
+    server = await fixtures.startLoopbackServer();
+  });
+  afterAll(() => server.close());
+
+  it('sseFrame: every event, then the ending', async () => {
+    const scenario = { response: sseFrame([{ data: '{"a":1}' }, { event: 'done', data: '[DONE]' }], 'end') };
+    const response = await fetch(server.baseUrlFor(scenario), { method: 'POST', body: '{}' });
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    expect(await response.text()).toBe('data: {"a":1}\n\nevent: done\ndata: [DONE]\n\n');
+  });
+
+  it('eventStreamFrame: a cut splits the last message, so the reader keeps a partial frame', async () => {
+    const messages = [1, 2].map((index) => ({
+      headers: { ':message-type': 'event', ':event-type': 'chunk' },
+      payload: JSON.stringify({ index }),
+    }));
+    const scenario = { response: eventStreamFrame(messages, 'cut') };
+    const response = await fetch(server.baseUrlFor(scenario), { method: 'POST', body: '{}' });
+    const bytes: Uint8Array[] = [];
+    const result = await drain(response.body as unknown as AsyncIterable<Uint8Array>, () => {});
+    for (const chunk of result.chunks) bytes.push(chunk as Uint8Array);
+    const all = new Uint8Array(Buffer.concat(bytes));
+    const decoded = fixtures.decodeEventStreamMessages(all);
+    expect(decoded.messages.map((message) => JSON.parse(message.payload))).toEqual([{ index: 1 }]);
+    expect(decoded.rest.length).toBeGreaterThan(0);
+  });
+});
