@@ -1,4 +1,4 @@
-import type { Scenario } from './scenario.ts';
+import type { Scenario } from '@faultline/llm-mock';
 
 /**
  * A successful OpenAI chat completion answering `content` (the OpenAI-compatible shape): the happy

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { scenariosDir } from './scenario.ts';
+import { fileURLToPath } from 'node:url';
 
 /** The repository root (test-fixtures' parent). */
-export const repoRoot: string = resolve(scenariosDir, '..', '..');
+export const repoRoot: string = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface DocExample {
   /** The example's path from the repository root, as the page names it. */

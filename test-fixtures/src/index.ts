@@ -1,8 +1,7 @@
 // The loopback server and the scenario catalogue live in @faultline/llm-mock (published); this
 // private package re-exports them under the names our tests have always imported, and keeps what
 // only our tests need (`./stream-matrix`, `./option-matrix`, which register vitest suites).
-export { openaiChatCompletion } from './answers.ts';
-export { type DocExample, docExamples, repoRoot } from './doc-examples.ts';
+
 export type {
   BaseUrlOptions,
   DecodedEventStreamMessage,
@@ -39,6 +38,8 @@ export {
   unresolvableHost,
   withLoopback,
 } from '@faultline/llm-mock';
+export { openaiChatCompletion } from './answers.ts';
+export { type DocExample, docExamples, repoRoot } from './doc-examples.ts';
 
 /**
  * The extractor crashes recorded since the last call (by the repository's vitest setup), emptied:

@@ -14,9 +14,16 @@
  */
 
 import { type FailureReason, TAXONOMY } from '@faultline/classify';
+import {
+  expectedFor,
+  type LoopbackServer,
+  type LoopbackServerOptions,
+  loadScenarios,
+  type Scenario,
+  type ScenarioResponse,
+  startLoopbackServer,
+} from '@faultline/llm-mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LoopbackServer, type LoopbackServerOptions, startLoopbackServer } from './loopback-server.ts';
-import { expectedFor, loadScenarios, type Scenario, type ScenarioResponse } from './scenario.ts';
 import {
   type Drained,
   drain,

@@ -3,15 +3,18 @@ import { createServer as createNetServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  bindWithClassifiedErrors,
   builtInExtractors,
   classifyError,
   FaultlineError,
   localBugExtractor,
   streamParseExtractor,
   transportExtractor,
-  withClassifiedErrors,
   zodExtractor,
 } from './index.ts';
+
+// render's generic withClassifiedErrors requires extractors; these tests read with the built-in ones alone.
+const withBuiltIns = bindWithClassifiedErrors({ extractors: [] });
 
 async function closedPort(): Promise<number> {
   const server = createNetServer();
@@ -41,7 +44,7 @@ describe('builtInExtractors', () => {
   });
   it('a real ECONNREFUSED through withClassifiedErrors is connection, cause kept', async () => {
     const port = await closedPort();
-    const error = await rejection(() => withClassifiedErrors(() => fetch(`http://127.0.0.1:${port}/`)));
+    const error = await rejection(() => withBuiltIns(() => fetch(`http://127.0.0.1:${port}/`)));
     expect(FaultlineError.isInstance(error)).toBe(true);
     const faultline = error as FaultlineError;
     expect(faultline.classification.reason).toBe('connection');
@@ -56,7 +59,7 @@ describe('builtInExtractors', () => {
     const port = await closedPort();
     let attempts = 0;
     const error = await rejection(() =>
-      withClassifiedErrors(
+      withBuiltIns(
         () => {
           attempts += 1;
           return fetch(`http://127.0.0.1:${port}/`);
@@ -68,9 +71,7 @@ describe('builtInExtractors', () => {
     expect((error as FaultlineError).classification.reason).toBe('connection');
   });
   it('a real DNS failure on a .invalid host is endpoint', async () => {
-    const error = await rejection(() =>
-      withClassifiedErrors(() => fetch('http://faultline-render.invalid/')),
-    );
+    const error = await rejection(() => withBuiltIns(() => fetch('http://faultline-render.invalid/')));
     expect((error as FaultlineError).classification.reason).toBe('endpoint');
   });
   it("a real AbortSignal.timeout is a timeout; the caller's real abort stays an untouched AbortError", async () => {
@@ -81,7 +82,7 @@ describe('builtInExtractors', () => {
     const { port } = server.address() as { port: number };
     try {
       const timedOut = await rejection(() =>
-        withClassifiedErrors(() => fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(30) })),
+        withBuiltIns(() => fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(30) })),
       );
       expect((timedOut as FaultlineError).classification.reason).toBe('timeout');
 
@@ -89,7 +90,7 @@ describe('builtInExtractors', () => {
       setTimeout(() => controller.abort(), 30);
       let thrownBySdk: unknown;
       const aborted = await rejection(() =>
-        withClassifiedErrors(
+        withBuiltIns(
           async ({ signal }) => {
             try {
               return await fetch(`http://127.0.0.1:${port}/`, { signal });

@@ -2,6 +2,7 @@ import { defineExtractor, FailureReason, type ProviderErrorMetadata, TAXONOMY } 
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import {
+  bindWithClassifiedErrors,
   classifyError,
   type ErrorReport,
   FaultlineError,
@@ -18,6 +19,9 @@ import {
   toWireError,
   withClassifiedErrors,
 } from './index.ts';
+
+// render's generic withClassifiedErrors requires extractors; these tests read with the built-in ones alone.
+const withBuiltIns = bindWithClassifiedErrors({ extractors: [] });
 
 // The invariants of "a report never contradicts itself" (issue 14), checked over every reason ×
 // retried or not × idempotent or not × with or without a provider wait, and every formatter.
@@ -67,7 +71,7 @@ const cases = fc.record({
 
 async function fail(testCase: Case): Promise<{ error: FaultlineError; calls: number }> {
   let calls = 0;
-  const outcome = withClassifiedErrors(
+  const outcome = withBuiltIns(
     async () => {
       calls += 1;
       throw new ProviderFailure('The provider failed: zebrafish', testCase.retryAfterSeconds);
@@ -313,7 +317,7 @@ describe('deadlines and aborts, decided by who fired', () => {
     });
 
   it("render's own deadline firing is a timeout, whatever the call throws for the abort", async () => {
-    const error = await withClassifiedErrors(hangUntilAborted, { deadlineMs: 20 }).catch((e: unknown) => e);
+    const error = await withBuiltIns(hangUntilAborted, { deadlineMs: 20 }).catch((e: unknown) => e);
     expect(FaultlineError.isInstance(error), String(error)).toBe(true);
     const report = (error as FaultlineError).toErrorReport();
     expect(report).toMatchObject({ reason: 'timeout', callerAborted: false, attempts: { made: 1 } });
@@ -323,7 +327,7 @@ describe('deadlines and aborts, decided by who fired', () => {
 
   it('a deadline that ends the retries says the retries are exhausted', async () => {
     let calls = 0;
-    const error = await withClassifiedErrors(
+    const error = await withBuiltIns(
       async (context) => {
         calls += 1;
         if (calls === 1) throw new ProviderFailure('busy', undefined);
@@ -350,11 +354,11 @@ describe('deadlines and aborts, decided by who fired', () => {
           ? { provider: 'testprovider', message: 'Request was aborted.', origin: 'abort' }
           : undefined,
     });
-    const lean = await withClassifiedErrors(() => Promise.reject(sdkAbort), {
+    const lean = await withBuiltIns(() => Promise.reject(sdkAbort), {
       extractors: [abortExtractor],
     }).catch((e: unknown) => e);
     expect(lean).toBe(sdkAbort);
-    const guarded = await withClassifiedErrors(() => Promise.reject(sdkAbort), {
+    const guarded = await withBuiltIns(() => Promise.reject(sdkAbort), {
       extractors: [abortExtractor],
       retry: { maxAttempts: 3 },
       deadlineMs: 10_000,
@@ -363,7 +367,7 @@ describe('deadlines and aborts, decided by who fired', () => {
     // Given to faultline: the caller's abort, never retried, even with a deadline running.
     const controller = new AbortController();
     let calls = 0;
-    const pending = withClassifiedErrors(
+    const pending = withBuiltIns(
       (context) => {
         calls += 1;
         return hangUntilAborted(context);
@@ -382,6 +386,16 @@ describe('deadlines and aborts, decided by who fired', () => {
       nextStep: 'stop',
       httpStatus: 499,
     });
+  });
+
+  it("render's generic withClassifiedErrors refuses, at the type level, a call without extractors", async () => {
+    // Without an adapter's extractor an SDK's 429 would be `unknown`: the adapter's own
+    // withClassifiedErrors presets it. `pnpm typecheck` fails if this line ever compiles.
+    // @ts-expect-error extractors are required
+    const withoutExtractors = () => withClassifiedErrors(async () => 1, {});
+    // An explicit empty list means the built-in readers alone, and is allowed.
+    await expect(withClassifiedErrors(async () => 1, { extractors: [] })).resolves.toBe(1);
+    expect(typeof withoutExtractors).toBe('function');
   });
 
   it('an invalid option is a TypeError at the call, before fn runs', async () => {
@@ -404,7 +418,7 @@ describe('deadlines and aborts, decided by who fired', () => {
       { inspectResult: 42 },
     ];
     for (const options of invalid) {
-      const error = await withClassifiedErrors(fn, options as never).catch((e: unknown) => e);
+      const error = await withBuiltIns(fn, options as never).catch((e: unknown) => e);
       expect(error, JSON.stringify(options)).toBeInstanceOf(TypeError);
       expect((error as TypeError).message).toMatch(/^withClassifiedErrors: /);
     }

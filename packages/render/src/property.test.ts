@@ -2,6 +2,7 @@ import { Classification, classify, FailureReason, type ProviderErrorMetadata } f
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  bindWithClassifiedErrors,
   classifyError,
   ERROR_REPORT_SCHEMA_VERSION,
   ErrorReport,
@@ -20,8 +21,10 @@ import {
   toErrorReport,
   toolResultFor,
   toWireError,
-  withClassifiedErrors,
 } from './index.ts';
+
+// render's generic withClassifiedErrors requires extractors; these tests read with the built-in ones alone.
+const withBuiltIns = bindWithClassifiedErrors({ extractors: [] });
 
 const SEED = 20261121;
 const throwing = () => {
@@ -232,7 +235,7 @@ describe('totality on arbitrary thrown values', () => {
         const value = thrown.build();
         let caught: unknown;
         try {
-          await withClassifiedErrors(() => {
+          await withBuiltIns(() => {
             throw value;
           });
         } catch (error) {

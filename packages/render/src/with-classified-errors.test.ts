@@ -7,8 +7,10 @@ import {
   classifyError,
   FaultlineError,
   type RetryEvent,
-  withClassifiedErrors,
 } from './index.ts';
+
+// render's generic withClassifiedErrors requires extractors; these tests read with the built-in ones alone.
+const withBuiltIns = bindWithClassifiedErrors({ extractors: [] });
 
 class FakeSdkError extends Error {
   constructor(
@@ -58,14 +60,14 @@ afterEach(() => {
 describe('without retry', () => {
   it('returns the result; fn sees attempt 1 and no signal', async () => {
     const fn = vi.fn(async (context: AttemptContext) => context);
-    const context = await withClassifiedErrors(fn);
+    const context = await withBuiltIns(fn);
     expect(context).toEqual({ signal: undefined, attempt: 1 });
     expect(fn).toHaveBeenCalledTimes(1);
   });
   it('throws a classified FaultlineError whose cause is the original', async () => {
     const original = new FakeSdkError(429, 'Rate limit reached', 3);
     const { error } = await settle(
-      withClassifiedErrors(() => Promise.reject(original), { extractors: [fakeExtractor], model: 'm1' }),
+      withBuiltIns(() => Promise.reject(original), { extractors: [fakeExtractor], model: 'm1' }),
     );
     expect(FaultlineError.isInstance(error)).toBe(true);
     const faultline = error as FaultlineError;
@@ -75,14 +77,12 @@ describe('without retry', () => {
   });
   it('a thrown FaultlineError passes through as is', async () => {
     const inner = classifyError(new FakeSdkError(500, 'boom'), { extractors: [fakeExtractor] });
-    const { error } = await settle(
-      withClassifiedErrors(() => Promise.reject(inner), { retry: { maxAttempts: 1 } }),
-    );
+    const { error } = await settle(withBuiltIns(() => Promise.reject(inner), { retry: { maxAttempts: 1 } }));
     expect(error).toBe(inner);
   });
   it('a synchronous throw is classified too', async () => {
     const { error } = await settle(
-      withClassifiedErrors(() => {
+      withBuiltIns(() => {
         throw 'a string';
       }),
     );
@@ -90,13 +90,12 @@ describe('without retry', () => {
   });
   it('built-in extractors: zod → validation, our TypeError → local_bug, fetch failed → network', async () => {
     const zodError = z.object({ n: z.number() }).safeParse({ n: 'x' }).error;
-    const validation = (await settle(withClassifiedErrors(() => Promise.reject(zodError))))
-      .error as FaultlineError;
+    const validation = (await settle(withBuiltIns(() => Promise.reject(zodError)))).error as FaultlineError;
     expect(validation.classification.reason).toBe('invalid_request');
     expect(validation.metadata.origin).toBe('validation');
     const bug = (
       await settle(
-        withClassifiedErrors(() =>
+        withBuiltIns(() =>
           Promise.reject(new TypeError("Cannot read properties of undefined (reading 'x')")),
         ),
       )
@@ -108,14 +107,13 @@ describe('without retry', () => {
       new SyntaxError('Unexpected token'),
     ]) {
       expect(
-        ((await settle(withClassifiedErrors(() => Promise.reject(value)))).error as FaultlineError)
-          .classification.reason,
+        ((await settle(withBuiltIns(() => Promise.reject(value)))).error as FaultlineError).classification
+          .reason,
       ).toBe('local_bug');
     }
-    const network = (await settle(withClassifiedErrors(() => Promise.reject(dropped()))))
-      .error as FaultlineError;
+    const network = (await settle(withBuiltIns(() => Promise.reject(dropped())))).error as FaultlineError;
     expect(network.classification.reason).toBe('interrupted');
-    const terminated = (await settle(withClassifiedErrors(() => Promise.reject(new TypeError('terminated')))))
+    const terminated = (await settle(withBuiltIns(() => Promise.reject(new TypeError('terminated')))))
       .error as FaultlineError;
     expect(terminated.classification.reason).toBe('interrupted');
   });
@@ -125,16 +123,14 @@ describe('without retry', () => {
       extract: () => ({ provider: 'mine', origin: 'http', statusCode: 503, message: 'mine' }),
     });
     const error = (
-      await settle(
-        withClassifiedErrors(() => Promise.reject(new TypeError('x')), { extractors: [claimsAll] }),
-      )
+      await settle(withBuiltIns(() => Promise.reject(new TypeError('x')), { extractors: [claimsAll] }))
     ).error as FaultlineError;
     expect(error.classification.reason).toBe('overloaded');
     expect(error.provider).toBe('mine');
   });
   it('inspectResult: metadata returned for a success result is thrown classified', async () => {
     const { error } = await settle(
-      withClassifiedErrors(async () => ({ finish_reason: 'content_filter' }), {
+      withBuiltIns(async () => ({ finish_reason: 'content_filter' }), {
         family: 'completion',
         inspectResult: (result) =>
           result.finish_reason === 'content_filter'
@@ -150,11 +146,9 @@ describe('without retry', () => {
     );
     expect((error as FaultlineError).classification.reason).toBe('content_policy');
     expect((error as FaultlineError).errorType).toBe('CompletionError');
-    await expect(withClassifiedErrors(async () => 'fine', { inspectResult: () => undefined })).resolves.toBe(
-      'fine',
-    );
+    await expect(withBuiltIns(async () => 'fine', { inspectResult: () => undefined })).resolves.toBe('fine');
     await expect(
-      withClassifiedErrors(async () => 'fine', {
+      withBuiltIns(async () => 'fine', {
         inspectResult: () => {
           throw new Error('inspector bug');
         },
@@ -173,7 +167,7 @@ describe('retries', () => {
       return 'ok';
     });
     const result = settle(
-      withClassifiedErrors(fn, {
+      withBuiltIns(fn, {
         extractors: [fakeExtractor],
         retry: { random: () => 0, onRetry: (event) => events.push(event) },
       }),
@@ -194,7 +188,7 @@ describe('retries', () => {
       throw new FakeSdkError(500, 'server error');
     });
     const result = settle(
-      withClassifiedErrors(fn, {
+      withBuiltIns(fn, {
         extractors: [fakeExtractor],
         retry: {
           maxAttempts: 5,
@@ -216,7 +210,7 @@ describe('retries', () => {
     const fn = vi.fn(async () => {
       throw new FakeSdkError(503, 'unavailable');
     });
-    const result = settle(withClassifiedErrors(fn, { extractors: [fakeExtractor], retry: true }));
+    const result = settle(withBuiltIns(fn, { extractors: [fakeExtractor], retry: true }));
     await vi.runAllTimersAsync();
     await result;
     expect(fn).toHaveBeenCalledTimes(3);
@@ -227,7 +221,7 @@ describe('retries', () => {
       throw new FakeSdkError(429, 'slow down', 0.01);
     });
     const result = settle(
-      withClassifiedErrors(fn, {
+      withBuiltIns(fn, {
         extractors: [fakeExtractor],
         retry: {
           maxAttempts: 2,
@@ -246,7 +240,7 @@ describe('retries', () => {
       throw new FakeSdkError(429, 'Rate limit reached', 120);
     });
     const { error } = await settle(
-      withClassifiedErrors(fn, {
+      withBuiltIns(fn, {
         extractors: [fakeExtractor],
         retry: { maxAttempts: 5, maxRetryAfterSeconds: 60 },
       }),
@@ -260,7 +254,7 @@ describe('retries', () => {
     const fn = vi.fn(async () => {
       throw new FakeSdkError(429, 'Rate limit reached', 61);
     });
-    await settle(withClassifiedErrors(fn, { extractors: [fakeExtractor], retry: true }));
+    await settle(withBuiltIns(fn, { extractors: [fakeExtractor], retry: true }));
     expect(fn).toHaveBeenCalledTimes(1);
   });
   it('never retries a non-transient error', async () => {
@@ -273,25 +267,25 @@ describe('retries', () => {
       const fn = vi.fn(async () => {
         throw new FakeSdkError(status, message);
       });
-      await settle(withClassifiedErrors(fn, { extractors: [fakeExtractor], retry: { maxAttempts: 5 } }));
+      await settle(withBuiltIns(fn, { extractors: [fakeExtractor], retry: { maxAttempts: 5 } }));
       expect(fn, message).toHaveBeenCalledTimes(1);
     }
     const unknown = vi.fn(async () => {
       throw new Error('something odd, please retry');
     });
-    await settle(withClassifiedErrors(unknown, { retry: { maxAttempts: 5 } }));
+    await settle(withBuiltIns(unknown, { retry: { maxAttempts: 5 } }));
     expect(unknown).toHaveBeenCalledTimes(1);
     const bug = vi.fn(async () => {
       throw new TypeError('x is not a function');
     });
-    await settle(withClassifiedErrors(bug, { retry: { maxAttempts: 5 }, idempotent: true }));
+    await settle(withBuiltIns(bug, { retry: { maxAttempts: 5 }, idempotent: true }));
     expect(bug).toHaveBeenCalledTimes(1);
   });
   it('an ambiguous failure is retried only when the call is idempotent', async () => {
     const once = vi.fn(async () => {
       throw dropped();
     });
-    const first = await settle(withClassifiedErrors(once, { retry: { maxAttempts: 3 } }));
+    const first = await settle(withBuiltIns(once, { retry: { maxAttempts: 3 } }));
     expect(once).toHaveBeenCalledTimes(1);
     expect((first.error as FaultlineError).classification.reason).toBe('interrupted');
 
@@ -299,7 +293,7 @@ describe('retries', () => {
       throw dropped();
     });
     const result = settle(
-      withClassifiedErrors(idempotent, { retry: { maxAttempts: 3, random: () => 0 }, idempotent: true }),
+      withBuiltIns(idempotent, { retry: { maxAttempts: 3, random: () => 0 }, idempotent: true }),
     );
     await vi.runAllTimersAsync();
     await result;
@@ -310,9 +304,7 @@ describe('retries', () => {
     const fn = vi.fn(async () => {
       throw inner;
     });
-    const result = settle(
-      withClassifiedErrors(fn, { retry: { maxAttempts: 2, random: () => 0 }, idempotent: true }),
-    );
+    const result = settle(withBuiltIns(fn, { retry: { maxAttempts: 2, random: () => 0 }, idempotent: true }));
     await vi.runAllTimersAsync();
     const error = (await result).error as FaultlineError;
     // Given up on after its retries: the same failure (class, cause, reason), with the attempts.
@@ -328,7 +320,7 @@ describe('retries', () => {
   it('a throwing onRetry does not change the outcome', async () => {
     let calls = 0;
     const result = settle(
-      withClassifiedErrors(
+      withBuiltIns(
         async () => {
           calls += 1;
           if (calls < 2) throw new FakeSdkError(503, 'busy');
@@ -351,7 +343,7 @@ describe('retries', () => {
   it('inspectResult failures go through the same retry decision', async () => {
     let calls = 0;
     const result = settle(
-      withClassifiedErrors(async () => ++calls, {
+      withBuiltIns(async () => ++calls, {
         retry: { random: () => 0 },
         inspectResult: (value) =>
           value < 2
@@ -376,7 +368,7 @@ describe('abort and deadline', () => {
       throw new FakeSdkError(429, 'Rate limit', 30);
     });
     const result = settle(
-      withClassifiedErrors(fn, {
+      withBuiltIns(fn, {
         extractors: [fakeExtractor],
         signal: controller.signal,
         retry: { maxAttempts: 3 },
@@ -400,7 +392,7 @@ describe('abort and deadline', () => {
         }),
     );
     const result = settle(
-      withClassifiedErrors(fn, { signal: controller.signal, retry: { maxAttempts: 5 }, idempotent: true }),
+      withBuiltIns(fn, { signal: controller.signal, retry: { maxAttempts: 5 }, idempotent: true }),
     );
     await vi.advanceTimersByTimeAsync(10);
     controller.abort();
@@ -418,7 +410,7 @@ describe('abort and deadline', () => {
           signal?.addEventListener('abort', () => reject(sdkAbort), { once: true });
         }),
     );
-    const result = settle(withClassifiedErrors(fn, { signal: controller.signal, retry: true }));
+    const result = settle(withBuiltIns(fn, { signal: controller.signal, retry: true }));
     controller.abort();
     expect((await result).error).toBe(sdkAbort);
     expect(classifyError(sdkAbort, { signal: controller.signal }).classification.callerAborted).toBe(true);
@@ -428,7 +420,7 @@ describe('abort and deadline', () => {
     const controller = new AbortController();
     let seen: AbortSignal | undefined;
     const result = settle(
-      withClassifiedErrors(
+      withBuiltIns(
         ({ signal }) =>
           new Promise((_resolve, reject) => {
             seen = signal;
@@ -446,7 +438,7 @@ describe('abort and deadline', () => {
     const controller = new AbortController();
     controller.abort();
     const fn = vi.fn(async () => 1);
-    const { error } = await settle(withClassifiedErrors(fn, { signal: controller.signal, retry: true }));
+    const { error } = await settle(withBuiltIns(fn, { signal: controller.signal, retry: true }));
     expect(error).toBe(controller.signal.reason);
     expect(fn).not.toHaveBeenCalled();
   });
@@ -456,7 +448,7 @@ describe('abort and deadline', () => {
       throw new FakeSdkError(503, 'busy');
     });
     const result = settle(
-      withClassifiedErrors(fn, {
+      withBuiltIns(fn, {
         extractors: [fakeExtractor],
         deadlineMs: 1000,
         retry: {
@@ -481,7 +473,7 @@ describe('abort and deadline', () => {
           signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
         }),
     );
-    const result = settle(withClassifiedErrors(fn, { deadlineMs: 500, retry: { maxAttempts: 3 } }));
+    const result = settle(withBuiltIns(fn, { deadlineMs: 500, retry: { maxAttempts: 3 } }));
     await vi.advanceTimersByTimeAsync(500);
     const { error } = await result;
     expect(FaultlineError.isInstance(error)).toBe(true);
@@ -495,7 +487,7 @@ describe('abort and deadline', () => {
     const remove = vi.spyOn(controller.signal, 'removeEventListener');
     let calls = 0;
     const result = settle(
-      withClassifiedErrors(
+      withBuiltIns(
         async () => {
           calls += 1;
           if (calls < 3) throw new FakeSdkError(503, 'busy');

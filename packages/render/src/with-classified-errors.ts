@@ -1,4 +1,4 @@
-import { type ProviderErrorMetadata, safeGet } from '@faultline/classify';
+import { type Extractor, type ProviderErrorMetadata, safeGet } from '@faultline/classify';
 import {
   type ClassifyErrorOptions,
   classifyAttempt,
@@ -220,7 +220,24 @@ function deadlineError(): Error {
  */
 export async function withClassifiedErrors<T>(
   fn: (context: AttemptContext) => Promise<T> | T,
-  options: WithClassifiedErrorsOptions<T> = {},
+  options: WithClassifiedErrorsOptions<T> & { readonly extractors: readonly Extractor[] },
+): Promise<T> {
+  return runWithClassifiedErrors(fn, options ?? {});
+}
+
+/**
+ * The options of render's generic `withClassifiedErrors`: `extractors` is required, because without
+ * an adapter's extractor an SDK's 429 is `unknown`. Import `withClassifiedErrors` from the adapter
+ * (`@faultline/extract-openai` …), which presets it; pass `extractors: []` to mean the built-in
+ * transport, zod and local-bug readers alone.
+ */
+export type GenericWithClassifiedErrorsOptions<T = unknown> = WithClassifiedErrorsOptions<T> & {
+  readonly extractors: readonly Extractor[];
+};
+
+async function runWithClassifiedErrors<T>(
+  fn: (context: AttemptContext) => Promise<T> | T,
+  options: WithClassifiedErrorsOptions<T>,
 ): Promise<T> {
   if (typeof fn !== 'function') throw invalidOption('fn', 'a function', fn);
   const policy = validate(options);
@@ -371,6 +388,6 @@ export function bindWithClassifiedErrors(
         : defaults.extractors === undefined
           ? options.extractors
           : [...options.extractors, ...defaults.extractors];
-    return withClassifiedErrors(fn, { ...defaults, ...options, extractors });
+    return runWithClassifiedErrors(fn, { ...defaults, ...options, extractors });
   };
 }

@@ -9,12 +9,12 @@ import {
 import {
   type AttemptContext,
   type BoundWithClassifiedErrors,
+  bindWithClassifiedErrors,
   classifyError,
   type ErrorReport,
   FaultlineContextError,
   FaultlineError,
   type InferenceFamily,
-  withClassifiedErrors,
 } from '@faultline/render';
 import { fallsBack } from './fallback-policy.ts';
 import { type Admission, type HealthKey, HealthRegistry } from './health-registry.ts';
@@ -201,10 +201,13 @@ class CallerAbort {
   constructor(readonly thrown: unknown) {}
 }
 
+// A candidate without its adapter's withClassifiedErrors gives its extractors per call.
+const withCandidateExtractors: BoundWithClassifiedErrors = bindWithClassifiedErrors({});
+
 function withClassifiedErrorsOf<T>(candidate: Candidate<T>): BoundWithClassifiedErrors {
   return typeof candidate.withClassifiedErrors === 'function'
     ? candidate.withClassifiedErrors
-    : withClassifiedErrors;
+    : withCandidateExtractors;
 }
 
 function retryable(classification: Classification, idempotent: boolean | undefined): boolean {

@@ -28,6 +28,8 @@ export const DEFAULT_FALLBACK_ON: Readonly<Record<FailureReason, boolean>> = Obj
   endpoint: false,
   not_found: false,
   local_bug: false,
+  // The caller's own abort ends the chain (it is re-thrown untouched before any candidate moves on).
+  cancelled: false,
   unknown: false,
 });
 

@@ -184,13 +184,15 @@ export const ENTRY_POINTS: readonly EntryPoint[] = [
   },
   {
     name: 'withClassifiedErrors',
-    call: (value) => classifiedRejection(withClassifiedErrors(throwing(value)), 'withClassifiedErrors'),
+    call: (value) =>
+      classifiedRejection(withClassifiedErrors(throwing(value), { extractors: [] }), 'withClassifiedErrors'),
   },
   {
     name: 'withClassifiedErrors with retry and a signal',
     call: (value) =>
       classifiedRejection(
         withClassifiedErrors(throwing(value), {
+          extractors: [],
           retry: { maxAttempts: 2, baseDelayMs: 0, maxDelayMs: 0, maxRetryAfterSeconds: 0 },
           signal: new AbortController().signal,
           deadlineMs: 5_000,
@@ -202,9 +204,12 @@ export const ENTRY_POINTS: readonly EntryPoint[] = [
     name: 'withClassifiedErrors whose fn throws synchronously',
     call: (value) =>
       classifiedRejection(
-        withClassifiedErrors(() => {
-          throw value;
-        }),
+        withClassifiedErrors(
+          () => {
+            throw value;
+          },
+          { extractors: [] },
+        ),
         'withClassifiedErrors (sync throw)',
       ),
   },

@@ -48,7 +48,12 @@ export async function fakeLoad(count: number, signal: AbortSignal): Promise<Load
         if (kind === 0 || (kind === 1 && attempt > 1)) return Promise.resolve(index);
         return Promise.reject(kind === 3 ? permanentFailure() : transientFailure());
       },
-      { retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 3 }, deadlineMs: 30_000, signal },
+      {
+        extractors: [],
+        retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 3 },
+        deadlineMs: 30_000,
+        signal,
+      },
     );
   });
   return tally(await Promise.allSettled(calls), () => attempts);
