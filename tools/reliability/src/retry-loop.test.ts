@@ -390,7 +390,7 @@ describe('the retry loop against a faulty server (real SDKs, real clock)', () =>
             cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }),
           });
         },
-        { retry: { maxAttempts: 4, baseDelayMs: 1, maxDelayMs: 2 } },
+        { extractors: [], retry: { maxAttempts: 4, baseDelayMs: 1, maxDelayMs: 2 } },
       ),
     );
     expect(outcome.error).toMatchObject({ classification: { reason: 'connection' } });
