@@ -14,6 +14,7 @@ export {
   type ExtractorDefinition,
   MAX_RAW_BODY_LENGTH,
 } from './extractor.ts';
+export type { HttpFailure, HttpFailureReadOptions } from './http-failure.ts';
 export {
   causeChain,
   constructorName,
