@@ -5,8 +5,11 @@
  * SDK's own error (one function serves both paths).
  */
 export interface HttpFailure {
-  /** The HTTP status the provider answered with. */
-  readonly status: number;
+  /**
+   * The HTTP status the provider answered with; `undefined` for an error event inside a stream
+   * that began with 200 (the body is then the event's JSON).
+   */
+  readonly status: number | undefined;
   /** Response headers: a `Headers`, a plain object (any case), a `Map` or `[name, value]` pairs. */
   readonly headers?: unknown;
   /** The response body as text, verbatim (JSON, HTML, '', truncated). Never serialised. */

@@ -98,6 +98,7 @@ export const AUTH_PHRASES: readonly RegExp[] = [
   /could not load credentials from any providers|credentialsprovidererror/, // AWS SDK v3 CredentialsProviderError when no credentials are configured (Bedrock and every AWS client)
   /could not resolve authentication method/, // @anthropic-ai/sdk 0.39-1.12 plain Error when no apiKey/authToken is set: "Could not resolve authentication method. Expected ..."
   /_api_key environment variable is missing/, // groq-sdk 0.37-1.6 GroqError from the constructor: "The GROQ_API_KEY environment variable is missing or empty; ..."
+  /\bloadapikeyerror\b/, // Vercel AI SDK 5-6 LoadAPIKeyError (its sdkErrorType) when no API key is configured: "OpenAI API key is missing. Pass it using ..."
 ];
 
 /**
@@ -106,6 +107,7 @@ export const AUTH_PHRASES: readonly RegExp[] = [
  */
 export const ENDPOINT_CONFIGURATION_PHRASES: readonly RegExp[] = [
   /^region is missing$/, // AWS SDK v3 (@smithy/config-resolver) when neither the region option nor AWS_REGION is set (Bedrock and every AWS client)
+  /^[a-z0-9 ]{1,60} setting is missing\. pass it using the '[a-z0-9_]+' parameter/, // Vercel AI SDK 5-6 LoadSettingError: "AWS region setting is missing. Pass it using the 'region' parameter or the AWS_REGION environment variable."
 ];
 
 /** The key is valid but not allowed (permission). */
@@ -128,6 +130,7 @@ export const MODEL_NOT_FOUND_PHRASES: readonly RegExp[] = [
   /deploymentnotfound|deployment.{0,40}does not exist/, // Azure OpenAI DeploymentNotFound
   /model version has reached the end of its life|marked by provider as legacy/, // Bedrock 404 ResourceNotFoundException for retired models (0xPlaygrounds/rig#2309, aws-samples/amazon-bedrock-workshop#386)
   /with on-demand throughput isn.t supported/, // Bedrock 400 ValidationException "Invocation of model ID x with on-demand throughput isn't supported. Retry ... with ... an inference profile"
+  /\bnosuchmodelerror\b/, // Vercel AI SDK 5-6 NoSuchModelError (its sdkErrorType): a provider or registry has no model of that id
   /model_decommissioned|has been decommissioned/, // Groq 400 model_decommissioned: "The model `x` has been decommissioned and is no longer supported"
 ];
 
@@ -174,6 +177,7 @@ export const OVERLOADED_PHRASES: readonly RegExp[] = [
 export const RATE_LIMIT_PHRASES: readonly RegExp[] = [
   /rate_limit|rate limit|ratelimit/, // OpenAI rate_limit_exceeded, Anthropic rate_limit_error, Mistral
   /throttlingexception|throttled|too many requests/, // Bedrock, generic 429 text
+  /too many tokens, please wait before trying again/, // Bedrock throttlingException frame of ConverseStream, whose type @ai-sdk/amazon-bedrock drops (its error part is the payload alone)
   /resource_exhausted|resource has been exhausted/, // Gemini 429 status
   /tokens per min|requests per min|\(tpm\)|\(rpm\)/, // OpenAI, Groq limit names
 ];

@@ -271,7 +271,7 @@ export function readAnthropicHttpFailure(
       source: undefined,
     },
     body,
-    'http',
+    status === undefined ? 'stream_event' : 'http',
     status,
     options.now ?? Date.now(),
   );

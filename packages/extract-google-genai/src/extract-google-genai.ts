@@ -217,6 +217,7 @@ export function readGoogleGenaiHttpFailure(
     ? body
     : JSON.stringify({ error: { message: body.slice(0, MAX_MESSAGE_LENGTH), code: status } });
   const metadata = apiErrorMetadata(status, message, options.sdkErrorType ?? 'ApiError');
+  if (status === undefined) metadata.origin = 'stream_event';
   // Gemini's RetryInfo outranks the headers; a proxy's Retry-After still counts without it.
   if (metadata.retryAfterSeconds === undefined) {
     const retryAfterSeconds = retryAfterFromHeaders(safeGet(response, 'headers'), options.now);

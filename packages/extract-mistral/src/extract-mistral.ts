@@ -226,9 +226,10 @@ export function readMistralHttpFailure(
   options: HttpFailureReadOptions = {},
 ): ProviderErrorMetadata {
   const bodyValue = safeGet(response, 'body');
-  return answeredMetadata(
+  const status = safeStatus(safeGet(response, 'status'));
+  const metadata = answeredMetadata(
     {
-      status: safeStatus(safeGet(response, 'status')),
+      status,
       headers: safeGet(response, 'headers'),
       bodyText: typeof bodyValue === 'string' ? bodyValue.slice(0, 1024 * 1024) : '',
       sdkErrorType: options.sdkErrorType,
@@ -237,6 +238,9 @@ export function readMistralHttpFailure(
     },
     options.now ?? Date.now(),
   );
+  // No status: an error event inside a stream that began with 200.
+  if (status === undefined) metadata.origin = 'stream_event';
+  return metadata;
 }
 
 function clientMetadata(error: object, context: Context, streaming: boolean): ProviderErrorMetadata {

@@ -294,7 +294,7 @@ export function readOpenAIHttpFailure(
       source: undefined,
     },
     options.now ?? Date.now(),
-    false,
+    status === undefined,
   );
 }
 
