@@ -72,10 +72,13 @@ export interface GuardAiSdkStreamOptions
   readonly extractors?: readonly Extractor[] | undefined;
 }
 
-/** Characters of output in a part (`text-delta` of ai 5/6, `textDelta` of older parts). */
+/**
+ * Characters of output in a part: a `text-delta` part's `text` (fullStream of ai 5 and 6), `delta`
+ * (a model's stream) or `textDelta` (older parts).
+ */
 function partCharacters(part: AiSdkStreamPart): number {
-  if (part === null || typeof part !== 'object') return 0;
-  const text = part.delta ?? part.textDelta ?? (part.type === 'text' ? part.text : undefined);
+  if (part === null || typeof part !== 'object' || part.type !== 'text-delta') return 0;
+  const text = part.text ?? part.delta ?? part.textDelta;
   return typeof text === 'string' ? text.length : 0;
 }
 

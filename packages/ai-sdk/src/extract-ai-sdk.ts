@@ -1,6 +1,6 @@
 import {
   attachRawBody,
-  defineExtractor,
+  type ExtractContext,
   type Extractor,
   inspectTransportError,
   messageOf,
@@ -344,10 +344,19 @@ function extractAiSdk(
  */
 export function createAiSdkExtractor(options: AiSdkExtractorOptions = {}): Extractor {
   const hint = providerFromId(options.provider);
-  return defineExtractor({
-    provider: AI_SDK_PROVIDER,
-    extract(error, context) {
-      return extractAiSdk(error, hint, context, 0);
+  // Not `defineExtractor`: it stamps its own provider key on every result, and an APICallError
+  // read by the URL's provider must keep that provider. Total all the same.
+  return Object.freeze({
+    provider: hint ?? AI_SDK_PROVIDER,
+    extract(error: unknown, context: ExtractContext = {}): ProviderErrorMetadata | undefined {
+      try {
+        const metadata = extractAiSdk(error, hint, context, 0);
+        if (metadata === undefined || hint === undefined || metadata.provider !== AI_SDK_PROVIDER)
+          return metadata;
+        return { ...metadata, provider: hint };
+      } catch {
+        return undefined;
+      }
     },
   });
 }
