@@ -6,15 +6,15 @@ import {
   loadScenarios,
   startLoopbackServer,
 } from '@faultline/test-fixtures';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  KNOWN_DIFFERENCES,
-  README_PATH,
-  type Row,
+  type CrossCheckRow,
+  formatVerdict,
   renderCrossCheckTable,
-  replaceTable,
-} from './cross-check-table.ts';
-import { driveScenario, formatVerdict, MAJORS, PROVIDERS, verdictOf } from './test-support.ts';
+  replaceCrossCheckTable,
+} from '@faultline/test-fixtures/cross-check-table';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COLUMNS, KNOWN_DIFFERENCES, README_PATH, TABLE_COMMAND } from './cross-check-table.ts';
+import { describeOutcome, driveScenario, MAJORS, PROVIDERS, verdictOf } from './test-support.ts';
 
 let server: LoopbackServer;
 beforeAll(async () => {
@@ -24,7 +24,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-const rows: Row[] = [];
+const rows: CrossCheckRow[] = [];
 
 for (const provider of PROVIDERS) {
   const scenarios = loadScenarios(provider);
@@ -40,19 +40,18 @@ for (const provider of PROVIDERS) {
           const verdict = verdictOf(outcome);
           const known = KNOWN_DIFFERENCES[`${major.alias} ${scenario.id}`] ?? KNOWN_DIFFERENCES[scenario.id];
           rows.push({
-            provider,
             scenario: scenario.id,
-            major: major.alias,
+            column: major.alias,
             expected: formatVerdict(expected),
-            actual: formatVerdict(verdict, outcome),
+            actual: describeOutcome(verdict, outcome),
             known: known?.why,
           });
           if (known !== undefined) {
             // A listed difference is asserted as it is: when it goes away, the list must shrink.
-            expect(formatVerdict(verdict, outcome)).toBe(known.actual);
+            expect(describeOutcome(verdict, outcome)).toBe(known.actual);
             return;
           }
-          expect(verdict, `${major.alias} ${scenario.id}: ${formatVerdict(verdict, outcome)}`).toEqual({
+          expect(verdict, `${major.alias} ${scenario.id}: ${describeOutcome(verdict, outcome)}`).toEqual({
             category: expected.category,
             reason: expected.reason,
             retryable: expected.retryable,
@@ -77,9 +76,9 @@ describe('README cross-check table', () => {
     const runs = PROVIDERS.reduce((sum, provider) => sum + loadScenarios(provider).length, 0) * MAJORS.length;
     // A filtered run (-t) has not driven every scenario: there is no full table to compare.
     if (rows.length !== runs) context.skip();
-    const table = renderCrossCheckTable(rows);
+    const table = renderCrossCheckTable(rows, COLUMNS);
     const readme = readFileSync(README_PATH, 'utf8');
-    const updated = replaceTable(readme, table);
+    const updated = replaceCrossCheckTable(readme, table, TABLE_COMMAND);
     if (process.env.FAULTLINE_WRITE_README === '1') {
       writeFileSync(README_PATH, updated);
       return;

@@ -11,6 +11,7 @@ import { createMistral } from '@ai-sdk/mistral';
 import { createOpenAI } from '@ai-sdk/openai';
 import { errorFromMetadata, type FaultlineError } from '@faultline/render';
 import type { LoopbackServer, Scenario } from '@faultline/test-fixtures';
+import { formatVerdict } from '@faultline/test-fixtures/cross-check-table';
 import { createAmazonBedrock as createAmazonBedrockV3 } from 'ai-sdk-amazon-bedrock-v3';
 import { createAnthropic as createAnthropicV2 } from 'ai-sdk-anthropic-v2';
 import { createGoogleGenerativeAI as createGoogleV2 } from 'ai-sdk-google-v2';
@@ -149,9 +150,9 @@ export function verdictOf(outcome: Outcome): Verdict | undefined {
   return { category: report.category, reason: report.reason, retryable: report.retryable };
 }
 
-export function formatVerdict(verdict: Verdict | undefined, outcome?: Outcome): string {
-  if (verdict === undefined) {
-    return outcome?.kind === 'resolved' ? `resolved (finish ${outcome.finishReason})` : 'no error';
-  }
-  return `${verdict.category} / ${verdict.reason} / ${verdict.retryable ? 'retryable' : 'not retryable'}`;
+export function describeOutcome(verdict: Verdict | undefined, outcome: Outcome): string {
+  return formatVerdict(
+    verdict,
+    outcome.kind === 'resolved' ? `resolved (finish ${outcome.finishReason})` : 'no error',
+  );
 }
