@@ -53,7 +53,6 @@ async function thrown(run: () => Promise<unknown>): Promise<unknown> {
 }
 
 for (const major of MAJORS) {
-  // biome-ignore lint/suspicious/noExplicitAny: both majors' module shapes
   const ai = major.ai as any;
   describe(`${major.alias}: the AI SDK's own errors`, () => {
     it('RetryError: classified as its last attempt, with the attempts the AI SDK made', async () => {

@@ -39,10 +39,17 @@ async function thrown(run: () => Promise<unknown>): Promise<unknown> {
   throw new Error('resolved without throwing');
 }
 
+/** The FaultlineError of the stream's error part (fails the test when there is none). */
+function errorIn(parts: readonly { type: string; error?: unknown }[]): FaultlineError {
+  const error = parts.find((part) => part.type === 'error')?.error;
+  if (!FaultlineError.isInstance(error))
+    throw new Error(`no classified error part in ${parts.map((part) => part.type)}`);
+  return error;
+}
+
 const FAST_RETRY = { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 5 };
 
 for (const major of MAJORS) {
-  // biome-ignore lint/suspicious/noExplicitAny: both majors' module shapes
   const ai = major.ai as any;
   const wrap = (model: unknown, options = {}) =>
     ai.wrapLanguageModel({ model, middleware: faultlineMiddleware({ retry: FAST_RETRY, ...options }) });
@@ -92,7 +99,7 @@ for (const major of MAJORS) {
       for await (const part of result.fullStream) parts.push(part);
       const errorPart = parts.find((part) => part.type === 'error');
       expect(FaultlineError.isInstance(errorPart?.error)).toBe(true);
-      expect((errorPart?.error as FaultlineError).toErrorReport()).toMatchObject({
+      expect(errorIn(parts).toErrorReport()).toMatchObject({
         category: 'ambiguous',
         reason: 'interrupted',
       });
@@ -105,8 +112,7 @@ for (const major of MAJORS) {
       const result = ai.streamText({ model, prompt: 'hi', maxRetries: 0, onError: () => undefined });
       const parts: { type: string; error?: unknown }[] = [];
       for await (const part of result.fullStream) parts.push(part);
-      const errorPart = parts.find((part) => part.type === 'error');
-      expect((errorPart?.error as FaultlineError).toErrorReport()).toMatchObject({ reason: 'overloaded' });
+      expect(errorIn(parts).toErrorReport()).toMatchObject({ reason: 'overloaded' });
       expect(server.requests(failing)).toHaveLength(3);
     });
 
@@ -122,8 +128,7 @@ for (const major of MAJORS) {
       });
       const parts: { type: string; error?: unknown }[] = [];
       for await (const part of result.fullStream) parts.push(part);
-      const errorPart = parts.find((part) => part.type === 'error');
-      expect((errorPart?.error as FaultlineError).toErrorReport()).toMatchObject({
+      expect(errorIn(parts).toErrorReport()).toMatchObject({
         reason: 'context_overflow',
       });
     });
@@ -157,7 +162,6 @@ describe('faultlineMiddleware on a model stream that misbehaves (the AI SDK mock
     ];
 
     it(`${alias}: a model stream that ends without its finish part: interrupted, with what was delivered`, async () => {
-      // biome-ignore lint/suspicious/noExplicitAny: both majors' mock shapes
       const model = new (Mock as any)({
         doStream: async () => ({ stream: simulateReadableStream({ chunks: text }) }),
       });
@@ -165,7 +169,7 @@ describe('faultlineMiddleware on a model stream that misbehaves (the AI SDK mock
       const result = ai.streamText({ model: wrapped, prompt: 'hi', maxRetries: 0, onError: () => undefined });
       const parts: { type: string; error?: unknown }[] = [];
       for await (const part of result.fullStream) parts.push(part);
-      const report = (parts.find((part) => part.type === 'error')?.error as FaultlineError).toErrorReport();
+      const report = errorIn(parts).toErrorReport();
       expect(report).toMatchObject({ category: 'ambiguous', reason: 'interrupted' });
       expect(report.delivered).toMatchObject({ characters: 'Hello there'.length });
     });
@@ -176,7 +180,6 @@ describe('faultlineMiddleware on a model stream that misbehaves (the AI SDK mock
           for (const chunk of text) controller.enqueue(chunk);
         },
       });
-      // biome-ignore lint/suspicious/noExplicitAny: both majors' mock shapes
       const model = new (Mock as any)({ doStream: async () => ({ stream: stalled }) });
       const wrapped = ai.wrapLanguageModel({
         model,
@@ -185,7 +188,7 @@ describe('faultlineMiddleware on a model stream that misbehaves (the AI SDK mock
       const result = ai.streamText({ model: wrapped, prompt: 'hi', maxRetries: 0, onError: () => undefined });
       const parts: { type: string; error?: unknown }[] = [];
       for await (const part of result.fullStream) parts.push(part);
-      const report = (parts.find((part) => part.type === 'error')?.error as FaultlineError).toErrorReport();
+      const report = errorIn(parts).toErrorReport();
       expect(report).toMatchObject({ reason: 'interrupted' });
     });
   }
