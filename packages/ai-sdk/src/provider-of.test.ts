@@ -62,3 +62,16 @@ describe('providerFromUrl', () => {
     expect(providerFromUrl(url)).toBeUndefined();
   });
 });
+
+describe('providers.json', () => {
+  it('every provider of the list has its body reader here (a new provider fails this until added)', async () => {
+    const { readFileSync } = await import('node:fs');
+    const list = JSON.parse(readFileSync(new URL('../../../providers.json', import.meta.url), 'utf8')) as {
+      providers: { name: string }[];
+    };
+    const { HTTP_FAILURE_READERS } = await import('./provider-of.ts');
+    expect(Object.keys(HTTP_FAILURE_READERS).sort()).toEqual(
+      list.providers.map((provider) => provider.name).sort(),
+    );
+  });
+});

@@ -28,7 +28,7 @@ import { type ClassifyErrorOptions, classifyError, type FaultlineError } from '@
 export type LangChainProvider = 'openai' | 'anthropic' | 'google-genai' | 'bedrock' | 'mistral' | 'groq';
 
 /** The provider SDK extractors, each duck-typed: it claims only its own SDK's errors. */
-const PROVIDER_EXTRACTORS: Readonly<Record<LangChainProvider, readonly Extractor[]>> = {
+export const PROVIDER_EXTRACTORS: Readonly<Record<LangChainProvider, readonly Extractor[]>> = {
   openai: [openaiExtractor],
   anthropic: [anthropicExtractor],
   'google-genai': [googleGenaiExtractor],
