@@ -255,8 +255,16 @@ function extractAiSdk(
       const errors = safeGet(value, 'errors');
       const attempts = Array.isArray(errors) ? errors.length : undefined;
       const last = safeGet(value, 'lastError') ?? (Array.isArray(errors) ? errors.at(-1) : undefined);
-      const inner = extractAiSdk(last, hint, context, depth + 1);
-      if (inner === undefined) return undefined;
+      let inner = extractAiSdk(last, hint, context, depth + 1);
+      if (inner === undefined) {
+        // `reason: 'abort'`: the last error is an AbortError (the caller's, or a deadline's).
+        const transport = inspectTransportError(last, context.signal, streaming);
+        if (transport === undefined) return undefined;
+        inner = {
+          ...base('RetryError', transport.message || messageOf(last, 500), transport.origin),
+          networkPhase: transport.networkPhase,
+        };
+      }
       return attempts === undefined ? inner : { ...inner, sdkAttempts: attempts };
     }
     case 'NoObjectGeneratedError': {
