@@ -9,7 +9,6 @@ import {
   safeGet,
   safeHasOwn,
   safeStatus,
-  safeString,
 } from '@faultline/classify';
 import { anthropicExtractor, detectAnthropicRefusal } from '@faultline/extract-anthropic';
 import { bedrockExtractor, detectBedrockBlockedAnswer } from '@faultline/extract-bedrock';
