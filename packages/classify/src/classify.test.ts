@@ -378,6 +378,15 @@ describe('quota versus rate limit (429)', () => {
     ],
     ['a plain rate limit', http(429, 'Too Many Requests'), 'rate_limit'],
     [
+      'Bedrock throttling words in a stream event without a type',
+      {
+        provider: 'bedrock',
+        message: 'Too many tokens, please wait before trying again.',
+        origin: 'stream_event',
+      },
+      'rate_limit',
+    ],
+    [
       'a per-minute quota id outranks billing text',
       http(429, 'Quota exceeded for metric. Please check your plan and billing details.', {
         providerType: 'RESOURCE_EXHAUSTED',

@@ -22,6 +22,7 @@ export {
   onExtractorCrash,
 } from './extractor.ts';
 export { FEATURE_NAMES, type FeatureName } from './features.ts';
+export type { HttpFailure, HttpFailureReadOptions } from './http-failure.ts';
 export {
   causeChain,
   constructorName,

@@ -694,6 +694,7 @@ describe('the rule table', () => {
       'sdk_missing_credentials',
       'sdk_missing_region',
       'sdk_stream_incomplete',
+      'sdk_unknown_model',
       'blocked_overflow',
       'blocked_answer',
       'overflow_vocabulary',

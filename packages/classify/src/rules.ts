@@ -130,6 +130,14 @@ export const RULES: readonly Rule[] = [
         : undefined,
   },
   {
+    id: 'sdk_unknown_model',
+    means: 'The SDK (its adapter says) has no model of that id in its registry: nothing was sent.',
+    decide: ({ metadata }) =>
+      metadata.sdkCondition === 'unknown_model'
+        ? { reason: 'model_not_found', evidence: 'sdkCondition unknown_model' }
+        : undefined,
+  },
+  {
     id: 'blocked_overflow',
     means: 'A success answer was withheld because the input or output hit the length limit.',
     decide: ({ metadata, features }) =>

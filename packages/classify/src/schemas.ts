@@ -129,7 +129,12 @@ export type NetworkPhase = z.infer<typeof NetworkPhase>;
  * - `missing_region`: the client cannot build a URL without a region or endpoint (nothing was sent).
  * - `stream_incomplete`: the SDK could not assemble an answer from what a stream delivered.
  */
-export const SdkCondition = z.enum(['missing_credentials', 'missing_region', 'stream_incomplete']);
+export const SdkCondition = z.enum([
+  'missing_credentials',
+  'missing_region',
+  'stream_incomplete',
+  'unknown_model',
+]);
 export type SdkCondition = z.infer<typeof SdkCondition>;
 
 /** How much output a stream had delivered before it failed. */
@@ -206,6 +211,7 @@ export const RuleId = z.enum([
   'sdk_missing_credentials',
   'sdk_missing_region',
   'sdk_stream_incomplete',
+  'sdk_unknown_model',
   'blocked_overflow',
   'blocked_answer',
   'overflow_vocabulary',

@@ -286,6 +286,8 @@ export const THROTTLE = vocabulary('throttle', () => [
   /rate[ _-]?limit/,
   // Bedrock ThrottlingException, 429 reason phrase, Gemini RESOURCE_EXHAUSTED.
   /throttlingexception|throttled|too many requests|resource_exhausted|resource has been exhausted/,
+  // Bedrock's throttlingException frame of ConverseStream, whose type @ai-sdk/amazon-bedrock drops.
+  /please wait before trying again/,
 ]);
 
 /** The provider failed on its side. */

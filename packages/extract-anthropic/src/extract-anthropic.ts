@@ -4,6 +4,8 @@ import {
   constructorName,
   defineExtractor,
   type Extractor,
+  type HttpFailure,
+  type HttpFailureReadOptions,
   inspectTransportError,
   messageOf,
   type ProviderErrorMetadata,
@@ -158,6 +160,20 @@ function shouldRetryHint(headers: unknown): boolean | undefined {
   return undefined;
 }
 
+/**
+ * What an answered failure consists of, whichever transport saw it: the SDK's `APIError` (its
+ * `headers`, `error`, message and own fields) or a raw HTTP response read by
+ * {@link readAnthropicHttpFailure}.
+ */
+interface AnsweredFailure {
+  readonly headers: unknown;
+  /** The SDK's message: "<status> <body text>" or "<status> status code (no body)". */
+  readonly sdkMessage: string;
+  readonly sdkErrorType: string | undefined;
+  /** The SDK's own fields (`requestID`, `type`, `errorCode`, `apiMessage`, `error`); undefined for a raw response. */
+  readonly source: unknown;
+}
+
 /** Metadata for an error the provider answered (HTTP status or an in-stream error event). */
 function providerMetadata(
   error: unknown,
@@ -167,8 +183,29 @@ function providerMetadata(
   names: string[],
   now: number,
 ): ProviderErrorMetadata {
-  const headers = safeGet(error, 'headers');
-  const sdkMessage = messageOf(error);
+  return answeredMetadata(
+    {
+      headers: safeGet(error, 'headers'),
+      sdkMessage: messageOf(error),
+      sdkErrorType: sdkErrorTypeOf(error, names),
+      source: error,
+    },
+    body,
+    origin,
+    status,
+    now,
+  );
+}
+
+/** The rules for an answered failure, shared by the SDK path and {@link readAnthropicHttpFailure}. */
+function answeredMetadata(
+  failure: AnsweredFailure,
+  body: AnthropicErrorBody | undefined,
+  origin: 'http' | 'stream_event',
+  status: number | undefined,
+  now: number,
+): ProviderErrorMetadata {
+  const { headers, sdkMessage, source: error } = failure;
   const innerMessage = body?.error.message;
   const apiMessage =
     safeString(innerMessage) ??
@@ -182,8 +219,7 @@ function providerMetadata(
         : messageWithoutBody(sdkMessage, status),
     origin,
   };
-  const sdkErrorType = sdkErrorTypeOf(error, names);
-  if (sdkErrorType !== undefined) metadata.sdkErrorType = sdkErrorType;
+  if (failure.sdkErrorType !== undefined) metadata.sdkErrorType = failure.sdkErrorType;
   if (status !== undefined) metadata.statusCode = status;
   const requestId = firstString(
     safeGet(error, 'requestID'),
@@ -210,6 +246,39 @@ function providerMetadata(
   if (raw !== undefined) attachRawBody(metadata, raw);
   return metadata;
 }
+
+/**
+ * Reads an Anthropic HTTP failure seen by any transport: the AI SDK's `APICallError`, LangChain,
+ * a raw `fetch`. The body is read as @anthropic-ai/sdk reads it (the whole JSON body is
+ * `APIError.error`; without JSON the message is "<status> <body text>"), then the same rules as
+ * {@link anthropicExtractor} apply. Total: any status, headers or body.
+ */
+export function readAnthropicHttpFailure(
+  response: HttpFailure,
+  options: HttpFailureReadOptions = {},
+): ProviderErrorMetadata {
+  const status = safeStatus(safeGet(response, 'status'));
+  const bodyValue = safeGet(response, 'body');
+  const text = typeof bodyValue === 'string' ? bodyValue : '';
+  const body = parseAnthropicErrorBody(parseJsonSafely(text));
+  const sdkMessage =
+    `${status ?? ''} ${text.trim().length > 0 ? text.slice(0, MAX_BODY_TEXT) : 'status code (no body)'}`.trim();
+  return answeredMetadata(
+    {
+      headers: safeGet(response, 'headers'),
+      sdkMessage,
+      sdkErrorType: options.sdkErrorType,
+      source: undefined,
+    },
+    body,
+    status === undefined ? 'stream_event' : 'http',
+    status,
+    options.now ?? Date.now(),
+  );
+}
+
+/** Longest body text folded into the SDK-style message (the SDK folds it whole; the reader bounds it). */
+const MAX_BODY_TEXT = 64 * 1024;
 
 /** Metadata for an error the SDK raised without an answer (connection, timeout, abort). */
 function transportMetadata(

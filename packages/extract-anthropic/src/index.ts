@@ -7,7 +7,12 @@ export {
   AnthropicMessageResult,
   parseAnthropicErrorBody,
 } from './anthropic-error-shape.ts';
-export { ANTHROPIC_PROVIDER, anthropicExtractor, detectAnthropicRefusal } from './extract-anthropic.ts';
+export {
+  ANTHROPIC_PROVIDER,
+  anthropicExtractor,
+  detectAnthropicRefusal,
+  readAnthropicHttpFailure,
+} from './extract-anthropic.ts';
 export { type GuardAnthropicStreamOptions, guardAnthropicStream } from './guard-anthropic-stream.ts';
 
 /**

@@ -3,6 +3,8 @@ import {
   constructorName,
   defineExtractor,
   type Extractor,
+  type HttpFailure,
+  type HttpFailureReadOptions,
   inspectTransportError,
   messageOf,
   type ProviderErrorMetadata,
@@ -116,21 +118,44 @@ function extractServiceException(error: unknown, context: { now?: (() => number)
   if (!snapshot.success) return undefined;
   const metadata = readResponseMetadata(safeGet(error, '$metadata'));
   const { status, headers } = responseView(error, metadata);
+  return serviceExceptionMetadata({
+    snapshot: snapshot.data,
+    fallbackName: errorNameOf(error),
+    fallbackMessage: messageOf(error),
+    status,
+    headers,
+    responseMetadata: metadata,
+    now: context.now?.() ?? Date.now(),
+  });
+}
+
+/** A service exception, whichever transport saw it: the AWS SDK's exception or a raw HTTP response. */
+interface ServiceExceptionParts {
+  readonly snapshot: BedrockServiceExceptionSnapshot;
+  readonly fallbackName: string | undefined;
+  readonly fallbackMessage: string;
+  readonly status: number | undefined;
+  readonly headers: unknown;
+  readonly responseMetadata: AwsResponseMetadata | undefined;
+  readonly now: number;
+}
+
+/** The rules for a service exception, shared by the SDK path and {@link readBedrockHttpFailure}. */
+function serviceExceptionMetadata(parts: ServiceExceptionParts): ProviderErrorMetadata {
+  const { snapshot, status, headers, responseMetadata: metadata } = parts;
   // Decoded from an event-stream frame: `$metadata` undefined (thrown by the iterator), or, when the
   // exception is the first frame, thrown by `send()` with `$response.statusCode` 200. The HTTP
   // status then says nothing about the failure, so it is not reported.
   const fromStream = status === undefined || status < 400;
-  const name =
-    cleanExceptionName(snapshot.data.name) ?? cleanExceptionName(snapshot.data.__type) ?? errorNameOf(error);
+  const name = cleanExceptionName(snapshot.name) ?? cleanExceptionName(snapshot.__type) ?? parts.fallbackName;
   // `Unknown`/`UnknownError` is the SDK's placeholder for a body without an error type, not AWS's code.
   const providerName = name === 'Unknown' ? undefined : name;
-  let message = safeString(snapshot.data.message) ?? messageOf(error);
-  const original = safeString(snapshot.data.originalMessage, 2048);
+  let message = safeString(snapshot.message) ?? parts.fallbackMessage;
+  const original = safeString(snapshot.originalMessage, 2048);
   if (original !== undefined && original.length > 0 && !message.includes(original)) {
     message = message.length > 0 ? `${message} (model said: ${original})` : original;
   }
   if (message.length === 0) message = name ?? 'Bedrock service exception';
-  const now = context.now?.() ?? Date.now();
   return withDefined(
     { provider: BEDROCK_PROVIDER, message, origin: fromStream ? 'stream_event' : 'http' },
     {
@@ -139,10 +164,55 @@ function extractServiceException(error: unknown, context: { now?: (() => number)
       providerCode: providerName,
       statusCode: fromStream ? undefined : status,
       requestId: requestIdOf(metadata, headers),
-      retryAfterSeconds: retryAfterFromHeaders(headers, now),
+      retryAfterSeconds: retryAfterFromHeaders(headers, parts.now),
       sdkAttempts: metadata?.attempts,
     },
   );
+}
+
+/**
+ * Reads a Bedrock Runtime HTTP failure seen by any transport: the AI SDK's `APICallError`
+ * (@ai-sdk/amazon-bedrock calls the REST API itself), LangChain, a raw `fetch`. The exception is
+ * read as the AWS SDK's restJson1 protocol reads it (its name from `x-amzn-errortype`, else the
+ * body's `__type` or `code`, namespace and `:http://…` suffix stripped; its message from the
+ * body's `message` or `Message`, with `originalMessage` and friends), then the same rules as
+ * {@link bedrockExtractor} apply. A body that is not JSON leaves the status to decide, as the
+ * SDK's `SyntaxError` path does. Total: any status, headers or body.
+ */
+export function readBedrockHttpFailure(
+  response: HttpFailure,
+  options: HttpFailureReadOptions = {},
+): ProviderErrorMetadata {
+  const status = safeStatus(safeGet(response, 'status'));
+  const headers = safeGet(response, 'headers');
+  const bodyValue = safeGet(response, 'body');
+  const body = typeof bodyValue === 'string' ? bodyValue : '';
+  const json = parseJsonSafely(body);
+  const errorType =
+    readHeader(headers, 'x-amzn-errortype') ??
+    safeString(safeGet(json, '__type'), 300) ??
+    safeString(safeGet(json, 'code'), 300);
+  const snapshot = BedrockServiceExceptionSnapshot.safeParse({
+    name: errorType,
+    message: safeGet(json, 'message') ?? safeGet(json, 'Message'),
+    $fault: status !== undefined && status >= 500 ? 'server' : 'client',
+    originalStatusCode: safeNumber(safeGet(json, 'originalStatusCode')),
+    originalMessage: safeGet(json, 'originalMessage'),
+    resourceName: safeGet(json, 'resourceName'),
+  });
+  const data: BedrockServiceExceptionSnapshot = snapshot.success ? snapshot.data : { $fault: 'client' };
+  const metadata = serviceExceptionMetadata({
+    snapshot: data,
+    fallbackName: undefined,
+    fallbackMessage: `HTTP ${status ?? 'error'}${json === undefined && body.trim().length > 0 ? ' with a non-JSON body' : ''}`,
+    status,
+    headers,
+    responseMetadata: undefined,
+    now: options.now ?? Date.now(),
+  });
+  if (options.sdkErrorType !== undefined) metadata.sdkErrorType = options.sdkErrorType;
+  if (body.length > 0) attachRawBody(metadata, body);
+  return metadata;
 }
 
 /**

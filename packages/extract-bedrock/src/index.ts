@@ -9,7 +9,7 @@ export {
   BedrockServiceExceptionSnapshot,
   BedrockStreamExceptionPayload,
 } from './bedrock-error-shape.ts';
-export { BEDROCK_PROVIDER, bedrockExtractor } from './extract-bedrock.ts';
+export { BEDROCK_PROVIDER, bedrockExtractor, readBedrockHttpFailure } from './extract-bedrock.ts';
 export { type GuardBedrockStreamOptions, guardBedrockStream } from './guard-bedrock-stream.ts';
 export {
   detectBedrockBlockedAnswer,

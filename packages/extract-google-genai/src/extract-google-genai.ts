@@ -3,11 +3,14 @@ import {
   constructorName,
   defineExtractor,
   type Extractor,
+  type HttpFailure,
+  type HttpFailureReadOptions,
   inspectTransportError,
   MAX_PARSE_LENGTH,
   type ProviderErrorMetadata,
   parseDurationSeconds,
   parseJsonSafely,
+  retryAfterFromHeaders,
   safeGet,
   safeStatus,
 } from '@faultline/classify';
@@ -107,9 +110,21 @@ function isGenaiApiError(error: unknown, message: string | undefined): boolean {
 }
 
 function extractApiError(error: unknown, message: string): ProviderErrorMetadata {
+  return apiErrorMetadata(safeStatus(safeGet(error, 'status')), message, 'ApiError');
+}
+
+/**
+ * The rules for an `ApiError`'s message (the body's JSON text, or genai's wrapping of a non-JSON
+ * body), shared by the SDK path and {@link readGoogleGenaiHttpFailure}.
+ */
+function apiErrorMetadata(
+  httpStatus: number | undefined,
+  message: string,
+  sdkErrorType: string,
+): ProviderErrorMetadata {
   const parsed = parseApiErrorMessage(message);
   const status = parsed.status;
-  const statusCode = safeStatus(safeGet(error, 'status')) ?? safeStatus(status?.code);
+  const statusCode = httpStatus ?? safeStatus(status?.code);
   const details = status?.details;
 
   const innerMessage = status?.message;
@@ -127,7 +142,7 @@ function extractApiError(error: unknown, message: string): ProviderErrorMetadata
 
   const metadata: ProviderErrorMetadata = {
     provider: GOOGLE_GENAI_PROVIDER,
-    sdkErrorType: 'ApiError',
+    sdkErrorType,
     message: text,
     origin: parsed.streamStatus === undefined ? 'http' : 'stream_event',
   };
@@ -179,6 +194,35 @@ function extractApiError(error: unknown, message: string): ProviderErrorMetadata
   // The raw body stays in memory only (non-enumerable): the JSON text, or the wrapped markup.
   const raw = innerMessage !== undefined && looksLikeMarkup(innerMessage) ? innerMessage : parsed.bodyText;
   if (raw !== undefined) attachRawBody(metadata, raw);
+  return metadata;
+}
+
+/**
+ * Reads a Gemini API or Vertex AI HTTP failure seen by any transport: the AI SDK's
+ * `APICallError`, LangChain, a raw `fetch`. The body is read as @google/genai reads it (a JSON
+ * body is the `ApiError` message; any other body is wrapped as
+ * `{"error":{"message":<text>,"code":<status>}}`), then the same rules as
+ * {@link googleGenaiExtractor} apply. Total: any status, headers or body.
+ */
+export function readGoogleGenaiHttpFailure(
+  response: HttpFailure,
+  options: HttpFailureReadOptions = {},
+): ProviderErrorMetadata {
+  const status = safeStatus(safeGet(response, 'status'));
+  const bodyValue = safeGet(response, 'body');
+  const body = typeof bodyValue === 'string' ? bodyValue : '';
+  let json = parseJsonSafely(body);
+  if (Array.isArray(json)) json = json[0];
+  const message = GoogleErrorBody.safeParse(json).success
+    ? body
+    : JSON.stringify({ error: { message: body.slice(0, MAX_MESSAGE_LENGTH), code: status } });
+  const metadata = apiErrorMetadata(status, message, options.sdkErrorType ?? 'ApiError');
+  if (status === undefined) metadata.origin = 'stream_event';
+  // Gemini's RetryInfo outranks the headers; a proxy's Retry-After still counts without it.
+  if (metadata.retryAfterSeconds === undefined) {
+    const retryAfterSeconds = retryAfterFromHeaders(safeGet(response, 'headers'), options.now);
+    if (retryAfterSeconds !== undefined) metadata.retryAfterSeconds = retryAfterSeconds;
+  }
   return metadata;
 }
 

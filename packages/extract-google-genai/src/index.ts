@@ -7,6 +7,7 @@ export {
   GOOGLE_GENAI_PROVIDER,
   googleGenaiExtractor,
   googleGenaiTransportExtractor,
+  readGoogleGenaiHttpFailure,
 } from './extract-google-genai.ts';
 export {
   type GuardGeminiStreamOptions,

@@ -3,9 +3,12 @@ import {
   constructorName,
   defineExtractor,
   type Extractor,
+  type HttpFailure,
+  type HttpFailureReadOptions,
   inspectTransportError,
   messageOf,
   type ProviderErrorMetadata,
+  parseJsonSafely,
   prototypeNames,
   readHeader,
   retryAfterFromHeaders,
@@ -159,27 +162,53 @@ function extractGroq(error: unknown, context: { signal?: AbortSignal; now?: () =
 
   const names = prototypeNames(error);
   const status = safeStatus(safeGet(error, 'status'));
-  const headers = safeGet(error, 'headers');
   const body = safeGet(error, 'error');
-  const inner = snapshot(innerErrorObject(body));
   const sdkErrorType = names.find((name) => name !== 'Error' && name !== 'GroqError') ?? nameOf(error);
+  const now = context.now?.() ?? Date.now();
+  const failure = { status, headers: safeGet(error, 'headers'), body, sdkErrorType, source: error };
+  const inner = snapshot(innerErrorObject(body));
+  if (status !== undefined || inner !== undefined || (typeof body === 'string' && body.trim() !== '')) {
+    return answeredMetadata(failure, now);
+  }
+  // render passes `streaming: true` while a stream is read.
+  const streaming = safeGet(context, 'streaming') === true;
+  const metadata: ProviderErrorMetadata = {
+    provider: GROQ_PROVIDER,
+    ...transportMetadata(error, names, context.signal, streaming),
+  };
+  return finishMetadata(metadata, failure, inner, undefined, now);
+}
 
+/**
+ * What a failure consists of, whichever transport saw it: groq-sdk's `APIError` (`status`,
+ * `headers`, `error` = the JSON body, its message) or a raw HTTP response read by
+ * {@link readGroqHttpFailure}.
+ */
+interface GroqFailure {
+  readonly status: number | undefined;
+  readonly headers: unknown;
+  /** The parsed JSON body (HTTP) or the inner error object / string (stream event). */
+  readonly body: unknown;
+  readonly sdkErrorType: string | undefined;
+  /** The SDK's error (its message, `request_id`); for a raw response, its message-like view. */
+  readonly source: unknown;
+}
+
+/** The rules for an answered failure, shared by the SDK path and {@link readGroqHttpFailure}. */
+function answeredMetadata(failure: GroqFailure, now: number): ProviderErrorMetadata {
+  const { status, body, source: error } = failure;
+  const inner = snapshot(innerErrorObject(body));
   let metadata: ProviderErrorMetadata;
   if (status !== undefined) {
     metadata = { provider: GROQ_PROVIDER, message: '', origin: 'http', statusCode: status };
   } else if (inner !== undefined) {
     // An error event inside a stream that had started with 200: status is undefined.
     metadata = { provider: GROQ_PROVIDER, message: '', origin: 'stream_event' };
-  } else if (typeof body === 'string' && body.trim() !== '') {
+  } else {
     // An error event whose `error` is a bare string (`{"error":"…"}`): groq-sdk throws
     // APIError(undefined, "…"). Its connection errors never carry an `error`, so this is the event.
     metadata = { provider: GROQ_PROVIDER, message: safeString(body, 2000) ?? '', origin: 'stream_event' };
-  } else {
-    // render passes `streaming: true` while a stream is read.
-    const streaming = safeGet(context, 'streaming') === true;
-    metadata = { provider: GROQ_PROVIDER, ...transportMetadata(error, names, context.signal, streaming) };
   }
-  if (sdkErrorType !== undefined) metadata.sdkErrorType = sdkErrorType;
 
   let textBody: string | undefined;
   if (metadata.message === '') {
@@ -202,6 +231,18 @@ function extractGroq(error: unknown, context: { signal?: AbortSignal; now?: () =
       metadata.message = messageOf(error, 2000) || 'Groq error';
     }
   }
+  return finishMetadata(metadata, failure, inner, textBody, now);
+}
+
+function finishMetadata(
+  metadata: ProviderErrorMetadata,
+  failure: GroqFailure,
+  inner: GroqErrorObject | undefined,
+  textBody: string | undefined,
+  now: number,
+): ProviderErrorMetadata {
+  const { headers, body, source: error } = failure;
+  if (failure.sdkErrorType !== undefined) metadata.sdkErrorType = failure.sdkErrorType;
   if (inner !== undefined) readErrorFields(metadata, inner);
 
   const requestId =
@@ -209,7 +250,7 @@ function extractGroq(error: unknown, context: { signal?: AbortSignal; now?: () =
     safeString(safeGet(error, 'request_id'), 200) ??
     safeString(safeGet(error, 'requestID'), 200);
   if (requestId !== undefined && requestId !== '') metadata.requestId = requestId;
-  const retryAfter = retryAfterFromHeaders(headers, context.now?.() ?? Date.now());
+  const retryAfter = retryAfterFromHeaders(headers, now);
   if (retryAfter !== undefined) metadata.retryAfterSeconds = retryAfter;
   const shouldRetry = readHeader(headers, 'x-should-retry');
   if (shouldRetry === 'true' || shouldRetry === 'false') metadata.shouldRetryHint = shouldRetry === 'true';
@@ -217,6 +258,35 @@ function extractGroq(error: unknown, context: { signal?: AbortSignal; now?: () =
   const raw = rawBodyText(body) ?? textBody;
   if (raw !== undefined && raw !== '') attachRawBody(metadata, raw);
   return metadata;
+}
+
+/**
+ * Reads a Groq HTTP failure seen by any transport: the AI SDK's `APICallError`, LangChain, a raw
+ * `fetch`. The body is read as groq-sdk reads it (`APIError.error` is the whole JSON body; without
+ * JSON the message is "<status> <body text>"), then the same rules as {@link groqExtractor} apply.
+ * Total: any status, headers or body.
+ */
+export function readGroqHttpFailure(
+  response: HttpFailure,
+  options: HttpFailureReadOptions = {},
+): ProviderErrorMetadata {
+  const status = safeStatus(safeGet(response, 'status'));
+  const bodyValue = safeGet(response, 'body');
+  const text = typeof bodyValue === 'string' ? bodyValue : '';
+  const json = parseJsonSafely(text);
+  const sdkText =
+    json === undefined && text.trim().length > 0 ? text.slice(0, MAX_TEXT_BODY) : 'status code (no body)';
+  return answeredMetadata(
+    {
+      status,
+      headers: safeGet(response, 'headers'),
+      body: json,
+      sdkErrorType: options.sdkErrorType,
+      // The message groq-sdk would have given the error.
+      source: { message: `${status ?? ''} ${sdkText}`.trim() },
+    },
+    options.now ?? Date.now(),
+  );
 }
 
 /**

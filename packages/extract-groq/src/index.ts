@@ -3,7 +3,7 @@ import { detectGroqBlockedAnswer } from './blocked-answer.ts';
 import { groqExtractor } from './extract-groq.ts';
 
 export { detectGroqBlockedAnswer, groqChunkCharacters, isGroqTerminalChunk } from './blocked-answer.ts';
-export { GROQ_PROVIDER, groqExtractor } from './extract-groq.ts';
+export { GROQ_PROVIDER, groqExtractor, readGroqHttpFailure } from './extract-groq.ts';
 export { GroqErrorBody, GroqErrorObject } from './groq-error-shape.ts';
 export { guardGroqStream } from './guard-groq-stream.ts';
 

@@ -3,6 +3,8 @@ import {
   constructorName,
   defineExtractor,
   type Extractor,
+  type HttpFailure,
+  type HttpFailureReadOptions,
   inspectTransportError,
   messageOf,
   type ProviderErrorMetadata,
@@ -127,15 +129,43 @@ function describeTextBody(body: string, status: number | undefined): string {
 }
 
 function httpMetadata(error: object, context: Context): ProviderErrorMetadata {
-  const status = safeStatus(safeGet(error, 'statusCode'));
-  const headers = safeGet(error, 'headers');
-  const bodyText = safeString(safeGet(error, 'body'), 1024 * 1024) ?? '';
   const name = safeString(safeGet(error, 'name'), 100);
-  const sdkErrorType = name !== undefined && name !== 'Error' ? name : constructorName(error);
+  return answeredMetadata(
+    {
+      status: safeStatus(safeGet(error, 'statusCode')),
+      headers: safeGet(error, 'headers'),
+      bodyText: safeString(safeGet(error, 'body'), 1024 * 1024) ?? '',
+      sdkErrorType: name !== undefined && name !== 'Error' ? name : constructorName(error),
+      responseValidation: name === 'ResponseValidationError',
+      source: error,
+    },
+    context.now?.() ?? Date.now(),
+  );
+}
+
+/**
+ * What an answered failure consists of, whichever transport saw it: the SDK's `MistralError`
+ * (`statusCode`, `headers`, the raw `body` string) or a raw HTTP response read by
+ * {@link readMistralHttpFailure}.
+ */
+interface AnsweredFailure {
+  readonly status: number | undefined;
+  readonly headers: unknown;
+  readonly bodyText: string;
+  readonly sdkErrorType: string | undefined;
+  /** The SDK said the answer did not match its schema (`ResponseValidationError`). */
+  readonly responseValidation: boolean;
+  /** The SDK's error (its `cause.issues`, its parsed `detail`); undefined for a raw response. */
+  readonly source: unknown;
+}
+
+/** The rules for an answered failure, shared by the SDK path and {@link readMistralHttpFailure}. */
+function answeredMetadata(failure: AnsweredFailure, now: number): ProviderErrorMetadata {
+  const { status, headers, bodyText, sdkErrorType, source: error } = failure;
   const parsed = MistralErrorBody.safeParse(parseJsonSafely(bodyText));
   const body = parsed.success ? parsed.data : undefined;
 
-  const responseInvalid = name === 'ResponseValidationError' || (status !== undefined && status < 400);
+  const responseInvalid = failure.responseValidation || (status !== undefined && status < 400);
   let message: string | undefined;
   if (responseInvalid) {
     const issues = safeGet(safeGet(error, 'cause'), 'issues');
@@ -179,9 +209,37 @@ function httpMetadata(error: object, context: Context): ProviderErrorMetadata {
   const requestId =
     body?.request_id ?? readHeader(headers, 'x-request-id') ?? readHeader(headers, 'mistral-correlation-id');
   if (requestId !== undefined && requestId !== '') metadata.requestId = requestId.slice(0, 200);
-  const retryAfter = retryAfterFromHeaders(headers, context.now?.() ?? Date.now());
+  const retryAfter = retryAfterFromHeaders(headers, now);
   if (retryAfter !== undefined) metadata.retryAfterSeconds = retryAfter;
   if (bodyText !== '') attachRawBody(metadata, bodyText);
+  return metadata;
+}
+
+/**
+ * Reads a Mistral HTTP failure seen by any transport: the AI SDK's `APICallError`, LangChain, a
+ * raw `fetch`. The body text is read as @mistralai/mistralai keeps it (`MistralError.body`, parsed
+ * leniently: `message`, `detail`, `code`, `type`, `param`), then the same rules as
+ * {@link mistralExtractor} apply. Total: any status, headers or body.
+ */
+export function readMistralHttpFailure(
+  response: HttpFailure,
+  options: HttpFailureReadOptions = {},
+): ProviderErrorMetadata {
+  const bodyValue = safeGet(response, 'body');
+  const status = safeStatus(safeGet(response, 'status'));
+  const metadata = answeredMetadata(
+    {
+      status,
+      headers: safeGet(response, 'headers'),
+      bodyText: typeof bodyValue === 'string' ? bodyValue.slice(0, 1024 * 1024) : '',
+      sdkErrorType: options.sdkErrorType,
+      responseValidation: false,
+      source: undefined,
+    },
+    options.now ?? Date.now(),
+  );
+  // No status: an error event inside a stream that began with 200.
+  if (status === undefined) metadata.origin = 'stream_event';
   return metadata;
 }
 

@@ -8,7 +8,7 @@ export {
   isMistralTerminalEvent,
   mistralEventCharacters,
 } from './blocked-answer.ts';
-export { MISTRAL_PROVIDER, mistralExtractor } from './extract-mistral.ts';
+export { MISTRAL_PROVIDER, mistralExtractor, readMistralHttpFailure } from './extract-mistral.ts';
 export { guardMistralStream } from './guard-mistral-stream.ts';
 export { MistralErrorBody, MistralValidationIssue } from './mistral-error-shape.ts';
 

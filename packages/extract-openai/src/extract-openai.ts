@@ -4,6 +4,8 @@ import {
   constructorName,
   defineExtractor,
   type Extractor,
+  type HttpFailure,
+  type HttpFailureReadOptions,
   inspectTransportError,
   messageOf,
   type ProviderErrorMetadata,
@@ -163,13 +165,48 @@ function shouldRetryHintOf(headers: unknown): boolean | undefined {
   return undefined;
 }
 
+/**
+ * What an answered failure consists of, whichever transport saw it: the openai SDK's `APIError`
+ * (its `status`, `headers`, `error` and message) or a raw HTTP response read by
+ * {@link readOpenAIHttpFailure}.
+ */
+interface AnsweredFailure {
+  /** The HTTP status; undefined for a stream error event. */
+  readonly status: number | undefined;
+  readonly headers: unknown;
+  /** The body's `error` member (what the SDK keeps as `APIError.error`). */
+  readonly innerValue: unknown;
+  /** The SDK's message: "<status> <message or body text>" or "<status> status code (no body)". */
+  readonly sdkMessage: string;
+  readonly sdkErrorType: string | undefined;
+  /** The SDK's own request id fields, read before the headers. */
+  readonly source: unknown;
+}
+
 /** An `APIError` with an HTTP status, or a stream error event (status undefined, inner error set). */
 function fromApiError(error: unknown, now: number, streamEvent: boolean): ProviderErrorMetadata {
-  const status = streamEvent ? undefined : safeStatus(safeGet(error, 'status'));
-  const headers = safeGet(error, 'headers');
-  const innerValue = safeGet(error, 'error');
+  return answeredFailureMetadata(
+    {
+      status: streamEvent ? undefined : safeStatus(safeGet(error, 'status')),
+      headers: safeGet(error, 'headers'),
+      innerValue: safeGet(error, 'error'),
+      sdkMessage: messageOf(error, MAX_MESSAGE_LENGTH),
+      sdkErrorType: constructorName(error),
+      source: error,
+    },
+    now,
+    streamEvent,
+  );
+}
+
+/** The rules for an answered failure, shared by the SDK path and {@link readOpenAIHttpFailure}. */
+function answeredFailureMetadata(
+  failure: AnsweredFailure,
+  now: number,
+  streamEvent: boolean,
+): ProviderErrorMetadata {
+  const { status, headers, innerValue, sdkMessage } = failure;
   const inner = readInnerError(innerValue);
-  const sdkMessage = messageOf(error, MAX_MESSAGE_LENGTH);
 
   let message =
     text(inner?.message) ??
@@ -198,10 +235,9 @@ function fromApiError(error: unknown, now: number, streamEvent: boolean): Provid
     message: message.slice(0, MAX_MESSAGE_LENGTH),
     origin: streamEvent ? 'stream_event' : 'http',
   };
-  const sdkErrorType = constructorName(error);
-  if (sdkErrorType !== undefined) metadata.sdkErrorType = sdkErrorType;
+  if (failure.sdkErrorType !== undefined) metadata.sdkErrorType = failure.sdkErrorType;
   if (statusCode !== undefined) metadata.statusCode = statusCode;
-  const requestId = requestIdOf(error, headers);
+  const requestId = requestIdOf(failure.source, headers);
   if (requestId !== undefined) metadata.requestId = requestId;
   const retryAfterSeconds = retryAfterFromHeaders(headers, now);
   if (retryAfterSeconds !== undefined) metadata.retryAfterSeconds = retryAfterSeconds;
@@ -223,6 +259,43 @@ function fromApiError(error: unknown, now: number, streamEvent: boolean): Provid
   const raw = innerValue !== undefined ? safeStringify(innerValue) : sdkMessage;
   if (raw !== undefined && raw.length > 0) attachRawBody(metadata, raw);
   return metadata;
+}
+
+/** Longest body text folded into the SDK-style message (the SDK folds it whole; the reader bounds it). */
+const MAX_BODY_TEXT = 64 * 1024;
+
+/**
+ * Reads an OpenAI (or OpenAI-compatible: Azure OpenAI, OpenRouter, DeepSeek, Together) HTTP
+ * failure seen by any transport: the AI SDK's `APICallError`, LangChain, a raw `fetch`. The body
+ * is read the way the openai SDK reads it (`APIError.generate`: the inner error is the body's
+ * `error` member; without JSON the message is "<status> <body text>"), then the same rules as
+ * {@link openaiExtractor} apply. Total: any status, headers or body.
+ */
+export function readOpenAIHttpFailure(
+  response: HttpFailure,
+  options: HttpFailureReadOptions = {},
+): ProviderErrorMetadata {
+  const status = safeStatus(safeGet(response, 'status'));
+  const bodyValue = safeGet(response, 'body');
+  const body = typeof bodyValue === 'string' ? bodyValue : '';
+  const json = parseJsonSafely(body);
+  const innerValue = json === undefined ? undefined : safeGet(json, 'error');
+  // The SDK folds the body text into its message unless the body is JSON without an `error`.
+  const bodyText = json === undefined || innerValue !== undefined ? body.slice(0, MAX_BODY_TEXT) : '';
+  const sdkMessage =
+    `${status ?? ''} ${bodyText.trim().length > 0 ? bodyText : 'status code (no body)'}`.trim();
+  return answeredFailureMetadata(
+    {
+      status,
+      headers: safeGet(response, 'headers'),
+      innerValue: innerValue === null ? undefined : innerValue,
+      sdkMessage,
+      sdkErrorType: options.sdkErrorType,
+      source: undefined,
+    },
+    options.now ?? Date.now(),
+    status === undefined,
+  );
 }
 
 /** `APIConnectionError`, `APIConnectionTimeoutError`, `APIUserAbortError` (status undefined, no body). */

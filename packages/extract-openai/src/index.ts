@@ -1,7 +1,12 @@
 import { type BoundWithClassifiedErrors, bindWithClassifiedErrors } from '@faultline/render';
 import { detectOpenAIBlockedAnswer, OPENAI_PROVIDER, openaiExtractor } from './extract-openai.ts';
 
-export { detectOpenAIBlockedAnswer, OPENAI_PROVIDER, openaiExtractor } from './extract-openai.ts';
+export {
+  detectOpenAIBlockedAnswer,
+  OPENAI_PROVIDER,
+  openaiExtractor,
+  readOpenAIHttpFailure,
+} from './extract-openai.ts';
 export {
   detectOpenAIChunkFailure,
   guardOpenAIStream,

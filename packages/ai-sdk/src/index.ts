@@ -1,0 +1,31 @@
+export {
+  type AiSdkClassifyOptions,
+  type AiSdkStreamPart,
+  aiSdkExtractorFor,
+  classifyAiSdkError,
+  type GuardAiSdkStreamOptions,
+  guardAiSdkStream,
+} from './classify-ai-sdk-error.ts';
+export {
+  AI_SDK_PROVIDER,
+  AiSdkErrorPart,
+  type AiSdkExtractorOptions,
+  aiSdkErrorName,
+  aiSdkExtractor,
+  createAiSdkExtractor,
+  detectAiSdkBlockedAnswer,
+} from './extract-ai-sdk.ts';
+export {
+  type EmbeddingModelLike,
+  type FaultlineAiSdkOptions,
+  type FaultlineLanguageModelMiddleware,
+  faultlineMiddleware,
+  withFaultlineEmbedding,
+} from './middleware.ts';
+export {
+  type AiSdkProvider,
+  HTTP_FAILURE_READERS,
+  type HttpFailureReader,
+  providerFromId,
+  providerFromUrl,
+} from './provider-of.ts';

@@ -1,0 +1,290 @@
+import {
+  causeChain,
+  constructorName,
+  type ExtractContext,
+  type Extractor,
+  messageOf,
+  type ProviderErrorMetadata,
+  prototypeNames,
+  safeGet,
+  safeHasOwn,
+  safeStatus,
+} from '@faultline/classify';
+import { anthropicExtractor, detectAnthropicRefusal } from '@faultline/extract-anthropic';
+import { bedrockExtractor, detectBedrockBlockedAnswer } from '@faultline/extract-bedrock';
+import {
+  detectGeminiBlockedAnswer,
+  googleGenaiExtractor,
+  googleGenaiTransportExtractor,
+  readGoogleGenaiHttpFailure,
+} from '@faultline/extract-google-genai';
+import { groqExtractor } from '@faultline/extract-groq';
+import { mistralExtractor } from '@faultline/extract-mistral';
+import { detectOpenAIBlockedAnswer, openaiExtractor } from '@faultline/extract-openai';
+import { type ClassifyErrorOptions, classifyError, type FaultlineError } from '@faultline/render';
+
+/** The faultline providers LangChain's chat models reach. */
+export type LangChainProvider = 'openai' | 'anthropic' | 'google-genai' | 'bedrock' | 'mistral' | 'groq';
+
+/** The provider SDK extractors, each duck-typed: it claims only its own SDK's errors. */
+export const PROVIDER_EXTRACTORS: Readonly<Record<LangChainProvider, readonly Extractor[]>> = {
+  openai: [openaiExtractor],
+  anthropic: [anthropicExtractor],
+  'google-genai': [googleGenaiExtractor],
+  bedrock: [bedrockExtractor],
+  mistral: [mistralExtractor],
+  groq: [groqExtractor],
+};
+const ORDER: readonly LangChainProvider[] = [
+  'groq',
+  'anthropic',
+  'openai',
+  'mistral',
+  'bedrock',
+  'google-genai',
+];
+
+/**
+ * The provider of a LangChain chat model, from its `_llmType()` (`openai`, `anthropic`,
+ * `google_genai`, `amazon_bedrock_converse`, `mistral`, `groq`, `azure_openai` ...) or a faultline
+ * provider name. `undefined` for anything else.
+ */
+export function providerFromLlmType(llmType: unknown): LangChainProvider | undefined {
+  if (typeof llmType !== 'string' || llmType.length > 100) return undefined;
+  const type = llmType.toLowerCase();
+  if (type === 'google-genai' || type.startsWith('google')) return 'google-genai';
+  if (type.includes('bedrock')) return 'bedrock';
+  if (type.includes('anthropic')) return 'anthropic';
+  if (type.includes('mistral')) return 'mistral';
+  if (type.includes('groq')) return 'groq';
+  if (type.includes('openai')) return 'openai';
+  return undefined;
+}
+
+/**
+ * `@google/generative-ai` (what `@langchain/google-genai` calls) throws
+ * `GoogleGenerativeAIFetchError`: `status`, `statusText`, `errorDetails` (the body's `details`) and
+ * the message "[GoogleGenerativeAI Error]: Error fetching from <url>: [<status> <text>] <message>".
+ * Its body is put back together ({ error: { code, message, details } }) and read with the Gemini
+ * body rules (`readGoogleGenaiHttpFailure`, the same as @google/genai's extractor).
+ */
+function fromGenerativeAiFetchError(error: unknown, now: number): ProviderErrorMetadata | undefined {
+  // LangChain renames the error (`name` "RateLimitQuotaExhaustedError" ...): read the class and its fields.
+  const isFetchError =
+    constructorName(error) === 'GoogleGenerativeAIFetchError' ||
+    prototypeNames(error).includes('GoogleGenerativeAIFetchError') ||
+    (safeHasOwn(error, 'status') && safeHasOwn(error, 'statusText') && safeHasOwn(error, 'errorDetails'));
+  if (!isFetchError) return undefined;
+  const status = safeStatus(safeGet(error, 'status'));
+  if (status === undefined) return undefined;
+  const details = safeGet(error, 'errorDetails');
+  let message = /\] ([\s\S]*)$/.exec(messageOf(error, 64 * 1024))?.[1] ?? '';
+  // The SDK appends the details' JSON to the message: they are read as details, not as words.
+  if (Array.isArray(details)) {
+    const suffix = ` ${stringify(details)}`;
+    if (message.endsWith(suffix)) message = message.slice(0, -suffix.length);
+  }
+  const body = stringify({
+    error: { code: status, message, ...(Array.isArray(details) ? { details: details.slice(0, 50) } : {}) },
+  });
+  return readGoogleGenaiHttpFailure({ status, body }, { now, sdkErrorType: 'GoogleGenerativeAIFetchError' });
+}
+
+function stringify(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * `@google/generative-ai`'s other errors: `GoogleGenerativeAIResponseError` (a blocked prompt or
+ * answer: "[GoogleGenerativeAI Error]: Candidate was blocked due to SAFETY") and a plain
+ * `GoogleGenerativeAIError` ("Error fetching from <url>: fetch failed", the transport failure in
+ * its cause).
+ */
+function fromGenerativeAiError(
+  error: unknown,
+  signal: AbortSignal | undefined,
+): ProviderErrorMetadata | undefined {
+  const names = [constructorName(error), ...prototypeNames(error)];
+  if (names.includes('GoogleGenerativeAIResponseError')) {
+    const message = messageOf(error, 1000).replace(/^\[GoogleGenerativeAI Error\]: /, '');
+    return {
+      provider: 'google-genai',
+      sdkErrorType: 'GoogleGenerativeAIResponseError',
+      message,
+      origin: 'blocked_response',
+      blockReason: /due to ([A-Z_]+)/.exec(message)?.[1] ?? 'blocked',
+    };
+  }
+  if (names.includes('EmptyContentError')) {
+    // @langchain/google-genai's own error for an answer without content; "Block reason: SAFETY"
+    // names Gemini's promptFeedback.blockReason.
+    const blockReason = /Block reason: ([A-Z_]+)/.exec(messageOf(error, 1000))?.[1];
+    if (blockReason === undefined) return undefined;
+    return {
+      provider: 'google-genai',
+      sdkErrorType: 'EmptyContentError',
+      message: `Gemini blocked the prompt (blockReason ${blockReason}).`,
+      origin: 'blocked_response',
+      blockReason,
+      providerCode: blockReason,
+    };
+  }
+  if (!names.includes('GoogleGenerativeAIError')) return undefined;
+  if (/Error reading from the stream/.test(messageOf(error, 500))) {
+    // The SDK's stream reader failed part-way (a cut connection): the answer was interrupted.
+    return {
+      provider: 'google-genai',
+      sdkErrorType: 'GoogleGenerativeAIError',
+      message: 'The Gemini stream broke off part-way.',
+      origin: 'network',
+      networkPhase: 'stream',
+    };
+  }
+  // "Error fetching from <url>: <the fetch error's message>": the SDK keeps only the message of
+  // the transport error (not its cause, so not its code).
+  const message = messageOf(error, 2000);
+  const what = /Error fetching from \S+: ([\s\S]*)$/.exec(message)?.[1];
+  if (what === undefined) return undefined;
+  const base = { provider: 'google-genai', sdkErrorType: 'GoogleGenerativeAIError' } as const;
+  if (/aborted|abort/i.test(what)) {
+    return signal?.aborted === true
+      ? { ...base, message: what, origin: 'abort' }
+      : { ...base, message: what, origin: 'timeout', networkPhase: 'unknown' };
+  }
+  if (/fetch failed|terminated|socket|ECONN|network/i.test(what)) {
+    return {
+      ...base,
+      message: `The request to Gemini failed: ${what}`,
+      origin: 'network',
+      networkPhase: 'unknown',
+    };
+  }
+  return undefined;
+}
+
+function nowOf(context: ExtractContext): number {
+  try {
+    return context.now?.() ?? Date.now();
+  } catch {
+    return Date.now();
+  }
+}
+
+/**
+ * An extractor for what LangChain's chat models throw. LangChain hands on the provider SDK's
+ * error (adding `lc_error_code`), or wraps it (`ContextOverflowError`, a `TimeoutError`, the
+ * original as `cause`): the cause chain is read, link by link, with the provider SDKs' own
+ * extractors (the model's provider first), and `@google/generative-ai`'s errors with the Gemini
+ * body rules. Total.
+ */
+export function createLangChainExtractor(options: { provider?: string | undefined } = {}): Extractor {
+  const hint = providerFromLlmType(options.provider);
+  const order = hint === undefined ? ORDER : [hint, ...ORDER.filter((provider) => provider !== hint)];
+  const extractors = order.flatMap((provider) => PROVIDER_EXTRACTORS[provider]);
+  return Object.freeze({
+    provider: hint ?? 'langchain',
+    extract(error: unknown, context: ExtractContext = {}): ProviderErrorMetadata | undefined {
+      try {
+        for (const link of causeChain(error, 6)) {
+          const google =
+            fromGenerativeAiFetchError(link, nowOf(context)) ?? fromGenerativeAiError(link, context.signal);
+          if (google !== undefined) return google;
+          for (const extractor of extractors) {
+            const metadata = extractor.extract(link, context);
+            if (metadata !== undefined) return metadata;
+          }
+          if (hint === 'google-genai') {
+            const transport = googleGenaiTransportExtractor.extract(link, context);
+            if (transport !== undefined) return transport;
+          }
+        }
+        return undefined;
+      } catch {
+        return undefined;
+      }
+    },
+  });
+}
+
+export interface LangChainClassifyOptions extends Omit<ClassifyErrorOptions, 'extractors'> {
+  /** The chat model's `_llmType()` or a faultline provider name: its SDK's extractor runs first. */
+  readonly provider?: string | undefined;
+  readonly extractors?: readonly Extractor[] | undefined;
+}
+
+const cache = new Map<string, Extractor>();
+
+function extractorFor(provider: string | undefined): Extractor {
+  const key = provider ?? '';
+  let extractor = cache.get(key);
+  if (extractor === undefined) {
+    extractor = createLangChainExtractor({ provider });
+    if (cache.size < 64) cache.set(key, extractor);
+  }
+  return extractor;
+}
+
+/**
+ * Classifies anything a LangChain chat model (or a chain, agent or LangGraph node calling one)
+ * threw into a `FaultlineError`, with the verdict the provider SDK's own error gets. Total.
+ */
+export function classifyLangChainError(
+  error: unknown,
+  options: LangChainClassifyOptions = {},
+): FaultlineError {
+  const { provider, extractors, ...rest } = options;
+  const resolved = providerFromLlmType(provider);
+  return classifyError(error, {
+    ...rest,
+    ...(resolved === undefined ? {} : { provider: resolved }),
+    extractors: [extractorFor(provider), ...(extractors ?? [])],
+  });
+}
+
+/**
+ * An answer a LangChain chat model returned although the provider withheld it, read from the
+ * message's `response_metadata` with the provider packages' own detectors: Anthropic
+ * `stop_reason: "refusal"`, Bedrock Converse `stopReason` `guardrail_intervened` /
+ * `content_filtered`, Gemini's blocking `finishReason`, OpenAI's `finish_reason: "content_filter"`.
+ * Metadata with origin `blocked_response` (classified `content_policy`), else `undefined`. Total.
+ */
+export function detectLangChainBlockedAnswer(
+  message: unknown,
+  provider?: string | undefined,
+): ProviderErrorMetadata | undefined {
+  try {
+    const metadata = safeGet(message, 'response_metadata');
+    if (metadata === null || typeof metadata !== 'object') return undefined;
+    const hint = providerFromLlmType(provider);
+    const detectors: Record<LangChainProvider, () => ProviderErrorMetadata | undefined> = {
+      anthropic: () => detectAnthropicRefusal(metadata),
+      bedrock: () => detectBedrockBlockedAnswer(metadata),
+      'google-genai': () => {
+        const finishReason = safeGet(metadata, 'finishReason');
+        return finishReason === undefined
+          ? undefined
+          : detectGeminiBlockedAnswer({ candidates: [{ finishReason }] });
+      },
+      openai: () => {
+        const finishReason = safeGet(metadata, 'finish_reason');
+        return finishReason === undefined
+          ? undefined
+          : detectOpenAIBlockedAnswer({ choices: [{ index: 0, finish_reason: finishReason, message: {} }] });
+      },
+      mistral: () => undefined,
+      groq: () => undefined,
+    };
+    const order = hint === undefined ? ORDER : [hint];
+    for (const name of order) {
+      const blocked = detectors[name]();
+      if (blocked !== undefined) return blocked;
+    }
+    return undefined;
+  } catch {
+    return undefined;
+  }
+}

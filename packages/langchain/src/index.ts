@@ -1,0 +1,17 @@
+export {
+  classifyLangChainError,
+  createLangChainExtractor,
+  detectLangChainBlockedAnswer,
+  type LangChainClassifyOptions,
+  type LangChainProvider,
+  providerFromLlmType,
+} from './classify-langchain-error.ts';
+export {
+  type FallbackOptions,
+  type FaultlineCallbackHandler,
+  type FaultlineCallbackHandlerOptions,
+  faultlineCallbackHandler,
+  faultlineOnFailedAttempt,
+  faultlineRetryOn,
+  shouldFallBack,
+} from './policies.ts';

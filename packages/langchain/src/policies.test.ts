@@ -1,0 +1,161 @@
+// biome-ignore-all lint/suspicious/noThenProperty: scenario contract
+import { FaultlineError } from '@faultline/render';
+import {
+  type LoopbackServer,
+  loadScenarios,
+  type Scenario,
+  startLoopbackServer,
+} from '@faultline/test-fixtures';
+import { Annotation, END, START, StateGraph } from '@langchain/langgraph';
+import { ChatOpenAI } from '@langchain/openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  faultlineCallbackHandler,
+  faultlineOnFailedAttempt,
+  faultlineRetryOn,
+  shouldFallBack,
+} from './policies.ts';
+
+let server: LoopbackServer;
+beforeAll(async () => {
+  server = await startLoopbackServer({ protocol: 'http1' });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+/** A fresh registration of a scenario (its own token, so its request count is its own). */
+const fresh = (id: string): Pick<Scenario, 'response'> => {
+  const provider = id.split('/')[0] as string;
+  const found = loadScenarios(provider).find((item) => item.id === id);
+  if (found === undefined) throw new Error(`no scenario ${id}`);
+  return { response: structuredClone(found.response) };
+};
+
+const chat = (scenario: Pick<Scenario, 'response'>) =>
+  new ChatOpenAI({
+    model: 'gpt-4o-mini',
+    apiKey: 'sk-test-faultline-canary-0123456789abcdef',
+    configuration: { baseURL: `${server.baseUrlFor(scenario)}/v1` },
+    maxRetries: 0,
+  });
+
+async function thrown(run: () => Promise<unknown>): Promise<unknown> {
+  try {
+    await run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('resolved without throwing');
+}
+
+describe('faultlineOnFailedAttempt with runnable.withRetry', () => {
+  it('lets LangChain retry a transient failure', async () => {
+    const scenario = fresh('openai/server-error-json');
+    const model = chat(scenario).withRetry({
+      stopAfterAttempt: 2,
+      onFailedAttempt: faultlineOnFailedAttempt(),
+    });
+    await thrown(() => model.invoke('hi'));
+    expect(server.requests(scenario)).toHaveLength(2);
+  });
+
+  it('stops at once on a failure a retry cannot help, throwing it classified', async () => {
+    const scenario = fresh('openai/insufficient-quota');
+    const model = chat(scenario).withRetry({
+      stopAfterAttempt: 3,
+      onFailedAttempt: faultlineOnFailedAttempt(),
+    });
+    const error = await thrown(() => model.invoke('hi'));
+    expect(server.requests(scenario)).toHaveLength(1);
+    expect(FaultlineError.isInstance(error)).toBe(true);
+    expect((error as FaultlineError).toErrorReport()).toMatchObject({ reason: 'quota', retryable: false });
+  });
+});
+
+describe('faultlineRetryOn as a LangGraph retry policy', () => {
+  const State = Annotation.Root({ answer: Annotation<string> });
+
+  const graphFor = (scenario: Pick<Scenario, 'response'>) =>
+    new StateGraph(State)
+      .addNode(
+        'call_model',
+        async () => {
+          const message = await chat(scenario).invoke('hi');
+          return { answer: String(message.content) };
+        },
+        {
+          retryPolicy: {
+            maxAttempts: 3,
+            initialInterval: 0.001,
+            jitter: false,
+            retryOn: faultlineRetryOn(),
+            logWarning: false,
+          },
+        },
+      )
+      .addEdge(START, 'call_model')
+      .addEdge('call_model', END)
+      .compile();
+
+  it('retries a transient failure', async () => {
+    const scenario = fresh('openai/overloaded-503');
+    await thrown(() => graphFor(scenario).invoke({ answer: '' }));
+    expect(server.requests(scenario)).toHaveLength(3);
+  });
+
+  it('never retries an auth failure', async () => {
+    const scenario = fresh('openai/invalid-api-key');
+    await thrown(() => graphFor(scenario).invoke({ answer: '' }));
+    expect(server.requests(scenario)).toHaveLength(1);
+  });
+});
+
+describe('shouldFallBack', () => {
+  it.each([
+    ['openai/insufficient-quota', true],
+    ['openai/model-not-found', true],
+    ['openai/overloaded-503', true],
+    ['openai/invalid-api-key', false],
+    ['openai/context-length-exceeded', false],
+    ['openai/azure-content-filter', false],
+  ])('%s → %s', async (id, expected) => {
+    const error = await thrown(() => chat(fresh(id)).invoke('hi'));
+    expect(shouldFallBack(error)).toBe(expected);
+  });
+
+  it('follows the opt-ins for context overflow and content policy', async () => {
+    const overflow = await thrown(() => chat(fresh('openai/context-length-exceeded')).invoke('hi'));
+    expect(shouldFallBack(overflow, { onContextOverflow: true })).toBe(true);
+    const blocked = await thrown(() => chat(fresh('openai/azure-content-filter')).invoke('hi'));
+    expect(shouldFallBack(blocked, { onContentPolicy: true })).toBe(true);
+  });
+
+  it("never falls back after the caller's abort", async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const error = await thrown(() =>
+      chat(fresh('openai/never-answer')).invoke('hi', { signal: controller.signal }),
+    );
+    expect(shouldFallBack(error, { signal: controller.signal })).toBe(false);
+  });
+});
+
+describe('faultlineCallbackHandler', () => {
+  it('records each failure of a run once, classified, and never throws into LangChain', async () => {
+    const seen: string[] = [];
+    const handler = faultlineCallbackHandler({
+      onFailure: (report) => {
+        seen.push(report.reason);
+        throw new Error('a listener that throws');
+      },
+    });
+    const scenario = fresh('openai/rate-limit-retry-after-ms');
+    const error = await thrown(() => chat(scenario).invoke('hi', { callbacks: [handler] }));
+    expect(error).toBeDefined();
+    expect(handler.failures).toHaveLength(1);
+    expect(handler.failures[0]).toMatchObject({ reason: 'rate_limit', retryable: true, provider: 'openai' });
+    expect(seen).toEqual(['rate_limit']);
+    expect(JSON.stringify(handler.failures)).not.toContain('sk-test-faultline-canary');
+  });
+});
