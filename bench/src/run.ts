@@ -7,6 +7,7 @@ import { startScenarioServers } from '@faultline/scenario-driver';
 import { benchErrorPath } from './error-path.ts';
 import { benchFootprint } from './footprint.ts';
 import { benchImportCost } from './import-cost.ts';
+import { benchResilience } from './resilience.ts';
 import { benchRetryDecisions } from './retry-decisions.ts';
 import { formatNs } from './statistics.ts';
 import { benchStreamGuard } from './stream-guard.ts';
@@ -179,6 +180,27 @@ if (wants('retry')) {
   for (const row of decisions) {
     say(
       `| ${row.provider} | ${row.policy} | ${row.scenarios} | ${row.wastedRetries} | ${row.wastedBackoffSeconds.toFixed(1)} s | ${row.missedRetries} | ${row.deferred} |`,
+    );
+  }
+}
+
+if (wants('resilience')) {
+  // RESILIENCE_SCALE compresses time (0.1: a simulated second lasts 100 ms); default 1, real time.
+  const scale = Number(process.env.RESILIENCE_SCALE ?? '1');
+  const resilience = await benchResilience(Number.isFinite(scale) && scale > 0 ? scale : 1);
+  results.resilience = resilience;
+  const [before, outage, after] = resilience.phasesSeconds;
+  say(`\n### A provider outage under load: ${resilience.callers} concurrent callers, two candidates\n`);
+  say(
+    `The primary answers 503 (OpenAI's overloaded body) for ${outage} s, after ${before} s of health, then is healthy for ${after} s; the backup stays healthy. Each caller calls, waits ${resilience.thinkSeconds} s, and calls again. Requests are counted at the loopback server; latency is per call (retries and fallback included)${resilience.scale === 1 ? '' : `; time compressed ×${(1 / resilience.scale).toFixed(0)} (phases, think time, faultline's backoff and breaker windows scaled; the SDK's own backoff is not, latencies are given in simulated time)`}.\n`,
+  );
+  say(
+    '| policy | calls | success rate | requests to the failing provider | total requests | primary requests after it recovered | p50 | p99 |',
+  );
+  say('|---|---|---|---|---|---|---|---|');
+  for (const row of resilience.rows) {
+    say(
+      `| ${row.policy} | ${row.calls.toLocaleString('en')} | ${(row.successRate * 100).toFixed(1)} % | ${row.requestsToFailingProvider.toLocaleString('en')} | ${row.totalRequests.toLocaleString('en')} | ${row.primaryRequestsAfterOutage.toLocaleString('en')} | ${row.p50Ms.toFixed(0)} ms | ${row.p99Ms.toFixed(0)} ms |`,
     );
   }
 }

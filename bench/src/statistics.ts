@@ -11,7 +11,7 @@ export interface Measured {
   readonly samples: number;
 }
 
-function quantile(sorted: number[], q: number): number {
+export function quantile(sorted: number[], q: number): number {
   if (sorted.length === 0) return Number.NaN;
   const position = (sorted.length - 1) * q;
   const lower = Math.floor(position);

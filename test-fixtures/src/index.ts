@@ -1,6 +1,8 @@
 // The loopback server and the scenario catalogue live in @faultline/llm-mock (published); this
 // private package re-exports them under the names our tests have always imported, and keeps what
-// only our tests need (`./stream-matrix`, which registers vitest suites).
+// only our tests need (`./stream-matrix` and `./option-matrix`, which register vitest suites, the doc-example
+// runner, canned answers).
+
 export type {
   BaseUrlOptions,
   DecodedEventStreamMessage,
@@ -37,3 +39,5 @@ export {
   unresolvableHost,
   withLoopback,
 } from '@faultline/llm-mock';
+export { openaiChatCompletion } from './answers.ts';
+export { type DocExample, docExamples, repoRoot } from './doc-examples.ts';

@@ -177,6 +177,14 @@ const DESIGN_TABLE: Record<FailureReason, DesignRow> = {
     domain: 'runtime',
     http: 500,
   },
+  cancelled: {
+    category: 'cancelled',
+    retryable: false,
+    userAction: 'none',
+    recovery: [],
+    domain: 'runtime',
+    http: 499,
+  },
   unknown: {
     category: 'unknown',
     retryable: false,
@@ -196,8 +204,11 @@ function expectedNextStep(reason: FailureReason): string {
     return 'fallback';
   if (row.category === 'configuration') return 'fix_configuration';
   if (reason === 'local_bug' || reason === 'unknown') return 'report_bug';
-  // transient: retry after the wait. DESIGN.md gives ambiguous (interrupted) the same user action,
-  // wait_and_retry, and leaves the retry itself to the caller's idempotency.
+  if (row.category === 'cancelled') return 'stop';
+  // Ambiguous (interrupted): the provider may have processed the request, so the step says the
+  // retry is the caller's to make, only if the call is idempotent (then it is plain `retry`).
+  if (row.category === 'ambiguous') return 'retry_if_idempotent';
+  // transient: retry after the wait.
   return 'retry';
 }
 
@@ -296,6 +307,7 @@ const ROW_EXAMPLES: Record<FailureReason, ProviderErrorMetadata> = {
     sdkErrorType: 'TypeError',
     message: "Cannot read properties of undefined (reading 'choices')",
   },
+  cancelled: { provider: 'openai', origin: 'abort', message: 'Request was aborted.' },
   unknown: { provider: 'unknown', origin: 'unknown', message: 'something odd' },
 };
 

@@ -70,7 +70,8 @@ export function classificationFor(
     recovery: { ...row.recovery },
     domain: row.domain,
     httpStatus: row.httpStatus,
-    nextStep: row.nextStep,
+    // An ambiguous failure the caller declared idempotent is simply retryable.
+    nextStep: retryable && row.nextStep === 'retry_if_idempotent' ? 'retry' : row.nextStep,
     callerAborted: extras.callerAborted === true,
     overridden: false,
   };
@@ -170,7 +171,7 @@ interface Decision {
 function decide(metadata: ProviderErrorMetadata): Decision {
   const { origin } = metadata;
   if (origin === 'local') return { reason: 'local_bug' };
-  if (origin === 'abort') return { reason: 'unknown', detail: 'The caller cancelled the call.' };
+  if (origin === 'abort') return { reason: 'cancelled' };
 
   const status = metadata.statusCode;
   const prose = (metadata.message ?? '').slice(0, 8192).replace(URL_PATTERN, ' ');

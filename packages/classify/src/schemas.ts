@@ -1,12 +1,16 @@
 import { z } from 'zod';
 
-/** What drives the retry decision. Only `transient` is retryable by default. */
+/**
+ * What drives the retry decision. Only `transient` is retryable by default (`ambiguous` too when the
+ * caller says the call is idempotent). `cancelled` is the caller's own abort: not a failure at all.
+ */
 export const ErrorCategory = z.enum([
   'transient',
   'ambiguous',
   'configuration',
   'capacity',
   'content',
+  'cancelled',
   'unknown',
 ]);
 export type ErrorCategory = z.infer<typeof ErrorCategory>;
@@ -31,6 +35,7 @@ export const FailureReason = z.enum([
   'invalid_request',
   'unsupported_media',
   'local_bug',
+  'cancelled',
   'unknown',
 ]);
 export type FailureReason = z.infer<typeof FailureReason>;
@@ -44,6 +49,7 @@ export const UserActionKind = z.enum([
   'check_configuration',
   'check_billing',
   'change_input',
+  'none',
   'unknown',
 ]);
 export type UserActionKind = z.infer<typeof UserActionKind>;
@@ -52,14 +58,20 @@ export type UserActionKind = z.infer<typeof UserActionKind>;
 export const ErrorDomain = z.enum(['runtime', 'config', 'input']);
 export type ErrorDomain = z.infer<typeof ErrorDomain>;
 
-/** The one next step an agent takes. */
+/**
+ * The one next step an agent takes. `retry_if_idempotent`: the provider may have processed the
+ * request (an interrupted call); repeat it only if doing so twice is safe. `stop`: the caller
+ * cancelled; nothing to do.
+ */
 export const NextStep = z.enum([
   'retry',
+  'retry_if_idempotent',
   'compress',
   'change_input',
   'fallback',
   'fix_configuration',
   'report_bug',
+  'stop',
 ]);
 export type NextStep = z.infer<typeof NextStep>;
 

@@ -85,7 +85,8 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     recovery: hints(),
     domain: 'runtime',
     httpStatus: 502,
-    nextStep: 'retry',
+    // Becomes `retry` when the caller says the call is idempotent (classificationFor).
+    nextStep: 'retry_if_idempotent',
     advice:
       'The connection dropped after the request was sent; the provider may have processed it. Retry only if the call is idempotent.',
   },
@@ -209,6 +210,17 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     nextStep: 'report_bug',
     advice:
       'A programming error was thrown before or after the provider call. Report it with the stack trace.',
+  },
+  cancelled: {
+    category: 'cancelled',
+    retryable: false,
+    userAction: 'none',
+    recovery: hints(),
+    domain: 'runtime',
+    // nginx's "client closed request": the caller went away, nothing failed on the provider's side.
+    httpStatus: 499,
+    nextStep: 'stop',
+    advice: 'The caller cancelled the call (its own AbortSignal fired). Nothing failed; nothing to retry.',
   },
   unknown: {
     category: 'unknown',

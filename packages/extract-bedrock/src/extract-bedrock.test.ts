@@ -244,7 +244,7 @@ describe('caller abort and SDK retries', () => {
     const metadata = bedrockExtractor.extract(error, { signal: controller.signal });
     expect(metadata).toMatchObject({ provider: 'bedrock', origin: 'abort' });
     const classification = classify(metadata!);
-    expect(classification).toMatchObject({ callerAborted: true, retryable: false, reason: 'unknown' });
+    expect(classification).toMatchObject({ callerAborted: true, retryable: false, reason: 'cancelled' });
   });
 
   it('an already-aborted signal sends nothing and is still the caller’s abort', async () => {

@@ -288,11 +288,18 @@ export const bedrockExtractor: Extractor = defineExtractor({
     }
     const name = safeGet(error, 'name');
     if (name === 'AbortError' && SMITHY_ABORT_MESSAGE.test(messageOf(error, 200))) {
-      const transport = inspectTransportError(error, context.signal, false);
-      if (transport === undefined) return undefined;
+      // smithy's own requestTimeout throws a TimeoutError: "Request aborted" only ever comes from
+      // an abortSignal. It is the caller's, unless a signal given to faultline has not fired (then
+      // another signal did, such as a deadline: a timeout).
+      const signal = context.signal;
+      const another = signal !== undefined && safeGet(signal, 'aborted') !== true;
       return withDefined(
-        { provider: BEDROCK_PROVIDER, message: transport.message, origin: transport.origin },
-        { sdkErrorType: 'AbortError', networkPhase: transport.networkPhase },
+        {
+          provider: BEDROCK_PROVIDER,
+          message: messageOf(error, 500) || 'Request aborted',
+          origin: another ? 'timeout' : 'abort',
+        },
+        { sdkErrorType: 'AbortError', networkPhase: 'unknown' },
       );
     }
     return extractConfigurationError(error) ?? extractStreamError(error, context);

@@ -232,11 +232,31 @@ function streamChunkMetadata(error: object): ProviderErrorMetadata {
   };
 }
 
+/**
+ * A stream read ended by a signal. The SDK reads a stream from the fetch body, so the abort arrives
+ * as a bare DOMException: its own `timeoutMs` gives a `TimeoutError`, a signal an `AbortError`
+ * (probed on 1.15 and 2.7). An `AbortError` is therefore a signal's: the caller's, unless a signal
+ * given to faultline has not fired (then another one did, such as a deadline). A `TimeoutError` is
+ * left to the built-in transport extractor.
+ */
+function streamAbortMetadata(error: object, context: Context): ProviderErrorMetadata | undefined {
+  if (safeGet(error, 'name') !== 'AbortError') return undefined;
+  const signal = safeGet(context, 'signal') as AbortSignal | undefined;
+  const another = signal !== undefined && safeGet(signal, 'aborted') !== true;
+  return {
+    provider: MISTRAL_PROVIDER,
+    sdkErrorType: 'AbortError',
+    message: messageOf(error, 500) || 'This operation was aborted',
+    origin: another ? 'timeout' : 'abort',
+    networkPhase: another ? 'stream' : 'unknown',
+  };
+}
+
 function extractMistral(error: unknown, context: Context): ProviderErrorMetadata | undefined {
   if (error === null || typeof error !== 'object') return undefined;
-  const kind = kindOf(error);
-  if (kind === undefined) return undefined;
   const streaming = safeGet(context, 'streaming') === true;
+  const kind = kindOf(error);
+  if (kind === undefined) return streaming ? streamAbortMetadata(error, context) : undefined;
   switch (kind) {
     case 'http':
       return httpMetadata(error, context);

@@ -10,9 +10,9 @@ import {
   safeGet,
 } from '@faultline/classify';
 import { extractMetadata, type RenderExtractContext } from './built-in-extractors.ts';
-import { errorClassFor, FaultlineError, type InferenceFamily } from './errors.ts';
-import { causeLinks, hasFaultlineMarker, trustClassification } from './identity.ts';
-import { ErrorReport, minimalReport, reportFromChain } from './report.ts';
+import { errorClassFor, errorClassForType, FaultlineError, type InferenceFamily } from './errors.ts';
+import { causeLinks, hasFaultlineMarker, TRUSTED_ERRORS, trustClassification } from './identity.ts';
+import { type AttemptRecord, ErrorReport, minimalReport, reportFromChain } from './report.ts';
 import { scrubAndCut } from './secrets.ts';
 import { describeThrown } from './thrown-value.ts';
 
@@ -65,6 +65,38 @@ function optionOf<T>(options: unknown, key: string): T | undefined {
  * abort yields an error whose `classification.callerAborted` is true. Total: never throws.
  */
 export function classifyError(error: unknown, options: ClassifyErrorOptions = {}): FaultlineError {
+  return classifyAttempt(error, options, undefined);
+}
+
+/** What only a retry loop knows about the failure it classifies. */
+export interface AttemptFacts {
+  /** The attempts so far and the wait before each retry. */
+  readonly attempts?: AttemptRecord | undefined;
+  /** Set when the loop's own deadline fired: its length in ms. */
+  readonly deadlineFiredMs?: number | undefined;
+}
+
+// Origins that mean the provider answered: a deadline firing around them does not change them.
+const ANSWERED_ORIGINS: ReadonlySet<string> = new Set([
+  'http',
+  'stream_event',
+  'blocked_response',
+  'malformed_response',
+  'validation',
+  'local',
+]);
+
+/**
+ * `classifyError` with what the retry loop knows: the attempts made, and whether its own deadline
+ * fired. The deadline is render's own timer, so when it fired, whatever the SDK threw for the abort
+ * (openai 4–6 and @anthropic-ai/sdk throw `APIUserAbortError`, genai an `AbortError`, mistral a
+ * `RequestAbortedError`) is a `timeout`: the decision belongs to who fired, not to the SDK's class.
+ */
+export function classifyAttempt(
+  error: unknown,
+  options: ClassifyErrorOptions,
+  facts: AttemptFacts | undefined,
+): FaultlineError {
   if (hasFaultlineMarker(error)) return error as FaultlineError;
   try {
     const signal = optionOf<AbortSignal>(options, 'signal');
@@ -86,6 +118,20 @@ export function classifyError(error: unknown, options: ClassifyErrorOptions = {}
       metadata = { provider: provider ?? 'unknown', message: describeThrown(error), origin: 'abort' };
     } else {
       metadata = extractMetadata(error, optionOf<readonly Extractor[]>(options, 'extractors'), context);
+    }
+    const deadlineMs = facts?.deadlineFiredMs;
+    if (deadlineMs !== undefined && !ANSWERED_ORIGINS.has(metadata.origin)) {
+      const timedOut: ProviderErrorMetadata = {
+        provider: metadata.provider,
+        message: `The call did not finish within its deadline of ${deadlineMs} ms.`,
+        origin: 'timeout',
+        networkPhase:
+          metadata.networkPhase !== undefined && metadata.networkPhase !== 'unknown'
+            ? metadata.networkPhase
+            : 'unknown',
+      };
+      if (metadata.sdkErrorType !== undefined) timedOut.sdkErrorType = metadata.sdkErrorType;
+      metadata = timedOut;
     }
     // Mid-stream, a drop or a deadline is by definition after output began: whatever phase an
     // extractor could (or could not) read, it is a stream interruption, never a fresh timeout.
@@ -111,7 +157,14 @@ export function classifyError(error: unknown, options: ClassifyErrorOptions = {}
     } catch {
       // classify is total; this keeps classifyError total even if it were not.
     }
-    return buildError(metadata.message || describeThrown(error), classification, metadata, options, error);
+    return buildError(
+      metadata.message || describeThrown(error),
+      classification,
+      metadata,
+      options,
+      error,
+      facts?.attempts,
+    );
   } catch {
     return new FaultlineError(describeThrown(error), { cause: error });
   }
@@ -123,6 +176,7 @@ function buildError(
   metadata: ProviderErrorMetadata,
   options: unknown,
   cause: unknown,
+  attempts?: AttemptRecord,
 ): FaultlineError {
   const ErrorClass = errorClassFor(optionOf(options, 'family'), classification);
   return new ErrorClass(message, {
@@ -132,7 +186,40 @@ function buildError(
     provider: optionOf<string>(options, 'provider') ?? metadata.provider,
     model: optionOf<string>(options, 'model'),
     operation: optionOf<string>(options, 'operation'),
+    attempts,
   });
+}
+
+/**
+ * The error a retry loop throws once it gives up: the same class, cause, metadata and message,
+ * with the attempts it made; when a retryable failure outlived its retries, its next step becomes
+ * `fallback` (the report says so in `retriesExhausted`). An error from another copy of faultline
+ * is returned as is. Total.
+ */
+export function withAttempts(error: FaultlineError, attempts: AttemptRecord): FaultlineError {
+  try {
+    if (!TRUSTED_ERRORS.has(error)) return error;
+    const base = error.classification;
+    const classification =
+      attempts.exhausted && base.nextStep !== 'fallback'
+        ? trustClassification({ ...base, nextStep: 'fallback' as const })
+        : base;
+    // Only this package's own classes are rebuilt (a wrapper such as FaultlineContextError, or a
+    // user's subclass, has a constructor of its own: it leaves as is).
+    const ErrorClass = errorClassForType(error.errorType);
+    if (safeGet(ErrorClass, 'errorType') !== error.errorType) return error;
+    return new ErrorClass(error.message, {
+      cause: error.cause,
+      classification,
+      metadata: error.metadata,
+      provider: error.provider,
+      model: error.model,
+      operation: error.operation,
+      attempts,
+    });
+  } catch {
+    return error;
+  }
 }
 
 /**

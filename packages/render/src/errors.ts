@@ -21,7 +21,14 @@ import {
   TRUSTED_ERRORS,
   trustClassification,
 } from './identity.ts';
-import { type ErrorReport, minimalReport, reportFromChain, toDict } from './report.ts';
+import {
+  type AttemptRecord,
+  type ErrorReport,
+  minimalReport,
+  readAttemptRecord,
+  reportFromChain,
+  toDict,
+} from './report.ts';
 import { scrubAndCut, scrubSecrets } from './secrets.ts';
 import { normaliseCause } from './thrown-value.ts';
 
@@ -44,6 +51,8 @@ export interface FaultlineErrorOptions {
   readonly provider?: string | undefined;
   readonly model?: string | undefined;
   readonly operation?: string | undefined;
+  /** Set by a retry loop (`withClassifiedErrors`): what it did before giving up. */
+  readonly attempts?: AttemptRecord | undefined;
 }
 
 function safeText(value: unknown, maxLength = 200): string | undefined {
@@ -120,6 +129,8 @@ export class FaultlineError extends Error {
   readonly provider?: string;
   readonly model?: string;
   readonly operation?: string;
+  /** What the retry loop did (attempts made, each wait), when this error left `withClassifiedErrors`. */
+  readonly attempts?: AttemptRecord;
   declare readonly cause: unknown;
 
   constructor(message?: unknown, options: FaultlineErrorOptions = {}) {
@@ -146,7 +157,16 @@ export class FaultlineError extends Error {
       safeText(typeof message === 'string' ? message : messageOf(message, 16 * 1024), 2000) ??
       safeText(metadata.message, 2000) ??
       TAXONOMY[classification.reason].advice;
-    super(text, hasCause ? { cause } : undefined);
+    // A wrapping error needs no stack of its own: its cause holds the frames that matter, and
+    // capturing them again is most of the cost of building it (as Node core does for its own
+    // errors). An error with no cause keeps its stack.
+    const stackTraceLimit = Error.stackTraceLimit;
+    if (hasCause) Error.stackTraceLimit = 0;
+    try {
+      super(text, hasCause ? { cause } : undefined);
+    } finally {
+      if (hasCause) Error.stackTraceLimit = stackTraceLimit;
+    }
     const types = errorTypesOf(new.target);
     const errorType = types[0] ?? 'FaultlineError';
     Object.defineProperty(this, 'name', { value: errorType, writable: true, configurable: true });
@@ -166,6 +186,11 @@ export class FaultlineError extends Error {
     if (model !== undefined) this.model = model;
     const operation = safeText(read('operation'));
     if (operation !== undefined) this.operation = operation;
+    const attempts = read('attempts');
+    if (attempts !== undefined) {
+      const record = readAttemptRecord(attempts);
+      if (record !== undefined) this.attempts = record;
+    }
   }
 
   /** How much a stream had delivered before it failed, when known. */

@@ -12,6 +12,7 @@ import {
   httpResponseFor,
   httpStatusFor,
   problemDetails,
+  safeMessageFor,
   toolResultFor,
   toWireError,
 } from './index.ts';
@@ -106,13 +107,13 @@ describe('wire form and tool result', () => {
     expect(toWireError(report)).toStrictEqual({
       error: 'overloaded',
       category: 'transient',
-      detail: 'failure: overloaded',
+      detail: safeMessageFor('overloaded'),
     });
     const wire = toWireError(report, { error: 'x', category: 'y', detail: 'z', traceId: 't1' });
     expect(wire).toStrictEqual({
       error: 'overloaded',
       category: 'transient',
-      detail: 'failure: overloaded',
+      detail: safeMessageFor('overloaded'),
       traceId: 't1',
     });
     const hostile = Object.defineProperty({ ok: 1 }, 'bad', {
@@ -124,7 +125,7 @@ describe('wire form and tool result', () => {
     expect(toWireError(report, hostile)).toStrictEqual({
       error: 'overloaded',
       category: 'transient',
-      detail: 'failure: overloaded',
+      detail: safeMessageFor('overloaded'),
       ok: 1,
     });
   });
@@ -143,7 +144,7 @@ describe('wire form and tool result', () => {
     expect(wire).toStrictEqual({
       error: 'overloaded',
       category: 'transient',
-      detail: 'failure: overloaded',
+      detail: safeMessageFor('overloaded'),
       nested: { ok: [1, 'two'] },
     });
     expect(() => JSON.stringify(wire)).not.toThrow();
@@ -182,6 +183,7 @@ describe('HTTP', () => {
     timeout: 503,
     connection: 503,
     interrupted: 502,
+    cancelled: 499,
     auth: 500,
     permission: 500,
     model_not_found: 500,
@@ -215,14 +217,20 @@ describe('HTTP', () => {
       type: 'urn:faultline:problem:context_overflow',
       title: expect.any(String),
       status: 422,
-      detail: 'failure: context_overflow',
+      // safe by default: faultline's words for the reason, never the provider's, no request id.
+      detail: safeMessageFor('context_overflow'),
       instance: '/v1/chat',
       category: 'content',
       reason: 'context_overflow',
       retryable: false,
       nextStep: 'compress',
-      requestId: 'req_abc',
+      retryOnlyIfIdempotent: false,
     });
-    expect(problemDetails(reportFor('unknown', undefined, '')).requestId).toBeUndefined();
+    const full = problemDetails(reportFor('context_overflow'), { disclosure: 'full' });
+    expect(full.detail).toBe('failure: context_overflow');
+    expect(full.requestId).toBe('req_abc');
+    expect(
+      problemDetails(reportFor('unknown', undefined, ''), { disclosure: 'full' }).requestId,
+    ).toBeUndefined();
   });
 });

@@ -1,12 +1,51 @@
 import { createColors } from 'picocolors';
 import { asReport, type ReportSource } from './classify-error.ts';
+import { type Disclosure, disclosedMessage, disclosureOption } from './disclosure.ts';
 import type { ErrorReport } from './report.ts';
 import { toDict } from './report.ts';
 import { scrubAndCut } from './secrets.ts';
 
-export interface PanelOptions {
+/** Per-call choice of how much provider text an output carries (see `Disclosure`). */
+export interface DisclosureOptions {
+  readonly disclosure?: Disclosure | undefined;
+}
+
+export interface PanelOptions extends DisclosureOptions {
   /** Force colour on or off; by default colour is used on a TTY. `NO_COLOR` always wins. */
   readonly color?: boolean | undefined;
+}
+
+/** The report with its message at the chosen disclosure level. */
+function disclosed(report: ErrorReport, level: Disclosure): ErrorReport {
+  return level === 'full' ? report : { ...report, message: disclosedMessage(report, level) };
+}
+
+/** How a report words its retry decision, the same in every formatter. */
+function retryWords(report: ErrorReport): string {
+  if (report.retriesExhausted === true) return 'retryable, retries exhausted';
+  if (report.retryable) return 'retryable';
+  if (report.retryOnlyIfIdempotent) return 'retry only if idempotent';
+  return 'not retryable';
+}
+
+/** How a report words its wait: what the wait is for, never a bare number. */
+function waitWords(report: ErrorReport): string | undefined {
+  const wait = describeWait(report.retryAfterSeconds);
+  if (wait === undefined) return undefined;
+  if (report.waitKind === 'quota_reset') return `the quota resets in ${wait}`;
+  if (report.waitKind === 'provider_wait')
+    return `the provider asked to wait ${wait} (a retry will not fix this failure)`;
+  return `retry after ${wait}`;
+}
+
+/** "3 attempts (waited 500 ms, 1 s)". */
+function attemptWords(report: ErrorReport): string | undefined {
+  const attempts = report.attempts;
+  if (attempts === undefined) return undefined;
+  const count = `${attempts.made} ${attempts.made === 1 ? 'attempt' : 'attempts'}`;
+  if (attempts.waitsMs.length === 0) return count;
+  const waits = attempts.waitsMs.map((ms) => describeWait(ms / 1000)).join(', ');
+  return `${count} (waited ${waits})`;
 }
 
 // C0/C1 control characters (ANSI escapes included) other than tab and newline.
@@ -75,17 +114,20 @@ function whereLine(report: ErrorReport): string {
 
 /** A terminal panel: what failed, why, whether a retry helps, what to do, and the request id. */
 export function formatPanel(source: ReportSource, options: PanelOptions = {}): string {
-  const report = printableReport(asReport(source));
+  const report = printableReport(disclosed(asReport(source), disclosureOption(options, 'full')));
   const colors = createColors(colorEnabled(options?.color));
   const accent = report.retryable ? colors.yellow : colors.red;
   const border = colors.dim('│');
-  const label = (name: string) => colors.dim(name.padEnd(9));
+  // One column wider than the longest label, so a value never touches its label.
+  const label = (name: string) => colors.dim(name.padEnd(10));
   const lines = [
-    `${accent('✖')} ${colors.bold(report.errorType)} ${accent(report.reason)} ${colors.dim(`(${report.category}${report.retryable ? ', retryable' : ', not retryable'})`)}`,
+    `${accent('✖')} ${colors.bold(report.errorType)} ${accent(report.reason)} ${colors.dim(`(${report.category}, ${retryWords(report)})`)}`,
     `${border} ${report.message}`,
     `${border} ${label('where')}${whereLine(report)}`,
   ];
-  const wait = describeWait(report.retryAfterSeconds);
+  const attempts = attemptWords(report);
+  if (attempts !== undefined) lines.push(`${border} ${label('attempts')}${attempts}`);
+  const wait = waitWords(report);
   if (wait !== undefined) lines.push(`${border} ${label('wait')}${wait}`);
   lines.push(`${border} ${label('next')}${colors.cyan(report.nextStep)}`);
   if (report.userAction.detail !== undefined)
@@ -101,9 +143,9 @@ export function formatPanel(source: ReportSource, options: PanelOptions = {}): s
   return lines.join('\n');
 }
 
-/** The report as pretty JSON. */
-export function formatJson(source: ReportSource): string {
-  const report = asReport(source);
+/** The report as pretty JSON (for logs: `full` by default). */
+export function formatJson(source: ReportSource, options: DisclosureOptions = {}): string {
+  const report = disclosed(asReport(source), disclosureOption(options, 'full'));
   return JSON.stringify(toDict(report), null, 2);
 }
 
@@ -112,12 +154,12 @@ function markdownCell(text: string): string {
 }
 
 /** The report as a markdown section (for issues, PR comments, chat). */
-export function formatMarkdown(source: ReportSource): string {
-  const report = printableReport(asReport(source));
+export function formatMarkdown(source: ReportSource, options: DisclosureOptions = {}): string {
+  const report = printableReport(disclosed(asReport(source), disclosureOption(options, 'full')));
   const rows: Array<[string, string]> = [
     ['reason', `\`${report.reason}\``],
     ['category', `\`${report.category}\``],
-    ['retryable', report.retryable ? 'yes' : 'no'],
+    ['retry', retryWords(report)],
     ['next step', `\`${report.nextStep}\``],
     ['provider', report.provider],
     ['model', report.model ?? '—'],
@@ -125,7 +167,12 @@ export function formatMarkdown(source: ReportSource): string {
   if (report.operation !== undefined) rows.push(['operation', report.operation]);
   if (report.providerMetadata.statusCode !== undefined)
     rows.push(['status', String(report.providerMetadata.statusCode)]);
-  if (report.retryAfterSeconds !== undefined) rows.push(['wait', `${report.retryAfterSeconds} s`]);
+  const attempts = attemptWords(report);
+  if (attempts !== undefined) rows.push(['attempts', attempts]);
+  const wait = waitWords(report);
+  if (wait !== undefined) rows.push(['wait', wait]);
+  if (report.delivered !== undefined)
+    rows.push(['delivered', `${report.delivered.chunks} chunks, ${report.delivered.characters} characters`]);
   if (report.providerMetadata.requestId !== undefined)
     rows.push(['request id', `\`${report.providerMetadata.requestId}\``]);
   const lines = [
@@ -140,25 +187,49 @@ export function formatMarkdown(source: ReportSource): string {
   return lines.join('\n');
 }
 
-/** What an agent needs to decide its next step: the step, why, and how long to wait. */
-export function formatForLlm(source: ReportSource): string {
-  const report = printableReport(asReport(source));
+/** What an agent needs to decide its next step: the step, why, and what any wait is for. */
+export function formatForLlm(source: ReportSource, options: DisclosureOptions = {}): string {
+  const report = printableReport(disclosed(asReport(source), disclosureOption(options, 'scrubbed')));
   const why = report.userAction.detail ?? report.message;
   const lines = [
     `The call failed: ${report.reason} (${report.category}).`,
     `nextStep: ${report.nextStep}`,
     `why: ${why}`,
+    `retryable: ${report.retryable ? 'yes' : 'no'}${
+      report.retriesExhausted === true
+        ? ' (its retries are exhausted)'
+        : !report.retryable && report.retryOnlyIfIdempotent
+          ? ' (only if the call is idempotent)'
+          : ''
+    }`,
   ];
+  const attempts = attemptWords(report);
+  if (attempts !== undefined) lines.push(`attempts: ${attempts}`);
   if (report.nextStep === 'retry') {
     lines.push(
       report.retryAfterSeconds !== undefined
         ? `wait: ${Math.ceil(report.retryAfterSeconds)} seconds before retrying`
         : 'wait: a few seconds (no wait was given)',
     );
-  } else if (report.retryAfterSeconds !== undefined) {
-    lines.push(`wait: ${Math.ceil(report.retryAfterSeconds)} seconds (the provider's stated wait)`);
+  } else if (report.nextStep === 'retry_if_idempotent') {
+    lines.push(
+      'idempotent: the provider may have processed the request; repeat it only if doing it twice is safe',
+    );
   }
-  lines.push(`retryable: ${report.retryable ? 'yes' : 'no'}`);
+  if (report.nextStep !== 'retry' && report.retryAfterSeconds !== undefined) {
+    const wait = Math.ceil(report.retryAfterSeconds);
+    lines.push(
+      report.waitKind === 'quota_reset'
+        ? `wait: the quota resets in ${wait} seconds`
+        : report.waitKind === 'retry_after'
+          ? `wait: ${wait} seconds before any retry`
+          : `wait: the provider stated ${wait} seconds; a retry will not fix this failure`,
+    );
+  }
+  if (report.delivered !== undefined)
+    lines.push(
+      `delivered before the failure: ${report.delivered.chunks} chunks, ${report.delivered.characters} characters`,
+    );
   lines.push(`error: ${report.message}`);
   return lines.join('\n');
 }
@@ -213,10 +284,18 @@ function jsonSafe(value: unknown): unknown {
 
 const RESERVED_WIRE_KEYS = new Set(['error', 'category', 'detail']);
 
-/** `{ error, category, detail, ...extras }`: the compact form for tool results and queues. */
-export function toWireError(source: ReportSource, extras?: Record<string, unknown>): WireError {
+/**
+ * `{ error, category, detail, ...extras }`: the compact form for the app's clients, tool results and
+ * queues. `detail` is `safe` by default (no provider text); pass `{ disclosure }` for more.
+ */
+export function toWireError(
+  source: ReportSource,
+  extras?: Record<string, unknown>,
+  options: DisclosureOptions = {},
+): WireError {
   const report = asReport(source);
-  const wire: WireError = { error: report.reason, category: report.category, detail: report.message };
+  const detail = disclosedMessage(report, disclosureOption(options, 'safe'));
+  const wire: WireError = { error: report.reason, category: report.category, detail };
   if (extras === null || typeof extras !== 'object') return wire;
   // Object.keys of a 50 MB typed array builds 50 million keys before any slice.
   if (ArrayBuffer.isView(extras)) return wire;
@@ -239,7 +318,7 @@ export function toWireError(source: ReportSource, extras?: Record<string, unknow
   return Object.assign(result, wire) as WireError;
 }
 
-export interface ToolResultOptions {
+export interface ToolResultOptions extends DisclosureOptions {
   readonly toolUseId?: string | undefined;
 }
 
@@ -253,16 +332,30 @@ export interface ToolResult {
 
 /**
  * `{ type: 'tool_result', tool_use_id?, is_error: true, content }` where content is the wire form as
- * JSON, with `nextStep`, `retryable` and (when known) `retryAfterSeconds` added so the agent can act.
+ * JSON (`scrubbed` by default: the model reads the provider's words, not the account behind them),
+ * with `nextStep`, `retryable`, `retryOnlyIfIdempotent`, the wait and its kind, and the attempts made,
+ * so the agent can act.
  */
 export function toolResultFor(source: ReportSource, options: ToolResultOptions = {}): ToolResult {
   const report = asReport(source);
-  const extras: Record<string, unknown> = { nextStep: report.nextStep, retryable: report.retryable };
-  if (report.retryAfterSeconds !== undefined) extras.retryAfterSeconds = report.retryAfterSeconds;
+  const extras: Record<string, unknown> = {
+    nextStep: report.nextStep,
+    retryable: report.retryable,
+    retryOnlyIfIdempotent: report.retryOnlyIfIdempotent,
+  };
+  if (report.retryAfterSeconds !== undefined) {
+    extras.retryAfterSeconds = report.retryAfterSeconds;
+    extras.waitKind = report.waitKind;
+  }
+  if (report.attempts !== undefined) {
+    extras.attempts = report.attempts.made;
+    extras.retriesExhausted = report.retriesExhausted === true;
+  }
+  const level = disclosureOption(options, 'scrubbed');
   const result: ToolResult = {
     type: 'tool_result',
     is_error: true,
-    content: JSON.stringify(toWireError(report, extras)),
+    content: JSON.stringify(toWireError(report, extras, { disclosure: level })),
   };
   const id = options?.toolUseId;
   if (typeof id === 'string')

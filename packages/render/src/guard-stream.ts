@@ -138,6 +138,7 @@ export function guardStream<S extends AsyncIterable<unknown>>(
   options: GuardStreamOptions<StreamChunk<S>> = {},
 ): GuardedStream<S> {
   type T = StreamChunk<S>;
+  validateGuardOptions(options);
   const state: GuardState = {
     started: false,
     outcome: undefined,
@@ -156,6 +157,30 @@ export function guardStream<S extends AsyncIterable<unknown>>(
       callResultMethod(stream, name, args, guarded as unknown as AsyncIterable<T>, state, options);
   }
   return guarded as unknown as GuardedStream<S>;
+}
+
+/** A clear TypeError at the call for an option that cannot mean anything (as withClassifiedErrors does). */
+function validateGuardOptions(options: unknown): void {
+  const invalid = (name: string, expected: string, value: unknown): TypeError => {
+    const error = new TypeError(
+      `guardStream: ${name} must be ${expected} (got ${String(value).slice(0, 60)})`,
+    );
+    (error as TypeError & { code: string }).code = 'ERR_INVALID_ARG_VALUE';
+    return error;
+  };
+  if (options === null || typeof options !== 'object') throw invalid('options', 'an object', options);
+  const { idleTimeoutMs, signal } = options as GuardStreamOptions<unknown>;
+  if (idleTimeoutMs !== undefined && (typeof idleTimeoutMs !== 'number' || !(idleTimeoutMs >= 0)))
+    throw invalid(
+      'idleTimeoutMs',
+      'a number of milliseconds ≥ 0 (0 turns the idle timer off)',
+      idleTimeoutMs,
+    );
+  if (
+    signal !== undefined &&
+    (signal === null || typeof signal !== 'object' || typeof signal.addEventListener !== 'function')
+  )
+    throw invalid('signal', 'an AbortSignal', signal);
 }
 
 interface GuardState {
@@ -198,7 +223,8 @@ async function callResultMethod<T>(
   } catch (thrown) {
     const signal = options.signal;
     if (signal?.aborted === true || isCallerAbort(thrown, signal) || hasFaultlineMarker(thrown)) throw thrown;
-    throw classifyError(thrown, { ...options, streaming: true, delivered: { ...state.delivered } });
+    const error = classifyError(thrown, { ...options, streaming: true, delivered: { ...state.delivered } });
+    throw error.classification.callerAborted === true && error.cause === thrown ? thrown : error;
   }
 }
 
@@ -242,9 +268,9 @@ class GuardIterator<T> implements AsyncIterator<T> {
   ) {
     this.signal = options.signal;
     const requested = options.idleTimeoutMs;
-    // 0 and Infinity turn the timer off; anything that is not a duration gets the default.
+    // 0 and Infinity turn the timer off (guardStream has rejected anything else).
     this.idleTimeoutMs =
-      typeof requested !== 'number' || !(requested >= 0)
+      typeof requested !== 'number'
         ? DEFAULT_STREAM_IDLE_TIMEOUT_MS
         : Number.isFinite(requested)
           ? requested
@@ -334,7 +360,9 @@ class GuardIterator<T> implements AsyncIterator<T> {
         return thrown;
       }
     }
-    return classifyError(thrown, { ...options, streaming: true, delivered: this.delivered() });
+    const error = classifyError(thrown, { ...options, streaming: true, delivered: this.delivered() });
+    // The caller's abort through a signal given to the SDK alone: untouched too.
+    return error.classification.callerAborted === true && error.cause === thrown ? thrown : error;
   }
 
   /** The idle timer fired: give up on the read if it has waited long enough, else wait the rest. */

@@ -1,5 +1,6 @@
 import type { FailureReason } from '@faultline/classify';
 import { asReport, type ReportSource } from './classify-error.ts';
+import { type Disclosure, disclosedMessage, disclosureOption } from './disclosure.ts';
 import type { ErrorReport } from './report.ts';
 import { scrubAndCut } from './secrets.ts';
 
@@ -23,6 +24,7 @@ const TITLES: Readonly<Record<FailureReason, string>> = {
   invalid_request: 'Invalid request',
   unsupported_media: 'Unsupported media',
   local_bug: 'Internal error',
+  cancelled: 'Request cancelled',
   unknown: 'Unclassified error',
 };
 
@@ -48,8 +50,12 @@ export interface ProblemDetails {
   reason: ErrorReport['reason'];
   retryable: boolean;
   nextStep: ErrorReport['nextStep'];
+  retryOnlyIfIdempotent: boolean;
   requestId?: string;
   retryAfterSeconds?: number;
+  waitKind?: ErrorReport['waitKind'];
+  attempts?: number;
+  retriesExhausted?: boolean;
 }
 
 export interface ProblemDetailsOptions {
@@ -57,25 +63,48 @@ export interface ProblemDetailsOptions {
   readonly instance?: string | undefined;
   /** Overrides the `type` prefix, e.g. `https://docs.example.com/errors/`. */
   readonly typePrefix?: string | undefined;
+  /**
+   * How much provider text `detail` carries. Default `safe`: a problem+json body goes to the app's
+   * own clients, so it says what happened in faultline's words, never the provider's (which can
+   * name the organization, project or account behind the call). The request id is given only at `full`.
+   */
+  readonly disclosure?: Disclosure | undefined;
 }
 
-/** The RFC 9457 `application/problem+json` body for a report (the report's message is already scrubbed). */
+/** The RFC 9457 `application/problem+json` body for a report; `detail` at the `safe` level by default. */
 export function problemDetails(source: ReportSource, options: ProblemDetailsOptions = {}): ProblemDetails {
   const report = asReport(source);
-  const prefix = typeof options?.typePrefix === 'string' ? options.typePrefix : PROBLEM_TYPE_PREFIX;
+  const level = disclosureOption(options, 'safe');
+  let prefix = PROBLEM_TYPE_PREFIX;
+  let instance: unknown;
+  try {
+    if (typeof options?.typePrefix === 'string') prefix = options.typePrefix;
+    instance = options?.instance;
+  } catch {
+    // Options whose getters throw: the defaults.
+  }
   const problem: ProblemDetails = {
     type: `${prefix}${report.reason}`,
     title: TITLES[report.reason] ?? TITLES.unknown,
     status: httpStatusFor(report),
-    detail: report.message,
+    detail: disclosedMessage(report, level),
     category: report.category,
     reason: report.reason,
     retryable: report.retryable,
     nextStep: report.nextStep,
+    retryOnlyIfIdempotent: report.retryOnlyIfIdempotent,
   };
-  if (typeof options?.instance === 'string') problem.instance = scrubAndCut(options.instance, 500);
-  if (report.providerMetadata.requestId !== undefined) problem.requestId = report.providerMetadata.requestId;
-  if (report.retryAfterSeconds !== undefined) problem.retryAfterSeconds = report.retryAfterSeconds;
+  if (typeof instance === 'string') problem.instance = scrubAndCut(instance, 500);
+  if (level === 'full' && report.providerMetadata.requestId !== undefined)
+    problem.requestId = report.providerMetadata.requestId;
+  if (report.retryAfterSeconds !== undefined) {
+    problem.retryAfterSeconds = report.retryAfterSeconds;
+    if (report.waitKind !== undefined) problem.waitKind = report.waitKind;
+  }
+  if (report.attempts !== undefined) {
+    problem.attempts = report.attempts.made;
+    problem.retriesExhausted = report.retriesExhausted === true;
+  }
   return problem;
 }
 
@@ -96,7 +125,12 @@ export function httpResponseFor(
   const report = asReport(source);
   const status = httpStatusFor(report);
   const headers: Record<string, string> = { 'content-type': 'application/problem+json' };
-  if ((status === 429 || status === 503) && report.retryAfterSeconds !== undefined) {
+  // Retry-After tells a client when to try again: only for a wait that is one (not a quota reset).
+  if (
+    (status === 429 || status === 503) &&
+    report.retryAfterSeconds !== undefined &&
+    report.waitKind === 'retry_after'
+  ) {
     headers['retry-after'] = String(Math.ceil(report.retryAfterSeconds));
   }
   return { status, headers, body: problemDetails(report, options) };

@@ -61,7 +61,11 @@ export function causeLinks(value: unknown, maxDepth: number = MAX_CAUSE_DEPTH): 
   return links;
 }
 
-/** The nearest marked FaultlineError on the chain (the value itself first), if any. */
+/**
+ * The nearest marked FaultlineError on the cause chain (the value itself first), whichever copy of
+ * faultline built it; cycle-guarded, bounded, never throws. What an HTTP handler, a tracer or a
+ * logger uses to find the classified failure under an app's own wrapping errors.
+ */
 export function nearestFaultlineError(value: unknown, skipHead = false): unknown {
   const links = causeLinks(value);
   for (let index = skipHead ? 1 : 0; index < links.length; index++) {

@@ -16,6 +16,7 @@ export {
   toErrorReport,
   unrecoverableReport,
 } from './classify-error.ts';
+export { type Disclosure, safeMessageFor } from './disclosure.ts';
 export {
   CompletionError,
   CompletionModelNotFoundError,
@@ -37,6 +38,7 @@ export {
   TranscriptionModelNotFoundError,
 } from './errors.ts';
 export {
+  type DisclosureOptions,
   exitCodeFor,
   formatForLlm,
   formatJson,
@@ -67,16 +69,18 @@ export {
   type ProblemDetailsOptions,
   problemDetails,
 } from './http.ts';
-export { FAULTLINE_ERROR_MARKER, MAX_CAUSE_DEPTH } from './identity.ts';
+export { FAULTLINE_ERROR_MARKER, MAX_CAUSE_DEPTH, nearestFaultlineError } from './identity.ts';
 export {
+  type AttemptRecord,
   ERROR_REPORT_SCHEMA_VERSION,
   ErrorReport,
   fromDict,
   ReportProviderMetadata,
   safeFromDict,
   toDict,
+  WaitKind,
 } from './report.ts';
-export { MAX_MESSAGE_LENGTH, scrubSecrets } from './secrets.ts';
+export { MAX_MESSAGE_LENGTH, scrubIdentifiers, scrubSecrets } from './secrets.ts';
 export { ThrownValueError } from './thrown-value.ts';
 export {
   type AttemptContext,

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   classifyError,
+  ERROR_REPORT_SCHEMA_VERSION,
   ErrorReport,
   exitCodeFor,
   FaultlineContextError,
@@ -290,11 +291,18 @@ describe('any valid report round-trips', () => {
       requestId: optional(text),
       delivered: optional(fc.record({ chunks: fc.nat(), characters: fc.nat() })),
       callerAborted: fc.boolean(),
+      retryOnlyIfIdempotent: fc.boolean(),
+      waitKind: fc.constantFrom('retry_after', 'quota_reset', 'provider_wait'),
+      attempts: optional(
+        fc.record({ made: fc.integer({ min: 1, max: 100 }), waitsMs: fc.array(fc.nat(), { maxLength: 99 }) }),
+      ),
+      retriesExhausted: fc.boolean(),
     })
     .map((fields) => {
       const base = classify({ provider: 'p', origin: 'unknown', message: '' });
       const value: Record<string, unknown> = {
-        schemaVersion: 1,
+        schemaVersion: ERROR_REPORT_SCHEMA_VERSION,
+        retryOnlyIfIdempotent: fields.retryOnlyIfIdempotent,
         errorType: fields.errorType,
         message: fields.message,
         category: base.category,
@@ -316,7 +324,14 @@ describe('any valid report round-trips', () => {
         },
       };
       if (fields.operation !== undefined) value.operation = fields.operation;
-      if (fields.retryAfterSeconds !== undefined) value.retryAfterSeconds = fields.retryAfterSeconds;
+      if (fields.retryAfterSeconds !== undefined) {
+        value.retryAfterSeconds = fields.retryAfterSeconds;
+        value.waitKind = fields.waitKind;
+      }
+      if (fields.attempts !== undefined) {
+        value.attempts = fields.attempts;
+        value.retriesExhausted = fields.retriesExhausted;
+      }
       if (fields.delivered !== undefined) value.delivered = fields.delivered;
       return fromDict(value);
     });

@@ -69,7 +69,8 @@ describe('ErrorReport', () => {
       safeFromDict({ ...report, providerMetadata: { ...report.providerMetadata, rawBody: 'x' } }).success,
     ).toBe(false);
     expect(safeFromDict({ ...report, userAction: { kind: 'unknown', secret: 'x' } }).success).toBe(false);
-    expect(() => fromDict({ ...report, schemaVersion: 2 })).toThrow();
+    expect(() => fromDict({ ...report, schemaVersion: ERROR_REPORT_SCHEMA_VERSION + 1 })).toThrow();
+    expect(() => fromDict({ ...report, schemaVersion: 1 })).toThrow();
     expect(() => fromDict(null)).toThrow();
   });
   it('round-trips through toDict/fromDict and JSON exactly', () => {

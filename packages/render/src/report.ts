@@ -19,10 +19,56 @@ import { z } from 'zod';
 import { causeLinks, hasFaultlineMarker, TRUSTED_ERRORS } from './identity.ts';
 import { MAX_MESSAGE_LENGTH, scrubAndCut } from './secrets.ts';
 
+/** What a retry loop did before this error left it: attempts made and the wait before each retry. */
+export interface AttemptRecord {
+  /** Attempts made in all, the first included (≥ 1). */
+  readonly made: number;
+  /** The wait before each retry, in ms (one entry per retry: `made - 1` entries). */
+  readonly waitsMs: readonly number[];
+  /** True when a retryable failure was given up on: the attempts or the deadline ran out. */
+  readonly exhausted: boolean;
+}
+
+export function readAttemptRecord(value: unknown): AttemptRecord | undefined {
+  const made = safeGet(value, 'made');
+  const waits = safeGet(value, 'waitsMs');
+  if (typeof made !== 'number' || !Number.isSafeInteger(made) || made < 1 || !Array.isArray(waits))
+    return undefined;
+  const waitsMs: number[] = [];
+  try {
+    for (const wait of waits.slice(0, 100)) {
+      if (typeof wait !== 'number' || !Number.isFinite(wait) || wait < 0) return undefined;
+      waitsMs.push(Math.round(wait));
+    }
+  } catch {
+    return undefined;
+  }
+  return Object.freeze({
+    made,
+    waitsMs: Object.freeze(waitsMs),
+    exhausted: safeGet(value, 'exhausted') === true,
+  });
+}
+
 /** The version of the `ErrorReport` shape. Bumped on any breaking change to the schema. */
-export const ERROR_REPORT_SCHEMA_VERSION = 1;
+export const ERROR_REPORT_SCHEMA_VERSION = 2;
 
 const ShortText = z.string().max(512);
+
+/** What a report's wait means; see `ErrorReport.waitKind`. */
+export const WaitKind = z.enum(['retry_after', 'quota_reset', 'provider_wait']);
+export type WaitKind = z.infer<typeof WaitKind>;
+
+/** The meaning of a classification's wait, from its category alone. */
+export function waitKindFor(classification: Pick<Classification, 'category' | 'retryable'>): WaitKind {
+  if (
+    classification.retryable ||
+    classification.category === 'transient' ||
+    classification.category === 'ambiguous'
+  )
+    return 'retry_after';
+  return classification.category === 'capacity' ? 'quota_reset' : 'provider_wait';
+}
 
 /** What the provider said, minus the raw body, headers and anything secret. */
 export const ReportProviderMetadata = z
@@ -63,6 +109,28 @@ export const ErrorReport = z
     model: ShortText.nullable(),
     operation: ShortText.optional(),
     retryAfterSeconds: z.number().nonnegative().optional(),
+    /**
+     * What `retryAfterSeconds` is (present exactly when it is): `retry_after`, the wait before a
+     * retry; `quota_reset`, when a spent allowance resets (a capacity failure is not retried, the
+     * wait tells a scheduler when it could be); `provider_wait`, a wait the provider stated on a
+     * failure no retry fixes.
+     */
+    waitKind: WaitKind.optional(),
+    /**
+     * True for an ambiguous failure (the provider may have processed the request): repeat the call
+     * only if doing it twice is safe. `retryable` is then true only when the caller said so.
+     */
+    retryOnlyIfIdempotent: z.boolean(),
+    /** What the retry loop did before giving up: attempts made and the wait before each retry. */
+    attempts: z
+      .object({
+        made: z.number().int().min(1),
+        waitsMs: z.array(z.number().int().nonnegative()).max(100),
+      })
+      .strict()
+      .optional(),
+    /** True when a retryable failure outlived its retries (attempts or deadline); nextStep is then `fallback`. */
+    retriesExhausted: z.boolean().optional(),
     /** True when the caller's own AbortSignal ended the call: not a provider failure. */
     callerAborted: z.boolean(),
     providerMetadata: ReportProviderMetadata,
@@ -157,6 +225,7 @@ export function minimalReport(message = 'The failure could not be read.'): Error
     httpStatus: classification.httpStatus,
     provider: 'unknown',
     model: null,
+    retryOnlyIfIdempotent: false,
     callerAborted: false,
     providerMetadata: { origin: 'unknown' },
   };
@@ -198,8 +267,10 @@ export function reportFromChain(head: unknown): ErrorReport | undefined {
     let model: string | undefined;
     let operation: string | undefined;
     let delivered: DeliveredOutput | undefined;
+    let attempts: AttemptRecord | undefined;
     for (const link of links) {
       if (!hasFaultlineMarker(link)) continue;
+      attempts ??= readAttemptRecord(safeGet(link, 'attempts'));
       provider ??= text(safeGet(link, 'provider'));
       model ??= text(safeGet(link, 'model'));
       operation ??= text(safeGet(link, 'operation'));
@@ -225,12 +296,20 @@ export function reportFromChain(head: unknown): ErrorReport | undefined {
       httpStatus: classification.httpStatus,
       provider,
       model: model ?? null,
+      retryOnlyIfIdempotent: classification.category === 'ambiguous',
       callerAborted: classification.callerAborted,
       providerMetadata: readProviderMetadata(metadata),
     };
     if (operation !== undefined) report.operation = operation;
     const wait = finiteNonNegative(classification.retryAfterSeconds);
-    if (wait !== undefined) report.retryAfterSeconds = wait;
+    if (wait !== undefined) {
+      report.retryAfterSeconds = wait;
+      report.waitKind = waitKindFor(classification);
+    }
+    if (attempts !== undefined) {
+      report.attempts = { made: attempts.made, waitsMs: [...attempts.waitsMs] };
+      report.retriesExhausted = attempts.exhausted;
+    }
     if (delivered !== undefined) report.delivered = delivered;
     // Built from a classification this copy validated, scrubbed text and checked enums, the report
     // is valid by construction; anything read from a foreign copy is checked against the schema.

@@ -1,4 +1,5 @@
 import { attachRawBody, type ProviderErrorMetadata } from '@faultline/classify';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   classifyError,
@@ -15,6 +16,7 @@ import {
   toolResultFor,
   toWireError,
 } from './index.ts';
+import { scrubSecretsEveryPattern } from './secrets.ts';
 
 // Canary secrets, one of each format. None may survive into any serialised output.
 const CANARIES = {
@@ -132,5 +134,63 @@ describe('secrets never reach serialised output', () => {
     const report = toErrorReport(classifyError(new Error(message)));
     expect(report.message).not.toContain('sk-CANARY');
     expect(report.message).not.toContain('CANARY');
+  });
+});
+
+describe('the scrubber fast path', () => {
+  // Pieces of every secret shape the patterns know, in any case, joined with ordinary words: the
+  // fast path (one trigger scan, then the patterns only if needed) must equal every pattern run.
+  const pieces = fc.constantFrom(
+    'sk-proj-abcdefgh12345678',
+    'SK-abcdefghij',
+    'gsk_abcdefgh1234',
+    'AIzaSyA1234567890abcdefghijklmn',
+    'AKIAIOSFODNN7EXAMPLE',
+    'ASIAABCDEFGHIJKLMNOP',
+    'xai-abcdefghijklmnopqr',
+    'hf_abcdefghijklmnopqrst',
+    'eyJhbGciOi.eyJzdWIiOiIx.sig',
+    'Bearer abc.def-123',
+    'authorization: Basic dXNlcjpwYXNz',
+    'Authorization=xyz',
+    'x-api-key: k-123',
+    'api_key=abc123',
+    'API key provided: abcdEFGH1234****',
+    'client_secret: s3cr3t',
+    'password=hunter2',
+    '?key=abc&sig=def',
+    '&X-Amz-Signature=abc',
+    'https://user:pass@host.example/path',
+    'https://docs.example.com/errors',
+    'Rate limit reached for gpt-4o on tokens per min (TPM)',
+    'maximum context length is 16000 tokens',
+    'high-risk-content',
+    'You are not authorized',
+    'token=abc',
+    'session_token: xyz',
+    'Visit https://platform.openai.com/account/rate-limits to learn more.',
+    'sig',
+    '?',
+    '&',
+    '@',
+    ' ',
+    '"',
+    ':',
+    '=',
+  );
+  const texts = fc.oneof(
+    fc.array(pieces, { maxLength: 8 }).map((parts) => parts.join(' ')),
+    fc.array(fc.oneof(pieces, fc.string({ maxLength: 12 })), { maxLength: 8 }).map((parts) => parts.join('')),
+    fc.string({ maxLength: 200 }),
+  );
+  it('gives exactly what running every pattern gives, and is idempotent', () => {
+    fc.assert(
+      fc.property(texts, (text) => {
+        const scrubbed = scrubSecrets(text);
+        expect(scrubbed).toBe(scrubSecretsEveryPattern(text));
+        expect(scrubSecrets(scrubbed)).toBe(scrubbed);
+      }),
+      { seed: 20261123, numRuns: 2000 },
+    );
   });
 });

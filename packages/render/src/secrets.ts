@@ -56,17 +56,42 @@ const SECRET_PATTERNS: readonly SecretPattern[] = [
   }, // JWTs
 ];
 
+// Every secret pattern above needs one of these words to match (case-insensitively a superset):
+// one pass that finds none proves the text clean, so the 13 passes run only on text that could
+// hold a secret. Most provider messages hold none, and the same message is read several times on
+// its way into a report. Compiled on first use, not at import.
+let secretTriggers: RegExp | undefined;
+
+/** Whether `text` could hold a secret some pattern removes (false means: certainly clean). */
+function mayHoldSecret(text: string): boolean {
+  secretTriggers ??=
+    /(?<![a-z0-9])(?:sk-|gsk_|xai-|hf_|eyj)|aiza|akia|asia|agpa|aida|aroa|bearer|authorization["']?\s*[:=]|api[ _-]?key|secret|password|(?:access|refresh|session)[_-]?token|[?&](?:key|token|sig|signature)=|x-amz|:\/\/[^\s/@]*@/i;
+  return secretTriggers.test(text);
+}
+
+/** Every pattern, in order: the reference scrubber (the fast path must always agree with it). */
+export function scrubSecretsEveryPattern(text: string): string {
+  // A removed secret can expose another: `ASIA…` glued to `sk-…` hides the key behind a letter
+  // until the AWS id before it is gone. Run again until nothing changes (bounded).
+  let result = text;
+  for (let pass = 0; pass < 4; pass++) {
+    const before = result;
+    for (const { pattern, replacement } of SECRET_PATTERNS) {
+      result = result.replace(pattern, replacement);
+    }
+    if (result === before) break;
+  }
+  return result;
+}
+
 /**
  * Removes API keys, bearer tokens, key headers and key-bearing URL parameters from `text`.
  * Total: any value gives a string (non-strings give an empty string).
  */
 export function scrubSecrets(text: unknown): string {
   if (typeof text !== 'string') return '';
-  let result = text.length > SCRUB_WINDOW ? text.slice(0, SCRUB_WINDOW) : text;
-  for (const { pattern, replacement } of SECRET_PATTERNS) {
-    result = result.replace(pattern, replacement);
-  }
-  return result;
+  const window = text.length > SCRUB_WINDOW ? text.slice(0, SCRUB_WINDOW) : text;
+  return mayHoldSecret(window) ? scrubSecretsEveryPattern(window) : window;
 }
 
 /** Scrubs, then cuts to `maxLength` characters (with an ellipsis when cut). */
@@ -74,4 +99,60 @@ export function scrubAndCut(text: unknown, maxLength: number = MAX_MESSAGE_LENGT
   const scrubbed = scrubSecrets(text);
   if (scrubbed.length <= maxLength) return scrubbed;
   return `${scrubbed.slice(0, Math.max(0, maxLength - 1))}…`;
+}
+
+// Identifiers of the account behind a call: fine for the operator's own logs, not for a model or
+// the app's clients (DESIGN "What a report says, and to whom"). Each pattern is linear. Compiled on
+// first use, not at import (STYLE: no regex compilation on the paths users load).
+let identifierPatterns: readonly SecretPattern[] | undefined;
+
+function identifierPatternList(): readonly SecretPattern[] {
+  identifierPatterns ??= [
+    // Emails first: their local part could look like anything below.
+    { pattern: /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g, replacement: '[email]' },
+    // OpenAI organization, project, user and request ids; Stripe-like account ids.
+    { pattern: /(?<![A-Za-z0-9])org-[A-Za-z0-9]{6,}/g, replacement: '[organization]' },
+    { pattern: /(?<![A-Za-z0-9])proj_[A-Za-z0-9]{6,}/g, replacement: '[project]' },
+    { pattern: /(?<![A-Za-z0-9])user-[A-Za-z0-9]{12,}/g, replacement: '[user]' },
+    { pattern: /(?<![A-Za-z0-9])(?:acct|acc|account)_[A-Za-z0-9]{6,}/gi, replacement: '[account]' },
+    { pattern: /(?<![A-Za-z0-9])req_[A-Za-z0-9]{6,}/g, replacement: '[request-id]' },
+    // Google Cloud project paths and named projects/organizations: `projects/my-project-123`.
+    {
+      pattern: /\b((?:projects|organizations|folders|billingAccounts)\/)[A-Za-z0-9_.:-]+/g,
+      replacement: '$1[id]',
+    },
+    // "project 123456789", "organization my-org", "account 1234" named in words.
+    {
+      pattern:
+        /\b((?:project|organization|organisation|org|account|tenant|subscription)(?:\s+id)?\s*[:=]?\s+[`'"]?)(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{4,}/gi,
+      replacement: '$1[id]',
+    },
+    // UUIDs (request ids, Anthropic and Azure organization ids).
+    {
+      pattern:
+        /(?<![A-Za-z0-9])[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![A-Za-z0-9])/gi,
+      replacement: '[id]',
+    },
+    // Long digit runs: AWS account ids (12), Google project numbers. Token counts stay (≤ 9 digits).
+    { pattern: /(?<![A-Za-z0-9])\d{10,}(?![A-Za-z0-9])/g, replacement: '[id]' },
+    // Long opaque tokens mixing letters and digits (request and trace ids of no known format).
+    {
+      pattern: /(?<![A-Za-z0-9])(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{24,}(?![A-Za-z0-9])/g,
+      replacement: '[id]',
+    },
+  ];
+  return identifierPatterns;
+}
+
+/**
+ * The `scrubbed` disclosure level: `scrubSecrets` plus the identifiers of the account behind the
+ * call (organization, project, user and account ids, emails, request ids, UUIDs, long numbers and
+ * opaque tokens). The provider's useful words stay ("maximum context length is 16000 tokens").
+ */
+export function scrubIdentifiers(text: unknown): string {
+  let result = scrubSecrets(text);
+  for (const { pattern, replacement } of identifierPatternList()) {
+    result = result.replace(pattern, replacement);
+  }
+  return result;
 }

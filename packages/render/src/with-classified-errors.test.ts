@@ -314,7 +314,15 @@ describe('retries', () => {
       withClassifiedErrors(fn, { retry: { maxAttempts: 2, random: () => 0 }, idempotent: true }),
     );
     await vi.runAllTimersAsync();
-    expect((await result).error).toBe(inner);
+    const error = (await result).error as FaultlineError;
+    // Given up on after its retries: the same failure (class, cause, reason), with the attempts.
+    expect(error.errorType).toBe(inner.errorType);
+    expect(error.cause).toBe(inner.cause);
+    expect(error.classification.reason).toBe(inner.classification.reason);
+    const report = error.toErrorReport();
+    expect(report.attempts).toEqual({ made: 2, waitsMs: [0] });
+    expect(report.retriesExhausted).toBe(true);
+    expect(report.nextStep).toBe('fallback');
     expect(fn).toHaveBeenCalledTimes(2);
   });
   it('a throwing onRetry does not change the outcome', async () => {

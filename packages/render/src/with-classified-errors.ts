@@ -1,7 +1,12 @@
 import { type ProviderErrorMetadata, safeGet } from '@faultline/classify';
-import { type ClassifyErrorOptions, classifyError, errorFromMetadata } from './classify-error.ts';
+import {
+  type ClassifyErrorOptions,
+  classifyAttempt,
+  errorFromMetadata,
+  withAttempts,
+} from './classify-error.ts';
 import type { FaultlineError } from './errors.ts';
-import type { ErrorReport } from './report.ts';
+import type { AttemptRecord, ErrorReport } from './report.ts';
 
 /** What `fn` gets on each attempt. `attempt` starts at 1. */
 export interface AttemptContext {
@@ -38,7 +43,11 @@ export interface WithClassifiedErrorsOptions<T = unknown>
   extends Omit<ClassifyErrorOptions, 'streaming' | 'delivered'> {
   /** Opt-in retries of transient failures (and ambiguous ones when `idempotent`). Off by default. */
   readonly retry?: false | true | RetryOptions | undefined;
-  /** The whole call, retries and waits included, must end within this many milliseconds. */
+  /**
+   * The whole call, retries and waits included, must end within this many milliseconds (a positive,
+   * finite number). When it passes, the call's signal fires and the failure is a `timeout`, whatever
+   * the SDK throws for the abort.
+   */
   readonly deadlineMs?: number | undefined;
   /** Reads a success result; metadata returned (a content-filtered 200 ...) is thrown as a classified error. */
   readonly inspectResult?: ((result: T) => ProviderErrorMetadata | undefined | null) | undefined;
@@ -68,21 +77,94 @@ interface RetryPolicy {
   readonly random: () => number;
 }
 
-function positive(value: unknown, fallback: number): number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : fallback;
+/** A clear TypeError for an option that cannot mean anything: thrown at the call, before any request. */
+function invalidOption(name: string, expected: string, value: unknown): TypeError {
+  let shown: string;
+  try {
+    shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  } catch {
+    shown = typeof value;
+  }
+  const error = new TypeError(
+    `withClassifiedErrors: ${name} must be ${expected} (got ${shown.slice(0, 60)})`,
+  );
+  (error as TypeError & { code: string }).code = 'ERR_INVALID_ARG_VALUE';
+  return error;
+}
+
+/** `value` when it is a finite number ≥ `min` (and an integer when asked), `fallback` when undefined. */
+function numberOption(
+  name: string,
+  value: unknown,
+  fallback: number,
+  rule: { readonly min: number; readonly integer?: boolean; readonly expected: string },
+): number {
+  if (value === undefined) return fallback;
+  if (
+    typeof value !== 'number' ||
+    !Number.isFinite(value) ||
+    value < rule.min ||
+    (rule.integer === true && !Number.isInteger(value))
+  )
+    throw invalidOption(name, rule.expected, value);
+  return value;
+}
+
+function functionOption<F>(name: string, value: unknown): F | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'function') throw invalidOption(name, 'a function', value);
+  return value as F;
 }
 
 function retryPolicy(retry: WithClassifiedErrorsOptions['retry']): RetryPolicy | undefined {
   if (retry === undefined || retry === false || retry === null) return undefined;
+  if (retry !== true && typeof retry !== 'object')
+    throw invalidOption('retry', 'true, false or an options object', retry);
   const options: RetryOptions = retry === true ? {} : retry;
   return {
-    maxAttempts: Math.max(1, Math.floor(positive(options.maxAttempts, 3))),
-    baseDelayMs: positive(options.baseDelayMs, 500),
-    maxDelayMs: positive(options.maxDelayMs, 30_000),
-    maxRetryAfterSeconds: positive(options.maxRetryAfterSeconds, 60),
-    onRetry: typeof options.onRetry === 'function' ? options.onRetry : undefined,
-    random: typeof options.random === 'function' ? options.random : Math.random,
+    maxAttempts: numberOption('retry.maxAttempts', options.maxAttempts, 3, {
+      min: 1,
+      integer: true,
+      expected: 'a whole number ≥ 1',
+    }),
+    baseDelayMs: numberOption('retry.baseDelayMs', options.baseDelayMs, 500, {
+      min: 0,
+      expected: 'a finite number ≥ 0',
+    }),
+    maxDelayMs: numberOption('retry.maxDelayMs', options.maxDelayMs, 30_000, {
+      min: 0,
+      expected: 'a finite number ≥ 0',
+    }),
+    maxRetryAfterSeconds: numberOption('retry.maxRetryAfterSeconds', options.maxRetryAfterSeconds, 60, {
+      min: 0,
+      expected: 'a finite number ≥ 0',
+    }),
+    onRetry: functionOption<(event: RetryEvent) => void>('retry.onRetry', options.onRetry),
+    random: functionOption<() => number>('retry.random', options.random) ?? Math.random,
   };
+}
+
+/** Checks the options a call cannot run with; returns the retry policy. Throws a TypeError. */
+function validate<T>(options: WithClassifiedErrorsOptions<T>): RetryPolicy | undefined {
+  if (options === null || typeof options !== 'object') throw invalidOption('options', 'an object', options);
+  const deadlineMs = options.deadlineMs;
+  if (
+    deadlineMs !== undefined &&
+    (typeof deadlineMs !== 'number' || !Number.isFinite(deadlineMs) || deadlineMs <= 0)
+  )
+    throw invalidOption('deadlineMs', 'a positive, finite number of milliseconds', deadlineMs);
+  const signal = options.signal;
+  if (
+    signal !== undefined &&
+    (signal === null || typeof signal !== 'object' || typeof signal.addEventListener !== 'function')
+  )
+    throw invalidOption('signal', 'an AbortSignal', signal);
+  if (options.idempotent !== undefined && typeof options.idempotent !== 'boolean')
+    throw invalidOption('idempotent', 'a boolean', options.idempotent);
+  if (options.extractors !== undefined && !Array.isArray(options.extractors))
+    throw invalidOption('extractors', 'an array of extractors', options.extractors);
+  functionOption('inspectResult', options.inspectResult);
+  return retryPolicy(options.retry);
 }
 
 /** Only a transient failure is retried; an ambiguous one too when the caller says the call is idempotent. */
@@ -140,36 +222,50 @@ export async function withClassifiedErrors<T>(
   fn: (context: AttemptContext) => Promise<T> | T,
   options: WithClassifiedErrorsOptions<T> = {},
 ): Promise<T> {
-  const signal = options.signal;
-  if (!options.retry && signal === undefined && options.deadlineMs === undefined) {
+  if (typeof fn !== 'function') throw invalidOption('fn', 'a function', fn);
+  const policy = validate(options);
+  if (policy === undefined && options.signal === undefined && options.deadlineMs === undefined) {
     // The lean path: no retry machinery, no AbortController, no listener.
     try {
       const result = await fn(FIRST_ATTEMPT);
       if (options.inspectResult !== undefined) inspect(result, options);
       return result;
     } catch (thrown) {
-      throw classifyError(thrown, options);
+      const error = classifyAttempt(thrown, options, ONE_ATTEMPT);
+      // The caller's abort (a signal given to the SDK only) leaves untouched.
+      if (error.classification.callerAborted === true && error.cause === thrown) throw thrown;
+      throw error;
     }
   }
-  return runGuarded(fn, options);
+  return runGuarded(fn, options, policy);
 }
+
+const ONE_ATTEMPT: { readonly attempts: AttemptRecord } = Object.freeze({
+  attempts: Object.freeze({ made: 1, waitsMs: Object.freeze([]) as readonly number[], exhausted: false }),
+});
 
 async function runGuarded<T>(
   fn: (context: AttemptContext) => Promise<T> | T,
   options: WithClassifiedErrorsOptions<T>,
+  policy: RetryPolicy | undefined,
 ): Promise<T> {
   const signal = options.signal;
-  const policy = retryPolicy(options.retry);
   const maxAttempts = policy?.maxAttempts ?? 1;
   if (signal?.aborted) throw signal.reason;
 
   let deadline: number | undefined;
+  // Render owns the deadline's timer, so it knows when it fired: that failure is a timeout.
+  let deadlineFired = false;
   let attemptSignal = signal;
   let cleanup: (() => void) | undefined;
-  if (typeof options.deadlineMs === 'number' && Number.isFinite(options.deadlineMs)) {
-    deadline = Date.now() + Math.max(0, options.deadlineMs);
+  const deadlineMs = options.deadlineMs;
+  if (deadlineMs !== undefined) {
+    deadline = Date.now() + deadlineMs;
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(deadlineError()), Math.max(0, options.deadlineMs));
+    const timer = setTimeout(() => {
+      deadlineFired = true;
+      controller.abort(deadlineError());
+    }, deadlineMs);
     const onAbort = () => controller.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
     attemptSignal = controller.signal;
@@ -179,6 +275,20 @@ async function runGuarded<T>(
     };
   }
 
+  const waitsMs: number[] = [];
+  const record = (attempt: number, exhausted: boolean): AttemptRecord => ({
+    made: attempt,
+    waitsMs: [...waitsMs],
+    exhausted,
+  });
+  // The error the loop throws: with the attempts made (an error fn threw already classified, such
+  // as a stream guard's, gets them added here) and, when a retryable failure is given up on, marked
+  // exhausted (next step `fallback`).
+  // A FaultlineError thrown on the first and only attempt passes through as is.
+  const finish = (error: FaultlineError, attempt: number, exhausted: boolean): FaultlineError =>
+    exhausted || (attempt > 1 && error.attempts?.made !== attempt)
+      ? withAttempts(error, record(attempt, exhausted))
+      : error;
   try {
     for (let attempt = 1; ; attempt++) {
       let error: FaultlineError;
@@ -191,21 +301,28 @@ async function runGuarded<T>(
       } catch (thrown) {
         // Once the caller's signal has fired, whatever the call threw is the caller's abort
         // (SDKs throw their own abort classes): it leaves untouched and is never retried.
-        if (signal?.aborted === true) throw thrown;
-        error = classifyError(thrown, options);
-        if (safeGet(safeGet(error, 'classification'), 'callerAborted') === true) throw thrown;
+        if (signal?.aborted === true && !deadlineFired) throw thrown;
+        error = classifyAttempt(thrown, options, {
+          attempts: record(attempt, false),
+          deadlineFiredMs: deadlineFired ? deadlineMs : undefined,
+        });
+        // The caller's abort through a signal given to the SDK only: untouched too.
+        if (error.classification.callerAborted === true && error.cause === thrown) throw thrown;
       }
-      if (policy === undefined || attempt >= maxAttempts || !shouldRetry(error, options.idempotent))
-        throw error;
+      const retryable = shouldRetry(error, options.idempotent);
+      if (policy === undefined || !retryable) throw finish(error, attempt, false);
+      // Exhausted only when retries were allowed: `maxAttempts: 1` asked for none.
+      if (attempt >= maxAttempts || deadlineFired) throw finish(error, attempt, maxAttempts > 1);
       const wait = safeGet(safeGet(error, 'classification'), 'retryAfterSeconds');
       const waitSeconds = typeof wait === 'number' && Number.isFinite(wait) && wait >= 0 ? wait : undefined;
       // Over the cap: throw now with the wait in the report, so a scheduler can reschedule.
-      if (waitSeconds !== undefined && waitSeconds > policy.maxRetryAfterSeconds) throw error;
+      if (waitSeconds !== undefined && waitSeconds > policy.maxRetryAfterSeconds)
+        throw finish(error, attempt, false);
       const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
       const jitter = Math.min(Math.max(policy.random(), 0), 1);
       const delayMs = Math.max(Math.floor(jitter * ceiling), Math.ceil((waitSeconds ?? 0) * 1000));
-      // A wait that would pass the deadline is not started.
-      if (deadline !== undefined && Date.now() + delayMs >= deadline) throw error;
+      // A wait that would pass the deadline is not started: the retries end here.
+      if (deadline !== undefined && Date.now() + delayMs >= deadline) throw finish(error, attempt, true);
       if (policy.onRetry !== undefined) {
         try {
           policy.onRetry({ attempt, delayMs, error, report: error.toErrorReport() });
@@ -213,6 +330,7 @@ async function runGuarded<T>(
           // A listener never changes the outcome.
         }
       }
+      waitsMs.push(delayMs);
       await sleep(delayMs, signal);
     }
   } finally {

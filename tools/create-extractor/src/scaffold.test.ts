@@ -92,6 +92,7 @@ describe('pnpm new-provider', () => {
       'src/extract-__name__.ts.tmpl',
       'src/index.fetch.ts.tmpl',
       'src/index.sdk.ts.tmpl',
+      'src/option-matrix.sdk.test.ts.tmpl',
     ]);
   });
 

@@ -200,7 +200,7 @@ try {
   if (FaultlineError.isInstance(error)) console.error(formatPanel(error.toErrorReport()));
   throw error;
 }`,
-    __TODO_SDK__: `Call the real \`${sdk}\` in \`src/extract-${names.name}.sdk.test.ts\` (every major you support, through npm aliases), remove its \`.skip\`, and teach \`src/extract-${names.name}.ts\` the SDK's error classes (duck-typed).`,
+    __TODO_SDK__: `Call the real \`${sdk}\` in \`src/extract-${names.name}.sdk.test.ts\` (every major you support, through npm aliases), remove its \`.skip\`, and teach \`src/extract-${names.name}.ts\` the SDK's error classes (duck-typed). Then run its options through the option matrix in \`src/option-matrix.test.ts\` (remove its \`.skip\` too).`,
   };
 }
 
@@ -323,6 +323,8 @@ export function scaffoldProvider(options: ScaffoldOptions): ScaffoldResult {
     ],
   ];
   if (sdk === undefined) sources.push(['src/__name__-client.ts.tmpl', `src/${name}-client.ts`]);
+  // parity requires a provider with an SDK to run its options through the option matrix.
+  else sources.push(['src/option-matrix.sdk.test.ts.tmpl', 'src/option-matrix.test.ts']);
   for (const [templateFile, target] of sources) {
     write(repositoryRoot, join(packageDirectory, target), render(template(templateFile), tokens), written);
   }

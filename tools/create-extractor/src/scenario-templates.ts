@@ -262,6 +262,8 @@ export function scenarioTemplates(title: string, name: string): ScenarioTemplate
 export function cannotHappenTemplate(title: string): Record<string, string> {
   return {
     local_bug: `A TypeError or ReferenceError comes from the caller's own code, never from ${title}; render's built-in extractor classifies it.`,
+    cancelled:
+      "The caller's own abort is decided in render by who fired the signal, never by a provider response; the option matrix covers it for every SDK major.",
     unknown:
       'The client throws only for a non-2xx answer (read by its status and body) or for no answer (read from the transport cause), and each maps to a taxonomy row.',
   };

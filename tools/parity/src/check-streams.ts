@@ -6,7 +6,7 @@ import { about, type ProviderEntry, packagePathFor } from './provider-list.ts';
 /** The harness every stream guard is tested through (test-fixtures/src/stream-matrix.ts). */
 const MATRIX_MODULE = '@faultline/test-fixtures/stream-matrix';
 
-function testFilesUnder(directory: string): string[] {
+export function testFilesUnder(directory: string): string[] {
   if (!existsSync(directory)) return [];
   const found: string[] = [];
   for (const entry of readdirSync(directory, { withFileTypes: true })) {

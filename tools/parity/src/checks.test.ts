@@ -58,6 +58,10 @@ function goodManifest(): Record<string, any> {
   };
 }
 
+/** Read, not run, by parity: the file must call the option matrix on the bound withClassifiedErrors. */
+const OPTION_MATRIX_TEST = (guard?: string) =>
+  `import { optionMatrix } from '@faultline/test-fixtures/option-matrix';\nimport { withClassifiedErrors${guard === undefined ? '' : `, ${guard}`} } from './index.ts';\noptionMatrix({ withClassifiedErrors${guard === undefined ? '' : `, stream: { guard: ${guard} }`} } as never);\n`;
+
 const roots: string[] = [];
 afterEach(() => {
   for (const root of roots.splice(0)) removeDirectory(root);
@@ -73,6 +77,7 @@ function healthyRepository(): string {
   writeJson(join(packageDirectory, 'package.json'), goodManifest());
   writeFile(join(packageDirectory, 'src', 'extract-acme.ts'), GOOD_EXTRACTOR);
   writeFile(join(packageDirectory, 'src', 'index.ts'), GOOD_INDEX);
+  writeFile(join(packageDirectory, 'src', 'option-matrix.test.ts'), OPTION_MATRIX_TEST());
   const scenarios = join(root, 'packages', 'llm-mock', 'scenarios', 'acme');
   for (const reason of FailureReason.options) {
     if (reason === 'local_bug' || reason === 'unknown') continue;
@@ -161,7 +166,27 @@ describe('parity checks on temporary repositories', { timeout: 60_000 }, () => {
       join(source, 'guard-acme-stream.test.ts'),
       "import { streamMatrix } from '@faultline/test-fixtures/stream-matrix';\nimport { guardAcmeStream } from './index.ts';\nstreamMatrix({ guard: guardAcmeStream } as never);\n",
     );
+    // The option matrix must run the guard's options too.
+    expect(await problemsOf(root)).toEqual([
+      "provider 'acme': package packages/extract-acme has no test running withClassifiedErrors and guardAcmeStream through the option matrix (optionMatrix from @faultline/test-fixtures/option-matrix)",
+    ]);
+    writeFile(join(source, 'option-matrix.test.ts'), OPTION_MATRIX_TEST('guardAcmeStream'));
     expect(await problemsOf(root)).toEqual([]);
+  });
+
+  it('name a provider whose options are not run through the option matrix', async () => {
+    const root = healthyRepository();
+    const test = join(root, 'packages', 'extract-acme', 'src', 'option-matrix.test.ts');
+    const expected =
+      "provider 'acme': package packages/extract-acme has no test running withClassifiedErrors through the option matrix (optionMatrix from @faultline/test-fixtures/option-matrix)";
+    // The file imports the harness but never calls it.
+    edit(test, (text) => text.replace('optionMatrix({', 'void ({'));
+    expect(await problemsOf(root)).toContain(expected);
+    rmSync(test);
+    expect(await problemsOf(root)).toContain(expected);
+    // A fetch-based provider has no SDK majors to run the matrix on.
+    writeJson(join(root, 'providers.json'), { providers: [{ name: 'acme', sdk: null }] });
+    expect((await problemsOf(root)).filter((problem) => problem.includes('option matrix'))).toEqual([]);
   });
 
   it('reject a streamGuard that does not name a guard export', () => {

@@ -16,6 +16,7 @@ export {
   sdkDevDependencies,
   sourceCondition,
 } from './check-manifest.ts';
+export { checkOptions, OPTION_MATRIX_MODULE } from './check-options.ts';
 export {
   CONFORMANCE_SEED,
   checkLeavesUnrelated,

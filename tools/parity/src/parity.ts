@@ -3,6 +3,7 @@ import { FaultlineError } from '@faultline/render';
 import { checkScenarioCoverage } from './check-coverage.ts';
 import { checkExports, extractorOf, loadProviderModule, type ProviderModule } from './check-exports.ts';
 import { checkManifest, checkPackagePresent } from './check-manifest.ts';
+import { checkOptions } from './check-options.ts';
 import { checkStreams } from './check-streams.ts';
 import {
   checkLeavesUnrelated,
@@ -27,7 +28,15 @@ import {
 } from './real-errors.ts';
 
 /** The checks parity runs for every provider, in order. */
-export const CHECK_NAMES = ['package', 'manifest', 'exports', 'streams', 'scenarios', 'conformance'] as const;
+export const CHECK_NAMES = [
+  'package',
+  'manifest',
+  'exports',
+  'streams',
+  'options',
+  'scenarios',
+  'conformance',
+] as const;
 export type CheckName = (typeof CHECK_NAMES)[number];
 
 export const CHECK_TITLES: Readonly<Record<CheckName, string>> = {
@@ -35,6 +44,8 @@ export const CHECK_TITLES: Readonly<Record<CheckName, string>> = {
   manifest: 'package.json follows the house template, SDK an optional peer covering its devDependencies',
   exports: 'exports <camelCase>Extractor and a bound withClassifiedErrors',
   streams: 'exports the stream guard providers.json names, and runs it through the stream matrix',
+  options:
+    'runs its bound withClassifiedErrors (and stream guard) through the option matrix, every SDK major',
   scenarios: 'has a fixture scenario for every reason it can produce (or says why it cannot)',
   conformance:
     'passes the shared conformance suite (total, own provider key, no raw body, leaves others alone)',
@@ -171,6 +182,7 @@ export async function runParityChecks(
     modules.set(provider.name, loaded.module);
     problems.exports = await checkExports(repositoryRoot, provider, loaded);
     problems.streams = checkStreams(repositoryRoot, provider, loaded.module);
+    problems.options = checkOptions(repositoryRoot, provider);
     problems.scenarios = checkScenarioCoverage(repositoryRoot, provider);
     results.push({ provider, problems, notes: [], realErrorCount: 0 });
   }

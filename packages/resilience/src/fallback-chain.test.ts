@@ -1,0 +1,462 @@
+import { FaultlineError } from '@faultline/render';
+import { type LoopbackServer, loadScenario, startLoopbackServer } from '@faultline/test-fixtures';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type Candidate,
+  type CandidateOutcome,
+  FallbackChainError,
+  type HealthEvent,
+  HealthRegistry,
+  MemoryHealthStore,
+  runWithFallback,
+  streamWithFallback,
+} from './index.ts';
+import {
+  answerScenario,
+  chatCandidate,
+  deltaText,
+  fakeTime,
+  type ResponseScenario,
+  streamCandidate,
+  streamScenario,
+  textOf,
+} from './test-support.ts';
+
+let server: LoopbackServer;
+beforeAll(async () => {
+  server = await startLoopbackServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+/** A registry on a fake clock, recording its events. */
+function registryOn(
+  time: ReturnType<typeof fakeTime>,
+  options: ConstructorParameters<typeof HealthRegistry>[0] = {},
+) {
+  const events: HealthEvent[] = [];
+  const registry = new HealthRegistry({
+    store: new MemoryHealthStore({ now: time.now }),
+    onEvent: (event) => events.push(event),
+    ...options,
+  });
+  return { registry, events };
+}
+
+async function failure(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => {
+      throw new Error('expected the chain to fail');
+    },
+    (error: unknown) => error,
+  );
+}
+
+describe('fallback chain with the real openai SDK', () => {
+  it('moves from a spent quota to the next candidate at once, with no retry (counted at the server)', async () => {
+    const quota = loadScenario('openai/insufficient-quota');
+    const answer = answerScenario('second');
+    const time = fakeTime();
+    const { registry } = registryOn(time);
+    const result = await runWithFallback(
+      [
+        chatCandidate(server, () => quota, { model: 'gpt-4o' }),
+        chatCandidate(server, () => answer, { provider: 'groq', model: 'llama-3.3-70b' }),
+      ],
+      { registry, retry: { maxAttempts: 3 }, sleep: time.sleep },
+    );
+    expect(textOf(result)).toBe('second');
+    expect(server.requests(quota)).toHaveLength(1);
+    expect(server.requests(answer)).toHaveLength(1);
+    expect(time.slept).toEqual([]);
+    // A spent allowance cools its key (capacityCooldownMs, 60 s): the next call does not pay a request to relearn it.
+    await runWithFallback(
+      [
+        chatCandidate(server, () => quota, { model: 'gpt-4o' }),
+        chatCandidate(server, () => answer, { provider: 'groq', model: 'llama-3.3-70b' }),
+      ],
+      { registry, sleep: time.sleep },
+    );
+    expect(server.requests(quota)).toHaveLength(1);
+    expect(server.requests(answer)).toHaveLength(2);
+  });
+
+  it('retries a transient failure on its candidate before moving on, and reports every candidate in order', async () => {
+    const down = loadScenario('openai/server-error-json');
+    const quota = loadScenario('openai/insufficient-quota');
+    const time = fakeTime();
+    const { registry } = registryOn(time, { breaker: false });
+    const error = await failure(
+      runWithFallback(
+        [
+          chatCandidate(server, () => down, { model: 'gpt-4o', credentialId: 'team-a' }),
+          chatCandidate(server, () => quota, { model: 'gpt-4o-mini', credentialId: 'team-a' }),
+        ],
+        { registry, retry: { maxAttempts: 3 }, sleep: time.sleep },
+      ),
+    );
+    expect(FallbackChainError.isInstance(error)).toBe(true);
+    const chain = error as FallbackChainError;
+    // The classification is the last candidate's; the SDK error is at the end of the cause chain.
+    expect(chain.toErrorReport()).toMatchObject({ reason: 'quota', errorType: 'FallbackChainError' });
+    expect(FaultlineError.isInstance(chain.cause)).toBe(true);
+    expect(chain.candidates.map((outcome) => [outcome.model, outcome.status, outcome.attempts])).toEqual([
+      ['gpt-4o', 'failed', 3],
+      ['gpt-4o-mini', 'failed', 1],
+    ]);
+    expect(chain.candidates[0]?.report).toMatchObject({ reason: 'server_error', provider: 'openai' });
+    expect(chain.candidates[0]?.waitsMs).toHaveLength(2);
+    expect(server.requests(down)).toHaveLength(3);
+    // What leaves the process is safe: no prompt, no key.
+    const serialised = JSON.stringify(chain.toFallbackReport());
+    expect(serialised).not.toContain('canary-prompt-7f3a');
+    expect(serialised).not.toContain('sk-test-faultline');
+  });
+
+  it('never falls back on a bad request, and leaves the other candidates uncalled', async () => {
+    const bad = loadScenario('openai/together-invalid-request-422');
+    const answer = answerScenario('never');
+    const error = await failure(
+      runWithFallback(
+        [
+          chatCandidate(server, () => bad, { model: 'gpt-4o' }),
+          chatCandidate(server, () => answer, { model: 'gpt-4o-mini' }),
+        ],
+        { registry: registryOn(fakeTime()).registry },
+      ),
+    );
+    const chain = error as FallbackChainError;
+    expect(chain.classification.reason).toBe('invalid_request');
+    expect(chain.candidates[1]).toMatchObject({ status: 'skipped', skipped: 'chain_ended' });
+    expect(server.requests(answer)).toHaveLength(0);
+  });
+
+  it('an auth failure falls back only when opted in, and only to another credential', async () => {
+    const auth = loadScenario('openai/invalid-api-key');
+    const sameKey = answerScenario('same-key');
+    const otherKey = answerScenario('other-key');
+    const candidates = [
+      chatCandidate(server, () => auth, { model: 'gpt-4o', credentialId: 'shared' }),
+      chatCandidate(server, () => sameKey, { model: 'gpt-4o-mini', credentialId: 'shared' }),
+      chatCandidate(server, () => otherKey, { model: 'gpt-4o-mini', credentialId: 'backup' }),
+    ];
+    const registry = registryOn(fakeTime()).registry;
+    const byDefault = (await failure(runWithFallback(candidates, { registry }))) as FallbackChainError;
+    expect(byDefault.classification.reason).toBe('auth');
+    const result = await runWithFallback(candidates, { registry, fallbackOn: { auth: true } });
+    expect(textOf(result)).toBe('other-key');
+    expect(server.requests(sameKey)).toHaveLength(0);
+  });
+
+  it('a context overflow moves on only when opted in, and only to a larger context window', async () => {
+    const overflow = loadScenario('openai/context-length-exceeded');
+    const smaller = answerScenario('smaller');
+    const larger = answerScenario('larger');
+    const candidates = [
+      chatCandidate(server, () => overflow, { model: 'gpt-4o', contextWindow: 128_000 }),
+      chatCandidate(server, () => smaller, { model: 'small', contextWindow: 32_000 }),
+      chatCandidate(server, () => larger, { model: 'long', contextWindow: 1_000_000 }),
+    ];
+    const registry = registryOn(fakeTime()).registry;
+    const byDefault = (await failure(runWithFallback(candidates, { registry }))) as FallbackChainError;
+    expect(byDefault.classification.reason).toBe('context_overflow');
+    expect(server.requests(larger)).toHaveLength(0);
+    const result = await runWithFallback(candidates, { registry, fallbackOn: { context_overflow: true } });
+    expect(textOf(result)).toBe('larger');
+    expect(server.requests(smaller)).toHaveLength(0);
+  });
+
+  it("the caller's abort ends the chain untouched", async () => {
+    const hang = loadScenario('openai/never-answer');
+    const answer = answerScenario('never');
+    const controller = new AbortController();
+    const pending = runWithFallback(
+      [
+        chatCandidate(server, () => hang, { model: 'gpt-4o' }),
+        chatCandidate(server, () => answer, { model: 'gpt-4o-mini' }),
+      ],
+      { registry: registryOn(fakeTime()).registry, signal: controller.signal },
+    );
+    setTimeout(() => controller.abort(), 50);
+    const error = await failure(pending);
+    expect(FaultlineError.isInstance(error)).toBe(false);
+    expect((error as object).constructor.name).toMatch(/abort/i);
+    expect(server.requests(answer)).toHaveLength(0);
+  });
+});
+
+describe('total on any input', () => {
+  it('a call that throws a non-Error is classified, never retried or passed on; no candidates is an error too', async () => {
+    const answer = answerScenario('never');
+    let calls = 0;
+    const error = (await failure(
+      runWithFallback(
+        [
+          {
+            provider: 'custom',
+            model: 'm',
+            call: () => {
+              calls++;
+              throw 'a string, not an Error';
+            },
+          },
+          chatCandidate(server, () => answer, { model: 'gpt-4o-mini' }),
+        ],
+        { registry: registryOn(fakeTime()).registry, retry: { maxAttempts: 3 } },
+      ),
+    )) as FallbackChainError;
+    expect(FallbackChainError.isInstance(error)).toBe(true);
+    expect(error.classification.reason).toBe('unknown');
+    expect(calls).toBe(1);
+    expect(server.requests(answer)).toHaveLength(0);
+
+    const empty = (await failure(
+      runWithFallback([], { registry: registryOn(fakeTime()).registry }),
+    )) as FallbackChainError;
+    expect(FallbackChainError.isInstance(empty)).toBe(true);
+    expect(empty.candidates).toEqual([]);
+    expect(() => JSON.stringify(empty)).not.toThrow();
+  });
+});
+
+describe('shared cooldowns', () => {
+  it('a 429 with Retry-After seen by one call keeps 49 concurrent calls off the key until it expires (counted at the server)', async () => {
+    const limited = loadScenario('openai/rate-limit-retry-after-ms'); // retry-after-ms: 1500
+    const answer = answerScenario('backup');
+    const time = fakeTime();
+    const { registry, events } = registryOn(time);
+    const candidates = [
+      chatCandidate(server, () => limited, { model: 'gpt-4o', credentialId: 'team-a' }),
+      chatCandidate(server, () => answer, { provider: 'anthropic', model: 'claude' }),
+    ];
+    const options = { registry, sleep: time.sleep, retry: { maxAttempts: 3 } } as const;
+    // The first call meets the 429: no retry (another candidate can answer now), the key cools.
+    expect(textOf(await runWithFallback(candidates, options))).toBe('backup');
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'cooldown', ms: 1500, reason: 'rate_limit' }),
+    );
+    const results = await Promise.all(Array.from({ length: 49 }, () => runWithFallback(candidates, options)));
+    expect(results.map(textOf)).toEqual(Array(49).fill('backup'));
+    expect(server.requests(limited)).toHaveLength(1);
+    expect(server.requests(answer)).toHaveLength(50);
+    // Another credential for the same model is another key: it is not cooled.
+    const otherCredential = await failure(
+      runWithFallback([chatCandidate(server, () => limited, { model: 'gpt-4o', credentialId: 'team-b' })], {
+        ...options,
+        retry: false,
+      }),
+    );
+    expect((otherCredential as FallbackChainError).classification.reason).toBe('rate_limit');
+    expect(server.requests(limited)).toHaveLength(2);
+    // Once the wait has passed, the key is called again.
+    time.advance(1500);
+    await runWithFallback(candidates, options);
+    expect(server.requests(limited)).toHaveLength(3);
+  });
+
+  it('a rate-limit reset header alone cools the key as long as it says', async () => {
+    const reset = loadScenario('openai/rate-limit-reset-headers-only'); // x-ratelimit-reset-tokens: 20s
+    const time = fakeTime();
+    const { registry, events } = registryOn(time);
+    const candidate = chatCandidate(server, () => reset, { model: 'gpt-4o' });
+    await failure(runWithFallback([candidate], { registry, retry: false }));
+    expect(events).toContainEqual(expect.objectContaining({ type: 'cooldown', ms: 20_000 }));
+    time.advance(19_999);
+    expect((await registry.admit(candidate)).kind).toBe('cooling');
+    time.advance(1);
+    expect((await registry.admit(candidate)).kind).toBe('allow');
+  });
+
+  it('with no other candidate left, waits for a cooling key within the cap, and refuses beyond it', async () => {
+    const limited = loadScenario('openai/rate-limit-retry-after-ms');
+    let healthy = false;
+    const answer = answerScenario('after-wait');
+    const time = fakeTime();
+    const { registry } = registryOn(time);
+    const only = [chatCandidate(server, () => (healthy ? answer : limited), { model: 'gpt-4o' })];
+    await failure(runWithFallback(only, { registry, sleep: time.sleep, retry: false }));
+    healthy = true;
+    // Cap below the wait: refused at once without a request.
+    const refused = (await failure(
+      runWithFallback(only, { registry, sleep: time.sleep, maxCooldownWaitMs: 100 }),
+    )) as FallbackChainError;
+    expect(refused.candidates[0]).toMatchObject({ status: 'skipped', skipped: 'cooling' });
+    expect(refused.classification.reason).toBe('rate_limit');
+    expect(refused.classification.retryAfterSeconds).toBeGreaterThan(0);
+    expect(server.requests(answer)).toHaveLength(0);
+    // Within the cap: waits (on the fake clock) and calls.
+    const result = await runWithFallback(only, { registry, sleep: time.sleep, maxCooldownWaitMs: 10_000 });
+    expect(textOf(result)).toBe('after-wait');
+    expect(time.slept).toEqual([1500]);
+  });
+});
+
+describe('circuit breaker', () => {
+  it('opens at the threshold, refuses, probes once when half-open, reopens for longer, then closes', async () => {
+    const down = loadScenario('openai/server-error-json');
+    const up = answerScenario('primary');
+    const backup = answerScenario('backup');
+    let healthy = false;
+    const primaryScenario = (): ResponseScenario => (healthy ? up : down);
+    const time = fakeTime();
+    const { registry, events } = registryOn(time, {
+      breaker: { failureThreshold: 3, windowMs: 10_000, openMs: 5_000, backoffFactor: 2 },
+      retryBudget: false,
+    });
+    const candidates = [
+      chatCandidate(server, primaryScenario, { model: 'gpt-4o' }),
+      chatCandidate(server, () => backup, { provider: 'mistral', model: 'mistral-large' }),
+    ];
+    const run = () => runWithFallback(candidates, { registry, retry: false, sleep: time.sleep });
+    const primaryCalls = () => server.requests(down).length + server.requests(up).length;
+
+    for (let call = 0; call < 3; call++) expect(textOf(await run())).toBe('backup');
+    expect(primaryCalls()).toBe(3);
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'breaker-open', ms: 5000, afterProbe: false }),
+    );
+    // Open: the primary is not called.
+    await run();
+    expect(primaryCalls()).toBe(3);
+
+    // Half-open: of ten concurrent calls exactly one is the probe; it fails, the breaker reopens for 2×.
+    time.advance(5000);
+    const concurrent = await Promise.all(Array.from({ length: 10 }, run));
+    expect(concurrent.map(textOf)).toEqual(Array(10).fill('backup'));
+    expect(primaryCalls()).toBe(4);
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'breaker-open', ms: 10_000, afterProbe: true }),
+    );
+    time.advance(5000);
+    await run();
+    expect(primaryCalls()).toBe(4);
+
+    // The provider recovers: the next probe succeeds and closes the breaker.
+    healthy = true;
+    time.advance(5000);
+    expect(textOf(await run())).toBe('primary');
+    expect(events.at(-1)).toMatchObject({ type: 'breaker-closed' });
+    expect(textOf(await run())).toBe('primary');
+    expect(primaryCalls()).toBe(6);
+  });
+
+  it("a probe ended by the caller's abort gives its slot back", async () => {
+    const down = loadScenario('openai/server-error-json');
+    const hang = loadScenario('openai/never-answer');
+    let scenario: ResponseScenario = down;
+    const time = fakeTime();
+    const { registry } = registryOn(time, { breaker: { failureThreshold: 1, openMs: 1000 } });
+    const candidate = chatCandidate(server, () => scenario, { model: 'gpt-4o-probe' });
+    await failure(runWithFallback([candidate], { registry, retry: false }));
+    time.advance(1000);
+    scenario = hang;
+    const controller = new AbortController();
+    const pending = failure(runWithFallback([candidate], { registry, signal: controller.signal }));
+    while (server.requests(hang).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort();
+    await pending;
+    expect((await registry.admit(candidate)).kind).toBe('probe');
+  });
+
+  it('never counts a 4xx verdict', async () => {
+    const quota = loadScenario('openai/insufficient-quota');
+    const bad = loadScenario('openai/together-invalid-request-422');
+    const time = fakeTime();
+    const { registry, events } = registryOn(time, {
+      breaker: { failureThreshold: 2 },
+      capacityCooldownMs: 0,
+    });
+    for (const scenario of [quota, bad, quota, bad, quota]) {
+      await failure(
+        runWithFallback([chatCandidate(server, () => scenario, { model: 'gpt-4o' })], { registry }),
+      );
+    }
+    expect(events.filter((event) => event.type === 'breaker-open')).toEqual([]);
+    expect(await registry.admit({ provider: 'openai', model: 'gpt-4o' })).toEqual({ kind: 'allow' });
+  });
+});
+
+describe('retry budget', () => {
+  it('caps retries during an outage to a fraction of the call volume (counted at the server)', async () => {
+    const overloaded = loadScenario('openai/overloaded-503');
+    const calls = 40;
+    const run = async (retryBudget: false | { ratio: number; minRetries: number }) => {
+      const time = fakeTime();
+      const { registry } = registryOn(time, { breaker: false, retryBudget });
+      const before = server.requests(overloaded).length;
+      const candidates: Candidate<unknown>[] = [chatCandidate(server, () => overloaded, { model: 'gpt-4o' })];
+      await Promise.all(
+        Array.from({ length: calls }, () =>
+          failure(runWithFallback(candidates, { registry, retry: { maxAttempts: 3 }, sleep: time.sleep })),
+        ),
+      );
+      return server.requests(overloaded).length - before;
+    };
+    const unbudgeted = await run(false);
+    const budgeted = await run({ ratio: 0.1, minRetries: 2 });
+    expect(unbudgeted).toBe(calls * 3);
+    expect(budgeted).toBeGreaterThanOrEqual(calls);
+    expect(budgeted).toBeLessThanOrEqual(calls + 0.1 * calls + 2);
+  });
+});
+
+describe('streams', () => {
+  it('a guarded stream that fails before its first chunk falls back to the next candidate', async () => {
+    const overloaded = loadScenario('openai/overloaded-503');
+    const answer = streamScenario(['Hel', 'lo']);
+    const chunks: string[] = [];
+    for await (const chunk of streamWithFallback(
+      [
+        streamCandidate(server, overloaded, { model: 'gpt-4o' }),
+        streamCandidate(server, answer, { model: 'gpt-4o-mini' }),
+      ],
+      { registry: registryOn(fakeTime()).registry, retry: false },
+    )) {
+      chunks.push(deltaText(chunk));
+    }
+    expect(chunks.join('')).toBe('Hello');
+    expect(server.requests(overloaded)).toHaveLength(1);
+  });
+
+  it('after output was delivered, does not fall back unless opted in, and then says what was delivered', async () => {
+    const cut = loadScenario('openai/stream-cut');
+    const answer = streamScenario(['Good', 'bye']);
+    const candidates = [
+      streamCandidate(server, cut, { model: 'gpt-4o' }),
+      streamCandidate(server, answer, { model: 'gpt-4o-mini' }),
+    ];
+    const registry = registryOn(fakeTime()).registry;
+    const seen: string[] = [];
+    const error = await (async () => {
+      try {
+        for await (const chunk of streamWithFallback(candidates, { registry, idempotent: true })) {
+          seen.push(deltaText(chunk));
+        }
+      } catch (thrown) {
+        return thrown;
+      }
+      throw new Error('expected the stream to fail');
+    })();
+    expect(seen.join('')).toBe('Hello');
+    const chain = error as FallbackChainError;
+    expect(chain.classification.reason).toBe('interrupted');
+    expect(chain.candidates[0]?.delivered?.chunks).toBe(2);
+    expect(chain.candidates[1]).toMatchObject({ status: 'skipped', skipped: 'chain_ended' });
+    expect(server.requests(answer)).toHaveLength(0);
+
+    const optedIn: string[] = [];
+    const outcomes: CandidateOutcome[] = [];
+    for await (const chunk of streamWithFallback(candidates, {
+      registry,
+      fallbackAfterOutput: true,
+      onOutcome: (outcome) => outcomes.push(outcome),
+    })) {
+      optedIn.push(deltaText(chunk));
+    }
+    expect(optedIn.join('')).toBe('HelloGoodbye');
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['failed', 'succeeded']);
+    expect(outcomes[0]?.delivered).toEqual({ chunks: 2, characters: 5 });
+    expect(server.requests(answer)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,297 @@
+import type { Classification, FailureReason } from '@faultline/classify';
+import { type HealthStore, MemoryHealthStore } from './health-store.ts';
+
+/**
+ * What a cooldown, a breaker and a budget are kept for: one provider, one model, one credential.
+ * `credentialId` is a label of your choosing ("team-a", "key-2"), never the key itself: it is
+ * written to the store and to events.
+ */
+export interface HealthKey {
+  readonly provider: string;
+  readonly model: string;
+  readonly credentialId?: string | undefined;
+}
+
+export interface CircuitBreakerOptions {
+  /** Infrastructure failures within `windowMs` that open the breaker. Default 5. */
+  readonly failureThreshold?: number | undefined;
+  /** The window failures are counted in (a fixed window starting at the first failure). Default 30 000. */
+  readonly windowMs?: number | undefined;
+  /** How long the breaker stays open the first time. Default 30 000. */
+  readonly openMs?: number | undefined;
+  /** Each failed probe multiplies the open time by this. Default 2. */
+  readonly backoffFactor?: number | undefined;
+  /** The longest open time. Default 300 000. */
+  readonly maxOpenMs?: number | undefined;
+  /** A probe that has not reported within this long frees the half-open slot for another. Default 60 000. */
+  readonly probeTimeoutMs?: number | undefined;
+}
+
+export interface RetryBudgetOptions {
+  /** Retries may add at most this fraction of the calls made in the window. Default 0.2. */
+  readonly ratio?: number | undefined;
+  /** Retries always allowed per window, so a quiet key can still retry. Default 10. */
+  readonly minRetries?: number | undefined;
+  /** The window calls and retries are counted in. Default 10 000. */
+  readonly windowMs?: number | undefined;
+}
+
+export type HealthEvent =
+  | {
+      readonly type: 'cooldown';
+      readonly key: HealthKey;
+      readonly ms: number;
+      readonly reason: FailureReason;
+    }
+  | {
+      readonly type: 'breaker-open';
+      readonly key: HealthKey;
+      readonly ms: number;
+      readonly afterProbe: boolean;
+    }
+  | { readonly type: 'breaker-closed'; readonly key: HealthKey }
+  | { readonly type: 'retry-budget-exhausted'; readonly key: HealthKey };
+
+export interface HealthRegistryOptions {
+  /** Default: a `MemoryHealthStore` of this process. `RedisHealthStore` shares state between processes. */
+  readonly store?: HealthStore | undefined;
+  /** `false` turns the breakers off. */
+  readonly breaker?: false | CircuitBreakerOptions | undefined;
+  /** `false` turns the retry budget off. */
+  readonly retryBudget?: false | RetryBudgetOptions | undefined;
+  /** The longest a provider's wait may cool a key. Default 3 600 000 (an hour). */
+  readonly maxCooldownMs?: number | undefined;
+  /**
+   * A spent allowance (`quota`, `billing`) that names no wait cools its key this long, so that
+   * calls stop paying a request each to learn it again. Default 60 000; 0 turns it off.
+   */
+  readonly capacityCooldownMs?: number | undefined;
+  /** Called on each change of state; a throwing listener is ignored. */
+  readonly onEvent?: ((event: HealthEvent) => void) | undefined;
+}
+
+/** What `admit` decided for one call to one key. */
+export type Admission =
+  | { readonly kind: 'allow' }
+  /** The breaker is half-open and this call is its probe: report its outcome with `probe: true`. */
+  | { readonly kind: 'probe' }
+  /** A provider's wait is cooling the key for `waitMs`. */
+  | { readonly kind: 'cooling'; readonly waitMs: number }
+  /** The breaker is open (or half-open with a probe in flight) for about `waitMs`. */
+  | { readonly kind: 'open'; readonly waitMs: number };
+
+/** The reasons that count toward a circuit breaker: the provider's infrastructure failed. */
+export const BREAKER_REASONS: ReadonlySet<FailureReason> = new Set<FailureReason>([
+  'server_error',
+  'overloaded',
+  'timeout',
+  'connection',
+  'interrupted',
+]);
+
+interface BreakerPolicy {
+  readonly failureThreshold: number;
+  readonly windowMs: number;
+  readonly openMs: number;
+  readonly backoffFactor: number;
+  readonly maxOpenMs: number;
+  readonly probeTimeoutMs: number;
+}
+
+interface BudgetPolicy {
+  readonly ratio: number;
+  readonly minRetries: number;
+  readonly windowMs: number;
+}
+
+function number(value: unknown, fallback: number, minimum = 0): number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= minimum ? value : fallback;
+}
+
+/** A tripped breaker's level is kept this long after it last opened (then it is forgotten). */
+const TRIPPED_TTL_FACTOR = 4;
+
+/**
+ * The shared health of every (provider, model, credential): provider-asked cooldowns, circuit
+ * breakers and retry budgets, kept in a `HealthStore` so that every concurrent call (and, with
+ * Redis, every process) sees what any one call learned.
+ *
+ * Written here rather than with cockatiel (evaluated: `circuitBreaker()` with `SamplingBreaker` /
+ * `ConsecutiveBreaker`, `halfOpenAfter` backoff, `bulkhead()`): cockatiel keeps a breaker's state in
+ * the policy object of one process (its `toJSON()`/`initialState` is a snapshot to restore, not an
+ * atomic shared update), so two workers would overwrite each other's counts and both send probes;
+ * it reads `Date.now()` of each host; and it decides on "the call threw" plus a predicate rather
+ * than on the per-key cooldown a Retry-After asks for. Its bulkhead limits one process's
+ * concurrency, which is not the cross-call budget asked for here. What it would have given us
+ * (a three-state machine with backoff) is the small part; the shared, skew-free state is the job.
+ */
+export class HealthRegistry {
+  readonly store: HealthStore;
+  readonly #breaker: BreakerPolicy | undefined;
+  readonly #budget: BudgetPolicy | undefined;
+  readonly #maxCooldownMs: number;
+  readonly #capacityCooldownMs: number;
+  readonly #onEvent: ((event: HealthEvent) => void) | undefined;
+
+  constructor(options: HealthRegistryOptions = {}) {
+    this.store = options.store ?? new MemoryHealthStore();
+    const breaker = options.breaker;
+    this.#breaker =
+      breaker === false
+        ? undefined
+        : {
+            failureThreshold: Math.max(1, Math.floor(number(breaker?.failureThreshold, 5, 1))),
+            windowMs: number(breaker?.windowMs, 30_000, 1),
+            openMs: number(breaker?.openMs, 30_000, 1),
+            backoffFactor: number(breaker?.backoffFactor, 2, 1),
+            maxOpenMs: number(breaker?.maxOpenMs, 300_000, 1),
+            probeTimeoutMs: number(breaker?.probeTimeoutMs, 60_000, 1),
+          };
+    const budget = options.retryBudget;
+    this.#budget =
+      budget === false
+        ? undefined
+        : {
+            ratio: number(budget?.ratio, 0.2),
+            minRetries: Math.floor(number(budget?.minRetries, 10)),
+            windowMs: number(budget?.windowMs, 10_000, 1),
+          };
+    this.#maxCooldownMs = number(options.maxCooldownMs, 3_600_000, 1);
+    this.#capacityCooldownMs = number(options.capacityCooldownMs, 60_000);
+    this.#onEvent = typeof options.onEvent === 'function' ? options.onEvent : undefined;
+  }
+
+  #emit(event: HealthEvent): void {
+    if (this.#onEvent === undefined) return;
+    try {
+      this.#onEvent(event);
+    } catch {
+      // A listener never changes the outcome.
+    }
+  }
+
+  /**
+   * May a call go to `key` now? Cooling and open keys are refused with the wait left; a half-open
+   * breaker lets exactly one call through as its probe. An admitted call counts toward the retry
+   * budget's volume.
+   */
+  async admit(key: HealthKey): Promise<Admission> {
+    const id = keyId(key);
+    const [cool, open, tripped] = await this.store.read([`cool:${id}`, `open:${id}`, `tripped:${id}`]);
+    if (cool !== undefined) return { kind: 'cooling', waitMs: cool.ttlMs };
+    if (this.#breaker !== undefined) {
+      if (open !== undefined) return { kind: 'open', waitMs: open.ttlMs };
+      if (tripped !== undefined) {
+        const probing = await this.store.write(`probe:${id}`, 1, this.#breaker.probeTimeoutMs, 'absent');
+        if (!probing) return { kind: 'open', waitMs: this.#breaker.probeTimeoutMs };
+        await this.#countCall(id);
+        return { kind: 'probe' };
+      }
+    }
+    await this.#countCall(id);
+    return { kind: 'allow' };
+  }
+
+  async #countCall(id: string): Promise<void> {
+    if (this.#budget !== undefined) await this.store.increment(`calls:${id}`, this.#budget.windowMs);
+  }
+
+  /**
+   * Takes one retry from the key's budget: true when retries stay within `ratio` of the calls
+   * made in the window (plus `minRetries`). Always true with the budget off.
+   */
+  async tryRetry(key: HealthKey): Promise<boolean> {
+    const budget = this.#budget;
+    if (budget === undefined) return true;
+    const id = keyId(key);
+    const [calls] = await this.store.read([`calls:${id}`]);
+    // Spend first, then check: each increment is atomic, so concurrent callers never overspend.
+    const spent = await this.store.increment(`retries:${id}`, budget.windowMs);
+    const allowed = budget.minRetries + budget.ratio * (calls?.value ?? 0);
+    if (spent <= allowed) return true;
+    await this.store.increment(`retries:${id}`, budget.windowMs, -1);
+    this.#emit({ type: 'retry-budget-exhausted', key });
+    return false;
+  }
+
+  /** Cools `key` for `ms` (only ever extended, never shortened, by concurrent calls). */
+  async cool(key: HealthKey, ms: number, reason: FailureReason = 'rate_limit'): Promise<void> {
+    const wait = Math.min(Math.max(0, ms), this.#maxCooldownMs);
+    if (!(wait > 0)) return;
+    const written = await this.store.write(`cool:${keyId(key)}`, 1, wait, 'longer');
+    if (written) this.#emit({ type: 'cooldown', key, ms: wait, reason });
+  }
+
+  /**
+   * Records a failed call: a provider's wait (Retry-After, rate-limit reset) cools the key for every
+   * caller; an infrastructure failure counts toward the breaker (a 4xx verdict never does). A probe
+   * that failed on infrastructure reopens the breaker for longer; a probe answered with any other
+   * verdict shows the provider is up and closes it.
+   */
+  async recordFailure(key: HealthKey, classification: Classification, admission: Admission): Promise<void> {
+    if (classification.callerAborted) {
+      await this.release(key, admission);
+      return;
+    }
+    const wait = classification.retryAfterSeconds;
+    if (typeof wait === 'number' && wait > 0) await this.cool(key, wait * 1000, classification.reason);
+    else if (classification.category === 'capacity' && this.#capacityCooldownMs > 0)
+      await this.cool(key, this.#capacityCooldownMs, classification.reason);
+    const breaker = this.#breaker;
+    if (breaker === undefined) return;
+    const id = keyId(key);
+    if (!BREAKER_REASONS.has(classification.reason)) {
+      if (admission.kind === 'probe') await this.#close(key, id);
+      return;
+    }
+    if (admission.kind === 'probe') {
+      const [tripped] = await this.store.read([`tripped:${id}`]);
+      const level = (tripped?.value ?? 0) + 1;
+      const ms = Math.min(breaker.openMs * breaker.backoffFactor ** level, breaker.maxOpenMs);
+      await this.store.write(`tripped:${id}`, level, ms * TRIPPED_TTL_FACTOR + breaker.windowMs);
+      await this.store.write(`open:${id}`, level, ms);
+      await this.store.delete([`probe:${id}`]);
+      this.#emit({ type: 'breaker-open', key, ms, afterProbe: true });
+      return;
+    }
+    const failures = await this.store.increment(`failures:${id}`, breaker.windowMs);
+    if (failures < breaker.failureThreshold) return;
+    // Only the caller that trips it opens it (SET NX): concurrent failures do not restart the timer.
+    const first = await this.store.write(
+      `tripped:${id}`,
+      0,
+      breaker.openMs * TRIPPED_TTL_FACTOR + breaker.windowMs,
+      'absent',
+    );
+    if (!first) return;
+    await this.store.write(`open:${id}`, 0, breaker.openMs);
+    await this.store.delete([`failures:${id}`]);
+    this.#emit({ type: 'breaker-open', key, ms: breaker.openMs, afterProbe: false });
+  }
+
+  /**
+   * Gives back what an admission holds when its call ends with no verdict on the provider (the
+   * caller aborted, a stream's consumer stopped): a probe's slot, for the next caller to take.
+   */
+  async release(key: HealthKey, admission: Admission): Promise<void> {
+    if (admission.kind === 'probe') await this.store.delete([`probe:${keyId(key)}`]);
+  }
+
+  /** Records a call that succeeded: a successful probe closes the breaker. */
+  async recordSuccess(key: HealthKey, admission: Admission): Promise<void> {
+    if (admission.kind === 'probe') await this.#close(key, keyId(key));
+  }
+
+  async #close(key: HealthKey, id: string): Promise<void> {
+    await this.store.delete([`tripped:${id}`, `open:${id}`, `probe:${id}`, `failures:${id}`]);
+    this.#emit({ type: 'breaker-closed', key });
+  }
+}
+
+/**
+ * The store key of a health key: each part URI-encoded (so no part can forge a separator), inside
+ * a Redis Cluster hash tag so that one key's entries share a slot (the read script spans them).
+ */
+export function keyId(key: HealthKey): string {
+  return `{${encodeURIComponent(key.provider)}:${encodeURIComponent(key.model)}:${encodeURIComponent(key.credentialId ?? 'default')}}`;
+}

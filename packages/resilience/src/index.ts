@@ -1,0 +1,37 @@
+export {
+  type Candidate,
+  type CandidateOutcome,
+  type ChainRetryOptions,
+  defaultHealthRegistry,
+  FallbackChainError,
+  type FallbackChainErrorOptions,
+  type FallbackOptions,
+  type RetryStop,
+  runWithFallback,
+  type SkipReason,
+  streamWithFallback,
+} from './fallback-chain.ts';
+export { DEFAULT_FALLBACK_ON, fallsBack, NEVER_FALL_BACK } from './fallback-policy.ts';
+export {
+  type Admission,
+  BREAKER_REASONS,
+  type CircuitBreakerOptions,
+  type HealthEvent,
+  type HealthKey,
+  HealthRegistry,
+  type HealthRegistryOptions,
+  keyId,
+  type RetryBudgetOptions,
+} from './health-registry.ts';
+export {
+  type HealthStore,
+  MemoryHealthStore,
+  type MemoryHealthStoreOptions,
+  type StoredEntry,
+  type WriteMode,
+} from './health-store.ts';
+export {
+  type RedisEvalClient,
+  RedisHealthStore,
+  type RedisHealthStoreOptions,
+} from './redis-health-store.ts';

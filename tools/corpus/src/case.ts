@@ -1,0 +1,246 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ErrorCategory, FailureReason, NextStep, TAXONOMY, UserActionKind } from '@faultline/classify';
+import { type Scenario, ScenarioResponse } from '@faultline/test-fixtures';
+import { z } from 'zod';
+
+/** `<repo>/corpus`: the field corpus (cases, floor, known disagreements, results). */
+export const corpusDir: string = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'corpus');
+export const casesDir: string = join(corpusDir, 'cases');
+
+/** The SDKs the corpus plays cases through (providers.json names; scenario-driver drives each). */
+export const CorpusSdk = z.enum(['openai', 'anthropic', 'google-genai', 'bedrock', 'mistral', 'groq']);
+export type CorpusSdk = z.infer<typeof CorpusSdk>;
+
+// A body or an SSE data field may be written as JSON (an object or array): it is sent as its
+// JSON text. This only spares the corpus from escaping JSON inside JSON strings; a payload whose
+// exact bytes matter (HTML, truncated JSON, a JSON string quoting JSON) is written as a string.
+const Payload = z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())]);
+const Headers = z.record(z.string(), z.string());
+const StreamEnding = z.enum(['end', 'cut', 'stall']);
+
+const HttpShorthand = z.object({
+  status: z.number().int().min(100).max(599),
+  headers: Headers.optional(),
+  body: Payload,
+});
+const SseShorthand = z.object({
+  status: z.number().int().min(100).max(599).optional(),
+  headers: Headers.optional(),
+  events: z.array(z.object({ event: z.string().optional(), data: Payload })),
+  // biome-ignore lint/suspicious/noThenProperty: the scenario contract's field name (data, never awaited)
+  then: StreamEnding,
+});
+const AwsShorthand = z.object({
+  status: z.number().int().min(100).max(599).optional(),
+  headers: Headers.optional(),
+  messages: z.array(z.object({ headers: Headers, payload: Payload })),
+  // biome-ignore lint/suspicious/noThenProperty: the scenario contract's field name (data, never awaited)
+  then: StreamEnding,
+  cutMidMessage: z.boolean().optional(),
+});
+
+/** What the classification must be, under DESIGN.md's taxonomy and signal rules. */
+export const CaseLabel = z.object({
+  category: ErrorCategory,
+  reason: FailureReason,
+  retryable: z.boolean(),
+  /** Defaults to the reason's taxonomy row (set it where the row has a choice, e.g. contact_support). */
+  userAction: UserActionKind.optional(),
+  /** Defaults to the reason's taxonomy row. */
+  nextStep: NextStep.optional(),
+});
+export type CaseLabel = z.infer<typeof CaseLabel>;
+
+export const CorpusCase = z
+  .object({
+    /** Unique in its file; the case id is `<file>/<name>`. */
+    name: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/),
+    /** The SDK that plays it; defaults to the file's `sdk`. */
+    sdk: CorpusSdk.optional(),
+    /** As in scenarios: `vertex` (google-genai), `invoke-model`/`converse-stream` (bedrock). */
+    api: z.string().optional(),
+    stream: z.boolean().optional(),
+    /** Where the payload was taken from: a doc URL, `<owner>/<repo>:<path>` of an SDK test, an issue/PR URL. */
+    source: z.string().min(8),
+    http: HttpShorthand.optional(),
+    sse: SseShorthand.optional(),
+    aws: AwsShorthand.optional(),
+    /** Any scenario response (socket, dns-failure) as test-fixtures writes it. */
+    response: ScenarioResponse.optional(),
+    label: CaseLabel,
+    /** Why the label is what it is, where that needs reasoning. */
+    note: z.string().optional(),
+  })
+  .strict()
+  .refine((value) => [value.http, value.sse, value.aws, value.response].filter(Boolean).length === 1, {
+    message: 'a case has exactly one of http, sse, aws, response',
+  });
+export type CorpusCase = z.infer<typeof CorpusCase>;
+
+export const CorpusFile = z
+  .object({
+    /** The provider or gateway (the file name without `.json`). */
+    group: z.string().regex(/^[a-z0-9-]+$/),
+    /** What the group is, in one line (shown nowhere but read by people). */
+    description: z.string(),
+    /** The SDK users play this group through. */
+    sdk: CorpusSdk,
+    cases: z.array(CorpusCase).min(1),
+  })
+  .strict();
+export type CorpusFile = z.infer<typeof CorpusFile>;
+
+/** A loaded case: its id, the group it belongs to, the scenario the loopback server plays, its full label. */
+export interface LoadedCase {
+  readonly id: string;
+  readonly group: string;
+  readonly sdk: CorpusSdk;
+  readonly source: string;
+  readonly note?: string;
+  readonly scenario: Scenario;
+  readonly label: Required<CaseLabel>;
+}
+
+const text = (payload: z.infer<typeof Payload>): string =>
+  typeof payload === 'string' ? payload : JSON.stringify(payload);
+
+function responseOf(entry: CorpusCase): ScenarioResponse {
+  if (entry.http) {
+    const { status, headers, body } = entry.http;
+    return { kind: 'http', status, ...(headers ? { headers } : {}), body: text(body) };
+  }
+  if (entry.sse) {
+    const { status, headers, events } = entry.sse;
+    return {
+      kind: 'sse',
+      ...(status === undefined ? {} : { status }),
+      headers: { 'content-type': 'text/event-stream', ...headers },
+      events: events.map((event) => ({
+        ...(event.event ? { event: event.event } : {}),
+        data: text(event.data),
+      })),
+      // biome-ignore lint/suspicious/noThenProperty: the scenario contract's field name
+      then: entry.sse.then,
+    };
+  }
+  if (entry.aws) {
+    const { status, headers, messages, cutMidMessage } = entry.aws;
+    return {
+      kind: 'aws-event-stream',
+      ...(status === undefined ? {} : { status }),
+      ...(headers ? { headers } : {}),
+      messages: messages.map((message) => ({ headers: message.headers, payload: text(message.payload) })),
+      // biome-ignore lint/suspicious/noThenProperty: the scenario contract's field name
+      then: entry.aws.then,
+      ...(cutMidMessage === undefined ? {} : { cutMidMessage }),
+    };
+  }
+  return entry.response as ScenarioResponse;
+}
+
+function formatIssues(error: z.ZodError): string {
+  return error.issues.map((issue) => `  - ${issue.path.join('.') || '(root)'}: ${issue.message}`).join('\n');
+}
+
+/** Reads and validates one group file; throws an error naming the file. */
+export function readCorpusFile(path: string): LoadedCase[] {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new Error(`Corpus file ${path} is not readable JSON: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  const parsed = CorpusFile.safeParse(data);
+  if (!parsed.success) throw new Error(`Corpus file ${path} is invalid:\n${formatIssues(parsed.error)}`);
+  const file = parsed.data;
+  const expectedGroup = path
+    .split(/[\\/]/)
+    .pop()
+    ?.replace(/\.json$/, '');
+  if (file.group !== expectedGroup) {
+    throw new Error(`Corpus file ${path} has group "${file.group}", expected "${expectedGroup}" (its name)`);
+  }
+  const seen = new Set<string>();
+  return file.cases.map((entry) => {
+    if (seen.has(entry.name)) throw new Error(`Corpus file ${path}: case "${entry.name}" appears twice`);
+    seen.add(entry.name);
+    const id = `${file.group}/${entry.name}`;
+    const sdk = entry.sdk ?? file.sdk;
+    const row = TAXONOMY[entry.label.reason];
+    if (row.category !== entry.label.category || row.retryable !== entry.label.retryable) {
+      // The taxonomy ties category and retryable to the reason; a label that breaks the tie is a typo.
+      throw new Error(
+        `Corpus case ${id}: reason ${entry.label.reason} is ${row.category}/retryable=${row.retryable} in the taxonomy`,
+      );
+    }
+    const label: Required<CaseLabel> = {
+      ...entry.label,
+      userAction: entry.label.userAction ?? row.userAction,
+      nextStep: entry.label.nextStep ?? row.nextStep,
+    };
+    const scenario: Scenario = {
+      id: `corpus.${file.group}/${entry.name}`,
+      provider: sdk,
+      description: id,
+      source: entry.source,
+      ...(entry.api ? { api: entry.api } : {}),
+      ...(entry.stream ? { stream: true } : {}),
+      response: responseOf(entry),
+      expected: {
+        category: label.category,
+        reason: label.reason,
+        retryable: label.retryable,
+        userAction: label.userAction,
+        httpStatus: row.httpStatus,
+      },
+    };
+    return {
+      id,
+      group: file.group,
+      sdk,
+      source: entry.source,
+      ...(entry.note ? { note: entry.note } : {}),
+      scenario,
+      label,
+    };
+  });
+}
+
+/** Every case of the corpus (or of the named groups), sorted by id. */
+export function loadCorpus(directory: string = casesDir, groups?: readonly string[]): LoadedCase[] {
+  const files = readdirSync(directory)
+    .filter((name) => name.endsWith('.json') && !name.startsWith('_'))
+    .filter((name) => groups === undefined || groups.includes(name.replace(/\.json$/, '')))
+    .sort();
+  return files
+    .flatMap((name) => readCorpusFile(join(directory, name)))
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** `corpus/known-disagreements.json`: cases whose miss is understood; printed, not counted against the floor. */
+export const KnownDisagreements = z.record(z.string(), z.string().min(10));
+
+export function loadKnownDisagreements(directory: string = corpusDir): Record<string, string> {
+  const data = JSON.parse(readFileSync(join(directory, 'known-disagreements.json'), 'utf8')) as unknown;
+  return KnownDisagreements.parse(data);
+}
+
+/** `corpus/floor.json`: the accuracy (percent, over cases not listed as known disagreements) CI must keep. */
+export const Floor = z
+  .object({
+    $comment: z.string().optional(),
+    decision: z.number().min(0).max(100),
+    reason: z.number().min(0).max(100),
+    userAction: z.number().min(0).max(100),
+    nextStep: z.number().min(0).max(100),
+  })
+  .strict();
+export type Floor = z.infer<typeof Floor>;
+
+export function loadFloor(directory: string = corpusDir): Floor {
+  return Floor.parse(JSON.parse(readFileSync(join(directory, 'floor.json'), 'utf8')));
+}

@@ -1,0 +1,80 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { corpusDir, loadCorpus, loadFloor, loadKnownDisagreements } from './case.ts';
+import { runCorpus, sdkVersions } from './run.ts';
+import { checkFloor, markdown, missLines, rowsOf, textTable } from './summary.ts';
+
+const README = join(corpusDir, '..', 'README.md');
+const START = '<!-- corpus:start -->';
+const END = '<!-- corpus:end -->';
+
+/** Replaces the text between README's corpus markers (and nothing else). */
+function writeReadme(section: string): void {
+  const readme = readFileSync(README, 'utf8');
+  const start = readme.indexOf(START);
+  const end = readme.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`README.md has no ${START} ... ${END} section`);
+  writeFileSync(README, `${readme.slice(0, start + START.length)}\n${section}\n${readme.slice(end)}`);
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    // pnpm forwards a literal `--` when the root script passes flags through.
+    args: process.argv.slice(2).filter((arg) => arg !== '--'),
+    options: {
+      write: { type: 'boolean', default: false },
+      group: { type: 'string', multiple: true },
+      quiet: { type: 'boolean', default: false },
+    },
+  });
+  const cases = loadCorpus(undefined, values.group);
+  const known = loadKnownDisagreements();
+  const floor = loadFloor();
+  const unknownIds = Object.keys(known).filter((id) => !cases.some((entry) => entry.id === id));
+  if (values.group === undefined && unknownIds.length > 0) {
+    console.error(`corpus/known-disagreements.json names cases that do not exist: ${unknownIds.join(', ')}`);
+    return 1;
+  }
+  const results = await runCorpus(cases);
+  const rows = rowsOf(results);
+  console.log(textTable(rows));
+  const misses = missLines(results, known);
+  if (!values.quiet && misses.length > 0) {
+    console.log(`\nmisses (${misses.length}):`);
+    for (const line of misses) console.log(`  ${line}`);
+  }
+  const listedHits = Object.keys(known).filter((id) =>
+    results.some((result) => result.case.id === id && Object.values(result.hits).every(Boolean)),
+  );
+  for (const id of listedHits)
+    console.log(`\nnote: ${id} is listed as a known disagreement but now passes; remove it`);
+  const check = checkFloor(results, known, floor);
+  console.log(
+    `\nover ${check.counted} cases not listed as known disagreements: ${Object.entries(check.percent)
+      .map(([field, value]) => `${field} ${value.toFixed(1)} %`)
+      .join(', ')}`,
+  );
+  if (values.write) {
+    if (values.group !== undefined) throw new Error('--write needs the whole corpus (no --group)');
+    const section = markdown(rows, results, known, floor, sdkVersions());
+    writeFileSync(join(corpusDir, 'results', 'latest.md'), `${section}\n`);
+    writeReadme(section);
+    console.log('wrote corpus/results/latest.md and README.md');
+  }
+  if (check.failures.length > 0) {
+    for (const failure of check.failures) console.error(`corpus: ${failure}`);
+    return 1;
+  }
+  return 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,16 @@
+export {
+  type CaseLabel,
+  CorpusCase,
+  CorpusFile,
+  type CorpusSdk,
+  casesDir,
+  corpusDir,
+  type Floor,
+  type LoadedCase,
+  loadCorpus,
+  loadFloor,
+  loadKnownDisagreements,
+  readCorpusFile,
+} from './case.ts';
+export { type CaseResult, FIELDS, type Field, runCorpus, sdkVersions } from './run.ts';
+export { checkFloor, markdown, missLines, rowsOf, textTable } from './summary.ts';
