@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // Tests read every workspace package from `src` through the `@faultline/source` export condition (named so that
@@ -12,6 +13,7 @@ export default defineConfig({
   ssr: { resolve: { conditions, externalConditions: ['@faultline/source'] } },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    setupFiles: [fileURLToPath(new URL('./vitest.setup.ts', import.meta.url))],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -1,7 +1,6 @@
 // The loopback server and the scenario catalogue live in @faultline/llm-mock (published); this
 // private package re-exports them under the names our tests have always imported, and keeps what
-// only our tests need (`./stream-matrix` and `./option-matrix`, which register vitest suites, the doc-example
-// runner, canned answers).
+// only our tests need (`./stream-matrix`, `./option-matrix`, which register vitest suites).
 
 export type {
   BaseUrlOptions,
@@ -41,3 +40,12 @@ export {
 } from '@faultline/llm-mock';
 export { openaiChatCompletion } from './answers.ts';
 export { type DocExample, docExamples, repoRoot } from './doc-examples.ts';
+
+/**
+ * The extractor crashes recorded since the last call (by the repository's vitest setup), emptied:
+ * for a test that crashes an extractor on purpose. Any crash left unread fails the test.
+ */
+export function takeExtractorCrashes(): Array<{ provider: string; thrown: unknown }> {
+  const crashes = (globalThis as Record<symbol, unknown>)[Symbol.for('faultline.extractorCrashes')];
+  return Array.isArray(crashes) ? crashes.splice(0) : [];
+}

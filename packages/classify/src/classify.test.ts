@@ -10,9 +10,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   type Classification,
   classify,
+  defineExtractor,
   type FailureReason,
   inspectTransportError,
   MAX_RETRY_AFTER_SECONDS,
+  onExtractorCrash,
   type ProviderErrorMetadata,
   parseDurationSeconds,
   parseRetryAfterValue,
@@ -936,5 +938,37 @@ describe('Retry-After parsing', () => {
     expect(classify(http(429, 'Please try again in 20s.', { retryAfterSeconds: 3 })).retryAfterSeconds).toBe(
       3,
     );
+  });
+});
+
+describe('an extractor that crashes', () => {
+  it('is reported to onExtractorCrash listeners and reads as faultline’s own local_bug, never unknown', () => {
+    const seen: unknown[] = [];
+    const stop = onExtractorCrash((crash) => seen.push(crash));
+    const bug = new TypeError("Cannot read properties of undefined (reading 'error')");
+    const broken = defineExtractor({
+      provider: 'acme',
+      extract() {
+        throw bug;
+      },
+    });
+    const metadata = broken.extract(new Error('a provider failure'));
+    stop();
+    // The repository's test setup records every crash and fails the test unless it is taken.
+    const recorded = (globalThis as Record<symbol, unknown[] | undefined>)[
+      Symbol.for('faultline.extractorCrashes')
+    ];
+    expect(recorded?.splice(0)).toEqual([{ provider: 'acme', thrown: bug }]);
+    expect(seen).toEqual([{ provider: 'acme', thrown: bug }]);
+    expect(metadata).toMatchObject({
+      provider: 'acme',
+      origin: 'local',
+      sdkErrorType: 'FaultlineExtractorCrash',
+    });
+    expect(classify(metadata!)).toMatchObject({
+      reason: 'local_bug',
+      nextStep: 'report_bug',
+      retryable: false,
+    });
   });
 });

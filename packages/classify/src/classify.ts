@@ -1,48 +1,47 @@
-import {
-  ACCOUNT_BLOCK_PHRASES,
-  AUTH_PHRASES,
-  BILLING_PHRASES,
-  CONTENT_POLICY_PHRASES,
-  CONTEXT_OVERFLOW_PHRASES,
-  CREDENTIAL_REJECTED_PHRASES,
-  ENDPOINT_CONFIGURATION_PHRASES,
-  INVALID_REQUEST_PHRASES,
-  MODEL_NOT_FOUND_PHRASES,
-  OVERLOADED_PHRASES,
-  PERMISSION_PHRASES,
-  QUOTA_ID_LONG_WINDOW,
-  QUOTA_ID_SHORT_WINDOW,
-  QUOTA_PHRASES,
-  RATE_LIMIT_PHRASES,
-  REQUEST_TOO_LARGE_PHRASES,
-  SERVER_ERROR_PHRASES,
-  UNSUPPORTED_MEDIA_PHRASES,
-  WAIT_IN_TEXT,
-  WARMING_UP_PHRASES,
-} from './phrases.ts';
-import { parseDurationSeconds } from './retry-after.ts';
+import { evidenceOf, type FeatureName, Features, secondsOf } from './features.ts';
+import { RULES, type RuleInput, type Verdict } from './rules.ts';
 import {
   Classification,
   type Classification as ClassificationType,
+  type DecidedBy,
   FailureReason,
   type FailureReason as FailureReasonType,
   type ProviderErrorMetadata,
+  type RuleId,
+  SdkCondition,
 } from './schemas.ts';
 import { TAXONOMY } from './taxonomy.ts';
+import { WAIT_IN_WORDS } from './vocabulary.ts';
 
 /** A 429 whose wait is longer than this is a spent allowance, not a rate limit. */
 export const QUOTA_WAIT_THRESHOLD_SECONDS = 3600;
 
 /**
  * A user's own rule, applied after the built-in ones. It sees the metadata and the built-in
- * result and may return another reason (the row of the taxonomy is used), a partial
- * classification merged over the built-in one, or `undefined` to keep the built-in result.
- * A rule that throws, or returns something invalid, is ignored.
+ * result (whose `decidedBy.rule` names the rule that decided) and may return another reason (the
+ * row of the taxonomy is used), a partial classification merged over the built-in one, or
+ * `undefined` to keep the built-in result. A rule that throws, or returns something invalid, is
+ * ignored.
  */
-export type ClassificationOverride = (
+export type ClassificationOverrideFunction = (
   metadata: ProviderErrorMetadata,
   builtIn: ClassificationType,
 ) => FailureReasonType | Partial<ClassificationType> | undefined | null;
+
+/**
+ * Overrides keyed by the id of the rule that decided (`decidedBy.rule`): when that rule decides,
+ * its entry replaces the verdict with a reason, a partial classification, or a function's answer.
+ * E.g. `{ quota_id_long_window: 'rate_limit' }`.
+ */
+export type RuleOverrides = {
+  readonly [Rule in RuleId]?:
+    | FailureReasonType
+    | Partial<ClassificationType>
+    | ClassificationOverrideFunction;
+};
+
+/** A user's override: one function for every failure, or entries keyed by rule id. */
+export type ClassificationOverride = ClassificationOverrideFunction | RuleOverrides;
 
 export interface ClassifyOptions {
   readonly override?: ClassificationOverride | undefined;
@@ -58,6 +57,8 @@ export function classificationFor(
     userActionDetail?: string | undefined;
     idempotent?: boolean | undefined;
     callerAborted?: boolean | undefined;
+    /** The rule that decided; `assigned` when the reason was given directly. */
+    decidedBy?: DecidedBy | undefined;
   } = {},
 ): ClassificationType {
   const row = TAXONOMY[reason];
@@ -74,200 +75,59 @@ export function classificationFor(
     nextStep: retryable && row.nextStep === 'retry_if_idempotent' ? 'retry' : row.nextStep,
     callerAborted: extras.callerAborted === true,
     overridden: false,
+    decidedBy: extras.decidedBy ?? { rule: 'assigned' },
   };
   if (extras.retryAfterSeconds !== undefined) classification.retryAfterSeconds = extras.retryAfterSeconds;
   return classification;
 }
 
-const URL_PATTERN = /\b(?:https?|wss?):\/\/\S+/gi;
-
-// Each phrase list is tested as one alternation, compiled once per list: one regex pass over the
-// text instead of one per phrase (classify runs on every failure).
-const COMPILED = new WeakMap<readonly RegExp[], RegExp>();
-
-function matchesAny(text: string, phrases: readonly RegExp[]): boolean {
-  let combined = COMPILED.get(phrases);
-  if (combined === undefined) {
-    combined = new RegExp(phrases.map((phrase) => `(?:${phrase.source})`).join('|'));
-    COMPILED.set(phrases, combined);
-  }
-  return combined.test(text);
-}
-
-/** The wait a provider states in prose ("Please try again in 20s"), in seconds. */
+/** The wait a provider states in words ("Please try again in 20s", "in 2h 14m"), in seconds. */
 export function waitFromText(text: string): number | undefined {
-  const match = WAIT_IN_TEXT.exec(text);
-  const amount = match?.[1];
-  if (amount === undefined) return undefined;
-  const spelled = /^(\d+(?:\.\d+)?)\s*(milliseconds?|seconds?|secs?|minutes?|mins?|hours?)$/i.exec(amount);
-  if (spelled) {
-    const value = Number(spelled[1]);
-    const unit = spelled[2]!.toLowerCase();
-    if (unit.startsWith('milli')) return value / 1000;
-    if (unit.startsWith('min')) return value * 60;
-    if (unit.startsWith('hour')) return value * 3600;
-    return value;
-  }
-  return parseDurationSeconds(amount.toLowerCase());
+  const words = WAIT_IN_WORDS.find(text.slice(0, 8192).toLowerCase());
+  return words === undefined ? undefined : secondsOf(words);
 }
 
-/** What the quota ids say, when the provider gave structured quota details. */
-function quotaWindow(quotaIds: readonly string[] | undefined): 'long' | 'short' | undefined {
-  if (quotaIds === undefined || quotaIds.length === 0) return undefined;
-  if (quotaIds.some((id) => QUOTA_ID_LONG_WINDOW.test(id))) return 'long';
-  if (quotaIds.some((id) => QUOTA_ID_SHORT_WINDOW.test(id))) return 'short';
-  return undefined;
-}
-
-const NETWORK_REASON_BY_PHASE = {
-  dns: 'endpoint',
-  connect: 'connection',
-  before_response: 'interrupted',
-  response_body: 'interrupted',
-  stream: 'interrupted',
-  unknown: 'interrupted',
-} as const satisfies Record<string, FailureReasonType>;
-
-function reasonFromStatus(status: number): FailureReasonType {
-  switch (status) {
-    case 401:
-      return 'auth';
-    case 402:
-      return 'billing';
-    case 403:
-      return 'permission';
-    case 404:
-    case 405:
-    case 410:
-      return 'not_found';
-    case 408:
-      return 'timeout';
-    case 424:
-      // Failed Dependency: the request was fine, what the provider depends on failed (Bedrock ModelErrorException).
-      return 'server_error';
-    case 409:
-    case 425:
-      return 'overloaded';
-    case 429:
-      return 'rate_limit';
-    case 451:
-      return 'content_policy';
-    case 503:
-    case 529:
-      return 'overloaded';
-    default:
-      if (status >= 500 && status <= 599) return 'server_error';
-      if (status >= 400 && status <= 499) return 'invalid_request';
-      return 'unknown';
-  }
-}
-
+/** The decision of the rule table, and the features it read. */
 interface Decision {
-  reason: FailureReasonType;
-  detail?: string;
+  readonly verdict: Verdict;
+  readonly rule: Exclude<RuleId, 'assigned'>;
+  readonly features: Features;
 }
 
-/** The built-in rules, in the order DESIGN.md gives them. Pure and provider-blind. */
+/** Runs the rule table: the first rule with a verdict decides. Pure and provider-blind. */
 function decide(metadata: ProviderErrorMetadata): Decision {
+  const features = new Features(metadata);
   const { origin } = metadata;
-  if (origin === 'local') return { reason: 'local_bug' };
-  if (origin === 'abort') return { reason: 'cancelled' };
-
   const status = metadata.statusCode;
-  const prose = (metadata.message ?? '').slice(0, 8192).replace(URL_PATTERN, ' ');
-  const text = [prose, metadata.providerCode ?? '', metadata.providerType ?? '', metadata.sdkErrorType ?? '']
-    .join(' ')
-    .toLowerCase();
-  const providerSpoke = origin === 'http' || origin === 'stream_event' || origin === 'blocked_response';
+  const accountStatus =
+    status === undefined || status === 400 || status === 402 || status === 403 || status === 429;
+  const input: RuleInput = {
+    metadata,
+    features,
+    status,
+    providerSpoke: origin === 'http' || origin === 'stream_event' || origin === 'blocked_response',
+    accountStatus,
+  };
+  for (const rule of RULES) {
+    const verdict = rule.decide(input);
+    if (verdict !== undefined) return { verdict, rule: rule.id, features };
+  }
+  // Unreachable: the last rule always answers.
+  return { verdict: { reason: 'unknown' }, rule: 'unrecognised', features };
+}
 
-  if (origin === 'blocked_response') {
-    return matchesAny(text, CONTEXT_OVERFLOW_PHRASES)
-      ? { reason: 'context_overflow' }
-      : { reason: 'content_policy' };
+/** The override that applies to this classification: the function, or the entry of its rule. */
+function overrideFor(
+  override: ClassificationOverride,
+  rule: RuleId,
+): ClassificationOverrideFunction | FailureReasonType | Partial<ClassificationType> | undefined {
+  if (typeof override === 'function') return override;
+  if (override === null || typeof override !== 'object') return undefined;
+  try {
+    return Object.hasOwn(override, rule) ? (override as RuleOverrides)[rule] : undefined;
+  } catch {
+    return undefined;
   }
-
-  // Context overflow wins over a 5xx, a 429 and a stream error.
-  if (providerSpoke || origin === 'validation') {
-    if (matchesAny(text, CONTEXT_OVERFLOW_PHRASES)) return { reason: 'context_overflow' };
-    if ((status === 429 || status === 413) && matchesAny(text, REQUEST_TOO_LARGE_PHRASES)) {
-      return { reason: 'context_overflow' };
-    }
-  }
-
-  if (origin === 'network') {
-    const reason = NETWORK_REASON_BY_PHASE[metadata.networkPhase ?? 'unknown'];
-    return { reason };
-  }
-  if (origin === 'timeout') {
-    const phase = metadata.networkPhase;
-    return { reason: phase === 'stream' || phase === 'response_body' ? 'interrupted' : 'timeout' };
-  }
-  if (origin === 'malformed_response' && (status === undefined || status < 400)) {
-    return { reason: 'interrupted', detail: 'The provider answered with a body that could not be read.' };
-  }
-
-  if (status !== undefined && status < 400 && !providerSpoke) return { reason: 'unknown' };
-  if (status === undefined && !providerSpoke && origin !== 'validation') {
-    // No status and no provider words: only a named SDK type can say more.
-    if (metadata.sdkErrorType === undefined && metadata.providerType === undefined)
-      return { reason: 'unknown' };
-  }
-
-  // The SDK could not even build a URL (AWS "Region is missing"): nothing was sent, fix the configuration.
-  if (status === undefined && matchesAny(prose.trim().toLowerCase(), ENDPOINT_CONFIGURATION_PHRASES)) {
-    return { reason: 'endpoint' };
-  }
-  // Account state first: a block or a spent allowance outranks rate-limit and auth wording.
-  if (matchesAny(text, ACCOUNT_BLOCK_PHRASES)) {
-    return { reason: 'permission', detail: 'The provider has blocked this account. Contact its support.' };
-  }
-  // 402 is the billing status: quota wording in its text ("billing details") must not move it.
-  if (status === 402) return { reason: 'billing' };
-  const window = quotaWindow(metadata.quotaIds);
-  const accountStatus = status === undefined || [400, 402, 403, 429].includes(status);
-  if (window === 'long') return { reason: 'quota' };
-  if (window !== 'short' && accountStatus) {
-    if (matchesAny(text, BILLING_PHRASES)) return { reason: 'billing' };
-    if (matchesAny(text, QUOTA_PHRASES)) return { reason: 'quota' };
-  }
-  if (window === 'short') return { reason: 'rate_limit' };
-
-  if (
-    status === 401 ||
-    matchesAny(text, CREDENTIAL_REJECTED_PHRASES) ||
-    (status !== 403 && matchesAny(text, AUTH_PHRASES))
-  )
-    return { reason: 'auth' };
-  if (matchesAny(text, MODEL_NOT_FOUND_PHRASES) && (status === undefined || status < 500)) {
-    return { reason: 'model_not_found' };
-  }
-  if (matchesAny(text, CONTENT_POLICY_PHRASES) && (status === undefined || status < 500)) {
-    return { reason: 'content_policy' };
-  }
-  if (status === 403 || matchesAny(text, PERMISSION_PHRASES)) return { reason: 'permission' };
-  if (
-    matchesAny(text, UNSUPPORTED_MEDIA_PHRASES) &&
-    (status === undefined || status === 400 || status === 415 || status === 422)
-  ) {
-    return { reason: 'unsupported_media' };
-  }
-  // A model being loaded answers 429 too (Bedrock ModelNotReadyException): busy, not the account's rate.
-  if (matchesAny(text, WARMING_UP_PHRASES)) {
-    return { reason: 'overloaded' };
-  }
-  if (status === 429 || matchesAny(text, RATE_LIMIT_PHRASES)) {
-    if (status !== undefined && status !== 429 && status >= 500) return { reason: reasonFromStatus(status) };
-    return { reason: 'rate_limit' };
-  }
-  if (matchesAny(text, OVERLOADED_PHRASES)) return { reason: 'overloaded' };
-  if (status !== undefined) {
-    if (status >= 500 && status !== 503 && status !== 529) return { reason: 'server_error' };
-    return { reason: reasonFromStatus(status) };
-  }
-  if (matchesAny(text, SERVER_ERROR_PHRASES)) return { reason: 'server_error' };
-  if (matchesAny(text, INVALID_REQUEST_PHRASES) || origin === 'validation')
-    return { reason: 'invalid_request' };
-  return { reason: 'unknown' };
 }
 
 function applyOverride(
@@ -277,65 +137,127 @@ function applyOverride(
   retryAfterSeconds: number | undefined,
   idempotent: boolean | undefined,
 ): ClassificationType {
-  let result: ReturnType<ClassificationOverride>;
+  let result: ReturnType<ClassificationOverrideFunction>;
   try {
-    result = override(metadata, builtIn);
+    const entry = overrideFor(override, builtIn.decidedBy.rule);
+    result = typeof entry === 'function' ? entry(metadata, builtIn) : entry;
   } catch {
     return builtIn;
   }
   if (result === undefined || result === null) return builtIn;
+  // The rule that decided stays on record: the override changed its verdict, not its evidence.
+  const decidedBy = builtIn.decidedBy;
   if (typeof result === 'string') {
     const reason = FailureReason.safeParse(result);
     if (!reason.success) return builtIn;
-    return { ...classificationFor(reason.data, { retryAfterSeconds, idempotent }), overridden: true };
+    return {
+      ...classificationFor(reason.data, { retryAfterSeconds, idempotent, decidedBy }),
+      overridden: true,
+    };
   }
   if (typeof result !== 'object') return builtIn;
   const base =
     typeof result.reason === 'string' &&
     FailureReason.safeParse(result.reason).success &&
     result.reason !== builtIn.reason
-      ? classificationFor(result.reason, { retryAfterSeconds, idempotent })
+      ? classificationFor(result.reason, { retryAfterSeconds, idempotent, decidedBy })
       : builtIn;
   const merged = Classification.safeParse({ ...base, ...result, overridden: true });
   return merged.success ? merged.data : builtIn;
 }
 
+/** What `explainClassification` returns: the classification, and what the rule table read. */
+export interface Explanation {
+  readonly classification: ClassificationType;
+  /** The features the rules read, in the order they read them, with their evidence (or null). */
+  readonly features: Partial<Record<FeatureName, string | null>>;
+}
+
+/**
+ * Classifies like `classify`, and also returns the features the rule table read on the way to
+ * its decision (each with a bounded, scrubbed piece of evidence, or null when absent).
+ */
+export function explainClassification(
+  metadata: ProviderErrorMetadata,
+  options: ClassifyOptions = {},
+): Explanation {
+  const outcome = run(metadata, options);
+  let features: Explanation['features'] = {};
+  try {
+    features = outcome.features?.summary() ?? {};
+  } catch {
+    features = {};
+  }
+  return { classification: outcome.classification, features };
+}
+
 /**
  * Classifies provider-blind metadata: one pure function implementing every row of the taxonomy
- * and every signal rule in DESIGN.md. Total: any input (even one that is not valid metadata)
- * gives a classification; `unknown` is never retryable.
+ * and every signal rule in DESIGN.md, through one ordered rule table (rules.ts). Total: any input
+ * (even one that is not valid metadata) gives a classification; `unknown` is never retryable.
+ * `decidedBy` names the rule that decided and the evidence it matched.
  */
 export function classify(metadata: ProviderErrorMetadata, options: ClassifyOptions = {}): ClassificationType {
-  let decision: Decision;
-  let retryAfterSeconds: number | undefined;
+  return run(metadata, options).classification;
+}
+
+function run(
+  metadata: ProviderErrorMetadata,
+  options: ClassifyOptions,
+): { classification: ClassificationType; features?: Features } {
+  let decision: Decision | undefined;
   const safe = normalise(metadata);
+  let verdict: Verdict;
+  let rule: Exclude<RuleId, 'assigned'>;
   try {
-    retryAfterSeconds = safe.retryAfterSeconds ?? waitFromText(safe.message.slice(0, 8192));
     decision = decide(safe);
+    verdict = decision.verdict;
+    rule = decision.rule;
   } catch {
-    decision = { reason: 'unknown' };
+    verdict = { reason: 'unknown' };
+    rule = 'unrecognised';
+  }
+  const transientish = TAXONOMY[verdict.reason].category === 'transient' || verdict.reason === 'quota';
+  // The wait: the provider's structured one, else its words, read only when it can matter.
+  let retryAfterSeconds = safe.retryAfterSeconds;
+  // Only a provider's own words state a wait: a transport error's message never does.
+  const providerWords = safe.origin === 'http' || safe.origin === 'stream_event';
+  if (retryAfterSeconds === undefined && providerWords && (transientish || options.override !== undefined)) {
+    try {
+      retryAfterSeconds = decision?.features.waitInWords()?.seconds;
+    } catch {
+      retryAfterSeconds = undefined;
+    }
   }
   // A wait longer than an hour means the allowance is spent: no retry loop should hold that long.
   if (
-    decision.reason === 'rate_limit' &&
+    verdict.reason === 'rate_limit' &&
     retryAfterSeconds !== undefined &&
     retryAfterSeconds > QUOTA_WAIT_THRESHOLD_SECONDS
   ) {
-    decision = { reason: 'quota' };
+    verdict = { reason: 'quota', evidence: `wait ${Math.round(retryAfterSeconds)}s` };
+    rule = 'long_wait';
   }
-  const transientish = TAXONOMY[decision.reason].category === 'transient' || decision.reason === 'quota';
-  const builtIn = classificationFor(decision.reason, {
+  const decidedBy: DecidedBy = { rule };
+  if (verdict.evidence !== undefined && verdict.evidence !== '') {
+    const evidence = evidenceOf(verdict.evidence);
+    if (evidence !== '') decidedBy.evidence = evidence;
+  }
+  const builtIn = classificationFor(verdict.reason, {
     retryAfterSeconds: transientish ? retryAfterSeconds : undefined,
-    userActionDetail: decision.detail,
+    userActionDetail: verdict.detail,
     idempotent: options.idempotent,
     callerAborted: safe.origin === 'abort',
+    decidedBy,
   });
-  if (decision.reason === 'permission' && decision.detail !== undefined) {
-    builtIn.userAction = { kind: 'contact_support', detail: decision.detail };
+  if (verdict.contactSupport === true) {
+    builtIn.userAction = { kind: 'contact_support', detail: verdict.detail };
   }
-  return options.override === undefined
-    ? builtIn
-    : applyOverride(options.override, safe, builtIn, retryAfterSeconds, options.idempotent);
+  const classification =
+    options.override === undefined
+      ? builtIn
+      : applyOverride(options.override, safe, builtIn, retryAfterSeconds, options.idempotent);
+  return decision === undefined ? { classification } : { classification, features: decision.features };
 }
 
 /** Keeps only well-typed fields, so that classify stays total on malformed metadata. */
@@ -398,6 +320,13 @@ function normalise(metadata: unknown): ProviderErrorMetadata {
   if (phase !== undefined && phases.includes(phase))
     result.networkPhase = phase as ProviderErrorMetadata['networkPhase'];
   if (Array.isArray(quotaIds))
-    result.quotaIds = quotaIds.filter((id): id is string => typeof id === 'string').slice(0, 50);
+    result.quotaIds = quotaIds
+      .slice(0, 50)
+      .filter((id): id is string => typeof id === 'string')
+      .map((id) => id.slice(0, 200));
+  // A plain lookup, not zod's safeParse: a failed parse builds an error object on every call.
+  const condition = read('sdkCondition');
+  if (typeof condition === 'string' && (SdkCondition.options as readonly string[]).includes(condition))
+    result.sdkCondition = condition as SdkCondition;
   return result;
 }

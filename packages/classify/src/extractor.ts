@@ -24,9 +24,53 @@ export interface ExtractorDefinition {
   extract(error: unknown, context: ExtractContext): ProviderErrorMetadata | undefined;
 }
 
+/** An extractor's own crash: a bug in faultline, never the SDK's failure. */
+export interface ExtractorCrash {
+  readonly provider: string;
+  /** What the extractor threw. */
+  readonly thrown: unknown;
+}
+
+export type ExtractorCrashListener = (crash: ExtractorCrash) => void;
+
+// Kept on the global object under a registered symbol, so that duplicate installs of this package
+// share one set of listeners, and a test runner's setup can listen without importing it.
+const CRASH_LISTENERS_KEY = Symbol.for('faultline.extractorCrashListeners');
+
+function crashListeners(): Set<ExtractorCrashListener> {
+  const holder = globalThis as { [CRASH_LISTENERS_KEY]?: Set<ExtractorCrashListener> };
+  holder[CRASH_LISTENERS_KEY] ??= new Set();
+  return holder[CRASH_LISTENERS_KEY];
+}
+
 /**
- * Builds a total extractor: whatever the definition throws (a Proxy trap, a getter) becomes
- * `undefined`, and the result always carries the extractor's own provider key.
+ * Listens for extractors that crash while reading an error. The crash never reaches the caller
+ * (the failure is reported as faultline's own `local_bug`); this hook makes it visible, and the
+ * repository's test setup turns it into a test failure. Returns a function that stops listening.
+ */
+export function onExtractorCrash(listener: ExtractorCrashListener): () => void {
+  const listeners = crashListeners();
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+  };
+}
+
+function reportCrash(provider: string, thrown: unknown): void {
+  for (const listener of crashListeners()) {
+    try {
+      listener({ provider, thrown });
+    } catch {
+      // A listener never changes the outcome.
+    }
+  }
+}
+
+/**
+ * Builds a total extractor whose result always carries the extractor's own provider key. Whatever
+ * the definition throws is a bug in the extractor: it is reported to `onExtractorCrash` listeners,
+ * and the failure being read becomes faultline's own `local_bug` (origin `local`), never an
+ * `unknown` that looks like "not mine".
  */
 export function defineExtractor(definition: ExtractorDefinition): Extractor {
   const provider = definition.provider;
@@ -43,8 +87,14 @@ export function defineExtractor(definition: ExtractorDefinition): Extractor {
           return copy;
         }
         return metadata;
-      } catch {
-        return undefined;
+      } catch (thrown) {
+        reportCrash(provider, thrown);
+        return {
+          provider,
+          message: `faultline's ${provider} extractor failed while reading this error (a bug in faultline: please report it).`,
+          origin: 'local',
+          sdkErrorType: 'FaultlineExtractorCrash',
+        };
       }
     },
   });

@@ -1,9 +1,13 @@
 export {
   type ClassificationOverride,
+  type ClassificationOverrideFunction,
   type ClassifyOptions,
   classificationFor,
   classify,
+  type Explanation,
+  explainClassification,
   QUOTA_WAIT_THRESHOLD_SECONDS,
+  type RuleOverrides,
   waitFromText,
 } from './classify.ts';
 export {
@@ -11,9 +15,13 @@ export {
   defineExtractor,
   type ExtractContext,
   type Extractor,
+  type ExtractorCrash,
+  type ExtractorCrashListener,
   type ExtractorDefinition,
   MAX_RAW_BODY_LENGTH,
+  onExtractorCrash,
 } from './extractor.ts';
+export { FEATURE_NAMES, type FeatureName } from './features.ts';
 export {
   causeChain,
   constructorName,
@@ -35,17 +43,22 @@ export {
   parseRetryAfterValue,
   retryAfterFromHeaders,
 } from './retry-after.ts';
+export { RULES, type Rule } from './rules.ts';
 export {
   Classification,
+  DecidedBy,
   DeliveredOutput,
   ErrorCategory,
   ErrorDomain,
   FailureOrigin,
   FailureReason,
+  MAX_EVIDENCE_LENGTH,
   NetworkPhase,
   NextStep,
   ProviderErrorMetadata,
   RecoveryHints,
+  RuleId,
+  SdkCondition,
   UserAction,
   UserActionKind,
 } from './schemas.ts';

@@ -119,6 +119,14 @@ export function parseJsonSafely(text: unknown): unknown {
   }
 }
 
+function isArraySafely(value: unknown): boolean {
+  try {
+    return Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The cause chain of a thrown value, the value first, cycle-guarded and bounded. Follows
  * `cause` and, for `AggregateError`, its first error.
@@ -135,8 +143,10 @@ export function causeChain(error: unknown, maxDepth = 8): unknown[] {
       current = cause;
       continue;
     }
+    // An AggregateError's first error. `errors` may be a Proxy: Array.isArray throws on a revoked
+    // one, and indexing runs its get trap, so both go through guarded reads.
     const errors = safeGet(current, 'errors');
-    current = Array.isArray(errors) ? errors[0] : undefined;
+    current = isArraySafely(errors) ? safeGet(errors, 0) : undefined;
   }
   return chain;
 }

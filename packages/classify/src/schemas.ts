@@ -121,6 +121,17 @@ export const NetworkPhase = z.enum([
 ]);
 export type NetworkPhase = z.infer<typeof NetworkPhase>;
 
+/**
+ * A condition an SDK raised about itself, recognised by the adapter that knows the SDK (its own
+ * words, class and fields) and passed to classify as a code, so that classify never keeps an
+ * SDK's wording in its own vocabularies.
+ * - `missing_credentials`: the client was built without a key or credentials (nothing was sent).
+ * - `missing_region`: the client cannot build a URL without a region or endpoint (nothing was sent).
+ * - `stream_incomplete`: the SDK could not assemble an answer from what a stream delivered.
+ */
+export const SdkCondition = z.enum(['missing_credentials', 'missing_region', 'stream_incomplete']);
+export type SdkCondition = z.infer<typeof SdkCondition>;
+
 /** How much output a stream had delivered before it failed. */
 export const DeliveredOutput = z.object({
   chunks: z.number().int().nonnegative(),
@@ -164,6 +175,8 @@ export const ProviderErrorMetadata = z.object({
   delivered: DeliveredOutput.optional(),
   /** The reason a success answer was blocked (`content_filter`, `SAFETY`, `refusal` ...). */
   blockReason: z.string().optional(),
+  /** A condition the SDK raised about itself, recognised by its adapter (see `SdkCondition`). */
+  sdkCondition: SdkCondition.optional(),
   /** Kept in memory only (non-enumerable when attached with `attachRawBody`); never serialised. */
   rawBody: z.string().optional(),
 });
@@ -182,6 +195,66 @@ export const RecoveryHints = z.object({
 });
 export type RecoveryHints = z.infer<typeof RecoveryHints>;
 
+/**
+ * The stable id of the rule of classify's table that decided a classification (see rules.ts, in
+ * order). Ids are never renamed: overrides and dashboards key on them. `assigned` is not a rule of
+ * the table: the classification was built for a reason directly (`classificationFor`).
+ */
+export const RuleId = z.enum([
+  'local_error',
+  'caller_abort',
+  'sdk_missing_credentials',
+  'sdk_missing_region',
+  'sdk_stream_incomplete',
+  'blocked_overflow',
+  'blocked_answer',
+  'overflow_vocabulary',
+  'request_too_large',
+  'network_phase',
+  'deadline',
+  'unreadable_body',
+  'success_status',
+  'no_provider_signal',
+  'quota_id_long_window',
+  'quota_id_short_window',
+  'account_block',
+  'payment_status',
+  'long_window',
+  'short_window',
+  'payment_vocabulary',
+  'allowance_vocabulary',
+  'credential_rejected',
+  'auth_status',
+  'auth_vocabulary',
+  'model_unavailable',
+  'content_policy_vocabulary',
+  'permission_vocabulary',
+  'forbidden_status',
+  'unsupported_media',
+  'warming_up',
+  'capacity_vocabulary',
+  'throttle_vocabulary',
+  'throttle_status',
+  'status_default',
+  'invalid_request_vocabulary',
+  'server_vocabulary',
+  'sdk_validation',
+  'unrecognised',
+  'long_wait',
+  'assigned',
+]);
+export type RuleId = z.infer<typeof RuleId>;
+
+/** The longest evidence a `decidedBy` carries. */
+export const MAX_EVIDENCE_LENGTH = 120;
+
+/** The rule that decided, and a bounded, scrubbed piece of what it matched. */
+export const DecidedBy = z.object({
+  rule: RuleId,
+  evidence: z.string().max(MAX_EVIDENCE_LENGTH).optional(),
+});
+export type DecidedBy = z.infer<typeof DecidedBy>;
+
 export const Classification = z.object({
   category: ErrorCategory,
   reason: FailureReason,
@@ -196,5 +269,10 @@ export const Classification = z.object({
   callerAborted: z.boolean(),
   /** True when a user-supplied override changed the built-in result. */
   overridden: z.boolean(),
+  /**
+   * The rule of classify's table that decided, with the evidence it matched. A classification
+   * serialised before this field existed reads as `assigned`.
+   */
+  decidedBy: DecidedBy.default({ rule: 'assigned' }),
 });
 export type Classification = z.infer<typeof Classification>;

@@ -46,6 +46,29 @@ const googleQuota = JSON.stringify({
     ],
   },
 });
+// Gemini's free-tier per-minute 429 (google-gemini/gemini-cli-action#36): the window decides, not the tier.
+const googlePerMinuteFreeTier = JSON.stringify({
+  error: {
+    code: 429,
+    message:
+      'You exceeded your current quota, please check your plan and billing details. For more information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits.',
+    status: 'RESOURCE_EXHAUSTED',
+    details: [
+      {
+        '@type': 'type.googleapis.com/google.rpc.QuotaFailure',
+        violations: [
+          {
+            quotaMetric: 'generativelanguage.googleapis.com/generate_content_free_tier_input_token_count',
+            quotaId: 'GenerateContentInputTokensPerModelPerMinute-FreeTier',
+            quotaDimensions: { location: 'global', model: 'gemini-2.5-pro' },
+            quotaValue: '250000',
+          },
+        ],
+      },
+      { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '26s' },
+    ],
+  },
+});
 const mistralNotFound = JSON.stringify({
   object: 'error',
   message: 'Invalid model: mistral-nope',
@@ -207,6 +230,57 @@ describe.concurrent('faultline classify: an HTTP response', () => {
     expect(plain.code).toBe(2);
     expect(exitZero.code).toBe(0);
     expect(report(exitZero.stdout).reason).toBe('auth');
+  });
+});
+
+describe.concurrent('faultline classify --explain', () => {
+  it('prints the rule that decided, its evidence and the features read (panel)', async () => {
+    const run = await runFaultline(['classify', '--status', '429', '--format', 'panel', '--explain'], {
+      input: googlePerMinuteFreeTier,
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('rate_limit');
+    expect(run.stdout).toContain(
+      'decided by quota_id_short_window: GenerateContentInputTokensPerModelPerMinute-FreeTier',
+    );
+    expect(run.stdout).toContain('evidence   GenerateContentInputTokensPerModelPerMinute-FreeTier');
+    expect(run.stdout).toContain('features read, in order:');
+    expect(run.stdout).toMatch(/\n\s+overflow\s+—\n/);
+    expect(run.stdout).toMatch(
+      /\n\s+quotaIdWindow\s+short: GenerateContentInputTokensPerModelPerMinute-FreeTier\n?$/,
+    );
+  });
+
+  it('in JSON, wraps the report and the explanation', async () => {
+    const run = await runFaultline(['classify', '--status', '429', '--format', 'json', '--explain'], {
+      input: googlePerMinuteFreeTier,
+    });
+    expect(run.code).toBe(1);
+    const output = JSON.parse(run.stdout) as { report: unknown; explanation: Record<string, unknown> };
+    const parsed = ErrorReport.parse(output.report);
+    expect(parsed).toMatchObject({ reason: 'rate_limit', retryable: true, retryAfterSeconds: 26 });
+    expect(parsed.decidedBy).toEqual({
+      rule: 'quota_id_short_window',
+      evidence: 'GenerateContentInputTokensPerModelPerMinute-FreeTier',
+    });
+    expect(output.explanation).toMatchObject({
+      rule: 'quota_id_short_window',
+      evidence: 'GenerateContentInputTokensPerModelPerMinute-FreeTier',
+    });
+    const features = output.explanation.features as Record<string, string | null>;
+    expect(features.overflow).toBeNull();
+    expect(features.quotaIdWindow).toBe('short: GenerateContentInputTokensPerModelPerMinute-FreeTier');
+    // The deciding quota id spares the vocabularies after it.
+    expect(Object.keys(features)).not.toContain('allowance');
+    expect(Object.keys(features)).not.toContain('throttle');
+  });
+
+  it('without --explain, JSON is the bare report, which still carries decidedBy', async () => {
+    const run = await runFaultline(['classify', '--status', '429', '--format', 'json'], {
+      input: googlePerMinuteFreeTier,
+    });
+    expect(report(run.stdout).decidedBy?.rule).toBe('quota_id_short_window');
   });
 });
 

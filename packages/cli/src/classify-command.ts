@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import {
   defineExtractor,
+  type Explanation,
   type Extractor,
+  explainClassification,
   type ProviderErrorMetadata,
   parseJsonSafely,
   readHeader,
@@ -49,6 +51,7 @@ export interface ClassifyOptions {
   format?: OutputFormat;
   exitZero?: boolean;
   model?: string;
+  explain?: boolean;
 }
 
 /** What the caller knows about the failed call, carried into the report. */
@@ -57,6 +60,19 @@ export interface CallContext {
 }
 
 const replayTimeoutMs = 5_000;
+
+// The metadata each report was built from, for --explain (the report itself carries no features).
+const metadataOfReport = new WeakMap<ErrorReport, ProviderErrorMetadata>();
+
+/** `toErrorReport`, remembering the FaultlineError's metadata for --explain. */
+function reportOf(error: unknown): ErrorReport {
+  const report = toErrorReport(error);
+  const metadata = safeGet(error, 'metadata');
+  if (metadata !== null && typeof metadata === 'object') {
+    metadataOfReport.set(report, metadata as ProviderErrorMetadata);
+  }
+  return report;
+}
 
 function readBodyFile(path: string): string {
   try {
@@ -131,7 +147,7 @@ export async function classifyThroughSdk(
     );
     return undefined;
   } catch (error) {
-    return toErrorReport(error);
+    return reportOf(error);
   } finally {
     await server.close();
   }
@@ -177,7 +193,7 @@ async function classifyResponse(
     );
   }
   const error = new Error(`HTTP ${captured.status}`);
-  return toErrorReport(
+  return reportOf(
     classifyError(error, { extractors: [genericResponseExtractor(captured)], model: context.model }),
   );
 }
@@ -222,11 +238,11 @@ async function classifyLoggedError(
       metadata = undefined;
     }
     if (metadata !== undefined) {
-      return toErrorReport(classifyError(error, { extractors: [extractor], model: context.model }));
+      return reportOf(classifyError(error, { extractors: [extractor], model: context.model }));
     }
   }
   if (captured !== undefined) return classifyResponse(captured, undefined, context);
-  return toErrorReport(classifyError(error, { model: context.model }));
+  return reportOf(classifyError(error, { model: context.model }));
 }
 
 export function renderReport(report: ErrorReport, format: OutputFormat, color: boolean): string {
@@ -273,7 +289,54 @@ export async function classifyCommand(options: ClassifyOptions, streams: Termina
     report = await classifyResponse({ status, headers, body }, detected, context);
   }
   const format: OutputFormat = options.format ?? (streams.stdout.isTTY === true ? 'panel' : 'json');
-  const output = renderReport(report, format, colorEnabled(streams.stdout, streams.environment));
+  let output = renderReport(report, format, colorEnabled(streams.stdout, streams.environment));
+  if (options.explain === true) {
+    const explanation = explain(report);
+    output =
+      format === 'json'
+        ? JSON.stringify(
+            { report: JSON.parse(output), explanation: explanationJson(report, explanation) },
+            null,
+            2,
+          )
+        : `${output.replace(/\n$/, '')}\n\n${formatExplanation(report, explanation)}`;
+  }
   streams.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
   return options.exitZero === true ? 0 : exitCodeFor(report);
+}
+
+/** What classify read to decide this report, re-read from the metadata the report was built from. */
+function explain(report: ErrorReport): Explanation | undefined {
+  const metadata = metadataOfReport.get(report);
+  if (metadata === undefined) return undefined;
+  try {
+    return explainClassification(metadata);
+  } catch {
+    return undefined;
+  }
+}
+
+function explanationJson(report: ErrorReport, explanation: Explanation | undefined): Record<string, unknown> {
+  return {
+    rule: report.decidedBy?.rule ?? 'assigned',
+    ...(report.decidedBy?.evidence === undefined ? {} : { evidence: report.decidedBy.evidence }),
+    features: explanation?.features ?? {},
+  };
+}
+
+/** --explain: the rule that decided, its evidence, and every feature the rule table read. */
+export function formatExplanation(report: ErrorReport, explanation: Explanation | undefined): string {
+  const lines = [`decided by ${report.decidedBy?.rule ?? 'assigned'}`];
+  if (report.decidedBy?.evidence !== undefined) lines.push(`evidence   ${report.decidedBy.evidence}`);
+  const features = Object.entries(explanation?.features ?? {});
+  if (features.length === 0) {
+    lines.push('features   none read (a structured field decided)');
+  } else {
+    lines.push('features read, in order:');
+    const width = Math.max(...features.map(([name]) => name.length));
+    for (const [name, value] of features) {
+      lines.push(`  ${name.padEnd(width)}  ${value === null || value === undefined ? '—' : value}`);
+    }
+  }
+  return lines.join('\n');
 }

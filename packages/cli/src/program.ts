@@ -79,6 +79,7 @@ export function createProgram(streams: TerminalStreams, setExitCode: (code: numb
       ).choices(outputFormats),
     )
     .option('--exit-zero', 'exit 0 whatever the classification')
+    .option('--explain', 'also print the rule that decided, its evidence and the features classify read')
     .addHelpText(
       'after',
       [

@@ -56,11 +56,11 @@ export function parseAnthropicErrorBody(value: unknown): AnthropicErrorBody | un
 
 /** A JSON-like object: not null, not an array, not bytes. */
 export function isPlainBody(value: unknown): value is object {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    !Array.isArray(value) &&
-    !ArrayBuffer.isView(value) &&
-    !(value instanceof ArrayBuffer)
-  );
+  if (typeof value !== 'object' || value === null) return false;
+  try {
+    // A Proxy body: Array.isArray throws on a revoked one, instanceof runs its getPrototypeOf trap.
+    return !Array.isArray(value) && !ArrayBuffer.isView(value) && !(value instanceof ArrayBuffer);
+  } catch {
+    return false;
+  }
 }

@@ -27,7 +27,7 @@ export const ANTHROPIC_PROVIDER = 'anthropic';
 /**
  * The SDK's own words (0.39 to 1.12, observed) when neither `apiKey` nor `authToken` is set:
  * "Could not resolve authentication method. Expected either apiKey or authToken to be set. ..."
- * Used only to recognise the SDK's error; classify reads the phrase to decide the reason.
+ * Recognised here and passed to classify as `sdkCondition: 'missing_credentials'`.
  */
 const MISSING_CREDENTIALS =
   /^Could not resolve authentication method\. Expected (either apiKey|one of apiKey)/;
@@ -289,6 +289,7 @@ export const anthropicExtractor: Extractor = defineExtractor({
           provider: ANTHROPIC_PROVIDER,
           message: plainMessage,
           origin: 'validation',
+          sdkCondition: 'missing_credentials',
         };
         const sdkErrorType = sdkErrorTypeOf(error, names);
         if (sdkErrorType !== undefined) metadata.sdkErrorType = sdkErrorType;

@@ -2,7 +2,7 @@ import { classify, type FailureReason, type ProviderErrorMetadata } from '@fault
 import { describe, expect, it } from 'vitest';
 
 /**
- * Regressions for the Bedrock wordings added to packages/classify/src/phrases.ts (and the three
+ * Regressions for the Bedrock wordings added to packages/classify/src/vocabulary.ts (and the three
  * small rules in classify.ts: credential rejections win over 403, a model warming up wins over
  * 429, and 424 Failed Dependency is a server error). The scenarios test them end to end through
  * the real SDK; these pin each rule on its own, including the wordings no scenario replays.

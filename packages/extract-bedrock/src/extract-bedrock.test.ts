@@ -132,7 +132,7 @@ function eventStream(
   messages: Array<{ headers: Record<string, string>; payload: string }>,
   ending: 'end' | 'cut' | 'stall',
 ): Scenario['response'] {
-  // biome-ignore lint/suspicious/noThenProperty: the scenario format (docs/contracts.md) names this field `then`.
+  // biome-ignore lint/suspicious/noThenProperty: the scenario format (docs/contributing/contracts.md) names this field `then`.
   return { kind: 'aws-event-stream', messages, then: ending };
 }
 

@@ -195,7 +195,8 @@ const REGION_MISSING_MESSAGE = /^Region is missing$/;
 /**
  * Configuration failures the SDK raises before sending anything: `CredentialsProviderError`
  * ("Could not load credentials from any providers", own `tryNextLink`) and "Region is missing".
- * Origin `validation`: the SDK refused its own setup; classify reads the wording.
+ * Origin `validation`: the SDK refused its own setup, passed to classify as `sdkCondition`
+ * (`missing_credentials`, `missing_region`) so that classify keeps no AWS SDK wording.
  */
 function extractConfigurationError(error: unknown): ProviderErrorMetadata | undefined {
   const name = errorNameOf(error);
@@ -209,6 +210,7 @@ function extractConfigurationError(error: unknown): ProviderErrorMetadata | unde
       provider: BEDROCK_PROVIDER,
       message: message || (name ?? 'AWS SDK configuration error'),
       origin: 'validation',
+      sdkCondition: credentials ? 'missing_credentials' : 'missing_region',
     },
     { sdkErrorType: name },
   );

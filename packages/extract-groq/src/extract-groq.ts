@@ -136,7 +136,7 @@ function transportMetadata(
 /**
  * groq-sdk's own words (0.37 to 1.6, observed) when the client is built without a key:
  * "The GROQ_API_KEY environment variable is missing or empty; either provide it, or ...".
- * Used only to recognise the SDK's error; classify reads the phrase to decide the reason.
+ * Recognised here and passed to classify as `sdkCondition: 'missing_credentials'`.
  */
 const MISSING_API_KEY = /^The GROQ_API_KEY environment variable is missing or empty/;
 
@@ -146,7 +146,13 @@ function extractGroq(error: unknown, context: { signal?: AbortSignal; now?: () =
     // A plain GroqError (not an APIError) thrown by the client constructor.
     const message = messageOf(error, 1000);
     if (MISSING_API_KEY.test(message) && prototypeNames(error).includes('GroqError')) {
-      return { provider: GROQ_PROVIDER, sdkErrorType: 'GroqError', message, origin: 'validation' } as const;
+      return {
+        provider: GROQ_PROVIDER,
+        sdkErrorType: 'GroqError',
+        message,
+        origin: 'validation',
+        sdkCondition: 'missing_credentials',
+      } as const;
     }
     return undefined;
   }

@@ -229,6 +229,7 @@ function streamChunkMetadata(error: object): ProviderErrorMetadata {
     message: `Mistral sent a stream event the SDK could not read (missing ${paths.join(', ')}); most often an error event mid-stream.`,
     origin: 'malformed_response',
     networkPhase: 'stream',
+    sdkCondition: 'stream_incomplete',
   };
 }
 

@@ -508,6 +508,41 @@ describe('phrases this package added to classify (regression)', () => {
   });
 });
 
+describe("the SDK's own conditions (sdkCondition)", () => {
+  it('reads the missing-key error every major and the Azure client throw as missing_credentials → auth', () => {
+    const saved = { openai: process.env.OPENAI_API_KEY, azure: process.env.AZURE_OPENAI_API_KEY };
+    delete process.env.OPENAI_API_KEY;
+    delete process.env.AZURE_OPENAI_API_KEY;
+    try {
+      for (const sdk of SDKS) {
+        const constructors: Array<() => unknown> = [
+          () => new sdk.OpenAI({ maxRetries: 0 }),
+          () => new sdk.AzureOpenAI({ endpoint: 'http://127.0.0.1:9', apiVersion: '2024-10-21' }),
+        ];
+        for (const construct of constructors) {
+          let thrown: unknown;
+          try {
+            construct();
+          } catch (error) {
+            thrown = error;
+          }
+          const metadata = openaiExtractor.extract(thrown);
+          expect(metadata, sdk.alias).toMatchObject({
+            origin: 'validation',
+            sdkCondition: 'missing_credentials',
+          });
+          const classification = classify(metadata!);
+          expect(classification.reason).toBe('auth');
+          expect(classification.decidedBy.rule).toBe('sdk_missing_credentials');
+        }
+      }
+    } finally {
+      if (saved.openai !== undefined) process.env.OPENAI_API_KEY = saved.openai;
+      if (saved.azure !== undefined) process.env.AZURE_OPENAI_API_KEY = saved.azure;
+    }
+  });
+});
+
 describe('SyntaxError ownership', () => {
   it('leaves a SyntaxError from JSON.parse in user code alone', () => {
     let thrown: unknown;

@@ -278,6 +278,15 @@ function fromTransportApiError(error: unknown, signal: AbortSignal | undefined):
 const STREAM_ASSEMBLY_MESSAGE =
   /^(?:missing (?:finish_reason|role|output|content|message|function_call)|stream ended without producing|Cannot complete response with|Invalid response output index|Duplicate response output index|Chat completion stream contains|Response snapshot has|Lifecycle (?:events|response))/;
 
+/**
+ * The client's own words when it is built without a key (nothing was sent): openai 7 "Missing
+ * credentials. Please pass an `apiKey`, ..." (also its Azure and Bedrock clients), openai 4-6 "The
+ * OPENAI_API_KEY environment variable is missing or empty; ...". Passed to classify as
+ * `sdkCondition: 'missing_credentials'`.
+ */
+const MISSING_CREDENTIALS_MESSAGE =
+  /^(?:Missing credentials\. Please pass|The (?:OPENAI|AZURE_OPENAI)_API_KEY environment variable is missing or empty)/;
+
 // The SDK's own wording for a bad SSE payload (openai 7, src/core/streaming.ts).
 const MALFORMED_SSE_MESSAGE = 'Error reading response: malformed server-sent event JSON.';
 // Frames that prove a SyntaxError came from the SDK parsing a response: its parse helper
@@ -343,6 +352,16 @@ function extract(
         message,
         origin: 'malformed_response',
         networkPhase: 'stream',
+        sdkCondition: 'stream_incomplete',
+      };
+    }
+    if (MISSING_CREDENTIALS_MESSAGE.test(message)) {
+      return {
+        provider: OPENAI_PROVIDER,
+        sdkErrorType,
+        message,
+        origin: 'validation',
+        sdkCondition: 'missing_credentials',
       };
     }
     return { provider: OPENAI_PROVIDER, sdkErrorType, message, origin: 'validation' };

@@ -368,3 +368,53 @@ describe('withLoopback', () => {
     expect(status).toBe(418);
   });
 });
+
+describe('loopback server with cors', () => {
+  it('answers a preflight without recording it and lets a page read every response header', async () => {
+    await withLoopback(
+      async (server) => {
+        const scenario = scenarioOf({
+          kind: 'http',
+          status: 429,
+          headers: { 'retry-after': '3' },
+          body: '{"error":{"message":"quota","type":"insufficient_quota","code":"insufficient_quota"}}',
+        });
+        const url = `${server.baseUrlFor(scenario)}/v1/chat/completions`;
+        const preflight = await fetch(url, {
+          method: 'OPTIONS',
+          headers: {
+            origin: 'http://127.0.0.1:9',
+            'access-control-request-method': 'POST',
+            'access-control-request-headers': 'authorization, x-stainless-os',
+          },
+        });
+        expect(preflight.status).toBe(204);
+        expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+        expect(preflight.headers.get('access-control-allow-methods')).toBe('POST');
+        expect(preflight.headers.get('access-control-allow-headers')).toBe('authorization, x-stainless-os');
+        expect(server.requests(scenario)).toHaveLength(0);
+
+        const answer = await fetch(url, { method: 'POST', body: '{}' });
+        expect(answer.status).toBe(429);
+        expect(answer.headers.get('access-control-allow-origin')).toBe('*');
+        expect(answer.headers.get('access-control-expose-headers')).toBe('*');
+        expect(answer.headers.get('retry-after')).toBe('3');
+        expect(server.requests(scenario)).toHaveLength(1);
+      },
+      { cors: true },
+    );
+  });
+
+  it('sends no cors header and records an OPTIONS request as any other when cors is off', async () => {
+    await withLoopback(async (server) => {
+      const scenario = scenarioOf({ kind: 'http', status: 200, headers: {}, body: '{}' });
+      const answer = await fetch(`${server.baseUrlFor(scenario)}/x`, {
+        method: 'OPTIONS',
+        headers: { 'access-control-request-method': 'POST' },
+      });
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('access-control-allow-origin')).toBeNull();
+      expect(server.requests(scenario)).toHaveLength(1);
+    });
+  });
+});

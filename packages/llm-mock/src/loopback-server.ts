@@ -20,6 +20,13 @@ export type LoopbackProtocol = 'http1' | 'h2c';
 export interface LoopbackServerOptions {
   /** `http1` (default) or `h2c`: cleartext HTTP/2, which @aws-sdk/client-bedrock-runtime speaks. */
   protocol?: LoopbackProtocol;
+  /**
+   * Answer as a cross-origin API would, for SDKs running in a browser page: every response carries
+   * `access-control-allow-origin: *` and exposes every header (Retry-After, x-request-id …), and a
+   * preflight (`OPTIONS` with `access-control-request-method`) gets a 204 allowing any method and
+   * header without reaching a scenario or being recorded. Off by default.
+   */
+  cors?: boolean;
 }
 
 export interface BaseUrlOptions {
@@ -57,6 +64,12 @@ export interface LoopbackServer {
   /** Destroys every open socket, session and stream, then stops listening. Idempotent. */
   close(): Promise<void>;
 }
+
+/** Sent on every response when `cors` is on (see LoopbackServerOptions). */
+const corsHeaders: Readonly<Record<string, string>> = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': '*',
+};
 
 /** One request/response pair, whatever the protocol. */
 interface Exchange {
@@ -287,6 +300,8 @@ export interface ServerEngineOptions {
   protocol: LoopbackProtocol | 'auto';
   port?: number | undefined;
   router?: ((request: RoutedRequest) => RoutedAnswer) | undefined;
+  /** See `LoopbackServerOptions.cors`. */
+  cors?: boolean | undefined;
 }
 
 /**
@@ -294,7 +309,10 @@ export interface ServerEngineOptions {
  * scenario with its recorded response. Routes by the `/s/<token>` path prefix.
  */
 export function startLoopbackServer(options: LoopbackServerOptions = {}): Promise<LoopbackServer> {
-  return startServer({ protocol: options.protocol ?? 'http1' }) as Promise<LoopbackServer>;
+  return startServer({
+    protocol: options.protocol ?? 'http1',
+    cors: options.cors,
+  }) as Promise<LoopbackServer>;
 }
 
 /** @internal The server engine; `protocol: 'auto'` and a `router` are what the mock provider adds. */
@@ -325,6 +343,20 @@ export async function startServer(
     rawHeaders: Record<string, string>,
     exchange: Exchange,
   ) => {
+    if (options.cors) {
+      const respond = exchange.respond;
+      exchange.respond = (status, headers) => respond(status, { ...headers, ...corsHeaders });
+      if (method === 'OPTIONS' && rawHeaders['access-control-request-method'] !== undefined) {
+        await exchange.readBody();
+        exchange.respond(204, {
+          'access-control-allow-methods': rawHeaders['access-control-request-method'],
+          'access-control-allow-headers': rawHeaders['access-control-request-headers'] ?? '*',
+          'access-control-max-age': '600',
+        });
+        exchange.end();
+        return;
+      }
+    }
     const match = /^\/s\/([A-Za-z0-9_-]+)(.*)$/.exec(path);
     const registration = match ? registrations.get(match[1]!) : undefined;
     const { text: body, bytes: bodyBytes } = await exchange.readBody();

@@ -77,6 +77,8 @@ function printableReport(report: ErrorReport): ErrorReport {
     },
   };
   if (report.operation !== undefined) copy.operation = printable(report.operation);
+  if (report.decidedBy?.evidence !== undefined)
+    copy.decidedBy = { ...report.decidedBy, evidence: printable(report.decidedBy.evidence) };
   return copy;
 }
 
@@ -138,6 +140,12 @@ export function formatPanel(source: ReportSource, options: PanelOptions = {}): s
   if (report.delivered !== undefined) {
     lines.push(
       `${border} ${label('delivered')}${report.delivered.chunks} chunks, ${report.delivered.characters} characters`,
+    );
+  }
+  if (report.decidedBy !== undefined) {
+    const { rule, evidence } = report.decidedBy;
+    lines.push(
+      `${border} ${colors.dim('decided by')} ${rule}${evidence === undefined ? '' : `: ${evidence}`}`,
     );
   }
   return lines.join('\n');

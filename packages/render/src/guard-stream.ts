@@ -1,4 +1,4 @@
-import type { ProviderErrorMetadata } from '@faultline/classify';
+import { type ProviderErrorMetadata, safeGet } from '@faultline/classify';
 import {
   type ClassifyErrorOptions,
   classifyError,
@@ -224,7 +224,10 @@ async function callResultMethod<T>(
     const signal = options.signal;
     if (signal?.aborted === true || isCallerAbort(thrown, signal) || hasFaultlineMarker(thrown)) throw thrown;
     const error = classifyError(thrown, { ...options, streaming: true, delivered: { ...state.delivered } });
-    throw error.classification.callerAborted === true && error.cause === thrown ? thrown : error;
+    throw safeGet(safeGet(error, 'classification'), 'callerAborted') === true &&
+      safeGet(error, 'cause') === thrown
+      ? thrown
+      : error;
   }
 }
 
@@ -362,7 +365,10 @@ class GuardIterator<T> implements AsyncIterator<T> {
     }
     const error = classifyError(thrown, { ...options, streaming: true, delivered: this.delivered() });
     // The caller's abort through a signal given to the SDK alone: untouched too.
-    return error.classification.callerAborted === true && error.cause === thrown ? thrown : error;
+    return safeGet(safeGet(error, 'classification'), 'callerAborted') === true &&
+      safeGet(error, 'cause') === thrown
+      ? thrown
+      : error;
   }
 
   /** The idle timer fired: give up on the read if it has waited long enough, else wait the rest. */

@@ -2,11 +2,13 @@ import {
   Classification,
   classificationFor,
   constructorName,
+  DecidedBy,
   DeliveredOutput,
   ErrorCategory,
   ErrorDomain,
   FailureOrigin,
   FailureReason,
+  MAX_EVIDENCE_LENGTH,
   messageOf,
   NetworkPhase,
   NextStep,
@@ -135,6 +137,8 @@ export const ErrorReport = z
     callerAborted: z.boolean(),
     providerMetadata: ReportProviderMetadata,
     delivered: DeliveredOutput.strict().optional(),
+    /** The rule of classify's table that decided, and the (scrubbed) evidence it matched. */
+    decidedBy: DecidedBy.strict().optional(),
   })
   .strict();
 export type ErrorReport = z.infer<typeof ErrorReport>;
@@ -228,6 +232,7 @@ export function minimalReport(message = 'The failure could not be read.'): Error
     retryOnlyIfIdempotent: false,
     callerAborted: false,
     providerMetadata: { origin: 'unknown' },
+    decidedBy: { rule: classification.decidedBy.rule },
   };
 }
 
@@ -311,6 +316,11 @@ export function reportFromChain(head: unknown): ErrorReport | undefined {
       report.retriesExhausted = attempts.exhausted;
     }
     if (delivered !== undefined) report.delivered = delivered;
+    const evidence = text(classification.decidedBy.evidence, MAX_EVIDENCE_LENGTH);
+    report.decidedBy =
+      evidence === undefined
+        ? { rule: classification.decidedBy.rule }
+        : { rule: classification.decidedBy.rule, evidence };
     // Built from a classification this copy validated, scrubbed text and checked enums, the report
     // is valid by construction; anything read from a foreign copy is checked against the schema.
     if (TRUSTED_ERRORS.has(source as object)) return report;

@@ -233,11 +233,22 @@ export async function withClassifiedErrors<T>(
     } catch (thrown) {
       const error = classifyAttempt(thrown, options, ONE_ATTEMPT);
       // The caller's abort (a signal given to the SDK only) leaves untouched.
-      if (error.classification.callerAborted === true && error.cause === thrown) throw thrown;
+      if (isUntouchedCallerAbort(error, thrown)) throw thrown;
       throw error;
     }
   }
   return runGuarded(fn, options, policy);
+}
+
+/**
+ * True when `error` is the classification of the caller's own abort (a signal given to the SDK
+ * alone, read by an extractor): `thrown` then leaves untouched. Read through safeGet: a marked
+ * error from another copy (or an impostor) passes through here too.
+ */
+function isUntouchedCallerAbort(error: FaultlineError, thrown: unknown): boolean {
+  return (
+    safeGet(safeGet(error, 'classification'), 'callerAborted') === true && safeGet(error, 'cause') === thrown
+  );
 }
 
 const ONE_ATTEMPT: { readonly attempts: AttemptRecord } = Object.freeze({
@@ -286,7 +297,7 @@ async function runGuarded<T>(
   // exhausted (next step `fallback`).
   // A FaultlineError thrown on the first and only attempt passes through as is.
   const finish = (error: FaultlineError, attempt: number, exhausted: boolean): FaultlineError =>
-    exhausted || (attempt > 1 && error.attempts?.made !== attempt)
+    exhausted || (attempt > 1 && safeGet(safeGet(error, 'attempts'), 'made') !== attempt)
       ? withAttempts(error, record(attempt, exhausted))
       : error;
   try {
@@ -307,7 +318,7 @@ async function runGuarded<T>(
           deadlineFiredMs: deadlineFired ? deadlineMs : undefined,
         });
         // The caller's abort through a signal given to the SDK only: untouched too.
-        if (error.classification.callerAborted === true && error.cause === thrown) throw thrown;
+        if (isUntouchedCallerAbort(error, thrown)) throw thrown;
       }
       const retryable = shouldRetry(error, options.idempotent);
       if (policy === undefined || !retryable) throw finish(error, attempt, false);

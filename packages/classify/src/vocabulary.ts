@@ -1,0 +1,313 @@
+/**
+ * The provider-blind vocabularies classify reads, one per feature. Each entry is a pattern of a
+ * MEANING (a window, a spent allowance, an unavailable model ...), written to catch the family of
+ * wordings providers and gateways use, not one provider's sentence; the comment names real
+ * wordings it covers. Matching is on the lower-cased message with URLs removed, plus the
+ * provider's code and type. SDKs' own messages are not here: adapters recognise them and pass an
+ * `sdkCondition` (schemas.ts).
+ *
+ * Patterns are built on first use, never at import (classify runs on every failure; most
+ * failures only ever need two or three of these), and each vocabulary is tested as ONE combined
+ * alternation: one regex pass instead of one per entry.
+ */
+
+/** A vocabulary: its entries, compiled lazily into one alternation. */
+export class Vocabulary {
+  private compiled: RegExp | undefined;
+  constructor(
+    readonly name: string,
+    private readonly entries: () => readonly RegExp[],
+  ) {}
+
+  /** The first piece of `text` that matches, or `undefined`. */
+  find(text: string): string | undefined {
+    if (this.compiled === undefined) {
+      this.compiled = new RegExp(
+        this.entries()
+          .map((entry) => `(?:${entry.source})`)
+          .join('|'),
+      );
+    }
+    const match = this.compiled.exec(text);
+    return match === null ? undefined : match[0];
+  }
+}
+
+const vocabulary = (name: string, entries: () => readonly RegExp[]): Vocabulary =>
+  new Vocabulary(name, entries);
+
+/** The input does not fit the model's context window. Wins over a 5xx, a 429 and a stream error. */
+export const OVERFLOW = vocabulary('overflow', () => [
+  // OpenAI/Groq/DeepSeek/Together code; "maximum context length is 8192 tokens" (OpenAI, vLLM,
+  // LiteLLM ContextWindowExceededError); "exceeds the context window" (OpenRouter, Mistral);
+  // "context length exceeded"; "context_window_exceeded" (Anthropic stop reason as an error).
+  /context[ _-]?(?:length|window|limit|size)[ _-]?(?:exceeded|is exceeded)|(?:maximum|max|model'?s?) context[ _-]?(?:length|window|size)|exceeds? (?:the )?(?:model'?s? )?context[ _-]?(?:length|window|limit|size)|context_window_exceeded|contextwindowexceeded/,
+  // "prompt is too long: 215000 tokens > 200000 maximum" (Anthropic), "Input is too long for
+  // requested model." (Bedrock), "input too long", "The message you submitted was too long".
+  /(?:prompt|input|message|messages|request body|text) (?:is |was |are )?too long/,
+  // "The input token count (1200000) exceeds the maximum number of tokens allowed" (Gemini).
+  /input token count.{0,40}exceeds/,
+  // Together 4xx "Input token count + max_tokens parameter must be less than the context length of
+  // the model being queried."
+  /(?:less|fewer|smaller) than (?:or equal to )?the (?:model'?s? )?(?:maximum )?context (?:length|window|size)/,
+  // Bedrock InvokeModel (Anthropic body) "input length and `max_tokens` exceed context limit".
+  /exceeds? context limit/,
+  // Azure, vLLM: "This model's maximum ... Your request exceeds the maximum ... tokens".
+  /(?:prompt|input|request).{0,40}(?:exceeds|longer than).{0,40}(?:maximum|max|limit).{0,20}(?:tokens|length|context)/,
+  // OpenAI "Please reduce the length of the messages or completion."; string_above_max_length.
+  /reduce the length of the messages|string_above_max_length/,
+  // Groq 413 / Anthropic 413 type request_too_large; OpenAI 429 / Groq 413 "Request too large for model".
+  /request[ _]too[ _]large/,
+  // Together / HF TGI 400/422 "`inputs` tokens + `max_new_tokens` must be <= 8193".
+  /tokens \+ `?max_new_tokens`? must be <=/,
+]);
+
+/**
+ * Words that mean an overflow only when no window or throttle is named beside them: "too many
+ * tokens" is the input's size in Mistral's "Prompt contains 40000 tokens ... too many tokens" and
+ * Bedrock's "too many input tokens", but a rate in Cerebras' "Tokens per minute limit exceeded -
+ * too many tokens processed" and Bedrock's ThrottlingException "Too many tokens, please wait".
+ */
+export const AMBIGUOUS_OVERFLOW = vocabulary('ambiguousOverflow', () => [/too many (?:input )?tokens/]);
+
+/** A 429/413 saying this one request is bigger than the per-minute budget: waiting never helps. */
+export const TOO_LARGE_FOR_BUDGET = vocabulary('tooLargeForBudget', () => [
+  // OpenAI 429 "The input or output tokens must be reduced in order to run successfully";
+  // Groq 413 "Please reduce your message size and try again".
+  /must be reduced|reduce your message size/,
+]);
+
+/**
+ * The numbers of a limit message ("Limit 7000, Used 0, Requested ~12903": OpenAI, Groq, Together):
+ * a request larger than the whole limit can never fit, however long the wait.
+ */
+export const LIMIT_NUMBERS = vocabulary('limitNumbers', () => [
+  /\blimit:? ~?[\d,.]+\b.{0,80}?\brequested:? ~?[\d,.]+/,
+]);
+
+/**
+ * Words that put a window or an allowance in context: a text window ("per minute") counts only
+ * next to a limit (a 400 quoting "max 100 requests per minute" in its docs is still invalid).
+ */
+export const LIMIT_CONTEXT = vocabulary('limitContext', () => [
+  /limit|quota|exceed|exhaust|throttl|too many|used up|run out|ran out|out of|budget|allowance|reached/,
+]);
+
+/** A short window: per second or per minute (RPM/TPM/RPS). A rate limit whatever else is said. */
+export const SHORT_WINDOW = vocabulary('shortWindow', () => [
+  // "tokens per min (TPM)" (OpenAI, Groq), "requests per minute", "per_minute" (Vertex metric
+  // names), "per-second", "requests per 1 minute".
+  /per[ _-]?(?:\d+ ?)?(?:second|sec|minute|min)\b/,
+  /\((?:rpm|tpm|rps|tps|ipm)\)|\b(?:rpm|tpm|rps)\b(?: limit)?/,
+]);
+
+/**
+ * A long window: per day/week/month/year, daily/monthly, RPD/TPD, or a reset at a date. A spent
+ * allowance whatever else is said ("rate limit reached ... on tokens per day (TPD)").
+ */
+export const LONG_WINDOW = vocabulary('longWindow', () => [
+  // Groq "tokens per day (TPD)", Gemini "per day", Bedrock "Too many tokens per day".
+  /per[ _-]?(?:\d+ ?)?(?:day|week|month|year)\b|perday|permonth/,
+  // Mistral "monthly usage limit", "daily quota", "weekly limit" (Claude plans).
+  /\b(?:daily|weekly|monthly|yearly|annual)\b/,
+  /\((?:rpd|tpd)\)|\b(?:rpd|tpd)\b/,
+  // Anthropic "You will regain access on 2025-12-01 at 00:00 UTC"; "resets at 3pm", "resets on
+  // June 1"; "limit will reset at ...".
+  /regain access (?:on|at)|resets? (?:at|on)\b|reset (?:at|on) \d|until \d{4}-\d{2}-\d{2}/,
+]);
+
+/** A wait in words: "Please try again in 20s", "retry in 13.4s", "try again in 2h 14m". */
+export const WAIT_IN_WORDS = vocabulary('waitInWords', () => [
+  /(?:try again|retry|resets?|available again)\s+(?:in|after)\s+(?:about\s+)?(?:\d+(?:\.\d+)?\s*(?:milliseconds?|ms|hours?|hrs?|h|minutes?|mins?|m|seconds?|secs?|s)(?![a-z])[\s,]*(?:and\s+)?)+/,
+]);
+
+/** The account cannot pay: billing. */
+export const PAYMENT = vocabulary('payment', () => [
+  // Anthropic 400 "Your credit balance is too low"; OpenRouter 402 "Insufficient credits";
+  // DeepSeek 402 "Insufficient Balance"; "insufficient funds"; "out of credits".
+  /credit balance|insufficient (?:credits?|balance|funds)|(?:out of|no remaining|no) credits|add (?:more )?credits/,
+  // 402 reason phrase; "payment method"; Bedrock 403 INVALID_PAYMENT_INSTRUMENT (Marketplace models).
+  /payment (?:required|method|instrument|information|details|failed)|invalid_payment_instrument/,
+  // OpenAI billing_not_active; Anthropic 402 billing_error; Vertex 403 "requires billing to be
+  // enabled" (ErrorInfo BILLING_DISABLED); "billing account ... is disabled".
+  /billing[ _](?:not[ _]active|error|disabled|account)|requires billing to be enabled|billing is not (?:active|enabled)/,
+]);
+
+/**
+ * A spent allowance: quotas, usage/spend/key limits, budgets, plans, allocations, credits,
+ * "extra usage", "billing" in words (DESIGN: not inside a URL).
+ */
+export const ALLOWANCE = vocabulary('allowance', () => [
+  // OpenAI insufficient_quota "You exceeded your current quota, please check your plan and billing
+  // details"; Gemini "Quota exceeded for metric"; Bedrock ServiceQuotaExceededException.
+  // Not "quota" alone: Vertex's "Resource has been exhausted (e.g. check quota)." and "Quota exceeded
+  // for aiplatform.googleapis.com/online_prediction_requests_per_base_model" are per-minute quotas
+  // (DESIGN: a 429 is rate_limit unless the words say the allowance is spent).
+  /insufficient_quota|exceeded your current quota|(?:out of|no remaining) quota|quota (?:has been|was) (?:exhausted|used up)|servicequotaexceeded/,
+  // Anthropic "You have reached your specified API usage limits"; Mistral "monthly usage limit";
+  // OpenRouter "Key limit exceeded"; Together/DeepSeek "spend limit"; "spending cap".
+  /usage limits?|(?:spend|spending|key|credit|account) (?:limit|cap)s?\b(?! per)/,
+  // LiteLLM "Budget has been exceeded! Current cost: ..., Max budget: ..."; ExceededBudget.
+  /budget/,
+  // "You have exceeded your allocation"; "allowance exhausted"; Claude "out of extra usage".
+  /allocation|allowance|extra usage/,
+  // "check your plan", "upgrade your plan", "plan limit", "on your current plan", subscriptions.
+  /(?:your|current) (?:\w+ )?plan\b|plan (?:limit|quota)|upgrade (?:your )?plan/,
+  // "billing hard limit reached", "check your billing details".
+  /\bbilling\b/,
+]);
+
+/** An account block only the provider can lift: permission, contact support. */
+export const ACCOUNT_BLOCK = vocabulary('accountBlock', () => [
+  // OpenAI "Your organization org-xxx has been disabled."; Anthropic/Mistral/Groq "account has
+  // been suspended|deactivated|disabled"; codes account_deactivated, organization_restricted.
+  /(?:organi[sz]ation|account|workspace)(?: [\w-]+)? (?:has been|is|was) (?:disabled|suspended|deactivated|banned|blocked|terminated)/,
+  /account_deactivated|organization_restricted|account_suspended|consumer_suspended/,
+  // Gemini 403 "Consumer 'api_key:…' has been suspended."
+  /consumer .{0,120} has been suspended/,
+  // Groq "Organization is restricted, reach out to support"; "please contact support".
+  // Not "contact sales ... for a rate limit increase" (Anthropic 429): sales sell more, support unblocks.
+  /contact (?:our )?support|reach out to (?:our )?support/,
+]);
+
+/**
+ * The credential itself was rejected although the status is 403: AWS answers a bad access key,
+ * a bad signature or an expired session token with 403.
+ */
+export const CREDENTIAL_REJECTED = vocabulary('credentialRejected', () => [
+  /unrecognizedclientexception|security token included in the request is (?:invalid|expired)/,
+  /invalidsignatureexception|signature we calculated does not match|expiredtokenexception/,
+]);
+
+/** The key was rejected. */
+export const AUTH = vocabulary('auth', () => [
+  // OpenAI/Groq invalid_api_key "Incorrect API key provided"; Anthropic "invalid x-api-key",
+  // authentication_error; Gemini "API key not valid" (API_KEY_INVALID), "API key expired".
+  /invalid_api_key|(?:incorrect|invalid|missing|expired) (?:x-)?api[ _-]?key|api[ _-]?key (?:not valid|is invalid|expired|is missing)|api_key_invalid/,
+  /authentication_error|authentication failed|invalid authentication|unauthenticated|unauthorized/,
+  // AWS credentials rejected (also CREDENTIAL_REJECTED, which decides a 403).
+  /unrecognizedclientexception|security token included in the request is invalid|invalidsignatureexception/,
+  /invalid (?:bearer )?token|token (?:is )?(?:invalid|expired)|no auth credentials found/,
+]);
+
+/** The key is valid but not allowed. */
+export const PERMISSION = vocabulary('permission', () => [
+  /permission_denied|permission denied|permission_error|insufficient permissions/,
+  // Bedrock AccessDeniedException "You don't have access to the model with the specified model ID."
+  /accessdeniedexception|access denied|(?:don't|do not|does not) have access/,
+  // OpenAI "You are not allowed to sample from this model".
+  /not allowed to|not authorized to/,
+  // Bedrock (through TrueFoundry) "You have not filled out the required use-case form for this model
+  // ... before requesting access."; "access to this model has not been granted".
+  /use-case form|before requesting access|access (?:has not been|is not|was not) (?:yet )?granted/,
+  // Region blocks: OpenAI unsupported_country_region_territory, Gemini "User location is not supported".
+  /unsupported_country_region_territory|not available in your (?:country|region|location)|location is not supported/,
+]);
+
+/**
+ * The model, deployment or endpoint does not exist or cannot serve this request: model_not_found.
+ * Availability, never capacity ("the model is overloaded" is the capacity vocabulary).
+ */
+export const AVAILABILITY = vocabulary('availability', () => [
+  // OpenAI/Groq code model_not_found; Anthropic not_found_error "model: x"; LiteLLM NotFoundError.
+  /model_not_found|(?:invalid|unknown|no such|unsupported) model|model not found|not_found_error.{0,40}model|\bmodel\b.{0,80}not_found_error/,
+  // "The model `x` does not exist or you do not have access to it" (OpenAI), "models/x is not found
+  // for API version v1beta" (Gemini), "model x is not supported", "has been decommissioned" (Groq),
+  // "is deprecated", "has reached the end of its life" (Bedrock), "is no longer available".
+  /models?\b.{0,80}(?:does not exist|not exist|not found|is not supported|not supported (?:for|by|on|in)|is invalid|decommissioned|deprecated|retired|no longer (?:available|supported)|end of (?:its )?life|marked by provider as legacy)/,
+  // Bedrock "The provided model identifier is invalid."; "model identifier".
+  /provided model identifier is invalid/,
+  // Bedrock 400 "Invocation of model ID x with on-demand throughput isn't supported. Retry your
+  // request with the ID or ARN of an inference profile"; "provisioned throughput".
+  /on-demand throughput|inference profile/,
+  // Together 400 model_not_available "Unable to access non-serverless model x. Please visit ... to
+  // create and start a new dedicated endpoint for the model."; Azure 400 OperationNotSupported "The
+  // completion operation does not work with the specified model, gpt-35-turbo. Please choose
+  // different model".
+  /model_not_available|non-serverless model|dedicated endpoint for the model|does not work with (?:the )?(?:specified |this )?model|choose (?:a )?different model/,
+  // Azure OpenAI DeploymentNotFound "The API deployment for this resource does not exist".
+  /deploymentnotfound|deployment.{0,60}(?:does not exist|not found|could not be found)|no deployment/,
+  // A tier or plan that does not include the model: "model is not available on your plan",
+  // "your tier does not have access to this model", "not available on the free tier".
+  /models?\b.{0,60}not (?:available|included|enabled|accessible) (?:on|in|for|with) (?:your|the|this)|(?:tier|plan|subscription) (?:does not|doesn't|do not) (?:include|support|have access to|allow)/,
+]);
+
+/**
+ * A router that has no endpoint or provider for this model and request: model availability, even on
+ * a 503 (OpenRouter 404 "No endpoints found that support tool use", 503 "There is no available model
+ * provider that meets your routing requirements"; "no allowed providers are available for the
+ * selected model").
+ */
+export const NO_ROUTE = vocabulary('noRoute', () => [
+  /no endpoints? (?:found|available)|no (?:allowed )?providers? (?:are |is )?available|no available (?:model )?provider/,
+]);
+
+/** The provider refused the content. */
+export const CONTENT_POLICY = vocabulary('contentPolicy', () => [
+  // Azure OpenAI 400 content_filter "content management policy", ResponsibleAIPolicyViolation.
+  /content_filter|content management policy|content_policy_violation|responsibleaipolicyviolation/,
+  // Gemini block reasons SAFETY/PROHIBITED_CONTENT/BLOCKLIST/SPII.
+  /safety (?:system|filter|settings|reasons)|blocked.{0,40}safety|prohibited_content|blocklist|\bspii\b/,
+  // OpenAI, Mistral moderation; OpenRouter 403 "Input was flagged"; Anthropic refusal.
+  /violat(?:es|ed|ing) (?:our|the) (?:usage|content) polic|flagged (?:as|by|for)|moderation|\brefusal\b/,
+  /image_generation_user_error/,
+]);
+
+/** The provider cannot take this media. */
+export const UNSUPPORTED_MEDIA = vocabulary('unsupportedMedia', () => [
+  /unsupported (?:media|mime|image|file|audio|content) (?:type|format)/,
+  // Anthropic "Image format image/bmp is not supported".
+  /(?:image|file|audio|mime) (?:type|format) .{0,40}(?:not supported|unsupported|is invalid)/,
+  /could not process image|invalid_image_format|unsupported_file/,
+  // Bedrock Converse "The provided image does not match the specified image format."
+  /does not match the specified image format/,
+  // Groq (Whisper) 400 "file must be one of the following types: [flac mp3 ...]".
+  /file must be one of the following types/,
+]);
+
+/** The model is being loaded: overloaded even on a 429 (Bedrock ModelNotReadyException). */
+export const WARMING_UP = vocabulary('warmingUp', () => [
+  /modelnotreadyexception|model is not ready|currently loading|is loading|warming up|cold start/,
+]);
+
+/** The provider is busy: capacity, retry soon or elsewhere. */
+export const CAPACITY = vocabulary('capacity', () => [
+  // Anthropic 529 overloaded_error; Gemini 503 "The model is overloaded"; OpenAI legacy "engine is
+  // currently overloaded"; DeepSeek "Server is busy"; Groq 498 capacity_exceeded; "high demand".
+  // Cerebras 429 queue_exceeded "We're experiencing high traffic right now!"; Azure "peak load".
+  /overloaded|\bbusy\b|capacity|high (?:demand|traffic|load)|heavy load|under load|peak load|queue_exceeded/,
+  // Gemini status UNAVAILABLE, Bedrock ServiceUnavailableException.
+  /\bunavailable\b|serviceunavailable/,
+]);
+
+/** The account or key is being throttled for a short while. */
+export const THROTTLE = vocabulary('throttle', () => [
+  // OpenAI rate_limit_exceeded, Anthropic rate_limit_error, "Rate limit reached", Mistral.
+  /rate[ _-]?limit/,
+  // Bedrock ThrottlingException, 429 reason phrase, Gemini RESOURCE_EXHAUSTED.
+  /throttlingexception|throttled|too many requests|resource_exhausted|resource has been exhausted/,
+]);
+
+/** The provider failed on its side. */
+export const SERVER_FAULT = vocabulary('serverFault', () => [
+  /server_error|internal server error|internal error|internalserverexception|\binternal\b|api_error/,
+  /modelstreamerrorexception|modelerrorexception/,
+  /bad gateway|gateway timeout|upstream(?: provider| server| service)? (?:error|server error|connect|timeout|timed out|failed|unavailable)/,
+]);
+
+/** The request was malformed. */
+export const INVALID_REQUEST = vocabulary('invalidRequest', () => [
+  /invalid_request_error|invalid_argument|validationexception|invalid request/,
+  // Groq: the model's output failed the requested format.
+  /tool_use_failed|json_validate_failed/,
+]);
+
+/** Structured quota ids with a long window (the tier never counts). */
+export const QUOTA_ID_LONG = vocabulary('quotaIdLong', () => [
+  /per[_-]?(?:day|week|month|year)|perday|perweek|permonth|peryear|daily|monthly/,
+]);
+
+/** Structured quota ids with a short window (per second/minute). */
+export const QUOTA_ID_SHORT = vocabulary('quotaIdShort', () => [
+  /per[_-]?(?:second|minute)|persecond|perminute/,
+]);

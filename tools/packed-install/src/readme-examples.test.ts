@@ -1,0 +1,55 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { codeBlocks, README_EXAMPLES, readExample, repoRoot } from './readme-examples.ts';
+
+const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+const typescriptBlocks = codeBlocks(readme).filter((block) => block.language === 'ts');
+
+describe('README examples are the files the packed-install step runs', () => {
+  for (const example of README_EXAMPLES) {
+    it(`"${example.section}" shows examples/${example.file} as it is`, () => {
+      const shown = typescriptBlocks.filter((block) => block.section === example.section);
+      expect(shown.map((block) => block.code)).toEqual([readExample(example.file)]);
+    });
+  }
+
+  it('README shows no TypeScript block that is not an example file', () => {
+    const files = new Set(README_EXAMPLES.map((example) => readExample(example.file)));
+    const loose = typescriptBlocks.filter((block) => !files.has(block.code)).map((block) => block.section);
+    expect(loose).toEqual([]);
+  });
+
+  it('every file under examples/ is shown in README', () => {
+    const listed = README_EXAMPLES.map((example) => example.file).sort();
+    expect(readdirSync(join(repoRoot, 'examples')).sort()).toEqual(listed);
+  });
+
+  it('codeBlocks reads fences and the heading above them', () => {
+    const blocks = codeBlocks('## One\n\n```ts\nconst a = 1;\n```\n\n## Two\n```bash\nls\n```\n');
+    expect(blocks).toEqual([
+      { language: 'ts', code: 'const a = 1;\n', section: 'One' },
+      { language: 'bash', code: 'ls\n', section: 'Two' },
+    ]);
+  });
+});
+
+describe('every publishable package ships a README and the root LICENSE', () => {
+  const license = readFileSync(join(repoRoot, 'LICENSE'), 'utf8');
+  const packages = readdirSync(join(repoRoot, 'packages')).filter(
+    (name) =>
+      JSON.parse(readFileSync(join(repoRoot, 'packages', name, 'package.json'), 'utf8')).private !== true,
+  );
+  it('the root LICENSE is MIT, as every package.json says', () => {
+    expect(license.startsWith('MIT License\n')).toBe(true);
+  });
+  for (const name of packages) {
+    it(`packages/${name}`, () => {
+      const manifest = JSON.parse(readFileSync(join(repoRoot, 'packages', name, 'package.json'), 'utf8'));
+      expect(manifest.license).toBe('MIT');
+      expect(readFileSync(join(repoRoot, 'packages', name, 'LICENSE'), 'utf8')).toBe(license);
+      expect(readFileSync(join(repoRoot, 'packages', name, 'README.md'), 'utf8')).toMatch(/^# @faultline\//);
+      expect(readFileSync(join(repoRoot, 'README.md'), 'utf8')).toContain(`| \`${manifest.name}\` |`);
+    });
+  }
+});

@@ -1,0 +1,43 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/** Every TypeScript example README.md shows, and the file under examples/ that is its source. */
+export const README_EXAMPLES: ReadonlyArray<{ readonly file: string; readonly section: string }> = [
+  { file: 'first-example.ts', section: 'A first example' },
+  { file: 'streams.ts', section: 'Streams' },
+  { file: 'http.ts', section: 'HTTP' },
+];
+
+export interface CodeBlock {
+  readonly language: string;
+  readonly code: string;
+  /** The `## ` heading the block sits under. */
+  readonly section: string;
+}
+
+/** The fenced code blocks of a Markdown text (``` fences, as README.md writes them). */
+export function codeBlocks(markdown: string): CodeBlock[] {
+  const blocks: CodeBlock[] = [];
+  let section = '';
+  let open: { language: string; lines: string[] } | undefined;
+  for (const line of markdown.split('\n')) {
+    if (open) {
+      if (line.trimEnd() === '```') {
+        blocks.push({ language: open.language, code: `${open.lines.join('\n')}\n`, section });
+        open = undefined;
+      } else open.lines.push(line);
+      continue;
+    }
+    const fence = /^```(\S*)\s*$/.exec(line);
+    if (fence) open = { language: fence[1] ?? '', lines: [] };
+    else if (line.startsWith('## ')) section = line.slice(3).trim();
+  }
+  return blocks;
+}
+
+export function readExample(file: string): string {
+  return readFileSync(join(repoRoot, 'examples', file), 'utf8');
+}

