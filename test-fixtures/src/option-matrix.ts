@@ -5,7 +5,7 @@
  * server and read through the real SDK, each cell checked against the contract (DESIGN.md
  * "Who fired an abort decides what it is", packages/render/README.md "withClassifiedErrors").
  *
- * The scenarios come from the provider's own folder (test-fixtures/scenarios/<provider>/), picked by
+ * The scenarios come from the provider's own folder (packages/llm-mock/scenarios/<provider>/), picked by
  * what they are (a never-answering socket, a retryable HTTP failure with a Retry-After …), never by
  * name; what a cell expects comes from the taxonomy and the scenario's `expected`. No raw SDK error
  * may leave `withClassifiedErrors` in any cell but the caller's own abort: every cell says which
@@ -268,7 +268,7 @@ function registerMajor<Sdk extends { readonly alias: string }>(
     const found = pickScenario(scenarios, kind, sdk.alias, matrix.plays);
     if (found === undefined) {
       throw new Error(
-        `test-fixtures/scenarios/${matrix.provider} has no ${kind} scenario that this call plays: add one`,
+        `packages/llm-mock/scenarios/${matrix.provider} has no ${kind} scenario that this call plays: add one`,
       );
     }
     // A copy per cell: the server counts requests per scenario object.
@@ -598,7 +598,7 @@ function registerMajor<Sdk extends { readonly alias: string }>(
       if (found !== undefined) return { scenario: { ...found.scenario }, reason: found.expected.reason };
       if (matrix.blockedAnswer === undefined) {
         throw new Error(
-          `test-fixtures/scenarios/${matrix.provider} has no content-filtered 200 this call plays, and the matrix was given no blockedAnswer`,
+          `packages/llm-mock/scenarios/${matrix.provider} has no content-filtered 200 this call plays, and the matrix was given no blockedAnswer`,
         );
       }
       return { scenario: { ...matrix.blockedAnswer }, reason: 'content_policy' as const };

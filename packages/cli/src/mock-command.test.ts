@@ -113,7 +113,7 @@ describe('faultline mock (standalone)', () => {
 
     const { stdout, stderr, code } = await server.stop();
     expect(code).toBe(0);
-    expect(stdout).toContain('openai       base URL http://127.0.0.1:');
+    expect(stdout).toMatch(/openai {7}base URL http:\/\/127\.0\.0\.1:\d+\/v1\n/);
     expect(stdout).toContain('verdict: the client kept the retry contract (4 requests)');
     expect(stderr.split('\n').filter((line) => line.startsWith('#'))).toHaveLength(4);
     expect(stderr).toMatch(

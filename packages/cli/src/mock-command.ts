@@ -99,10 +99,12 @@ export async function mockCommand(
   }
   try {
     streams.stdout.write(`llm-mock listening on ${mock.origin} (HTTP/1.1 and h2c)\n`);
-    for (const provider of providers)
-      streams.stdout.write(`  ${provider.padEnd(12)} base URL ${mock.url(provider)}\n`);
-    if (providers.length === 1)
-      streams.stdout.write(`  (the paths also answer without the /${providers[0]} prefix)\n`);
+    for (const provider of providers) {
+      // With one provider the paths also answer without the provider prefix: print the plain URL.
+      const url =
+        providers.length === 1 ? mock.url(provider).replace(`/${provider}`, '') : mock.url(provider);
+      streams.stdout.write(`  ${provider.padEnd(12)} base URL ${url}\n`);
+    }
     started?.(mock);
     await until;
   } finally {
