@@ -73,6 +73,8 @@ export function providerWords(scenario: Scenario): string | undefined {
 /** Failures no provider answer leads to: what does. */
 const WITHOUT_PROVIDER_WORDS: Partial<Record<FailureReason, string>> = {
   local_bug: 'a `TypeError`/`ReferenceError` thrown by your own code inside the call',
+  cancelled:
+    "your own AbortSignal firing, given to faultline or to the SDK alone (`withClassifiedErrors` re-throws the SDK's abort error untouched; a report on it says `cancelled`)",
   unknown: 'anything no extractor recognises (a thrown string, an unknown SDK error)',
 };
 
