@@ -102,6 +102,18 @@ const CASES: readonly Case[] = [
     source: 'openai lib/ChatCompletionStream',
   },
   {
+    rule: 'sdk_unknown_model',
+    reason: 'model_not_found',
+    metadata: {
+      provider: 'openai',
+      origin: 'validation',
+      message: 'No such model: gpt-9 (NoSuchModelError).',
+      sdkErrorType: 'NoSuchModelError',
+      sdkCondition: 'unknown_model',
+    },
+    source: '@ai-sdk/provider NoSuchModelError (a provider registry without that model id)',
+  },
+  {
     rule: 'blocked_overflow',
     reason: 'context_overflow',
     metadata: {
