@@ -12,8 +12,8 @@ import {
   type HttpFailureReadOptions,
   ProviderErrorMetadata,
 } from '@faultline/classify';
+import { expectedFor, loadScenarios, type Scenario } from '@faultline/llm-mock';
 import { describe, expect, it } from 'vitest';
-import { expectedFor, loadScenarios, type Scenario } from './scenario.ts';
 
 export type HttpFailureReader = (
   response: HttpFailure,

@@ -1,5 +1,6 @@
 import {
   attachRawBody,
+  causeChain,
   constructorName,
   defineExtractor,
   type Extractor,
@@ -361,10 +362,13 @@ export const bedrockExtractor: Extractor = defineExtractor({
     const name = safeGet(error, 'name');
     if (name === 'AbortError' && SMITHY_ABORT_MESSAGE.test(messageOf(error, 200))) {
       // smithy's own requestTimeout throws a TimeoutError: "Request aborted" only ever comes from
-      // an abortSignal. It is the caller's, unless a signal given to faultline has not fired (then
-      // another signal did, such as a deadline: a timeout).
+      // an abortSignal, whose reason smithy keeps as the cause. A TimeoutError reason is a timer's
+      // (AbortSignal.timeout, a framework's timeout option, render's deadline): a timeout. So is
+      // an abort while a signal given to faultline has not fired (another signal did). Any other
+      // abort is the caller's.
       const signal = context.signal;
-      const another = signal !== undefined && safeGet(signal, 'aborted') !== true;
+      const timerFired = causeChain(error, 4).some((link) => safeGet(link, 'name') === 'TimeoutError');
+      const another = timerFired || (signal !== undefined && safeGet(signal, 'aborted') !== true);
       return withDefined(
         {
           provider: BEDROCK_PROVIDER,

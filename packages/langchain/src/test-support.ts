@@ -56,11 +56,14 @@ export function chatModelFor(provider: Provider, scenario: Scenario, servers: Se
       return new ChatBedrockConverse({
         model: 'anthropic.claude-3-5-haiku-20241022-v1:0',
         region: 'us-east-1',
+        // The SDK's own request timeout, as its SDK suite uses: an abort from outside is the
+        // caller's (smithy's HTTP/2 handler drops the signal's TimeoutError reason).
         client: new BedrockRuntimeClient({
           endpoint: base,
           region: 'us-east-1',
           credentials: CREDENTIALS,
           maxAttempts: 1,
+          requestHandler: { requestTimeout: waitLimitMs(scenario) },
         }),
         maxRetries: 0,
       });
@@ -120,7 +123,9 @@ export async function driveScenario(
 /** `invoke` (or `stream`, drained, for a stream scenario), and what it threw, classified. */
 async function drive(provider: Provider, scenario: Scenario, servers: Servers): Promise<Outcome> {
   const model = chatModelFor(provider, scenario, servers);
-  const signal = AbortSignal.timeout(waitLimitMs(scenario) + (provider === 'groq' ? 1000 : 0));
+  const signal = AbortSignal.timeout(
+    waitLimitMs(scenario) + (provider === 'groq' || provider === 'bedrock' ? 1000 : 0),
+  );
   const streaming = scenario.stream === true;
   try {
     if (streaming) {
