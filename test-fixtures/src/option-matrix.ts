@@ -2,7 +2,7 @@
  * The option matrix: for one provider, every documented option of its bound
  * `withClassifiedErrors` (`deadlineMs`, `signal`, `retry`, `idempotent`, `inspectResult`) and of
  * its stream guard (`idleTimeoutMs`, `signal`) × every supported SDK major, played by the loopback
- * server and read through the real SDK, each cell checked against the contract (DESIGN.md
+ * server and read through the real SDK, each cell checked against the contract (docs/contributing/design.md
  * "Who fired an abort decides what it is", packages/render/README.md "withClassifiedErrors").
  *
  * The scenarios come from the provider's own folder (packages/llm-mock/scenarios/<provider>/), picked by

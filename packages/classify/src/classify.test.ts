@@ -1,7 +1,7 @@
 /**
- * Table-driven tests of classify(): every row of DESIGN.md's taxonomy and every signal rule,
+ * Table-driven tests of classify(): every row of docs/contributing/design.md's taxonomy and every signal rule,
  * run with metadata as an extractor would produce it. The expected rows are written out here from
- * DESIGN.md (not read from TAXONOMY), so a drift in taxonomy.ts fails these tests.
+ * docs/contributing/design.md (not read from TAXONOMY), so a drift in taxonomy.ts fails these tests.
  */
 import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import { createServer as createNetServer, type Server } from 'node:net';
@@ -33,7 +33,7 @@ interface DesignRow {
   http: number;
 }
 
-// DESIGN.md "The taxonomy", written out row by row.
+// docs/contributing/design.md "The taxonomy", written out row by row.
 const DESIGN_TABLE: Record<FailureReason, DesignRow> = {
   rate_limit: {
     category: 'transient',
@@ -197,7 +197,7 @@ const DESIGN_TABLE: Record<FailureReason, DesignRow> = {
   },
 };
 
-/** DESIGN.md "An agent gets one next step derived from the row". */
+/** docs/contributing/design.md "An agent gets one next step derived from the row". */
 function expectedNextStep(reason: FailureReason): string {
   const row = DESIGN_TABLE[reason];
   if (reason === 'context_overflow') return 'compress';
@@ -314,7 +314,7 @@ const ROW_EXAMPLES: Record<FailureReason, ProviderErrorMetadata> = {
 };
 
 describe('every row of the taxonomy', () => {
-  it('covers every reason of DESIGN.md', () => {
+  it('covers every reason of docs/contributing/design.md', () => {
     expect(Object.keys(ROW_EXAMPLES).sort()).toEqual(Object.keys(DESIGN_TABLE).sort());
   });
   for (const [reason, metadata] of Object.entries(ROW_EXAMPLES) as Array<
@@ -529,7 +529,7 @@ describe('account blocks', () => {
 });
 
 describe('status fallbacks with no provider signal', () => {
-  // DESIGN.md: "With no provider signal in the body, the status decides".
+  // docs/contributing/design.md: "With no provider signal in the body, the status decides".
   const fallbacks: Array<[number, FailureReason]> = [
     [400, 'invalid_request'],
     [413, 'invalid_request'],

@@ -193,7 +193,7 @@ export function explainClassification(
 
 /**
  * Classifies provider-blind metadata: one pure function implementing every row of the taxonomy
- * and every signal rule in DESIGN.md, through one ordered rule table (rules.ts). Total: any input
+ * and every signal rule in docs/contributing/design.md, through one ordered rule table (rules.ts). Total: any input
  * (even one that is not valid metadata) gives a classification; `unknown` is never retryable.
  * `decidedBy` names the rule that decided and the evidence it matched.
  */

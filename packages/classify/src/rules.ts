@@ -39,7 +39,7 @@ const NETWORK_REASON_BY_PHASE = {
   unknown: 'interrupted',
 } as const satisfies Record<string, FailureReason>;
 
-/** DESIGN.md: with no provider signal in the body, the status decides. */
+/** docs/contributing/design.md: with no provider signal in the body, the status decides. */
 export function reasonFromStatus(status: number): FailureReason {
   switch (status) {
     case 401:
@@ -368,7 +368,7 @@ export const RULES: readonly Rule[] = [
   },
   {
     id: 'status_default',
-    means: 'With no provider signal in the body, the status decides (DESIGN.md).',
+    means: 'With no provider signal in the body, the status decides (docs/contributing/design.md).',
     decide: ({ status }) =>
       status === undefined ? undefined : { reason: reasonFromStatus(status), evidence: `status ${status}` },
   },

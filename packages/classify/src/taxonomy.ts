@@ -7,7 +7,7 @@ import type {
   UserActionKind,
 } from './schemas.ts';
 
-/** One row of DESIGN.md's taxonomy table. */
+/** One row of docs/contributing/design.md's taxonomy table. */
 export interface TaxonomyRow {
   readonly category: ErrorCategory;
   readonly retryable: boolean;
@@ -26,7 +26,7 @@ const hints = (...names: Array<keyof RecoveryHints>): RecoveryHints => ({
   compress: names.includes('compress'),
 });
 
-/** The taxonomy table: the contract every package and test shares (DESIGN.md). */
+/** The taxonomy table: the contract every package and test shares (docs/contributing/design.md). */
 export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.freeze({
   rate_limit: {
     category: 'transient',

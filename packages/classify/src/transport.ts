@@ -9,7 +9,7 @@ export interface TransportFailure {
   readonly message: string;
 }
 
-// Node's and undici's error codes, by the phase they prove. Seen in sdk-surfaces.md section 8.
+// Node's and undici's error codes, by the phase they prove. Seen in docs/contributing/sdk-surfaces.md section 8.
 const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'ERR_INVALID_URL']);
 const CONNECT_CODES = new Set([
   'ECONNREFUSED',

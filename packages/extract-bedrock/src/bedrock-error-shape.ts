@@ -7,7 +7,7 @@ import { z } from 'zod';
  * Sources: the Bedrock Runtime API reference (Converse, ConverseStream, InvokeModel "Errors"
  * sections, https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html)
  * and the SDK's `ServiceException` (`@smithy/core` `ServiceException.isInstance`: `$fault` +
- * `$metadata`), observed in shared/sdk-surfaces.md section 5.
+ * `$metadata`), observed in docs/contributing/sdk-surfaces.md section 5.
  */
 
 /** `$metadata` of an AWS SDK v3 error (`ResponseMetadata`). All optional: transport errors carry only attempts. */

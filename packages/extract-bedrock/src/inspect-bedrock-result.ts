@@ -153,7 +153,7 @@ export function detectBedrockBlockedAnswer(result: unknown): ProviderErrorMetada
 
 /**
  * InvokeModel over h2 resolves with the bytes it had when the connection dropped mid-body
- * (shared/sdk-surfaces.md section 5): a JSON body that does not parse is a truncated answer, and
+ * (docs/contributing/sdk-surfaces.md section 5): a JSON body that does not parse is a truncated answer, and
  * so is a `null` body (the connection dropped before the first byte).
  * Returns `malformed_response` metadata (classified as interrupted) or `undefined`. Total.
  */

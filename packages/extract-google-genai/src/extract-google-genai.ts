@@ -30,7 +30,7 @@ export const GOOGLE_GENAI_PROVIDER = 'google-genai';
 
 /**
  * genai 2 and 3 turn an error chunk inside a stream into `ApiError` with this message prefix:
- * `got status: UNAVAILABLE. {"error":{…}}` (sdk-surfaces.md section 3, observed).
+ * `got status: UNAVAILABLE. {"error":{…}}` (docs/contributing/sdk-surfaces.md section 3, observed).
  */
 const STREAM_PREFIX = /^got status: ([A-Za-z_ ]{1,64})\. /;
 

@@ -88,7 +88,7 @@ const terminal: SseEvent = {
 /**
  * An error chunk after valid chunks, from a recorded scenario: its reason is the scenario's.
  * genai 1.x never throws for an error chunk: it yields an empty `{}` chunk in its place and ends
- * the stream normally (sdk-surfaces.md section 3; its `processStreamResponse` only checks a raw
+ * the stream normally (docs/contributing/sdk-surfaces.md section 3; its `processStreamResponse` only checks a raw
  * network chunk that is JSON as a whole, never a `data:` line). The guard flags that empty chunk
  * as an interruption: what gemini-stream-error-without-code records for the error chunk every
  * major swallows. The majors that swallow it are the ones the scenario skips.

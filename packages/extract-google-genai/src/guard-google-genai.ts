@@ -37,7 +37,7 @@ export function isGeminiTerminalChunk(chunk: unknown): boolean {
 /**
  * A chunk that carries nothing a Gemini answer ever carries: no candidates, no promptFeedback, no
  * usage. @google/genai 1.x turns an error chunk (`data: {"error":{…}}`) into exactly this and ends
- * the stream normally (sdk-surfaces.md section 3), so the error itself is lost.
+ * the stream normally (docs/contributing/sdk-surfaces.md section 3), so the error itself is lost.
  */
 export function isEmptyGeminiChunk(chunk: unknown): boolean {
   if (chunk === null || typeof chunk !== 'object') return false;

@@ -1,6 +1,6 @@
 import type { MockProvider, MockRequest } from './mock-provider.ts';
 
-/** What a client can do against the retry contract (DESIGN.md's taxonomy). */
+/** What a client can do against the retry contract (docs/contributing/design.md's taxonomy). */
 export type FindingCode =
   | 'retried-permanent-failure'
   | 'ignored-retry-after'

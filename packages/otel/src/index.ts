@@ -3,7 +3,6 @@ import {
   type ErrorReport,
   type FaultlineError,
   nearestFaultlineError,
-  type ProblemDetailsOptions,
   problemDetails,
   type RetryEvent,
 } from '@faultline/render';

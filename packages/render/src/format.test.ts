@@ -175,7 +175,7 @@ describe('wire form and tool result', () => {
 });
 
 describe('HTTP', () => {
-  // DESIGN.md's HTTP column.
+  // docs/contributing/design.md's HTTP column.
   const expected: Record<FailureReason, number> = {
     rate_limit: 429,
     overloaded: 503,

@@ -109,5 +109,7 @@ it('the example stops retrying a transient failure after maxRetryAttempts, and t
   const outcome = await ask(ingressUrl, 'Say hello');
   // maxRetryAttempts: 5 in the example.
   expect(calls).toBe(5);
-  expect(outcome).toEqual({ report: { ...toDict(near.toErrorReport()), nextStep: 'fallback', retriesExhausted: true } });
+  expect(outcome).toEqual({
+    report: { ...toDict(near.toErrorReport()), nextStep: 'fallback', retriesExhausted: true },
+  });
 }, 60_000);

@@ -41,7 +41,7 @@ const AwsShorthand = z.object({
   cutMidMessage: z.boolean().optional(),
 });
 
-/** What the classification must be, under DESIGN.md's taxonomy and signal rules. */
+/** What the classification must be, under docs/contributing/design.md's taxonomy and signal rules. */
 export const CaseLabel = z.object({
   category: ErrorCategory,
   reason: FailureReason,

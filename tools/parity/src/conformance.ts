@@ -62,7 +62,7 @@ const SDK_FIELD_NAMES = [
   'data',
 ] as const;
 
-/** The inputs DESIGN.md's "total and safe" rule names, each built fresh. */
+/** The inputs docs/contributing/design.md's "total and safe" rule names, each built fresh. */
 export function hostileValues(): LabelledValue[] {
   const cyclicA = new Error('cyclic a') as Error & { cause?: unknown };
   const cyclicB = new Error('cyclic b', { cause: cyclicA });
