@@ -30,7 +30,7 @@ function emptyRepository(): string {
   const root = temporaryDirectory('faultline-scaffold-');
   roots.push(root);
   linkWorkspaceModules(root);
-  for (const file of ['tsconfig.base.json', 'vitest.shared.ts']) {
+  for (const file of ['tsconfig.base.json', 'vitest.shared.ts', 'vitest.setup.ts']) {
     copyFileSync(join(REPOSITORY_ROOT, file), join(root, file));
   }
   writeJson(join(root, 'providers.json'), {
