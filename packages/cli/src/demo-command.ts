@@ -104,10 +104,6 @@ async function runTask(task: DemoTask, server: LoopbackServer, timeoutMs: number
           driver.call({ baseUrl, api: scenario.api, stream: scenario.stream, signal, timeoutMs }),
         {
           retry: false,
-          // faultline's own deadline bounds every row a little past the SDK's timeout: an SDK call
-          // that hangs past its own timeout (seen intermittently with @mistralai/mistralai's
-          // never-answer under load) is a classified timeout, not a broken demo.
-          deadlineMs: timeoutMs + 3_000,
           model: driver.model,
           operation: driver.operation(scenario.api, scenario.stream),
           family: scenario.api !== undefined && /embed/i.test(scenario.api) ? 'embedding' : 'completion',
@@ -186,6 +182,7 @@ export async function runDemo(
       continue;
     }
     const adapter = await loadAdapter(driver);
+    await driver.loadSdk().catch(() => undefined);
     if (adapter === undefined) {
       problems.push(
         `${driver.key}: ${driver.adapterPackage} exports no extractor and withClassifiedErrors yet`,

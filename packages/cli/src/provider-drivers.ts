@@ -28,6 +28,11 @@ export interface ProviderDriver {
   protocol: LoopbackProtocol;
   model: string;
   loadAdapter(): Promise<unknown>;
+  /**
+   * Loads the SDK ahead of the calls, so that no call's time limit pays for loading it (a large
+   * ESM SDK such as @mistralai/mistralai can take seconds on a busy machine).
+   */
+  loadSdk(): Promise<unknown>;
   /** The SDK method a call with this `api`/`stream` uses (the report's `operation`). */
   operation(api: string | undefined, stream: boolean | undefined): string;
   /** Calls the real SDK at `baseUrl`, consuming a stream to its end. */
@@ -50,6 +55,7 @@ const openaiDriver: ProviderDriver = {
   protocol: 'http1',
   model: 'gpt-4o-mini',
   loadAdapter: () => import('@faultline/extract-openai'),
+  loadSdk: () => import('openai'),
   operation: (api, stream) =>
     api === 'embeddings'
       ? 'embeddings.create'
@@ -87,6 +93,7 @@ const groqDriver: ProviderDriver = {
   protocol: 'http1',
   model: 'llama-3.3-70b-versatile',
   loadAdapter: () => import('@faultline/extract-groq'),
+  loadSdk: () => import('groq-sdk'),
   operation: (_api, stream) => `chat.completions.create${stream === true ? ' (stream)' : ''}`,
   async call({ baseUrl, stream, signal, timeoutMs }) {
     const { default: Groq } = await import('groq-sdk');
@@ -107,6 +114,7 @@ const anthropicDriver: ProviderDriver = {
   protocol: 'http1',
   model: 'claude-sonnet-4-6',
   loadAdapter: () => import('@faultline/extract-anthropic'),
+  loadSdk: () => import('@anthropic-ai/sdk'),
   operation: (_api, stream) => `messages.create${stream === true ? ' (stream)' : ''}`,
   async call({ baseUrl, stream, signal, timeoutMs }) {
     const { default: Anthropic } = await import('@anthropic-ai/sdk');
@@ -130,6 +138,7 @@ const mistralDriver: ProviderDriver = {
   protocol: 'http1',
   model: 'mistral-small-latest',
   loadAdapter: () => import('@faultline/extract-mistral'),
+  loadSdk: () => import('@mistralai/mistralai'),
   operation: (api, stream) =>
     api === 'embeddings' ? 'embeddings.create' : stream === true ? 'chat.stream' : 'chat.complete',
   async call({ baseUrl, api, stream, signal, timeoutMs }) {
@@ -162,6 +171,7 @@ const googleGenaiDriver: ProviderDriver = {
   protocol: 'http1',
   model: 'gemini-2.5-flash',
   loadAdapter: () => import('@faultline/extract-google-genai'),
+  loadSdk: () => import('@google/genai'),
   operation: (api, stream) =>
     api === 'embeddings' || api === 'embedContent'
       ? 'models.embedContent'
@@ -205,6 +215,7 @@ const bedrockDriver: ProviderDriver = {
   protocol: 'h2c',
   model: 'anthropic.claude-3-haiku-20240307-v1:0',
   loadAdapter: () => import('@faultline/extract-bedrock'),
+  loadSdk: () => import('@aws-sdk/client-bedrock-runtime'),
   operation: (api, stream) =>
     isInvokeModel(api) ? 'InvokeModel' : stream === true ? 'ConverseStream' : 'Converse',
   async call({ baseUrl, api, stream, signal, timeoutMs }) {
