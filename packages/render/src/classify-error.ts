@@ -191,6 +191,17 @@ function buildError(
 }
 
 /**
+ * True when `error` is the classification of the caller's own abort (a signal given to the SDK
+ * alone, read by an extractor): the thrown value `thrown` then leaves untouched. Read through
+ * safeGet: a marked error from another copy (or an impostor) arrives here too. Total.
+ */
+export function isUntouchedCallerAbort(error: unknown, thrown: unknown): boolean {
+  return (
+    safeGet(safeGet(error, 'classification'), 'callerAborted') === true && safeGet(error, 'cause') === thrown
+  );
+}
+
+/**
  * The error a retry loop throws once it gives up: the same class, cause, metadata and message,
  * with the attempts it made; when a retryable failure outlived its retries, its next step becomes
  * `fallback` (the report says so in `retriesExhausted`). An error from another copy of faultline

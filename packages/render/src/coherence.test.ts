@@ -305,15 +305,17 @@ describe('disclosure', () => {
 });
 
 describe('deadlines and aborts, decided by who fired', () => {
-  /** Waits for the signal and throws what an SDK of the Stainless family throws for any abort. */
-  class APIUserAbortError extends Error {
+  // Render's loop is under test here, not an extractor: the call throws a class of the test's own
+  // whatever signal fired (as several SDKs do), and the real SDKs are run through the same cases by
+  // the option matrix (test-fixtures/src/option-matrix.ts) in every extract package.
+  class CallAborted extends Error {
     constructor() {
       super('Request was aborted.');
     }
   }
   const hangUntilAborted = ({ signal }: { signal: AbortSignal | undefined }) =>
     new Promise<never>((_resolve, reject) => {
-      signal?.addEventListener('abort', () => reject(new APIUserAbortError()), { once: true });
+      signal?.addEventListener('abort', () => reject(new CallAborted()), { once: true });
     });
 
   it("render's own deadline firing is a timeout, whatever the call throws for the abort", async () => {
@@ -322,7 +324,7 @@ describe('deadlines and aborts, decided by who fired', () => {
     const report = (error as FaultlineError).toErrorReport();
     expect(report).toMatchObject({ reason: 'timeout', callerAborted: false, attempts: { made: 1 } });
     expect(report.message).toContain('deadline of 20 ms');
-    expect((error as FaultlineError).cause).toBeInstanceOf(APIUserAbortError);
+    expect((error as FaultlineError).cause).toBeInstanceOf(CallAborted);
   });
 
   it('a deadline that ends the retries says the retries are exhausted', async () => {
@@ -345,12 +347,12 @@ describe('deadlines and aborts, decided by who fired', () => {
   });
 
   it("the caller's abort leaves untouched, whether the signal went to faultline or to the SDK alone", async () => {
-    const sdkAbort = new APIUserAbortError();
+    const sdkAbort = new CallAborted();
     // The SDK alone saw the signal: an extractor reads its abort class as the caller's abort.
     const abortExtractor = defineExtractor({
       provider: 'testprovider',
       extract: (error) =>
-        error instanceof APIUserAbortError
+        error instanceof CallAborted
           ? { provider: 'testprovider', message: 'Request was aborted.', origin: 'abort' }
           : undefined,
     });
@@ -376,7 +378,7 @@ describe('deadlines and aborts, decided by who fired', () => {
     ).catch((e: unknown) => e);
     controller.abort();
     const thrown = await pending;
-    expect(thrown).toBeInstanceOf(APIUserAbortError);
+    expect(thrown).toBeInstanceOf(CallAborted);
     expect(calls).toBe(1);
     // Reported on its own, the caller's abort is `cancelled`, never unknown or a 500.
     const report = classifyError(sdkAbort, { extractors: [abortExtractor] }).toErrorReport();

@@ -1,12 +1,14 @@
-import { type ProviderErrorMetadata, safeGet } from '@faultline/classify';
+import type { ProviderErrorMetadata } from '@faultline/classify';
 import {
   type ClassifyErrorOptions,
   classifyError,
   errorFromMetadata,
   isCallerAbort,
+  isUntouchedCallerAbort,
 } from './classify-error.ts';
 import { errorClassForType, type FaultlineError } from './errors.ts';
 import { hasFaultlineMarker } from './identity.ts';
+import { invalidOption, isSignalOption } from './invalid-option.ts';
 
 export interface GuardStreamOptions<T> extends Omit<ClassifyErrorOptions, 'streaming' | 'delivered'> {
   /** The longest wait for the next chunk before the stream is abandoned. Default 60 000; 0 turns it off. */
@@ -159,28 +161,19 @@ export function guardStream<S extends AsyncIterable<unknown>>(
   return guarded as unknown as GuardedStream<S>;
 }
 
-/** A clear TypeError at the call for an option that cannot mean anything (as withClassifiedErrors does). */
+/** An option that cannot mean anything is a TypeError at the call, as in withClassifiedErrors. */
 function validateGuardOptions(options: unknown): void {
-  const invalid = (name: string, expected: string, value: unknown): TypeError => {
-    const error = new TypeError(
-      `guardStream: ${name} must be ${expected} (got ${String(value).slice(0, 60)})`,
-    );
-    (error as TypeError & { code: string }).code = 'ERR_INVALID_ARG_VALUE';
-    return error;
-  };
-  if (options === null || typeof options !== 'object') throw invalid('options', 'an object', options);
+  if (options === null || typeof options !== 'object')
+    throw invalidOption('guardStream', 'options', 'an object', options);
   const { idleTimeoutMs, signal } = options as GuardStreamOptions<unknown>;
   if (idleTimeoutMs !== undefined && (typeof idleTimeoutMs !== 'number' || !(idleTimeoutMs >= 0)))
-    throw invalid(
+    throw invalidOption(
+      'guardStream',
       'idleTimeoutMs',
       'a number of milliseconds ≥ 0 (0 turns the idle timer off)',
       idleTimeoutMs,
     );
-  if (
-    signal !== undefined &&
-    (signal === null || typeof signal !== 'object' || typeof signal.addEventListener !== 'function')
-  )
-    throw invalid('signal', 'an AbortSignal', signal);
+  if (!isSignalOption(signal)) throw invalidOption('guardStream', 'signal', 'an AbortSignal', signal);
 }
 
 interface GuardState {
@@ -224,10 +217,7 @@ async function callResultMethod<T>(
     const signal = options.signal;
     if (signal?.aborted === true || isCallerAbort(thrown, signal) || hasFaultlineMarker(thrown)) throw thrown;
     const error = classifyError(thrown, { ...options, streaming: true, delivered: { ...state.delivered } });
-    throw safeGet(safeGet(error, 'classification'), 'callerAborted') === true &&
-      safeGet(error, 'cause') === thrown
-      ? thrown
-      : error;
+    throw isUntouchedCallerAbort(error, thrown) ? thrown : error;
   }
 }
 
@@ -365,10 +355,7 @@ class GuardIterator<T> implements AsyncIterator<T> {
     }
     const error = classifyError(thrown, { ...options, streaming: true, delivered: this.delivered() });
     // The caller's abort through a signal given to the SDK alone: untouched too.
-    return safeGet(safeGet(error, 'classification'), 'callerAborted') === true &&
-      safeGet(error, 'cause') === thrown
-      ? thrown
-      : error;
+    return isUntouchedCallerAbort(error, thrown) ? thrown : error;
   }
 
   /** The idle timer fired: give up on the read if it has waited long enough, else wait the rest. */

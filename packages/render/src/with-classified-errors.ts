@@ -3,9 +3,11 @@ import {
   type ClassifyErrorOptions,
   classifyAttempt,
   errorFromMetadata,
+  isUntouchedCallerAbort,
   withAttempts,
 } from './classify-error.ts';
 import type { FaultlineError } from './errors.ts';
+import { invalidOption, isSignalOption } from './invalid-option.ts';
 import type { AttemptRecord, ErrorReport } from './report.ts';
 
 /** What `fn` gets on each attempt. `attempt` starts at 1. */
@@ -77,19 +79,8 @@ interface RetryPolicy {
   readonly random: () => number;
 }
 
-/** A clear TypeError for an option that cannot mean anything: thrown at the call, before any request. */
-function invalidOption(name: string, expected: string, value: unknown): TypeError {
-  let shown: string;
-  try {
-    shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
-  } catch {
-    shown = typeof value;
-  }
-  const error = new TypeError(
-    `withClassifiedErrors: ${name} must be ${expected} (got ${shown.slice(0, 60)})`,
-  );
-  (error as TypeError & { code: string }).code = 'ERR_INVALID_ARG_VALUE';
-  return error;
+function invalid(name: string, expected: string, value: unknown): TypeError {
+  return invalidOption('withClassifiedErrors', name, expected, value);
 }
 
 /** `value` when it is a finite number ≥ `min` (and an integer when asked), `fallback` when undefined. */
@@ -106,20 +97,20 @@ function numberOption(
     value < rule.min ||
     (rule.integer === true && !Number.isInteger(value))
   )
-    throw invalidOption(name, rule.expected, value);
+    throw invalid(name, rule.expected, value);
   return value;
 }
 
 function functionOption<F>(name: string, value: unknown): F | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'function') throw invalidOption(name, 'a function', value);
+  if (typeof value !== 'function') throw invalid(name, 'a function', value);
   return value as F;
 }
 
 function retryPolicy(retry: WithClassifiedErrorsOptions['retry']): RetryPolicy | undefined {
   if (retry === undefined || retry === false || retry === null) return undefined;
   if (retry !== true && typeof retry !== 'object')
-    throw invalidOption('retry', 'true, false or an options object', retry);
+    throw invalid('retry', 'true, false or an options object', retry);
   const options: RetryOptions = retry === true ? {} : retry;
   return {
     maxAttempts: numberOption('retry.maxAttempts', options.maxAttempts, 3, {
@@ -144,26 +135,25 @@ function retryPolicy(retry: WithClassifiedErrorsOptions['retry']): RetryPolicy |
   };
 }
 
-/** Checks the options a call cannot run with; returns the retry policy. Throws a TypeError. */
-function validate<T>(options: WithClassifiedErrorsOptions<T>): RetryPolicy | undefined {
-  if (options === null || typeof options !== 'object') throw invalidOption('options', 'an object', options);
+/** Checks the options every call reads (cheap: one typeof per option given). Throws a TypeError. */
+function validateCommon<T>(options: WithClassifiedErrorsOptions<T>): void {
+  if (options === null || typeof options !== 'object') throw invalid('options', 'an object', options);
+  if (options.idempotent !== undefined && typeof options.idempotent !== 'boolean')
+    throw invalid('idempotent', 'a boolean', options.idempotent);
+  if (options.extractors !== undefined && !Array.isArray(options.extractors))
+    throw invalid('extractors', 'an array of extractors', options.extractors);
+  functionOption('inspectResult', options.inspectResult);
+}
+
+/** Checks what only the guarded path reads (deadline, signal, retry); returns the retry policy. */
+function validateGuarded<T>(options: WithClassifiedErrorsOptions<T>): RetryPolicy | undefined {
   const deadlineMs = options.deadlineMs;
   if (
     deadlineMs !== undefined &&
     (typeof deadlineMs !== 'number' || !Number.isFinite(deadlineMs) || deadlineMs <= 0)
   )
-    throw invalidOption('deadlineMs', 'a positive, finite number of milliseconds', deadlineMs);
-  const signal = options.signal;
-  if (
-    signal !== undefined &&
-    (signal === null || typeof signal !== 'object' || typeof signal.addEventListener !== 'function')
-  )
-    throw invalidOption('signal', 'an AbortSignal', signal);
-  if (options.idempotent !== undefined && typeof options.idempotent !== 'boolean')
-    throw invalidOption('idempotent', 'a boolean', options.idempotent);
-  if (options.extractors !== undefined && !Array.isArray(options.extractors))
-    throw invalidOption('extractors', 'an array of extractors', options.extractors);
-  functionOption('inspectResult', options.inspectResult);
+    throw invalid('deadlineMs', 'a positive, finite number of milliseconds', deadlineMs);
+  if (!isSignalOption(options.signal)) throw invalid('signal', 'an AbortSignal', options.signal);
   return retryPolicy(options.retry);
 }
 
@@ -239,9 +229,14 @@ async function runWithClassifiedErrors<T>(
   fn: (context: AttemptContext) => Promise<T> | T,
   options: WithClassifiedErrorsOptions<T>,
 ): Promise<T> {
-  if (typeof fn !== 'function') throw invalidOption('fn', 'a function', fn);
-  const policy = validate(options);
-  if (policy === undefined && options.signal === undefined && options.deadlineMs === undefined) {
+  if (typeof fn !== 'function') throw invalid('fn', 'a function', fn);
+  validateCommon(options);
+  const retry = options.retry;
+  if (
+    (retry === undefined || retry === false || retry === null) &&
+    options.signal === undefined &&
+    options.deadlineMs === undefined
+  ) {
     // The lean path: no retry machinery, no AbortController, no listener.
     try {
       const result = await fn(FIRST_ATTEMPT);
@@ -254,18 +249,8 @@ async function runWithClassifiedErrors<T>(
       throw error;
     }
   }
+  const policy = validateGuarded(options);
   return runGuarded(fn, options, policy);
-}
-
-/**
- * True when `error` is the classification of the caller's own abort (a signal given to the SDK
- * alone, read by an extractor): `thrown` then leaves untouched. Read through safeGet: a marked
- * error from another copy (or an impostor) passes through here too.
- */
-function isUntouchedCallerAbort(error: FaultlineError, thrown: unknown): boolean {
-  return (
-    safeGet(safeGet(error, 'classification'), 'callerAborted') === true && safeGet(error, 'cause') === thrown
-  );
 }
 
 const ONE_ATTEMPT: { readonly attempts: AttemptRecord } = Object.freeze({
