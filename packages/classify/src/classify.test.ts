@@ -19,6 +19,7 @@ import {
   parseDurationSeconds,
   parseRetryAfterValue,
   retryAfterFromHeaders,
+  signalAbortOrigin,
   waitFromText,
 } from './index.ts';
 
@@ -979,5 +980,34 @@ describe('an extractor that crashes', () => {
       nextStep: 'report_bug',
       retryable: false,
     });
+  });
+});
+
+describe('signalAbortOrigin: who fired a signal', () => {
+  it('reads real fetch aborts: the caller’s signal given to faultline, a timer, another signal', async () => {
+    const server = createNetServer(() => {
+      // Accepts and never answers.
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    const url = `http://127.0.0.1:${port}/`;
+    try {
+      const caller = new AbortController();
+      const callerAbort = fetch(url, { signal: caller.signal }).catch((error: unknown) => error);
+      caller.abort();
+      const thrownByCaller = await callerAbort;
+      const thrownByTimer = await fetch(url, { signal: AbortSignal.timeout(20) }).catch(
+        (error: unknown) => error,
+      );
+      // The caller's signal, given to faultline and fired: the caller's abort.
+      expect(signalAbortOrigin(thrownByCaller, caller.signal)).toBe('abort');
+      // No signal given to faultline: an AbortError is the caller's, a TimeoutError a timer's.
+      expect(signalAbortOrigin(thrownByCaller, undefined)).toBe('abort');
+      expect(signalAbortOrigin(thrownByTimer, undefined)).toBe('timeout');
+      // A signal given to faultline that has not fired: another signal (a deadline) fired.
+      expect(signalAbortOrigin(thrownByCaller, new AbortController().signal)).toBe('timeout');
+    } finally {
+      server.close();
+    }
   });
 });

@@ -64,4 +64,9 @@ export {
   UserActionKind,
 } from './schemas.ts';
 export { TAXONOMY, type TaxonomyRow } from './taxonomy.ts';
-export { findNetworkCode, inspectTransportError, type TransportFailure } from './transport.ts';
+export {
+  findNetworkCode,
+  inspectTransportError,
+  signalAbortOrigin,
+  type TransportFailure,
+} from './transport.ts';

@@ -153,3 +153,16 @@ function bodyPhase(chain: unknown[]): NetworkPhase {
   if (/^terminated$/i.test(head) || /premature close|truncated event/i.test(head)) return 'response_body';
   return 'unknown';
 }
+
+/**
+ * Who fired a signal's abort, for an SDK abort error that only a signal can raise (its adapter
+ * knows its own timeout throws something else): `abort`, the caller's own, when the caller's signal
+ * given to faultline has fired; `timeout` when a timer fired it (a `TimeoutError` reason on the
+ * cause chain: `AbortSignal.timeout`, a framework's timeout option, render's deadline) or when the
+ * caller's signal given to faultline has not fired (another signal did); otherwise `abort`. Total.
+ */
+export function signalAbortOrigin(error: unknown, signal: AbortSignal | undefined): 'timeout' | 'abort' {
+  if (signal !== undefined && safeGet(signal, 'aborted') === true) return 'abort';
+  if (signal !== undefined) return 'timeout';
+  return causeChain(error, 6).some((link) => safeGet(link, 'name') === 'TimeoutError') ? 'timeout' : 'abort';
+}

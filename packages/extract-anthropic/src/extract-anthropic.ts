@@ -16,6 +16,7 @@ import {
   safeGet,
   safeStatus,
   safeString,
+  signalAbortOrigin,
 } from '@faultline/classify';
 import {
   type AnthropicErrorBody,
@@ -296,7 +297,8 @@ function transportMetadata(
   };
   const allNames = [sdkErrorType ?? '', ...names];
   if (allNames.includes('APIUserAbortError') || message === 'Request was aborted.') {
-    return { ...base('abort'), networkPhase: 'unknown' };
+    // The SDK says "aborted" whichever signal fired: classify's rule for who fired decides.
+    return { ...base(signalAbortOrigin(error, signal)), networkPhase: 'unknown' };
   }
   if (allNames.includes('APIConnectionTimeoutError') || message === 'Request timed out.') {
     return { ...base('timeout'), networkPhase: 'before_response' };

@@ -1,6 +1,5 @@
 import {
   attachRawBody,
-  causeChain,
   constructorName,
   defineExtractor,
   type Extractor,
@@ -17,6 +16,7 @@ import {
   safeNumber,
   safeStatus,
   safeString,
+  signalAbortOrigin,
 } from '@faultline/classify';
 import {
   AwsResponseMetadata,
@@ -362,18 +362,13 @@ export const bedrockExtractor: Extractor = defineExtractor({
     const name = safeGet(error, 'name');
     if (name === 'AbortError' && SMITHY_ABORT_MESSAGE.test(messageOf(error, 200))) {
       // smithy's own requestTimeout throws a TimeoutError: "Request aborted" only ever comes from
-      // an abortSignal, whose reason smithy keeps as the cause. A TimeoutError reason is a timer's
-      // (AbortSignal.timeout, a framework's timeout option, render's deadline): a timeout. So is
-      // an abort while a signal given to faultline has not fired (another signal did). Any other
-      // abort is the caller's.
-      const signal = context.signal;
-      const timerFired = causeChain(error, 4).some((link) => safeGet(link, 'name') === 'TimeoutError');
-      const another = timerFired || (signal !== undefined && safeGet(signal, 'aborted') !== true);
+      // an abortSignal (smithy keeps its reason as the cause), so classify's rule for who fired
+      // a signal applies.
       return withDefined(
         {
           provider: BEDROCK_PROVIDER,
           message: messageOf(error, 500) || 'Request aborted',
-          origin: another ? 'timeout' : 'abort',
+          origin: signalAbortOrigin(error, context.signal),
         },
         { sdkErrorType: 'AbortError', networkPhase: 'unknown' },
       );

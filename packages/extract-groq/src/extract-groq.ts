@@ -16,6 +16,7 @@ import {
   safeHasOwn,
   safeStatus,
   safeString,
+  signalAbortOrigin,
 } from '@faultline/classify';
 import { GroqErrorObject } from './groq-error-shape.ts';
 
@@ -113,7 +114,12 @@ function transportMetadata(
 ): Pick<ProviderErrorMetadata, 'origin' | 'networkPhase' | 'networkCode' | 'message'> {
   const message = messageOf(error, 1000);
   if (names.includes('APIUserAbortError') || /^Request was aborted\.?$/.test(message)) {
-    return { origin: 'abort', networkPhase: 'unknown', message: message || 'Request was aborted.' };
+    // The SDK says "aborted" whichever signal fired: classify's rule for who fired decides.
+    return {
+      origin: signalAbortOrigin(error, signal),
+      networkPhase: 'unknown',
+      message: message || 'Request was aborted.',
+    };
   }
   if (names.includes('APIConnectionTimeoutError') || /^Request timed out\.?$/.test(message)) {
     // groq-sdk's timeout covers only the wait for the response headers.

@@ -15,6 +15,7 @@ import {
   safeGet,
   safeStatus,
   safeString,
+  signalAbortOrigin,
 } from '@faultline/classify';
 import { MistralErrorBody, MistralValidationIssue } from './mistral-error-shape.ts';
 
@@ -294,20 +295,18 @@ function streamChunkMetadata(error: object): ProviderErrorMetadata {
 /**
  * A stream read ended by a signal. The SDK reads a stream from the fetch body, so the abort arrives
  * as a bare DOMException: its own `timeoutMs` gives a `TimeoutError`, a signal an `AbortError`
- * (probed on 1.15 and 2.7). An `AbortError` is therefore a signal's: the caller's, unless a signal
- * given to faultline has not fired (then another one did, such as a deadline). A `TimeoutError` is
- * left to the built-in transport extractor.
+ * (probed on 1.15 and 2.7). An `AbortError` is therefore a signal's, and classify's rule for who
+ * fired a signal applies. A `TimeoutError` is left to the built-in transport extractor.
  */
 function streamAbortMetadata(error: object, context: Context): ProviderErrorMetadata | undefined {
   if (safeGet(error, 'name') !== 'AbortError') return undefined;
-  const signal = safeGet(context, 'signal') as AbortSignal | undefined;
-  const another = signal !== undefined && safeGet(signal, 'aborted') !== true;
+  const origin = signalAbortOrigin(error, safeGet(context, 'signal') as AbortSignal | undefined);
   return {
     provider: MISTRAL_PROVIDER,
     sdkErrorType: 'AbortError',
     message: messageOf(error, 500) || 'This operation was aborted',
-    origin: another ? 'timeout' : 'abort',
-    networkPhase: another ? 'stream' : 'unknown',
+    origin,
+    networkPhase: origin === 'timeout' ? 'stream' : 'unknown',
   };
 }
 

@@ -1,6 +1,5 @@
 import {
   attachRawBody,
-  causeChain,
   constructorName,
   defineExtractor,
   type Extractor,
@@ -17,6 +16,7 @@ import {
   safeHasOwn,
   safeStatus,
   safeString,
+  signalAbortOrigin,
 } from '@faultline/classify';
 import {
   ChatCompletionLike,
@@ -304,15 +304,10 @@ function fromTransportApiError(error: unknown, signal: AbortSignal | undefined):
   const message = messageOf(error, MAX_MESSAGE_LENGTH);
   const base = { provider: OPENAI_PROVIDER, sdkErrorType: constructorName(error) ?? 'APIError' };
   if (names.includes('APIUserAbortError') || message === ABORT_MESSAGE) {
-    // The SDK says "aborted" whichever signal fired. It is the caller's abort when the caller's
-    // signal fired, or when nothing else is known. A deadline's TimeoutError as the cause (openai 7
-    // keeps `signal.reason`), or a caller signal that has not fired, means another signal (a
-    // deadline) ended the call: a timeout.
-    if (signal?.aborted !== true) {
-      const deadline = causeChain(error, 6).some((link) => safeGet(link, 'name') === 'TimeoutError');
-      if (deadline || signal !== undefined) {
-        return { ...base, message: message || ABORT_MESSAGE, origin: 'timeout', networkPhase: 'unknown' };
-      }
+    // The SDK says "aborted" whichever signal fired (openai 7 keeps `signal.reason` as the cause):
+    // classify's rule for who fired a signal decides.
+    if (signalAbortOrigin(error, signal) === 'timeout') {
+      return { ...base, message: message || ABORT_MESSAGE, origin: 'timeout', networkPhase: 'unknown' };
     }
     return { ...base, message: message || ABORT_MESSAGE, origin: 'abort' };
   }
