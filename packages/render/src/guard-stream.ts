@@ -33,8 +33,6 @@ export interface GuardStreamOptions<T> extends Omit<ClassifyErrorOptions, 'strea
 /** Default idle timeout for `guardStream`. */
 export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 60_000;
 
-const IDLE = Symbol('idle');
-
 /**
  * For streams that expose their request's AbortController as `controller` and have no `abort()` of
  * their own (the raw streams of the Stainless-generated SDKs: openai, groq-sdk, @anthropic-ai/sdk):
@@ -230,18 +228,33 @@ function attempt<A, R>(callback: (argument: A) => R, argument: A, fallback: R): 
   }
 }
 
-const clock = () => Date.now();
+/** The idle check runs about this many times per idle timeout. */
+const IDLE_CHECKS_PER_TIMEOUT = 4;
+/** The longest period a Node timer takes (a longer one fires at once). */
+const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * The guard's iterator, written by hand rather than as an async generator: a generator awaits every
  * value it yields (a thenable chunk would be unwrapped, a revoked Proxy would throw), queues
- * `return()` behind a pending read, and costs a promise round more per chunk. One idle timer per
- * stream is re-armed lazily (at most once per idle period), never per chunk.
+ * `return()` behind a pending read, and costs a promise round more per chunk.
+ *
+ * Per chunk it costs one `.then` on the source's own promise (plus the promise handed to the caller
+ * when the idle timer is on, so that a stall can reject it), one result object, and the provider's
+ * callbacks; no clock read and no timer call. The idle timer is an interval that compares a pull
+ * counter (`pulls`) between its checks: a pull still pending, with no pull started since, for
+ * `idleChecks` checks `idlePeriodMs` apart has waited at least the timeout and at most one period
+ * more (1.25× the timeout, or 1 ms more for a timeout under 4 ms). The interval stops when a check
+ * finds no pull pending, and the next pull starts it again.
  */
 class GuardIterator<T> implements AsyncIterator<T> {
   private readonly signal: AbortSignal | undefined;
   private readonly idleTimeoutMs: number;
+  private readonly idlePeriodMs: number;
+  private readonly idleChecks: number;
   private readonly requireTerminal: boolean;
+  private readonly inspectChunk: GuardStreamOptions<T>['inspectChunk'];
+  private readonly measure: GuardStreamOptions<T>['measure'];
+  private readonly isTerminal: GuardStreamOptions<T>['isTerminal'];
   private iterator: AsyncIterator<T> | undefined;
   private chunks = 0;
   private characters = 0;
@@ -250,9 +263,16 @@ class GuardIterator<T> implements AsyncIterator<T> {
   /** next() calls not yet settled; `tail` is the last one, for a concurrent next() to wait on. */
   private queued = 0;
   private tail: Promise<IteratorResult<T>> | undefined;
-  private pullStarted = 0;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private resolveIdle: ((step: typeof IDLE) => void) | undefined;
+  /** Pulls started on the source; `pulling` while one is pending. */
+  private pulls = 0;
+  private pulling = false;
+  /** `pulls` at the last idle check, and how many checks in a row have seen it unchanged. */
+  private checkedPulls = 0;
+  private quietChecks = 0;
+  private interval: ReturnType<typeof setInterval> | undefined;
+  /** The pending pull's promise, handed to the caller, when the idle timer is on. */
+  private resolvePull: ((result: IteratorResult<T> | PromiseLike<IteratorResult<T>>) => void) | undefined;
+  private rejectPull: ((error: unknown) => void) | undefined;
 
   constructor(
     private readonly stream: AsyncIterable<T>,
@@ -268,7 +288,15 @@ class GuardIterator<T> implements AsyncIterator<T> {
         : Number.isFinite(requested)
           ? requested
           : 0;
+    this.idlePeriodMs = Math.min(
+      MAX_TIMER_MS,
+      Math.max(1, Math.floor(this.idleTimeoutMs / IDLE_CHECKS_PER_TIMEOUT)),
+    );
+    this.idleChecks = Math.ceil(this.idleTimeoutMs / this.idlePeriodMs);
     this.requireTerminal = options.requireTerminal ?? typeof options.isTerminal === 'function';
+    this.inspectChunk = options.inspectChunk;
+    this.measure = options.measure;
+    this.isTerminal = options.isTerminal;
   }
 
   [Symbol.asyncIterator](): AsyncIterator<T> {
@@ -278,9 +306,9 @@ class GuardIterator<T> implements AsyncIterator<T> {
   next(): Promise<IteratorResult<T>> {
     // Reads run one at a time, as a generator's would: a next() called while one is under way
     // waits for it (for-await never does that, so the usual path chains nothing).
-    this.queued += 1;
     const read =
-      this.queued > 1 && this.tail !== undefined ? this.tail.then(this.readNext, this.readNext) : this.read();
+      this.queued > 0 && this.tail !== undefined ? this.tail.then(this.readNext, this.readNext) : this.read();
+    this.queued += 1;
     this.tail = read;
     return read;
   }
@@ -311,11 +339,10 @@ class GuardIterator<T> implements AsyncIterator<T> {
 
   private finish(outcome: Outcome): void {
     this.finished = true;
-    if (this.timer !== undefined) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
+    if (this.interval !== undefined) {
+      clearInterval(this.interval);
+      this.interval = undefined;
     }
-    this.resolveIdle = undefined;
     if (this.state !== undefined) {
       if (outcome.kind !== 'stopped') this.state.delivered = this.delivered();
       settle(this.state, outcome);
@@ -358,110 +385,190 @@ class GuardIterator<T> implements AsyncIterator<T> {
     return isUntouchedCallerAbort(error, thrown) ? thrown : error;
   }
 
-  /** The idle timer fired: give up on the read if it has waited long enough, else wait the rest. */
-  private readonly onTimer = () => {
-    this.timer = undefined;
-    if (this.resolveIdle === undefined) return; // between reads: re-armed by the next read
-    const waited = clock() - this.pullStarted;
-    if (waited >= this.idleTimeoutMs) this.resolveIdle(IDLE);
-    else this.timer = setTimeout(this.onTimer, this.idleTimeoutMs - waited);
-  };
-
-  /** The source's next step, or IDLE once it has been silent for the idle timeout. */
-  private pull(iterator: AsyncIterator<T>): Promise<IteratorResult<T> | typeof IDLE> {
-    if (this.idleTimeoutMs === 0) return iterator.next();
-    return new Promise((resolve, reject) => {
-      this.pullStarted = clock();
-      this.resolveIdle = resolve;
-      if (this.timer === undefined) this.timer = setTimeout(this.onTimer, this.idleTimeoutMs);
-      iterator.next().then(
-        (step) => {
-          this.resolveIdle = undefined;
-          resolve(step);
-        },
-        (error: unknown) => {
-          this.resolveIdle = undefined;
-          reject(error);
-        },
-      );
-    });
+  /** The source is stuck in next(), or went on after the caller's abort: stop it, release the request. */
+  private abandon(): void {
+    try {
+      this.iterator?.return?.()?.then(undefined, () => {});
+    } catch {
+      // A return() that throws changes nothing.
+    }
+    if (this.options.onAbandon !== undefined) attempt(this.options.onAbandon, undefined, undefined);
   }
 
-  private async read(): Promise<IteratorResult<T>> {
+  private startIdleCheck(): void {
+    this.checkedPulls = this.pulls;
+    this.quietChecks = 0;
+    this.interval = setInterval(this.onIdleCheck, this.idlePeriodMs);
+  }
+
+  /** One idle check (see the class comment). */
+  private readonly onIdleCheck = () => {
+    if (!this.pulling) {
+      // Between reads: the next read starts the check again.
+      clearInterval(this.interval);
+      this.interval = undefined;
+      return;
+    }
+    if (this.pulls !== this.checkedPulls) {
+      this.checkedPulls = this.pulls;
+      this.quietChecks = 0;
+      return;
+    }
+    this.quietChecks += 1;
+    if (this.quietChecks < this.idleChecks) return;
+    // Silent for the idle timeout: give up on the pull.
+    const reject = this.rejectPull;
+    this.resolvePull = undefined;
+    this.rejectPull = undefined;
+    this.pulling = false;
+    if (reject === undefined) return;
+    this.queued -= 1;
+    this.abandon();
+    const { signal, options } = this;
+    reject(
+      signal?.aborted === true
+        ? this.fail(signal.reason)
+        : this.failWith({
+            provider: options.provider ?? 'unknown',
+            message: `stream idle for ${this.idleTimeoutMs} ms`,
+            origin: 'timeout',
+            networkPhase: 'stream',
+          }),
+    );
+  };
+
+  private readonly capturePull = (
+    resolve: (result: IteratorResult<T> | PromiseLike<IteratorResult<T>>) => void,
+    reject: (error: unknown) => void,
+  ) => {
+    this.resolvePull = resolve;
+    this.rejectPull = reject;
+  };
+
+  private read(): Promise<IteratorResult<T>> {
+    if (this.finished) {
+      this.queued -= 1;
+      return Promise.resolve({ done: true, value: undefined });
+    }
+    const timed = this.idleTimeoutMs > 0;
+    // Even when the caller has aborted, pull once more: an SDK stream that honours the signal
+    // throws its own abort error, which is what the caller expects to see (checked in `take`).
+    let pending: Promise<IteratorResult<T>>;
     try {
-      if (this.finished) return { done: true, value: undefined };
-      const { options, signal } = this;
       let iterator = this.iterator;
       if (iterator === undefined) {
-        try {
-          iterator = this.stream[Symbol.asyncIterator]();
-          this.iterator = iterator;
-        } catch (thrown) {
-          throw this.fail(this.classified(thrown));
-        }
+        iterator = this.stream[Symbol.asyncIterator]();
+        this.iterator = iterator;
       }
-      // Even when the caller has aborted, pull once more: an SDK stream that honours the signal
-      // throws its own abort error, which is what the caller expects to see (checked below).
-      let step: IteratorResult<T> | typeof IDLE;
-      try {
-        step = await this.pull(iterator);
-      } catch (thrown) {
-        throw this.fail(this.classified(thrown));
+      if (timed) {
+        this.pulls += 1;
+        this.pulling = true;
+        if (this.interval === undefined) this.startIdleCheck();
       }
-      if (this.finished) return { done: true, value: undefined }; // return() ran while we read
-      if (step === IDLE || (signal?.aborted === true && step.done !== true)) {
-        // The source is stuck in next(), or it ignored the caller's abort and went on: ask it to
-        // stop without waiting for it, and let the caller release the request.
-        try {
-          iterator.return?.()?.then(undefined, () => {});
-        } catch {
-          // A return() that throws changes nothing.
-        }
-        if (options.onAbandon !== undefined) attempt(options.onAbandon, undefined, undefined);
-        if (signal?.aborted === true) throw this.fail(signal.reason);
+      pending = Promise.resolve(iterator.next());
+    } catch (thrown) {
+      this.queued -= 1;
+      this.pulling = false;
+      return Promise.reject(this.fail(this.classified(thrown)));
+    }
+    if (!timed) return pending.then(this.onStep, this.onError);
+    const read = new Promise<IteratorResult<T>>(this.capturePull);
+    pending.then(this.onTimedStep, this.onTimedError);
+    return read;
+  }
+
+  private readonly onStep = (step: IteratorResult<T>): IteratorResult<T> | Promise<IteratorResult<T>> => {
+    this.queued -= 1;
+    return this.take(step);
+  };
+
+  private readonly onError = (thrown: unknown): never => {
+    this.queued -= 1;
+    throw this.fail(this.classified(thrown));
+  };
+
+  private readonly onTimedStep = (step: IteratorResult<T>): void => {
+    const { resolvePull: resolve, rejectPull: reject } = this;
+    if (resolve === undefined || reject === undefined) return; // the idle timer gave up on this pull
+    this.resolvePull = undefined;
+    this.rejectPull = undefined;
+    this.pulling = false;
+    this.queued -= 1;
+    try {
+      resolve(this.take(step));
+    } catch (error) {
+      reject(error);
+    }
+  };
+
+  private readonly onTimedError = (thrown: unknown): void => {
+    const reject = this.rejectPull;
+    if (reject === undefined) return; // the idle timer gave up on this pull
+    this.resolvePull = undefined;
+    this.rejectPull = undefined;
+    this.pulling = false;
+    this.queued -= 1;
+    try {
+      reject(this.fail(this.classified(thrown)));
+    } catch (error) {
+      reject(error);
+    }
+  };
+
+  /** What one source step gives the caller. Throws the error to reject the read with. */
+  private take(step: IteratorResult<T>): IteratorResult<T> | Promise<IteratorResult<T>> {
+    if (this.finished) return { done: true, value: undefined }; // return() ran while we read
+    let done: unknown;
+    let chunk: T;
+    try {
+      if (step === null || typeof step !== 'object') {
+        throw new TypeError(`Iterator result ${String(step)} is not an object`);
+      }
+      done = step.done;
+      chunk = done === true ? (undefined as T) : step.value;
+    } catch (thrown) {
+      throw this.fail(this.classified(thrown));
+    }
+    const { signal } = this;
+    if (signal?.aborted === true) {
+      // The source ignored the caller's abort and went on: ask it to stop, release the request.
+      if (done !== true) this.abandon();
+      throw this.fail(signal.reason);
+    }
+    if (done === true) {
+      if (this.requireTerminal && !this.terminalSeen) {
         throw this.failWith({
-          provider: options.provider ?? 'unknown',
-          message: `stream idle for ${this.idleTimeoutMs} ms`,
-          origin: 'timeout',
+          provider: this.options.provider ?? 'unknown',
+          message: 'stream ended without its terminal event',
+          origin: 'network',
           networkPhase: 'stream',
         });
       }
-      if (step.done === true) {
-        if (signal?.aborted === true) throw this.fail(signal.reason);
-        if (this.requireTerminal && !this.terminalSeen) {
-          throw this.failWith({
-            provider: options.provider ?? 'unknown',
-            message: 'stream ended without its terminal event',
-            origin: 'network',
-            networkPhase: 'stream',
-          });
-        }
-        this.finish({ kind: 'completed' });
-        return { done: true, value: undefined };
-      }
-      const chunk = step.value;
-      const { inspectChunk, measure, isTerminal } = options;
-      if (inspectChunk !== undefined) {
-        const metadata = attempt(inspectChunk, chunk, undefined);
-        if (metadata !== undefined && metadata !== null && typeof metadata === 'object') {
-          const error = this.failWith(metadata);
-          // A chunk that is really an error: the source is not stuck, let it clean up.
-          try {
-            await iterator.return?.();
-          } catch {
-            // Cleanup failures are not the caller's failure.
-          }
-          throw error;
-        }
-      }
-      this.chunks += 1;
-      const size =
-        measure !== undefined ? attempt(measure, chunk, 0) : typeof chunk === 'string' ? chunk.length : 0;
-      if (typeof size === 'number' && size > 0 && Number.isFinite(size)) this.characters += Math.floor(size);
-      if (isTerminal !== undefined && attempt(isTerminal, chunk, false) === true) this.terminalSeen = true;
-      return { done: false, value: chunk };
-    } finally {
-      this.queued -= 1;
+      this.finish({ kind: 'completed' });
+      return { done: true, value: undefined };
     }
+    const { inspectChunk, measure, isTerminal } = this;
+    if (inspectChunk !== undefined) {
+      const metadata = attempt(inspectChunk, chunk, undefined);
+      if (metadata !== undefined && metadata !== null && typeof metadata === 'object') {
+        return this.closeAndThrow(this.failWith(metadata));
+      }
+    }
+    this.chunks += 1;
+    const size =
+      measure !== undefined ? attempt(measure, chunk, 0) : typeof chunk === 'string' ? chunk.length : 0;
+    if (typeof size === 'number' && size > 0 && Number.isFinite(size)) this.characters += Math.floor(size);
+    if (isTerminal !== undefined && attempt(isTerminal, chunk, false) === true) this.terminalSeen = true;
+    return { done: false, value: chunk };
+  }
+
+  /** A chunk that is really an error: the source is not stuck, let it clean up, then throw. */
+  private async closeAndThrow(error: unknown): Promise<never> {
+    try {
+      await this.iterator?.return?.();
+    } catch {
+      // Cleanup failures are not the caller's failure.
+    }
+    throw error;
   }
 }
