@@ -1,5 +1,7 @@
 import { type ProviderErrorMetadata, safeGet } from '@faultline/classify';
 import {
+  type ChunkFacts,
+  chunkScan,
   controllerRelease,
   type GuardedStream,
   type GuardStreamOptions,
@@ -14,30 +16,113 @@ const RESPONSE_TERMINAL_EVENTS = new Set(['response.completed', 'response.incomp
 /** Choices an answer can stream at once (n); more are not read. */
 const MAX_CHOICES = 16;
 
+const CONTENT_FILTER_FAILURE = (): ProviderErrorMetadata => ({
+  provider: OPENAI_PROVIDER,
+  message: 'The provider withheld the rest of the answer: its content filter stopped the output.',
+  origin: 'blocked_response',
+  blockReason: 'content_filter',
+});
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length > 0 ? value.slice(0, 2000) : undefined;
+}
+
+/** A Responses API `response.failed` event, or an `incomplete` one cut by the content filter, as metadata. */
+function responseFailure(chunk: unknown, type: string): ProviderErrorMetadata | undefined {
+  if (type === 'response.failed') {
+    const error = safeGet(safeGet(chunk, 'response'), 'error');
+    const metadata: ProviderErrorMetadata = {
+      provider: OPENAI_PROVIDER,
+      message: text(safeGet(error, 'message')) ?? 'The response failed.',
+      origin: 'stream_event',
+    };
+    const code = text(safeGet(error, 'code'));
+    if (code !== undefined) metadata.providerCode = code;
+    return metadata;
+  }
+  const reason = safeGet(safeGet(safeGet(chunk, 'response'), 'incomplete_details'), 'reason');
+  return reason === 'content_filter' ? CONTENT_FILTER_FAILURE() : undefined;
+}
+
+interface ChunkView {
+  readonly type?: unknown;
+  readonly delta?: unknown;
+  readonly choices?: unknown;
+}
+
 interface ChoiceView {
-  readonly finish_reason: unknown;
-  readonly delta: { readonly content: unknown } | undefined;
+  readonly finish_reason?: unknown;
+  readonly delta?: { readonly content?: unknown } | null;
 }
 
 /**
- * A chat chunk's choices, read field by field (every chunk passes here: a schema parse per chunk
- * costs microseconds, these reads nanoseconds). Total: a hostile chunk gives no choices.
+ * Reads one chunk once, for the guard's three questions. Every chunk passes here, so the fields are
+ * read directly, nothing allocated for an ordinary chunk (a schema parse per chunk costs
+ * microseconds; `safeGet` per field is a megamorphic keyed load, tens of nanoseconds each; a direct
+ * read is a few). Total through its caller: a chunk whose fields throw reads as empty.
+ * - terminal: a chat chunk with a `finish_reason` (the SDK swallows `[DONE]`, so a stream that ends
+ *   without one was cut), or a Responses `response.completed` / `.incomplete` / `.failed` event;
+ * - characters: `delta.content` of each choice, or a Responses `output_text.delta` event's delta;
+ * - failure: see `detectOpenAIChunkFailure`.
  */
-function readChoices(chunk: unknown): ChoiceView[] {
-  const choices = safeGet(chunk, 'choices');
-  if (!Array.isArray(choices)) return [];
-  const views: ChoiceView[] = [];
+function scanOpenAIChunk(value: unknown, facts: ChunkFacts): void {
+  if (value === null || typeof value !== 'object') return;
+  const chunk = value as ChunkView;
+  const type = chunk.type;
+  let textDelta = false;
+  if (typeof type === 'string') {
+    if (type === 'response.output_text.delta') {
+      textDelta = true;
+      const delta = chunk.delta;
+      if (typeof delta === 'string') facts.characters = delta.length;
+    } else if (RESPONSE_TERMINAL_EVENTS.has(type)) {
+      facts.terminal = true;
+      if (type !== 'response.completed') {
+        facts.failure = responseFailure(chunk, type);
+        return;
+      }
+    }
+  }
+  const choices = chunk.choices;
+  if (!Array.isArray(choices)) return;
+  let characters = 0;
   const count = Math.min(choices.length, MAX_CHOICES);
   for (let index = 0; index < count; index += 1) {
-    const choice: unknown = choices[index];
+    const choice = choices[index] as ChoiceView | null;
     if (choice === null || typeof choice !== 'object') continue;
-    const delta = safeGet(choice, 'delta');
-    views.push({
-      finish_reason: safeGet(choice, 'finish_reason'),
-      delta: delta !== null && typeof delta === 'object' ? { content: safeGet(delta, 'content') } : undefined,
-    });
+    const reason = choice.finish_reason;
+    if (typeof reason === 'string' && reason.length > 0) {
+      facts.terminal = true;
+      if (facts.failure === undefined) {
+        if (reason === 'content_filter') facts.failure = CONTENT_FILTER_FAILURE();
+        else if (reason === 'error') {
+          facts.failure = {
+            provider: OPENAI_PROVIDER,
+            message: 'The upstream provider failed mid-stream (finish_reason: error).',
+            origin: 'stream_event',
+            providerCode: 'error',
+          };
+        }
+      }
+    }
+    if (textDelta) continue;
+    const delta = choice.delta;
+    if (delta !== null && typeof delta === 'object') {
+      const content = delta.content;
+      if (typeof content === 'string') characters += content.length;
+    }
   }
-  return views;
+  if (!textDelta) facts.characters = characters;
+}
+
+function factsOf(chunk: unknown): ChunkFacts {
+  const facts: ChunkFacts = { failure: undefined, characters: 0, terminal: false };
+  try {
+    scanOpenAIChunk(chunk, facts);
+  } catch {
+    // Total: nothing read.
+  }
+  return facts;
 }
 
 /**
@@ -46,37 +131,12 @@ function readChoices(chunk: unknown): ChoiceView[] {
  * `response.completed` / `response.incomplete` / `response.failed` event.
  */
 export function isOpenAITerminalChunk(chunk: unknown): boolean {
-  try {
-    const type = safeGet(chunk, 'type');
-    if (typeof type === 'string' && RESPONSE_TERMINAL_EVENTS.has(type)) return true;
-    return readChoices(chunk).some(
-      (choice) => typeof choice.finish_reason === 'string' && choice.finish_reason.length > 0,
-    );
-  } catch {
-    return false;
-  }
+  return factsOf(chunk).terminal;
 }
 
 /** Characters of output text in a chat chunk (`delta.content`) or a Responses `output_text.delta` event. */
 export function openaiChunkCharacters(chunk: unknown): number {
-  try {
-    if (safeGet(chunk, 'type') === 'response.output_text.delta') {
-      const delta = safeGet(chunk, 'delta');
-      return typeof delta === 'string' ? delta.length : 0;
-    }
-    let characters = 0;
-    for (const choice of readChoices(chunk)) {
-      const content = choice.delta?.content;
-      if (typeof content === 'string') characters += content.length;
-    }
-    return characters;
-  } catch {
-    return 0;
-  }
-}
-
-function text(value: unknown): string | undefined {
-  return typeof value === 'string' && value.length > 0 ? value.slice(0, 2000) : undefined;
+  return factsOf(chunk).characters;
 }
 
 /**
@@ -88,52 +148,7 @@ function text(value: unknown): string | undefined {
  *   reason is `content_filter`.
  */
 export function detectOpenAIChunkFailure(chunk: unknown): ProviderErrorMetadata | undefined {
-  try {
-    const type = safeGet(chunk, 'type');
-    if (type === 'response.failed') {
-      const error = safeGet(safeGet(chunk, 'response'), 'error');
-      const metadata: ProviderErrorMetadata = {
-        provider: OPENAI_PROVIDER,
-        message: text(safeGet(error, 'message')) ?? 'The response failed.',
-        origin: 'stream_event',
-      };
-      const code = text(safeGet(error, 'code'));
-      if (code !== undefined) metadata.providerCode = code;
-      return metadata;
-    }
-    if (type === 'response.incomplete') {
-      const reason = safeGet(safeGet(safeGet(chunk, 'response'), 'incomplete_details'), 'reason');
-      return reason === 'content_filter'
-        ? {
-            provider: OPENAI_PROVIDER,
-            message: 'The provider withheld the rest of the answer: its content filter stopped the output.',
-            origin: 'blocked_response',
-            blockReason: 'content_filter',
-          }
-        : undefined;
-    }
-    for (const choice of readChoices(chunk)) {
-      if (choice.finish_reason === 'content_filter') {
-        return {
-          provider: OPENAI_PROVIDER,
-          message: 'The provider withheld the rest of the answer: its content filter stopped the output.',
-          origin: 'blocked_response',
-          blockReason: 'content_filter',
-        };
-      }
-      if (choice.finish_reason === 'error') {
-        return {
-          provider: OPENAI_PROVIDER,
-          message: 'The upstream provider failed mid-stream (finish_reason: error).',
-          origin: 'stream_event',
-          providerCode: 'error',
-        };
-      }
-    }
-    return undefined;
-  } catch {
-    return undefined;
-  }
+  return factsOf(chunk).failure;
 }
 
 /**
@@ -159,9 +174,7 @@ export function guardOpenAIStream<S extends AsyncIterable<unknown>>(
   const release = controllerRelease(stream);
   return guardStream(stream, {
     provider: OPENAI_PROVIDER,
-    isTerminal: isOpenAITerminalChunk,
-    inspectChunk: detectOpenAIChunkFailure,
-    measure: openaiChunkCharacters,
+    ...chunkScan(scanOpenAIChunk),
     ...options,
     onAbandon: () => {
       release?.();

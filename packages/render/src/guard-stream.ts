@@ -108,6 +108,65 @@ function resultMethodsOf(source: unknown): string[] {
   return names;
 }
 
+/** What a provider's guard reads in one chunk (see `chunkScan`). */
+export interface ChunkFacts {
+  /** Metadata when the chunk is really an error (an error event, a withheld answer), for `inspectChunk`. */
+  failure: ProviderErrorMetadata | undefined;
+  /** Characters of output, for `measure`. */
+  characters: number;
+  /** The provider's terminal event, for `isTerminal`. */
+  terminal: boolean;
+}
+
+/** The three per-chunk callbacks of `GuardStreamOptions`, answered by one scan. */
+export interface ChunkScanCallbacks<T> {
+  readonly inspectChunk: (chunk: T) => ProviderErrorMetadata | undefined;
+  readonly measure: (chunk: T) => number;
+  readonly isTerminal: (chunk: T) => boolean;
+}
+
+const NOT_SCANNED: unique symbol = Symbol('not scanned');
+const INSPECT = 1;
+const MEASURE = 2;
+const TERMINAL = 4;
+
+/**
+ * `inspectChunk`, `measure` and `isTerminal` for one guarded stream, answered by one `scan` of each
+ * chunk into a reused `ChunkFacts` (a provider's guard would otherwise read the same chunk three
+ * times, per chunk, on the stream's hot path). The guard asks each question once per chunk; a
+ * question asked again, or about another chunk, scans again, so a source that yields the same
+ * object twice (mutated or not) is read afresh. A `scan` that throws leaves the facts empty (no
+ * failure, 0 characters, not terminal). Make one per stream: the answers are per chunk, per stream.
+ */
+export function chunkScan<T>(scan: (chunk: T, facts: ChunkFacts) => void): ChunkScanCallbacks<T> {
+  const facts: ChunkFacts = { failure: undefined, characters: 0, terminal: false };
+  let scanned: unknown = NOT_SCANNED;
+  let asked = 0;
+  const factsOf = (chunk: T, question: number): ChunkFacts => {
+    if (chunk !== scanned || (asked & question) !== 0) {
+      facts.failure = undefined;
+      facts.characters = 0;
+      facts.terminal = false;
+      scanned = chunk;
+      asked = 0;
+      try {
+        scan(chunk, facts);
+      } catch {
+        facts.failure = undefined;
+        facts.characters = 0;
+        facts.terminal = false;
+      }
+    }
+    asked |= question;
+    return facts;
+  };
+  return {
+    inspectChunk: (chunk) => factsOf(chunk, INSPECT).failure,
+    measure: (chunk) => factsOf(chunk, MEASURE).characters,
+    isTerminal: (chunk) => factsOf(chunk, TERMINAL).terminal,
+  };
+}
+
 /** How the guarded iteration ended: completed, failed (the error thrown), or stopped early. */
 type Outcome =
   | { readonly kind: 'completed' }

@@ -52,6 +52,9 @@ export {
   type WireError,
 } from './format.ts';
 export {
+  type ChunkFacts,
+  type ChunkScanCallbacks,
+  chunkScan,
   controllerRelease,
   DEFAULT_STREAM_IDLE_TIMEOUT_MS,
   type GuardedStream,
