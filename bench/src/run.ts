@@ -10,7 +10,7 @@ import { benchImportCost } from './import-cost.ts';
 import { benchResilience } from './resilience.ts';
 import { benchRetryDecisions } from './retry-decisions.ts';
 import { formatNs } from './statistics.ts';
-import { benchStreamGuard } from './stream-guard.ts';
+import { benchStreamGuard, STREAM_GUARD_GOAL_SHARE } from './stream-guard.ts';
 import { benchSuccessPath } from './success-path.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -61,10 +61,11 @@ if (wants('stream')) {
   const stream = await benchStreamGuard();
   results.streamGuard = stream;
   const { sdk } = stream;
+  const goal = `${(STREAM_GUARD_GOAL_SHARE * 100).toFixed(0)} %`;
   const perChunk = (row: { medianNs: number; iqrNs: number }, chunks: number) =>
     `${formatNs(row.medianNs / chunks)} ± ${formatNs(row.iqrNs / chunks)}`;
   say(
-    `\n### Stream guards: \`guardXStream(stream)\` against the stream alone (goal: under ${(sdk.goalShare * 100).toFixed(0)} % of a real SDK stream's cost per chunk)\n`,
+    `\n### Stream guards: \`guardXStream(stream)\` against the stream alone (goal: under ${goal} of its SDK's own cost per chunk, every provider, idle timer on)\n`,
   );
   say(
     `In memory: each provider's complete stream (${stream.inMemory[0]?.chunks.toLocaleString('en')} chunks in its SDK's shape, ending with its terminal event) replayed by an async generator and drained. Guarded: default options, idle timer on (${stream.idleTimeoutMs.toLocaleString('en')} ms); the chunks that come out are checked to be the very objects that went in. Per chunk: the drain's median ± IQR over its chunks; added and ratio: medians of ${stream.rounds} paired rounds.\n`,
@@ -79,21 +80,21 @@ if (wants('stream')) {
     );
   }
   say(
-    `\nA real SDK stream: the openai SDK streaming ${sdk.chunks} chat chunks (then \`[DONE]\`) from a loopback server in a child process that writes them at once, so that a chunk costs the SDK's own work (socket reads, SSE parsing, JSON, iteration) rather than a model's pace.\n`,
-  );
-  say('| stream | median ± IQR | per chunk |');
-  say('|---|---|---|');
-  say(
-    `| unguarded, ${sdk.chunks} chunks | ${formatNs(sdk.unguarded.medianNs)} ± ${formatNs(sdk.unguarded.iqrNs)} | ${formatNs(sdk.unguarded.medianNs / sdk.chunks)} |`,
+    `\nEach real SDK: a complete stream from a loopback server in a child process that writes it at once (SSE over HTTP/1.1; Bedrock's event stream over h2c), so that a chunk costs the SDK's own work (socket reads, parsing, JSON, iteration) rather than a model's pace. The SDK's own cost of one more chunk is (long stream − shortest stream) / (their difference in chunks), median of ${stream.rounds} paired rounds, so the request's fixed cost is left out. The guard's share: its in-memory added cost per chunk (above) against that.\n`,
   );
   say(
-    `| \`guardOpenAIStream\`, ${sdk.chunks} chunks | ${formatNs(sdk.guarded.medianNs)} ± ${formatNs(sdk.guarded.iqrNs)} | ${formatNs(sdk.guarded.medianNs / sdk.chunks)} |`,
+    '| SDK | stream, unguarded (median ± IQR) | guarded | shortest stream | SDK cost per chunk | guard per chunk | share | goal | guarded on the real stream |',
   );
+  say('|---|---|---|---|---|---|---|---|---|');
+  for (const row of sdk) {
+    say(
+      `| \`${row.sdk}\` | ${formatNs(row.unguarded.medianNs)} ± ${formatNs(row.unguarded.iqrNs)} (${row.chunks} chunks) | ${formatNs(row.guarded.medianNs)} ± ${formatNs(row.guarded.iqrNs)} | ${formatNs(row.shortStream.medianNs)} (${row.shortChunks} chunks) | ${formatNs(row.sdkNsPerChunk)} | ${formatNs(row.guardNsPerChunk)} | ${(row.share * 100).toFixed(2)} % | ${row.met ? 'met' : 'missed'} | ${percent(row.ratio)} |`,
+    );
+  }
+  const missed = sdk.filter((row) => !row.met).map((row) => row.provider);
+  results.streamGuardGoalMet = missed.length === 0;
   say(
-    `| unguarded, 2 chunks (the request's fixed cost) | ${formatNs(sdk.shortStream.medianNs)} ± ${formatNs(sdk.shortStream.iqrNs)} | |`,
-  );
-  say(
-    `\nThe SDK's own cost of one more chunk ((${sdk.chunks} chunks − 2 chunks) / ${sdk.chunks - 2}, median of ${stream.rounds} paired rounds) is ${formatNs(sdk.sdkNsPerChunk)}. The openai guard's in-memory added cost, ${formatNs(sdk.guardNsPerChunk)} a chunk, is ${(sdk.share * 100).toFixed(2)} % of it: goal (under ${(sdk.goalShare * 100).toFixed(0)} %) ${sdk.met ? 'met' : 'missed'}. On the real stream itself, guarded against unguarded (median of ${stream.rounds} paired rounds): ${percent(sdk.ratio)}, ${formatNs(sdk.streamAddedNsPerChunk)} a chunk.`,
+    `\nGoal (every guard under ${goal} of its SDK's cost per chunk): ${missed.length === 0 ? 'met' : `missed (${missed.join(', ')})`}. The last column, guarded against unguarded on the real stream itself, lies within that stream's own spread.`,
   );
 }
 

@@ -1,5 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import Anthropic from '@anthropic-ai/sdk';
+import { BedrockRuntimeClient, ConverseStreamCommand } from '@aws-sdk/client-bedrock-runtime';
 import { guardAnthropicStream } from '@faultline/extract-anthropic';
 import { guardBedrockStream } from '@faultline/extract-bedrock';
 import { guardGeminiStream } from '@faultline/extract-google-genai';
@@ -7,6 +9,9 @@ import { guardGroqStream } from '@faultline/extract-groq';
 import { guardMistralStream } from '@faultline/extract-mistral';
 import { guardOpenAIStream } from '@faultline/extract-openai';
 import { DEFAULT_STREAM_IDLE_TIMEOUT_MS } from '@faultline/render';
+import { GoogleGenAI } from '@google/genai';
+import { Mistral } from '@mistralai/mistralai';
+import Groq from 'groq-sdk';
 import OpenAI from 'openai';
 import { Bench } from 'tinybench';
 import { type Measured, measured, median } from './statistics.ts';
@@ -40,25 +45,27 @@ export interface StreamGuardRow {
 }
 
 export interface StreamGuardSdkResult {
+  readonly provider: string;
   readonly sdk: string;
+  readonly guard: string;
+  /** Chunks the SDK yielded for the long stream, and for the shortest one. */
   readonly chunks: number;
+  readonly shortChunks: number;
   /** One whole stream (request, response, every chunk), from a loopback server; last paired round. */
   readonly unguarded: Measured;
   readonly guarded: Measured;
+  /** The same request for the shortest complete stream, unguarded. */
+  readonly shortStream: Measured;
   /** Median over the paired rounds of guarded / unguarded. */
   readonly ratio: number;
   /** Median over the paired rounds of (guarded − unguarded) / chunks: the guard's cost on this stream. */
   readonly streamAddedNsPerChunk: number;
-  /** The same request for the shortest complete stream (2 chunks), unguarded. */
-  readonly shortStream: Measured;
-  /** The unguarded stream's median over its chunks, request and response included. */
-  readonly wholeNsPerChunk: number;
   /**
-   * The SDK's own cost of one more chunk: (unguarded − 2-chunk stream) / (chunks − 2), median over
-   * the paired rounds. The request's fixed cost is left out, so this is the stricter denominator.
+   * The SDK's own cost of one more chunk: (unguarded − short stream) / (chunks − shortChunks), median
+   * over the paired rounds. The request's fixed cost is left out, so this is the stricter denominator.
    */
   readonly sdkNsPerChunk: number;
-  /** The openai guard's in-memory added cost per chunk (from the in-memory rows). */
+  /** This provider's guard's in-memory added cost per chunk (idle timer on, from the in-memory rows). */
   readonly guardNsPerChunk: number;
   /** guardNsPerChunk / sdkNsPerChunk. */
   readonly share: number;
@@ -70,7 +77,7 @@ export interface StreamGuardResult {
   readonly idleTimeoutMs: number;
   readonly rounds: number;
   readonly inMemory: StreamGuardRow[];
-  readonly sdk: StreamGuardSdkResult;
+  readonly sdk: StreamGuardSdkResult[];
 }
 
 type Guard = (stream: AsyncIterable<object>, options: { idleTimeoutMs: number }) => AsyncIterable<object>;
@@ -207,8 +214,14 @@ async function benchInMemory(
   };
 }
 
-/** The child process serving the stream (stream-server-worker.ts), through the bench's tsx loader. */
-async function startStreamServer(): Promise<{ port: number; close: () => Promise<void> }> {
+interface StreamServer {
+  readonly port: number;
+  readonly h2cPort: number;
+  close(): Promise<void>;
+}
+
+/** The child process serving the streams (stream-server-worker.ts), through the bench's tsx loader. */
+async function startStreamServer(): Promise<StreamServer> {
   const worker: ChildProcess = fork(
     fileURLToPath(new URL('./stream-server-worker.ts', import.meta.url)),
     [],
@@ -217,8 +230,8 @@ async function startStreamServer(): Promise<{ port: number; close: () => Promise
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     },
   );
-  const port = await new Promise<number>((resolve, reject) => {
-    worker.once('message', (message: { port: number }) => resolve(message.port));
+  const ports = await new Promise<{ port: number; h2cPort: number }>((resolve, reject) => {
+    worker.once('message', (message: { port: number; h2cPort: number }) => resolve(message));
     worker.once('exit', (code) => reject(new Error(`bench: the stream server exited (${code})`)));
   });
   const close = () =>
@@ -226,86 +239,231 @@ async function startStreamServer(): Promise<{ port: number; close: () => Promise
       worker.once('exit', () => resolve());
       worker.send({ kind: 'close' });
     });
-  return { port, close };
+  return { ...ports, close };
 }
 
-/** The shortest complete openai stream: the role chunk and the finish chunk. */
-const SHORT_STREAM_CHUNKS = 2;
+/** Opens a real SDK stream of `count` chunks from the stream server. */
+type OpenStream = (count: number) => Promise<AsyncIterable<unknown>>;
+
+interface SdkSubject {
+  readonly provider: string;
+  readonly sdk: string;
+  /** Clients are made once per length, outside the timed task. */
+  readonly opener: (server: StreamServer) => OpenStream;
+  readonly close?: () => void;
+}
+
+const origin = (port: number) => `http://127.0.0.1:${port}`;
+const prompt = 'Hello';
+
+const sdkSubjects: SdkSubject[] = [
+  {
+    provider: 'openai',
+    sdk: 'openai',
+    opener: (server) => {
+      const clients = new Map<number, OpenAI>();
+      return async (count) => {
+        let client = clients.get(count);
+        if (client === undefined) {
+          client = new OpenAI({
+            apiKey: 'sk-bench',
+            baseURL: `${origin(server.port)}/openai/${count}/v1`,
+            maxRetries: 0,
+          });
+          clients.set(count, client);
+        }
+        return client.chat.completions.create({
+          model: 'gpt-4o-mini',
+          messages: [{ role: 'user', content: prompt }],
+          stream: true,
+        });
+      };
+    },
+  },
+  {
+    provider: 'anthropic',
+    sdk: '@anthropic-ai/sdk',
+    opener: (server) => {
+      const clients = new Map<number, Anthropic>();
+      return async (count) => {
+        let client = clients.get(count);
+        if (client === undefined) {
+          client = new Anthropic({
+            apiKey: 'sk-ant-bench',
+            baseURL: `${origin(server.port)}/anthropic/${count}`,
+            maxRetries: 0,
+          });
+          clients.set(count, client);
+        }
+        return client.messages.create({
+          model: 'claude-sonnet-4-5',
+          max_tokens: 64,
+          messages: [{ role: 'user', content: prompt }],
+          stream: true,
+        });
+      };
+    },
+  },
+  {
+    provider: 'google-genai',
+    sdk: '@google/genai',
+    opener: (server) => {
+      const clients = new Map<number, GoogleGenAI>();
+      return async (count) => {
+        let client = clients.get(count);
+        if (client === undefined) {
+          client = new GoogleGenAI({
+            apiKey: 'bench-key',
+            httpOptions: { baseUrl: `${origin(server.port)}/google-genai/${count}` },
+          });
+          clients.set(count, client);
+        }
+        return client.models.generateContentStream({ model: 'gemini-2.5-flash', contents: prompt });
+      };
+    },
+  },
+  {
+    provider: 'bedrock',
+    sdk: '@aws-sdk/client-bedrock-runtime',
+    opener: (server) => {
+      process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+      const clients = new Map<number, BedrockRuntimeClient>();
+      return async (count) => {
+        let client = clients.get(count);
+        if (client === undefined) {
+          client = new BedrockRuntimeClient({
+            region: 'us-east-1',
+            endpoint: `${origin(server.h2cPort)}/bedrock/${count}`,
+            maxAttempts: 1,
+            credentials: {
+              accessKeyId: 'AKIABENCHBENCHBENCH0',
+              secretAccessKey: 'bench-secret-not-a-secret',
+            },
+          });
+          clients.set(count, client);
+        }
+        const response = await client.send(
+          new ConverseStreamCommand({
+            modelId: 'anthropic.claude-3-haiku-20240307-v1:0',
+            messages: [{ role: 'user', content: [{ text: prompt }] }],
+          }),
+        );
+        if (response.stream === undefined) throw new Error('bench: the Bedrock answer has no stream');
+        return response.stream;
+      };
+    },
+  },
+  {
+    provider: 'mistral',
+    sdk: '@mistralai/mistralai',
+    opener: (server) => {
+      const clients = new Map<number, Mistral>();
+      return async (count) => {
+        let client = clients.get(count);
+        if (client === undefined) {
+          client = new Mistral({
+            apiKey: 'bench-key',
+            serverURL: `${origin(server.port)}/mistral/${count}`,
+            retryConfig: { strategy: 'none' },
+          });
+          clients.set(count, client);
+        }
+        return client.chat.stream({
+          model: 'mistral-small-latest',
+          messages: [{ role: 'user', content: prompt }],
+        });
+      };
+    },
+  },
+  {
+    provider: 'groq',
+    sdk: 'groq-sdk',
+    opener: (server) => {
+      const clients = new Map<number, Groq>();
+      return async (count) => {
+        let client = clients.get(count);
+        if (client === undefined) {
+          client = new Groq({
+            apiKey: 'gsk_bench',
+            baseURL: `${origin(server.port)}/groq/${count}`,
+            maxRetries: 0,
+          });
+          clients.set(count, client);
+        }
+        return client.chat.completions.create({
+          model: 'llama-3.3-70b-versatile',
+          messages: [{ role: 'user', content: prompt }],
+          stream: true,
+        });
+      };
+    },
+  },
+];
+
+/** The shortest complete stream the bench asks for (the chunks the SDK then yields are counted). */
+const SHORT_STREAM_CHUNKS = 4;
 
 async function benchSdkStream(
+  server: StreamServer,
+  sdkSubject: SdkSubject,
+  subject: Subject,
   count: number,
   idleTimeoutMs: number,
   rounds: number,
   guardNsPerChunk: number,
 ): Promise<StreamGuardSdkResult> {
-  const server = await startStreamServer();
-  try {
-    const clientFor = (chunks: number) =>
-      new OpenAI({
-        apiKey: 'sk-bench',
-        baseURL: `http://127.0.0.1:${server.port}/chunks/${chunks}/v1`,
-        maxRetries: 0,
-      });
-    const client = clientFor(count);
-    const shortClient = clientFor(SHORT_STREAM_CHUNKS);
-    const request = {
-      model: 'gpt-4o-mini',
-      messages: [{ role: 'user' as const, content: 'Hello' }],
-      stream: true as const,
-    };
-    const unguarded = async () => consume(await client.chat.completions.create(request));
-    const guarded = async () =>
-      consume(guardOpenAIStream(await client.chat.completions.create(request), { idleTimeoutMs }));
-    const short = async () => consume(await shortClient.chat.completions.create(request));
-    for (const [label, run, expected] of [
-      ['the unguarded openai stream', unguarded, count],
-      ['the guarded openai stream', guarded, count],
-      ['the short openai stream', short, SHORT_STREAM_CHUNKS],
-    ] as const) {
-      const received = await run();
-      if (received !== expected) throw new Error(`bench: ${label} gave ${received} chunks, not ${expected}`);
-    }
-    const perRound = await pairedRounds(
-      [
-        ['openai SDK stream: unguarded', unguarded],
-        ['openai SDK stream: guarded', guarded],
-        ['openai SDK stream: 2 chunks', short],
-      ],
-      rounds,
-      1000,
+  const open = sdkSubject.opener(server);
+  const unguarded = async () => consume(await open(count));
+  const guarded = async () =>
+    consume(subject.wrap((await open(count)) as AsyncIterable<object>, { idleTimeoutMs }));
+  const short = async () => consume(await open(SHORT_STREAM_CHUNKS));
+  const chunks = await unguarded();
+  const shortChunks = await short();
+  const guardedChunks = await guarded();
+  if (!(chunks > shortChunks) || guardedChunks !== chunks) {
+    throw new Error(
+      `bench: the ${sdkSubject.sdk} streams gave ${chunks} chunks (guarded ${guardedChunks}), short ${shortChunks}`,
     );
-    const [direct, wrapped, shortStream] = perRound.at(-1)!;
-    const wholeNsPerChunk = median(perRound.map(([base]) => base!.medianNs)) / count;
-    // The request and response cost the same for any length: a chunk costs the difference.
-    const sdkNsPerChunk = median(
-      perRound.map(([base, , two]) => (base!.medianNs - two!.medianNs) / (count - SHORT_STREAM_CHUNKS)),
-    );
-    const share = guardNsPerChunk / sdkNsPerChunk;
-    return {
-      sdk: 'openai',
-      chunks: count,
-      unguarded: direct!,
-      guarded: wrapped!,
-      shortStream: shortStream!,
-      ratio: median(perRound.map(([base, on]) => on!.medianNs / base!.medianNs)),
-      streamAddedNsPerChunk: median(perRound.map(([base, on]) => (on!.medianNs - base!.medianNs) / count)),
-      wholeNsPerChunk,
-      sdkNsPerChunk,
-      guardNsPerChunk,
-      share,
-      goalShare: STREAM_GUARD_GOAL_SHARE,
-      met: share < STREAM_GUARD_GOAL_SHARE,
-    };
-  } finally {
-    await server.close();
   }
+  const perRound = await pairedRounds(
+    [
+      [`${sdkSubject.sdk} stream: unguarded`, unguarded],
+      [`${sdkSubject.sdk} stream: guarded`, guarded],
+      [`${sdkSubject.sdk} stream: short`, short],
+    ],
+    rounds,
+    500,
+  );
+  const [direct, wrapped, shortStream] = perRound.at(-1)!;
+  // The request and response cost the same for any length: a chunk costs the difference.
+  const sdkNsPerChunk = median(
+    perRound.map(([base, , two]) => (base!.medianNs - two!.medianNs) / (chunks - shortChunks)),
+  );
+  const share = guardNsPerChunk / sdkNsPerChunk;
+  return {
+    provider: sdkSubject.provider,
+    sdk: sdkSubject.sdk,
+    guard: subject.guard,
+    chunks,
+    shortChunks,
+    unguarded: direct!,
+    guarded: wrapped!,
+    shortStream: shortStream!,
+    ratio: median(perRound.map(([base, on]) => on!.medianNs / base!.medianNs)),
+    streamAddedNsPerChunk: median(perRound.map(([base, on]) => (on!.medianNs - base!.medianNs) / chunks)),
+    sdkNsPerChunk,
+    guardNsPerChunk,
+    share,
+    goalShare: STREAM_GUARD_GOAL_SHARE,
+    met: share < STREAM_GUARD_GOAL_SHARE,
+  };
 }
 
 /**
  * The stream guards' cost. In memory: each provider's complete stream replayed from an array,
  * drained unguarded and guarded (default idle timer, and with it off), in paired rounds. Against
- * a real SDK: an openai stream from a loopback server in a child process, unguarded and guarded;
- * the guard's in-memory added cost per chunk is set against the SDK's own cost per chunk.
+ * each real SDK: a stream from a loopback server in a child process, unguarded and guarded; each
+ * guard's in-memory added cost per chunk is set against its SDK's own cost per chunk.
  */
 export async function benchStreamGuard({
   inMemoryChunks = 1000,
@@ -317,7 +475,26 @@ export async function benchStreamGuard({
   for (const subject of subjects) {
     inMemory.push(await benchInMemory(subject, inMemoryChunks, idleTimeoutMs, rounds));
   }
-  const openai = inMemory.find((row) => row.provider === 'openai')!;
-  const sdk = await benchSdkStream(sdkChunks, idleTimeoutMs, rounds, openai.addedNsPerChunk);
+  const server = await startStreamServer();
+  const sdk: StreamGuardSdkResult[] = [];
+  try {
+    for (const sdkSubject of sdkSubjects) {
+      const subject = subjects.find((candidate) => candidate.provider === sdkSubject.provider)!;
+      const row = inMemory.find((candidate) => candidate.provider === sdkSubject.provider)!;
+      sdk.push(
+        await benchSdkStream(
+          server,
+          sdkSubject,
+          subject,
+          sdkChunks,
+          idleTimeoutMs,
+          rounds,
+          row.addedNsPerChunk,
+        ),
+      );
+    }
+  } finally {
+    await server.close();
+  }
   return { idleTimeoutMs, rounds, inMemory, sdk };
 }

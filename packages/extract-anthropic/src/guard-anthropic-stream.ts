@@ -1,6 +1,7 @@
 import type { ProviderErrorMetadata } from '@faultline/classify';
-import { safeGet, safePath } from '@faultline/classify';
 import {
+  type ChunkFacts,
+  chunkScan,
   controllerRelease,
   type GuardedStream,
   type GuardStreamOptions,
@@ -17,32 +18,56 @@ export interface GuardAnthropicStreamOptions
   readonly detectRefusal?: boolean | undefined;
 }
 
-/** `message_stop` is the last event of every complete Messages stream. */
-function isMessageStop(event: unknown): boolean {
-  return safeGet(event, 'type') === 'message_stop';
+interface EventView {
+  readonly type?: unknown;
+  readonly delta?: {
+    readonly text?: unknown;
+    readonly thinking?: unknown;
+    readonly partial_json?: unknown;
+    readonly stop_reason?: unknown;
+  } | null;
 }
 
-/** Output characters in one event: text, thinking and tool-input deltas. */
-function measureEvent(event: unknown): number {
-  if (safeGet(event, 'type') !== 'content_block_delta') return 0;
-  const delta = safeGet(event, 'delta');
-  for (const key of ['text', 'thinking', 'partial_json']) {
-    const value = safeGet(delta, key);
-    if (typeof value === 'string') return value.length;
-  }
-  return 0;
-}
+const REFUSAL = (): ProviderErrorMetadata => ({
+  provider: ANTHROPIC_PROVIDER,
+  message: 'The model declined to answer (stop_reason "refusal").',
+  origin: 'blocked_response',
+  blockReason: 'refusal',
+  statusCode: 200,
+});
 
-/** A `message_delta` whose stop_reason is `refusal`: the streamed answer was declined. */
-function refusalInEvent(event: unknown): ProviderErrorMetadata | undefined {
-  if (safeGet(event, 'type') !== 'message_delta') return undefined;
-  if (safePath(event, 'delta', 'stop_reason') !== 'refusal') return undefined;
-  return {
-    provider: ANTHROPIC_PROVIDER,
-    message: 'The model declined to answer (stop_reason "refusal").',
-    origin: 'blocked_response',
-    blockReason: 'refusal',
-    statusCode: 200,
+/**
+ * Reads one event once, for the guard's three questions (every event passes here: fields are read
+ * directly, nothing allocated for an ordinary event; a throwing field makes the event read as empty):
+ * - terminal: `message_stop`, the last event of every complete Messages stream;
+ * - characters: text, thinking and tool-input deltas of a `content_block_delta`;
+ * - failure: a `message_delta` whose stop_reason is `refusal` (the streamed answer was declined),
+ *   unless `detectRefusal` is false.
+ */
+function eventScanner(detectRefusal: boolean) {
+  return (value: unknown, facts: ChunkFacts): void => {
+    if (value === null || typeof value !== 'object') return;
+    const event = value as EventView;
+    const type = event.type;
+    if (type === 'content_block_delta') {
+      const delta = event.delta;
+      if (delta === null || typeof delta !== 'object') return;
+      const text = delta.text;
+      if (typeof text === 'string') facts.characters = text.length;
+      else {
+        const thinking = delta.thinking;
+        if (typeof thinking === 'string') facts.characters = thinking.length;
+        else {
+          const json = delta.partial_json;
+          if (typeof json === 'string') facts.characters = json.length;
+        }
+      }
+    } else if (type === 'message_stop') facts.terminal = true;
+    else if (type === 'message_delta' && detectRefusal) {
+      const delta = event.delta;
+      if (delta !== null && typeof delta === 'object' && delta.stop_reason === 'refusal')
+        facts.failure = REFUSAL();
+    }
   };
 }
 
@@ -67,6 +92,8 @@ export function guardAnthropicStream<S extends AsyncIterable<unknown>>(
   // return() waits behind a stalled read: aborting its own controller ends the request at once.
   // A MessageStream (`messages.stream()`) has an abort() its iterator's return() calls already.
   const release = controllerRelease(stream);
+  const scan = chunkScan(eventScanner(detectRefusal !== false));
+  const scanInspect = scan.inspectChunk;
   return guardStream(stream, {
     provider: ANTHROPIC_PROVIDER,
     ...rest,
@@ -75,9 +102,11 @@ export function guardAnthropicStream<S extends AsyncIterable<unknown>>(
       rest.onAbandon?.();
     },
     extractors: [...(extractors ?? []), anthropicExtractor],
-    isTerminal: isMessageStop,
-    measure: measureEvent,
-    inspectChunk: (event) =>
-      (detectRefusal === false ? undefined : refusalInEvent(event)) ?? userInspect?.(event) ?? undefined,
+    isTerminal: scan.isTerminal,
+    measure: scan.measure,
+    inspectChunk:
+      userInspect === undefined
+        ? scanInspect
+        : (event) => scanInspect(event) ?? userInspect(event) ?? undefined,
   }) as unknown as GuardedStream<S>;
 }

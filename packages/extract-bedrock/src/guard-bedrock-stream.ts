@@ -1,5 +1,11 @@
 import { type ProviderErrorMetadata, safeGet, safePath, safeString } from '@faultline/classify';
-import { type GuardedStream, type GuardStreamOptions, guardStream } from '@faultline/render';
+import {
+  type ChunkFacts,
+  chunkScan,
+  type GuardedStream,
+  type GuardStreamOptions,
+  guardStream,
+} from '@faultline/render';
 import { BEDROCK_PROVIDER, bedrockExtractor } from './extract-bedrock.ts';
 import { BLOCKED_STOP_REASONS, blockedInBody } from './inspect-bedrock-result.ts';
 
@@ -187,19 +193,66 @@ function blockedInInvoke(payload: Readonly<Record<string, unknown>>): ProviderEr
   return found === undefined ? undefined : blocked(found.message, found.blockReason, 'ResponseStream');
 }
 
+interface ConverseEventView {
+  readonly chunk?: { readonly bytes?: unknown } | null;
+  readonly messageStop?: { readonly stopReason?: unknown } | null;
+  readonly metadata?: unknown;
+  readonly contentBlockDelta?: {
+    readonly delta?: {
+      readonly text?: unknown;
+      readonly reasoningContent?: { readonly text?: unknown } | null;
+      readonly toolUse?: { readonly input?: unknown } | null;
+    } | null;
+  } | null;
+}
+
 /**
- * Reads each event once: the guard asks about the same event three times in a row (blocked?,
- * characters, terminal?), and an InvokeModelWithResponseStream chunk is decoded only on the first.
+ * A ConverseStream event, read once and directly (every event passes here; nothing allocated for an
+ * ordinary delta): as `isConverseTerminal`, `measureConverse` and `blockedInConverse`.
  */
-function eventReader(): (event: unknown) => EventView {
-  let lastEvent: unknown;
-  let lastView: EventView | undefined;
-  return (event) => {
-    if (lastView === undefined || event !== lastEvent) {
-      lastEvent = event;
-      lastView = viewOf(event);
+function scanConverse(event: ConverseEventView, facts: ChunkFacts, detectBlocked: boolean): void {
+  const block = event.contentBlockDelta;
+  if (block !== undefined && block !== null && typeof block === 'object') {
+    const delta = block.delta;
+    if (delta !== undefined && delta !== null && typeof delta === 'object') {
+      const text = delta.text;
+      if (isString(text)) facts.characters = text.length;
+      else {
+        const reasoning = delta.reasoningContent?.text;
+        if (isString(reasoning)) facts.characters = reasoning.length;
+        else {
+          const input = delta.toolUse?.input;
+          if (isString(input)) facts.characters = input.length;
+        }
+      }
     }
-    return lastView;
+  }
+  const stop = event.messageStop;
+  if (stop !== undefined || event.metadata !== undefined) facts.terminal = true;
+  if (detectBlocked && stop !== undefined && stop !== null)
+    facts.failure = blockedInConverse(event, 'ConverseStreamOutput');
+}
+
+/**
+ * Reads each event once for the guard's three questions (blocked?, characters, terminal?): an
+ * InvokeModelWithResponseStream chunk is decoded once, a ConverseStream event read directly.
+ */
+function eventScanner(detectBlocked: boolean) {
+  return (value: unknown, facts: ChunkFacts): void => {
+    if (value === null || typeof value !== 'object') return;
+    const event = value as ConverseEventView;
+    const wrapper = event.chunk;
+    const bytes =
+      wrapper !== undefined && wrapper !== null && typeof wrapper === 'object' ? wrapper.bytes : undefined;
+    if (!(bytes instanceof Uint8Array)) {
+      scanConverse(event, facts, detectBlocked);
+      return;
+    }
+    const view = viewOf(value);
+    if (view.api !== 'invoke' || view.payload === undefined) return;
+    facts.terminal = isInvokeTerminal(view.payload);
+    facts.characters = measureInvoke(view.payload);
+    if (detectBlocked) facts.failure = blockedInInvoke(view.payload);
   };
 }
 
@@ -223,33 +276,17 @@ export function guardBedrockStream<S extends AsyncIterable<unknown>>(
   options: GuardBedrockStreamOptions = {},
 ): GuardedStream<S> {
   const { detectBlockedAnswer, inspectChunk, extractors, ...rest } = options;
-  const read = eventReader();
+  const scan = chunkScan(eventScanner(detectBlockedAnswer !== false));
+  const scanInspect = scan.inspectChunk;
   return guardStream(stream as AsyncIterable<unknown>, {
     provider: BEDROCK_PROVIDER,
     ...rest,
     extractors: [...(extractors ?? []), bedrockExtractor],
-    isTerminal: (event) => {
-      const view = read(event);
-      if (view.api === 'converse') return isConverseTerminal(view.event);
-      return view.payload !== undefined && isInvokeTerminal(view.payload);
-    },
-    measure: (event) => {
-      const view = read(event);
-      if (view.api === 'converse') return measureConverse(view.event);
-      return view.payload === undefined ? 0 : measureInvoke(view.payload);
-    },
-    inspectChunk: (event) => {
-      if (detectBlockedAnswer !== false) {
-        const view = read(event);
-        const metadata =
-          view.api === 'converse'
-            ? blockedInConverse(view.event, 'ConverseStreamOutput')
-            : view.payload === undefined
-              ? undefined
-              : blockedInInvoke(view.payload);
-        if (metadata !== undefined) return metadata;
-      }
-      return inspectChunk?.(event) ?? undefined;
-    },
+    isTerminal: scan.isTerminal,
+    measure: scan.measure,
+    inspectChunk:
+      inspectChunk === undefined
+        ? scanInspect
+        : (event) => scanInspect(event) ?? inspectChunk(event) ?? undefined,
   }) as unknown as GuardedStream<S>;
 }

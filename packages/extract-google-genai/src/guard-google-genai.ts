@@ -1,5 +1,7 @@
 import { type ProviderErrorMetadata, safeGet } from '@faultline/classify';
 import {
+  type ChunkFacts,
+  chunkScan,
   type GuardedStream,
   type GuardStreamOptions,
   guardStream,
@@ -81,17 +83,81 @@ export function inspectGeminiResult(result: unknown): ProviderErrorMetadata | un
   return undefined;
 }
 
-function characterCount(chunk: unknown): number {
-  let total = 0;
-  for (const candidate of candidatesOf(chunk)) {
-    const parts = safeGet(safeGet(candidate, 'content'), 'parts');
-    if (!Array.isArray(parts)) continue;
-    for (const part of parts.slice(0, 100)) {
-      const text = safeGet(part, 'text');
-      if (typeof text === 'string') total += text.length;
+interface CandidateView {
+  readonly finishReason?: unknown;
+  readonly content?: { readonly parts?: unknown } | null;
+}
+
+/** Candidates and parts read from one chunk (as `candidatesOf` reads). */
+const MAX_CANDIDATES = 20;
+const MAX_PARTS = 100;
+
+/** The fields any Gemini answer chunk carries at least one of (see `isEmptyGeminiChunk`). */
+const ANSWER_FIELDS = [
+  'promptFeedback',
+  'usageMetadata',
+  'modelVersion',
+  'responseId',
+  'automaticFunctionCallingHistory',
+] as const;
+
+/**
+ * Reads one chunk once, for the guard's three questions (every chunk passes here: fields are read
+ * directly, nothing allocated for an ordinary chunk; a throwing field makes the chunk read as empty):
+ * - terminal: a candidate with a `finishReason` (`isGeminiTerminalChunk`);
+ * - characters: the text of every candidate's parts;
+ * - failure: an empty chunk (`isEmptyGeminiChunk`), or, with `detectBlockedAnswers`, a withheld
+ *   answer (`detectGeminiBlockedAnswer`, whose schema parse runs only on a chunk that could be one:
+ *   with `promptFeedback`, or whose first candidate has a finishReason).
+ */
+function geminiScanner(detectBlockedAnswers: boolean) {
+  return (value: unknown, facts: ChunkFacts): void => {
+    if (value === null || typeof value !== 'object') return;
+    const chunk = value as { readonly candidates?: unknown; readonly promptFeedback?: unknown };
+    const candidates = chunk.candidates;
+    if (candidates === undefined || candidates === null) {
+      const record = value as Readonly<Record<string, unknown>>;
+      let empty = true;
+      for (const key of ANSWER_FIELDS) {
+        const field = record[key];
+        if (field !== undefined && field !== null) {
+          empty = false;
+          break;
+        }
+      }
+      if (empty) {
+        facts.failure = emptyChunkMetadata();
+        return;
+      }
     }
-  }
-  return total;
+    let mayBeBlocked = chunk.promptFeedback !== undefined && chunk.promptFeedback !== null;
+    if (Array.isArray(candidates)) {
+      let characters = 0;
+      const count = Math.min(candidates.length, MAX_CANDIDATES);
+      for (let index = 0; index < count; index += 1) {
+        const candidate = candidates[index] as CandidateView | null;
+        if (candidate === null || typeof candidate !== 'object') continue;
+        const reason = candidate.finishReason;
+        if (typeof reason === 'string') {
+          if (index === 0) mayBeBlocked = true;
+          if (reason.length > 0 && reason !== 'FINISH_REASON_UNSPECIFIED') facts.terminal = true;
+        }
+        const content = candidate.content;
+        if (content === null || typeof content !== 'object') continue;
+        const parts = content.parts;
+        if (!Array.isArray(parts)) continue;
+        const partCount = Math.min(parts.length, MAX_PARTS);
+        for (let part = 0; part < partCount; part += 1) {
+          const item = parts[part] as { readonly text?: unknown } | null;
+          if (item === null || typeof item !== 'object') continue;
+          const text = item.text;
+          if (typeof text === 'string') characters += text.length;
+        }
+      }
+      facts.characters = characters;
+    }
+    if (detectBlockedAnswers && mayBeBlocked) facts.failure = detectGeminiBlockedAnswer(value);
+  };
 }
 
 /**
@@ -115,11 +181,6 @@ export function guardGeminiStream<S extends AsyncIterable<unknown>>(
     provider: GOOGLE_GENAI_PROVIDER,
     ...rest,
     extractors: [...(extractors ?? []), googleGenaiExtractor, googleGenaiTransportExtractor],
-    isTerminal: isGeminiTerminalChunk,
-    inspectChunk: (chunk: StreamChunk<S>): ProviderErrorMetadata | undefined => {
-      if (isEmptyGeminiChunk(chunk)) return emptyChunkMetadata();
-      return detectBlockedAnswers ? detectGeminiBlockedAnswer(chunk) : undefined;
-    },
-    measure: characterCount,
+    ...chunkScan<StreamChunk<S>>(geminiScanner(detectBlockedAnswers)),
   });
 }

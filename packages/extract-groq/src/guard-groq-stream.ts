@@ -1,16 +1,60 @@
 import {
+  type ChunkFacts,
+  chunkScan,
   controllerRelease,
   type GuardedStream,
   type GuardStreamOptions,
   guardStream,
   type StreamChunk,
 } from '@faultline/render';
-import { detectGroqBlockedAnswer, groqChunkCharacters, isGroqTerminalChunk } from './blocked-answer.ts';
+import { detectGroqBlockedAnswer } from './blocked-answer.ts';
 import { GROQ_PROVIDER, groqErrorChunkMetadata, groqExtractor } from './extract-groq.ts';
 
-/** A chunk that is an error object groq-sdk let through, or a withheld answer: metadata to throw. */
-function inspectGroqChunk(chunk: unknown) {
-  return groqErrorChunkMetadata(chunk) ?? detectGroqBlockedAnswer(chunk);
+interface GroqChoiceView {
+  readonly finish_reason?: unknown;
+  readonly delta?: { readonly content?: unknown; readonly reasoning?: unknown } | null;
+}
+
+/** Choices read from one chunk (as `detectGroqBlockedAnswer` reads). */
+const MAX_CHOICES = 64;
+
+/**
+ * Reads one chunk once, for the guard's three questions (every chunk passes here: fields are read
+ * directly, nothing allocated for an ordinary chunk; a throwing field makes the chunk read as empty):
+ * - failure: a chunk without `choices` that is an error object groq-sdk let through
+ *   (`groqErrorChunkMetadata`), or a withheld answer (`detectGroqBlockedAnswer`, read only when a
+ *   choice finished with `content_filter`);
+ * - terminal: a choice carrying a `finish_reason` (`isGroqTerminalChunk`);
+ * - characters: content and reasoning deltas (`groqChunkCharacters`).
+ */
+function scanGroqChunk(value: unknown, facts: ChunkFacts): void {
+  if (value === null || typeof value !== 'object') return;
+  const choices = (value as { readonly choices?: unknown }).choices;
+  if (!Array.isArray(choices)) {
+    facts.failure = groqErrorChunkMetadata(value);
+    return;
+  }
+  let characters = 0;
+  let blocked = false;
+  const count = Math.min(choices.length, MAX_CHOICES);
+  for (let index = 0; index < count; index += 1) {
+    const choice = choices[index] as GroqChoiceView | null;
+    if (choice === null || typeof choice !== 'object') continue;
+    const reason = choice.finish_reason;
+    if (typeof reason === 'string' && reason.length > 0) {
+      facts.terminal = true;
+      if (reason === 'content_filter') blocked = true;
+    }
+    const delta = choice.delta;
+    if (delta !== null && typeof delta === 'object') {
+      const content = delta.content;
+      if (typeof content === 'string') characters += content.length;
+      const reasoning = delta.reasoning;
+      if (typeof reasoning === 'string') characters += reasoning.length;
+    }
+  }
+  facts.characters = characters;
+  if (blocked) facts.failure = groqErrorChunkMetadata(value) ?? detectGroqBlockedAnswer(value);
 }
 
 /**
@@ -33,9 +77,7 @@ export function guardGroqStream<S extends AsyncIterable<unknown>>(
   const release = controllerRelease(stream);
   return guardStream(stream, {
     provider: GROQ_PROVIDER,
-    isTerminal: isGroqTerminalChunk,
-    inspectChunk: inspectGroqChunk,
-    measure: groqChunkCharacters,
+    ...chunkScan(scanGroqChunk),
     ...options,
     onAbandon: () => {
       release?.();

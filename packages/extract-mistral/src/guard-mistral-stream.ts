@@ -1,15 +1,73 @@
 import {
+  type ChunkFacts,
+  chunkScan,
   type GuardedStream,
   type GuardStreamOptions,
   guardStream,
   type StreamChunk,
 } from '@faultline/render';
-import {
-  detectMistralStreamFailure,
-  isMistralTerminalEvent,
-  mistralEventCharacters,
-} from './blocked-answer.ts';
+import { detectMistralStreamFailure } from './blocked-answer.ts';
 import { MISTRAL_PROVIDER, mistralExtractor } from './extract-mistral.ts';
+
+interface MistralChoiceView {
+  readonly finishReason?: unknown;
+  readonly finish_reason?: unknown;
+  readonly delta?: { readonly content?: unknown } | null;
+}
+
+/** Choices and content parts read from one event (as `blocked-answer.ts` reads). */
+const MAX_CHOICES = 64;
+const MAX_PARTS = 64;
+
+/**
+ * Reads one event once, for the guard's three questions (every event passes here: fields are read
+ * directly, nothing allocated for an ordinary event; a throwing field makes the event read as empty).
+ * The chunk is the event's `data` (an object with `choices`), else the event itself:
+ * - terminal: a choice carrying a finish reason (`finishReason`, or `finish_reason`);
+ * - characters: string content, or the text of content parts;
+ * - failure: `detectMistralStreamFailure`, read only when a choice finished with `content_filter`
+ *   or `error`.
+ */
+function scanMistralEvent(value: unknown, facts: ChunkFacts): void {
+  if (value === null || typeof value !== 'object') return;
+  const data = (value as { readonly data?: unknown }).data;
+  const chunk =
+    data !== null &&
+    typeof data === 'object' &&
+    (data as { readonly choices?: unknown }).choices !== undefined
+      ? data
+      : value;
+  const choices = (chunk as { readonly choices?: unknown }).choices;
+  if (!Array.isArray(choices)) return;
+  let characters = 0;
+  let failed = false;
+  const count = Math.min(choices.length, MAX_CHOICES);
+  for (let index = 0; index < count; index += 1) {
+    const choice = choices[index] as MistralChoiceView | null;
+    if (choice === null || typeof choice !== 'object') continue;
+    const camel = choice.finishReason;
+    const reason = typeof camel === 'string' ? camel : choice.finish_reason;
+    if (typeof reason === 'string' && reason.length > 0) {
+      facts.terminal = true;
+      if (reason === 'content_filter' || reason === 'error') failed = true;
+    }
+    const delta = choice.delta;
+    if (delta === null || typeof delta !== 'object') continue;
+    const content = delta.content;
+    if (typeof content === 'string') characters += content.length;
+    else if (Array.isArray(content)) {
+      const parts = Math.min(content.length, MAX_PARTS);
+      for (let part = 0; part < parts; part += 1) {
+        const item = content[part] as { readonly text?: unknown } | null;
+        if (item === null || typeof item !== 'object') continue;
+        const text = item.text;
+        if (typeof text === 'string') characters += text.length;
+      }
+    }
+  }
+  facts.characters = characters;
+  if (failed) facts.failure = detectMistralStreamFailure(value);
+}
 
 /**
  * Guards a Mistral stream (`await mistral.chat.stream(...)`, `fim.stream`, `agents.stream`): events
@@ -32,9 +90,7 @@ export function guardMistralStream<S extends AsyncIterable<unknown>>(
 ): GuardedStream<S> {
   return guardStream(stream, {
     provider: MISTRAL_PROVIDER,
-    isTerminal: isMistralTerminalEvent,
-    inspectChunk: detectMistralStreamFailure,
-    measure: mistralEventCharacters,
+    ...chunkScan(scanMistralEvent),
     ...options,
     extractors: [...(options.extractors ?? []), mistralExtractor],
   });
