@@ -27,14 +27,14 @@ export interface ErrorPathRow {
   readonly perSecond: number;
 }
 
-interface Subject {
+export interface Subject {
   readonly provider: string;
   readonly extractor: Extractor;
   /** The SDK building this error again, through its own public constructor or factory. */
   construct(sample: any): () => unknown;
 }
 
-const subjects: Subject[] = [
+export const subjects: Subject[] = [
   {
     provider: 'openai',
     extractor: openaiExtractor,

@@ -296,7 +296,7 @@ const sdkSubjects: SdkSubject[] = [
           clients.set(count, client);
         }
         return client.messages.create({
-          model: 'claude-sonnet-4-5',
+          model: 'claude-sonnet-4-6',
           max_tokens: 64,
           messages: [{ role: 'user', content: prompt }],
           stream: true,

@@ -36,31 +36,19 @@ const MAX_ARRAY_ENTRIES = 16;
 
 const utf8 = new TextDecoder('utf-8', { fatal: false });
 
-/** What an event is, once read: a ConverseStream event, or an InvokeModelWithResponseStream chunk's JSON. */
-type EventView =
-  | { readonly api: 'converse'; readonly event: unknown }
-  | { readonly api: 'invoke'; readonly payload: Readonly<Record<string, unknown>> | undefined };
-
 /**
- * `{ chunk: { bytes } }` (InvokeModelWithResponseStream's `PayloadPart`): its bytes decoded once
- * and parsed as the model family's JSON (`undefined` when they are not a JSON object or are too
- * large); any other event is a ConverseStream event. Total.
+ * The bytes of an InvokeModelWithResponseStream `PayloadPart` (`{ chunk: { bytes } }`), parsed as
+ * the model family's JSON: `undefined` when they are not a JSON object or are too large. Total.
  */
-function viewOf(event: unknown): EventView {
-  const bytes = safePath(event, 'chunk', 'bytes');
+function payloadOf(bytes: Uint8Array): Readonly<Record<string, unknown>> | undefined {
   try {
-    if (!(bytes instanceof Uint8Array)) return { api: 'converse', event };
-    if (bytes.byteLength > MAX_DECODED_CHUNK_BYTES) return { api: 'invoke', payload: undefined };
+    if (bytes.byteLength > MAX_DECODED_CHUNK_BYTES) return undefined;
     const value: unknown = JSON.parse(utf8.decode(bytes));
-    return {
-      api: 'invoke',
-      payload:
-        value !== null && typeof value === 'object' && !Array.isArray(value)
-          ? (value as Record<string, unknown>)
-          : undefined,
-    };
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
-    return { api: 'invoke', payload: undefined };
+    return undefined;
   }
 }
 
@@ -248,11 +236,12 @@ function eventScanner(detectBlocked: boolean) {
       scanConverse(event, facts, detectBlocked);
       return;
     }
-    const view = viewOf(value);
-    if (view.api !== 'invoke' || view.payload === undefined) return;
-    facts.terminal = isInvokeTerminal(view.payload);
-    facts.characters = measureInvoke(view.payload);
-    if (detectBlocked) facts.failure = blockedInInvoke(view.payload);
+    // The bytes are read once (a getter may stand behind them) and decoded once.
+    const payload = payloadOf(bytes);
+    if (payload === undefined) return;
+    facts.terminal = isInvokeTerminal(payload);
+    facts.characters = measureInvoke(payload);
+    if (detectBlocked) facts.failure = blockedInInvoke(payload);
   };
 }
 
