@@ -15,8 +15,12 @@ const benchDirectory = fileURLToPath(new URL('..', import.meta.url));
 // zod is not a dependency of the bench itself: import it from where faultline gets it.
 const classifyDirectory = fileURLToPath(new URL('../../packages/classify', import.meta.url));
 
+/** The bare process's row: the same script importing nothing. */
+export const BARE_NODE = '(bare node)';
+
 function coldImportMs(specifier: string): number {
-  const script = `const t = performance.now(); await import(${JSON.stringify(specifier)}); process.stdout.write(String(performance.now() - t));`;
+  const load = specifier === BARE_NODE ? '' : `await import(${JSON.stringify(specifier)});`;
+  const script = `const t = performance.now(); ${load} process.stdout.write(String(performance.now() - t));`;
   const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
     cwd: specifier === 'zod' ? classifyDirectory : benchDirectory,
     env: { ...process.env, NODE_OPTIONS: '' },
@@ -31,7 +35,7 @@ export function benchImportCost(specifiers: string[], runs = 7): ImportCostRow[]
     return { specifier, medianMs: median(samples), minMs: Math.min(...samples), maxMs: Math.max(...samples) };
   };
   const zod = measure('zod');
-  return [zod, ...specifiers.map(measure)].map((row) => ({
+  return [measure(BARE_NODE), zod, ...specifiers.map(measure)].map((row) => ({
     ...row,
     ratioToZod: row.medianMs / zod.medianMs,
   }));

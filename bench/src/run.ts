@@ -6,12 +6,16 @@ import { fileURLToPath } from 'node:url';
 import { startScenarioServers } from '@faultline/scenario-driver';
 import { benchErrorPath } from './error-path.ts';
 import { benchFootprint } from './footprint.ts';
-import { benchImportCost } from './import-cost.ts';
+import { BARE_NODE, benchImportCost } from './import-cost.ts';
 import { benchResilience } from './resilience.ts';
+import { benchRetained } from './retained.ts';
 import { benchRetryDecisions } from './retry-decisions.ts';
 import { formatNs } from './statistics.ts';
 import { benchStreamGuard, STREAM_GUARD_GOAL_SHARE } from './stream-guard.ts';
 import { benchSuccessPath } from './success-path.ts';
+
+/** The import goal: an adapter's cold import at most this far above a bare Node process. */
+const IMPORT_GOAL_MS = 20;
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const only = new Set(process.argv.slice(2));
@@ -68,7 +72,7 @@ if (wants('stream')) {
     `\n### Stream guards: \`guardXStream(stream)\` against the stream alone (goal: under ${goal} of its SDK's own cost per chunk, every provider, idle timer on)\n`,
   );
   say(
-    `In memory: each provider's complete stream (${stream.inMemory[0]?.chunks.toLocaleString('en')} chunks in its SDK's shape, ending with its terminal event) replayed by an async generator and drained. Guarded: default options, idle timer on (${stream.idleTimeoutMs.toLocaleString('en')} ms); the chunks that come out are checked to be the very objects that went in. Per chunk: the drain's median ± IQR over its chunks; added and ratio: medians of ${stream.rounds} paired rounds.\n`,
+    `In memory: each provider's complete stream (${stream.inMemory[0]?.chunks.toLocaleString('en')} chunks in its SDK's shape, ending with its terminal event) replayed by an async generator and drained. Guarded: default options, idle timer on (${stream.idleTimeoutMs.toLocaleString('en')} ms); the chunks that come out are checked to be the very objects that went in. Times are this process's CPU time (what its code did, not the moments another process held the core). Per chunk: the drain's median ± IQR over its chunks; added and ratio: medians of ${stream.rounds} paired rounds.\n`,
   );
   say(
     '| provider | guard | unguarded, per chunk | guarded, per chunk | added per chunk | ratio | added, idle timer off |',
@@ -80,7 +84,7 @@ if (wants('stream')) {
     );
   }
   say(
-    `\nEach real SDK: a complete stream from a loopback server in a child process that writes it at once (SSE over HTTP/1.1; Bedrock's event stream over h2c), so that a chunk costs the SDK's own work (socket reads, parsing, JSON, iteration) rather than a model's pace. The SDK's own cost of one more chunk is (long stream − shortest stream) / (their difference in chunks), median of ${stream.rounds} paired rounds, so the request's fixed cost is left out. The guard's share: its in-memory added cost per chunk (above) against that.\n`,
+    `\nEach real SDK: a complete stream from a loopback server in a child process that writes it at once (SSE over HTTP/1.1; Bedrock's event stream over h2c), so that a chunk costs the SDK's own work (socket reads, parsing, JSON, iteration) rather than a model's pace; the server's work is in its own process, so this process's CPU time is the SDK's. The SDK's own cost of one more chunk is (long stream − shortest stream) / (their difference in chunks), median of ${stream.rounds} paired rounds, so the request's fixed cost is left out. The guard's share: its in-memory added cost per chunk (above) against that.\n`,
   );
   say(
     '| SDK | stream, unguarded (median ± IQR) | guarded | shortest stream | SDK cost per chunk | guard per chunk | share | goal | guarded on the real stream |',
@@ -123,24 +127,42 @@ if (wants('error') || wants('retry')) {
 }
 
 if (wants('import')) {
-  const specifiers = [
-    '@faultline/classify',
-    '@faultline/render',
-    ...['openai', 'anthropic', 'google-genai', 'bedrock', 'mistral', 'groq'].map(
-      (name) => `@faultline/extract-${name}`,
-    ),
-    'openai',
+  const adapters: ReadonlyArray<readonly [string, string]> = [
+    ['@faultline/extract-openai', 'openai'],
+    ['@faultline/extract-anthropic', '@anthropic-ai/sdk'],
+    ['@faultline/extract-google-genai', '@google/genai'],
+    ['@faultline/extract-bedrock', '@aws-sdk/client-bedrock-runtime'],
+    ['@faultline/extract-mistral', '@mistralai/mistralai'],
+    ['@faultline/extract-groq', 'groq-sdk'],
   ];
+  const specifiers = ['@faultline/classify', '@faultline/render', ...adapters.flat()];
   const imports = benchImportCost(specifiers);
   results.importCost = imports;
+  const bare = imports.find((row) => row.specifier === BARE_NODE)!;
   say('\n### Cold import time (fresh Node process, built packages; 7 runs)\n');
-  say('| module | median | min–max | against zod |');
-  say('|---|---|---|---|');
+  say('| module | median | min–max | above a bare process | against zod |');
+  say('|---|---|---|---|---|');
   for (const row of imports) {
     say(
-      `| \`${row.specifier}\` | ${row.medianMs.toFixed(1)} ms | ${row.minMs.toFixed(1)}–${row.maxMs.toFixed(1)} ms | ×${row.ratioToZod.toFixed(2)} |`,
+      `| \`${row.specifier}\` | ${row.medianMs.toFixed(1)} ms | ${row.minMs.toFixed(1)}–${row.maxMs.toFixed(1)} ms | ${(row.medianMs - bare.medianMs).toFixed(1)} ms | ×${row.ratioToZod.toFixed(2)} |`,
     );
   }
+  const importGoals = adapters.map(([adapter, sdk]) => {
+    const own = imports.find((row) => row.specifier === adapter)!;
+    const served = imports.find((row) => row.specifier === sdk)!;
+    const above = own.medianMs - bare.medianMs;
+    return {
+      adapter,
+      sdk,
+      aboveBareMs: above,
+      sdkMs: served.medianMs,
+      met: above <= IMPORT_GOAL_MS && own.medianMs < served.medianMs,
+    };
+  });
+  results.importGoals = importGoals;
+  say(
+    `\nGoal: an adapter's cold import at most ${IMPORT_GOAL_MS} ms above the bare process (the script importing nothing, measured in the same run) and below its SDK's. ${importGoals.map((row) => `\`${row.adapter}\`: ${row.aboveBareMs.toFixed(1)} ms above, against \`${row.sdk}\` ${row.sdkMs.toFixed(1)} ms, ${row.met ? 'met' : 'missed'}`).join('; ')}.`,
+  );
 }
 
 if (wants('footprint')) {
@@ -167,6 +189,21 @@ if (wants('footprint')) {
   say(
     `The openai SDK alone, for scale: ${footprint.openaiSdk.packages.length} packages (${kb(footprint.openaiSdk.bytes)}).`,
   );
+  const retained = benchRetained();
+  results.retained = retained;
+  say(
+    `\n### Retained memory per error (goal: a FaultlineError and its report retain no more than the SDK error already does)\n`,
+  );
+  say(
+    `In a fresh process with \`--expose-gc\`: ${retained[0]?.errors.toLocaleString('en')} real SDK errors of each provider (rebuilt by the SDK from what it threw for the provider's rate-limit scenario) held alive, heap measured after a full GC; then a FaultlineError and its report for each, the SDK error (their cause) still held, so that the second figure is faultline's own.\n`,
+  );
+  say('| provider | SDK error, retained | FaultlineError + report, retained | ratio | goal |');
+  say('|---|---|---|---|---|');
+  for (const row of retained) {
+    say(
+      `| ${row.provider} | ${row.sdkBytesPerError.toFixed(0)} B | ${row.faultlineBytesPerError.toFixed(0)} B | ×${row.ratio.toFixed(2)} | ${row.met ? 'met' : 'missed'} |`,
+    );
+  }
 }
 
 if (wants('retry')) {

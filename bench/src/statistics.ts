@@ -47,3 +47,55 @@ export function formatNs(nanoseconds: number): string {
   if (nanoseconds >= 1e3) return `${(nanoseconds / 1e3).toFixed(2)} µs`;
   return `${nanoseconds.toFixed(0)} ns`;
 }
+
+/** The CPU time this process has used, in nanoseconds (every thread: the main one, GC helpers, libuv's pool). */
+function cpuNs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) * 1000;
+}
+
+/**
+ * Runs the tasks in `rounds` rounds, rotating their order each round so that none always runs on a
+ * warmer machine; in each round every task runs for `timeMs` of this process's CPU time after a
+ * warm-up, one sample per run. Returns every round's measurements, in the tasks' own order.
+ *
+ * CPU time rather than wall time: on a shared machine, wall time counts the moments another process
+ * held the core, and for a stream from a server in a child process it counts that server's work and
+ * the waits between the two; this process's CPU time is the work its code (the SDK's, the guard's)
+ * really did.
+ */
+export async function cpuRounds(
+  tasks: ReadonlyArray<readonly [string, () => Promise<unknown>]>,
+  rounds: number,
+  timeMs: number,
+): Promise<Measured[][]> {
+  const results: Measured[][] = [];
+  const budgetNs = timeMs * 1e6;
+  for (let round = 0; round < rounds; round += 1) {
+    const byName = new Map<string, Measured>();
+    for (let index = 0; index < tasks.length; index += 1) {
+      const [name, task] = tasks[(index + round) % tasks.length]!;
+      const warmUntil = cpuNs() + Math.min(budgetNs / 4, 100e6);
+      while (cpuNs() < warmUntil) await task();
+      const samples: number[] = [];
+      const start = cpuNs();
+      let now = start;
+      while (now - start < budgetNs || samples.length < 5) {
+        const before = now;
+        await task();
+        now = cpuNs();
+        samples.push(now - before);
+      }
+      samples.sort((a, b) => a - b);
+      byName.set(name, {
+        name,
+        medianNs: quantile(samples, 0.5),
+        rme: Number.NaN,
+        iqrNs: quantile(samples, 0.75) - quantile(samples, 0.25),
+        samples: samples.length,
+      });
+    }
+    results.push(tasks.map(([name]) => byName.get(name)!));
+  }
+  return results;
+}

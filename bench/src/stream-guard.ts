@@ -13,8 +13,7 @@ import { GoogleGenAI } from '@google/genai';
 import { Mistral } from '@mistralai/mistralai';
 import Groq from 'groq-sdk';
 import OpenAI from 'openai';
-import { Bench } from 'tinybench';
-import { type Measured, measured, median } from './statistics.ts';
+import { cpuRounds, type Measured, median } from './statistics.ts';
 import {
   anthropicEvents,
   bedrockEvents,
@@ -153,29 +152,6 @@ function checkUntouched(label: string, expected: readonly unknown[], actual: rea
   }
 }
 
-/**
- * Runs the tasks in `rounds` rounds, rotating their order each round so that none always runs
- * on a warmer machine. Returns every round's measurements, in the tasks' own order.
- */
-async function pairedRounds(
-  tasks: ReadonlyArray<readonly [string, () => Promise<unknown>]>,
-  rounds: number,
-  time: number,
-): Promise<Measured[][]> {
-  const results: Measured[][] = [];
-  for (let round = 0; round < rounds; round += 1) {
-    const bench = new Bench({ time, warmupTime: Math.min(200, time / 2) });
-    for (let index = 0; index < tasks.length; index += 1) {
-      const [name, task] = tasks[(index + round) % tasks.length]!;
-      bench.add(name, task);
-    }
-    await bench.run();
-    const byName = new Map(measured(bench).map((row) => [row.name, row]));
-    results.push(tasks.map(([name]) => byName.get(name)!));
-  }
-  return results;
-}
-
 async function benchInMemory(
   subject: Subject,
   count: number,
@@ -186,7 +162,7 @@ async function benchInMemory(
   const label = `${subject.guard} (in memory)`;
   checkUntouched(label, chunks, await drain(subject.wrap(replay(chunks), { idleTimeoutMs })));
   checkUntouched(label, chunks, await drain(subject.wrap(replay(chunks), { idleTimeoutMs: 0 })));
-  const perRound = await pairedRounds(
+  const perRound = await cpuRounds(
     [
       [`${subject.provider}: unguarded`, () => consume(replay(chunks))],
       [`${subject.provider}: guarded`, () => consume(subject.wrap(replay(chunks), { idleTimeoutMs }))],
@@ -425,7 +401,7 @@ async function benchSdkStream(
       `bench: the ${sdkSubject.sdk} streams gave ${chunks} chunks (guarded ${guardedChunks}), short ${shortChunks}`,
     );
   }
-  const perRound = await pairedRounds(
+  const perRound = await cpuRounds(
     [
       [`${sdkSubject.sdk} stream: unguarded`, unguarded],
       [`${sdkSubject.sdk} stream: guarded`, guarded],

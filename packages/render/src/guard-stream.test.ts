@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { classifyError, FaultlineError, guardStream } from './index.ts';
+import { chunkScan, classifyError, FaultlineError, guardStream } from './index.ts';
 
 interface Chunk {
   type: string;
@@ -551,5 +551,53 @@ describe('guardStream: chunks as they are', () => {
     expect(vi.getTimerCount()).toBe(0);
     timeouts.mockRestore();
     intervals.mockRestore();
+  });
+});
+
+describe('chunkScan', () => {
+  const scanner = () => {
+    const scanned: unknown[] = [];
+    const callbacks = chunkScan<Chunk>((chunk, facts) => {
+      scanned.push(chunk);
+      if (chunk.type === 'boom') throw new Error('hostile chunk');
+      facts.characters = chunk.text?.length ?? 0;
+      facts.terminal = chunk.type === 'message_stop';
+      if (chunk.type === 'error')
+        facts.failure = { provider: 'test', message: 'in-stream error', origin: 'stream_event' };
+    });
+    return { scanned, callbacks };
+  };
+
+  it('scans each chunk once for the guard three questions, and the guard counts what it says', async () => {
+    const { scanned, callbacks } = scanner();
+    const chunks = [text('abc'), text('de'), stop];
+    const { chunks: seen, error } = await collect(guardStream(scripted<Chunk>(chunks), callbacks));
+    expect(error).toBeUndefined();
+    expect(seen).toEqual(chunks);
+    expect(scanned).toEqual(chunks);
+  });
+
+  it('scans again when a question is asked twice, or the same object comes again changed', () => {
+    const { scanned, callbacks } = scanner();
+    const chunk = text('abc');
+    expect(callbacks.measure(chunk)).toBe(3);
+    expect(callbacks.measure(chunk)).toBe(3);
+    expect(scanned).toHaveLength(2);
+    chunk.text = 'abcdef';
+    expect(callbacks.inspectChunk(chunk)).toBeUndefined();
+    expect(callbacks.measure(chunk)).toBe(6);
+    expect(callbacks.isTerminal(chunk)).toBe(false);
+    expect(scanned).toHaveLength(3);
+  });
+
+  it('a scan that throws reads as an ordinary chunk; a failure it finds is thrown classified', async () => {
+    const { callbacks } = scanner();
+    expect(callbacks.inspectChunk({ type: 'boom' })).toBeUndefined();
+    expect(callbacks.measure({ type: 'boom', text: 'xyz' })).toBe(0);
+    const { chunks, error } = await collect(
+      guardStream(scripted<Chunk>([text('ab'), { type: 'error' }, stop]), scanner().callbacks),
+    );
+    expect(chunks).toHaveLength(1);
+    expect((error as FaultlineError).toErrorReport().delivered).toEqual({ chunks: 1, characters: 2 });
   });
 });
