@@ -142,29 +142,54 @@ export function chunkScan<T>(scan: (chunk: T, facts: ChunkFacts) => void): Chunk
   const facts: ChunkFacts = { failure: undefined, characters: 0, terminal: false };
   let scanned: unknown = NOT_SCANNED;
   let asked = 0;
-  const factsOf = (chunk: T, question: number): ChunkFacts => {
-    if (chunk !== scanned || (asked & question) !== 0) {
+  const scanOnce = (chunk: T): ChunkFacts => {
+    facts.failure = undefined;
+    facts.characters = 0;
+    facts.terminal = false;
+    scanned = chunk;
+    asked = 0;
+    try {
+      scan(chunk, facts);
+    } catch {
       facts.failure = undefined;
       facts.characters = 0;
       facts.terminal = false;
-      scanned = chunk;
-      asked = 0;
-      try {
-        scan(chunk, facts);
-      } catch {
-        facts.failure = undefined;
-        facts.characters = 0;
-        facts.terminal = false;
-      }
     }
+    return facts;
+  };
+  const factsOf = (chunk: T, question: number): ChunkFacts => {
+    if (chunk !== scanned || (asked & question) !== 0) scanOnce(chunk);
     asked |= question;
     return facts;
   };
-  return {
+  const callbacks: ChunkScanCallbacks<T> = {
     inspectChunk: (chunk) => factsOf(chunk, INSPECT).failure,
     measure: (chunk) => factsOf(chunk, MEASURE).characters,
     isTerminal: (chunk) => factsOf(chunk, TERMINAL).terminal,
   };
+  // The guard, given all three of these callbacks, asks the scan once per chunk directly.
+  const fused = scanOnce as (chunk: unknown) => ChunkFacts;
+  FUSED_SCANS.set(callbacks.inspectChunk, fused);
+  FUSED_SCANS.set(callbacks.measure, fused);
+  FUSED_SCANS.set(callbacks.isTerminal, fused);
+  return callbacks;
+}
+
+/** Each `chunkScan` callback's scan, for the guard to call once per chunk when it has all three. */
+const FUSED_SCANS = new WeakMap<object, (chunk: unknown) => ChunkFacts>();
+
+/** The one scan behind all three callbacks, when they all come from the same `chunkScan`. */
+function fusedScanOf<T>(options: GuardStreamOptions<T>): ((chunk: unknown) => ChunkFacts) | undefined {
+  const { inspectChunk, measure, isTerminal } = options;
+  if (typeof inspectChunk !== 'function') return undefined;
+  const scan = FUSED_SCANS.get(inspectChunk);
+  return scan !== undefined &&
+    typeof measure === 'function' &&
+    typeof isTerminal === 'function' &&
+    FUSED_SCANS.get(measure) === scan &&
+    FUSED_SCANS.get(isTerminal) === scan
+    ? scan
+    : undefined;
 }
 
 /** How the guarded iteration ended: completed, failed (the error thrown), or stopped early. */
@@ -314,6 +339,8 @@ class GuardIterator<T> implements AsyncIterator<T> {
   private readonly inspectChunk: GuardStreamOptions<T>['inspectChunk'];
   private readonly measure: GuardStreamOptions<T>['measure'];
   private readonly isTerminal: GuardStreamOptions<T>['isTerminal'];
+  /** The provider's one scan per chunk, when its three callbacks all come from one `chunkScan`. */
+  private readonly scan: ((chunk: unknown) => ChunkFacts) | undefined;
   private iterator: AsyncIterator<T> | undefined;
   private chunks = 0;
   private characters = 0;
@@ -356,6 +383,7 @@ class GuardIterator<T> implements AsyncIterator<T> {
     this.inspectChunk = options.inspectChunk;
     this.measure = options.measure;
     this.isTerminal = options.isTerminal;
+    this.scan = fusedScanOf(options);
   }
 
   [Symbol.asyncIterator](): AsyncIterator<T> {
@@ -605,6 +633,20 @@ class GuardIterator<T> implements AsyncIterator<T> {
       }
       this.finish({ kind: 'completed' });
       return { done: true, value: undefined };
+    }
+    const { scan } = this;
+    if (scan !== undefined) {
+      // The same answers as the three callbacks below give, read in one scan (see chunkScan).
+      const facts = scan(chunk);
+      const failure = facts.failure;
+      if (failure !== undefined && failure !== null && typeof failure === 'object') {
+        return this.closeAndThrow(this.failWith(failure));
+      }
+      this.chunks += 1;
+      const size = facts.characters;
+      if (size > 0 && Number.isFinite(size)) this.characters += Math.floor(size);
+      if (facts.terminal === true) this.terminalSeen = true;
+      return { done: false, value: chunk };
     }
     const { inspectChunk, measure, isTerminal } = this;
     if (inspectChunk !== undefined) {
