@@ -552,12 +552,32 @@ async function main(): Promise<void> {
     });
     await check('faultline demo (installed CLI)', async () => {
       const ran = await run(cli, ['demo', '--json'], { cwd: cliDir, timeoutMs: 300_000 });
-      let rows: unknown[] = [];
+      type Row = { provider: string; scenario: string; via?: string; report: Record<string, unknown> };
+      let rows: Row[] = [];
       try {
-        rows = JSON.parse(ran.stdout) as unknown[];
+        rows = JSON.parse(ran.stdout) as Row[];
       } catch {}
       assert(ran.code === 0 && rows.length > 0, `exit ${ran.code}, ${rows.length} rows: ${ran.stderr}`);
-      return `${rows.length} classified scenarios`;
+      // One row per provider through the Vercel AI SDK (`ai` + `@ai-sdk/<provider>`, the CLI's own
+      // dependencies), classified by @faultline/ai-sdk, agreeing with the provider-SDK row.
+      const aiSdkRows = rows.filter((row) => row.via === 'ai-sdk');
+      assert(
+        aiSdkRows.map((row) => row.provider).join() === mock.PROVIDERS.join(),
+        `AI SDK rows for ${aiSdkRows.map((row) => row.provider).join(', ') || 'no provider'}, expected ${mock.PROVIDERS.join(', ')}`,
+      );
+      for (const row of aiSdkRows) {
+        const sdkRow = rows.find((other) => other.scenario === row.scenario && other.via === undefined);
+        assert(sdkRow !== undefined, `${row.scenario}: an AI SDK row without its provider-SDK row`);
+        for (const key of ['category', 'reason', 'retryable'] as const) {
+          assert(
+            row.report[key] === sdkRow.report[key],
+            `${row.scenario}: ${key} ${String(row.report[key])} through the AI SDK, ${String(sdkRow.report[key])} through the provider's SDK`,
+          );
+        }
+      }
+      return `${rows.length - aiSdkRows.length} classified scenarios; ${aiSdkRows.length} replayed through the AI SDK, each agreeing (${aiSdkRows
+        .map((row) => `${row.provider} ${row.report.reason}`)
+        .join(', ')})`;
     });
 
     // 7. Runtimes: one real SDK error each.
