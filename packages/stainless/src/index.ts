@@ -1,3 +1,4 @@
+export { guardStainlessStream } from './guard-stainless-stream.ts';
 export {
   isSdkWrapper,
   isStainlessApiError,

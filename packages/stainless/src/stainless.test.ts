@@ -75,29 +75,34 @@ describe('totality', () => {
 
   it('never throws, whatever value or context it is given', () => {
     fc.assert(
-      fc.property(hostile, hostile, fc.option(fc.integer(), { nil: undefined }), (make, makeOther, status) => {
-        const value = make();
-        const other = makeOther();
-        const context = stainless.readStainlessContext(other as never);
-        stainless.isStainlessApiError(value);
-        stainless.isSdkWrapper(value);
-        stainless.stainlessErrorType(value);
-        stainless.stainlessTransportMetadata(value, 'acme', context.signal);
-        stainless.stainlessRawDropMetadata(value, 'acme', context);
-        stainless.stainlessAnswerOf(value as never, () => value);
-        stainless.stainlessAnswerOf({ status, body: '{"error":{}}' }, () => {
-          throw new Error('picker');
-        });
-        stainless.stainlessRequestId(value, other, ['x-request-id'], value);
-        stainless.readAnsweredHeaders({ provider: 'acme', message: '', origin: 'http' }, value, other, 0, {
-          requestIdHeaders: ['request-id'],
-        });
-        stainless.sdkConditionMetadata(value, 'acme', 'm', 'missing_credentials');
-        stainless.jsonText(value);
-        const message = stainless.stainlessMessage(status, value, undefined);
-        stainless.messageWithoutBody(message, status);
-        stainless.textBodyOf(message, status);
-      }),
+      fc.property(
+        hostile,
+        hostile,
+        fc.option(fc.integer(), { nil: undefined }),
+        (make, makeOther, status) => {
+          const value = make();
+          const other = makeOther();
+          const context = stainless.readStainlessContext(other as never);
+          stainless.isStainlessApiError(value);
+          stainless.isSdkWrapper(value);
+          stainless.stainlessErrorType(value);
+          stainless.stainlessTransportMetadata(value, 'acme', context.signal);
+          stainless.stainlessRawDropMetadata(value, 'acme', context);
+          stainless.stainlessAnswerOf(value as never, () => value);
+          stainless.stainlessAnswerOf({ status, body: '{"error":{}}' }, () => {
+            throw new Error('picker');
+          });
+          stainless.stainlessRequestId(value, other, ['x-request-id'], value);
+          stainless.readAnsweredHeaders({ provider: 'acme', message: '', origin: 'http' }, value, other, 0, {
+            requestIdHeaders: ['request-id'],
+          });
+          stainless.sdkConditionMetadata(value, 'acme', 'm', 'missing_credentials');
+          stainless.jsonText(value);
+          const message = stainless.stainlessMessage(status, value, undefined);
+          stainless.messageWithoutBody(message, status);
+          stainless.textBodyOf(message, status);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -118,6 +123,7 @@ describe('the export list', () => {
   it('is exactly this (a change to it is deliberate)', () => {
     expect(Object.keys(stainless).sort()).toEqual([
       'STAINLESS_MESSAGES',
+      'guardStainlessStream',
       'isSdkWrapper',
       'isStainlessApiError',
       'jsonText',
