@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { expectedFor, type Scenario } from '@faultline/llm-mock';
 import { ErrorReport } from '@faultline/render';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { providerDrivers } from './provider-drivers.ts';
+import { PROVIDER_NAMES, providerEntry } from './driver/index.ts';
 import { findScenariosDirectory, loadDemoScenarios } from './scenario-source.ts';
 import { ansiEscape, type CliRun, packageDirectory, runFaultline, stackTraceLine } from './test-support.ts';
 
@@ -12,11 +12,11 @@ const demoScenarios = loadDemoScenarios(findScenariosDirectory());
 /** What the table must show for each demo scenario, derived from the scenario files. */
 function expectedRows(): Array<{ provider: string; scenario: Scenario; reason: string; category: string }> {
   const rows = [];
-  for (const driver of providerDrivers) {
-    for (const scenario of demoScenarios.get(driver.key) ?? []) {
-      const expected = expectedFor(scenario, driver.sdkPackage);
+  for (const name of PROVIDER_NAMES) {
+    for (const scenario of demoScenarios.get(name) ?? []) {
+      const expected = expectedFor(scenario, providerEntry(name)?.sdk ?? undefined);
       if (expected.skip !== undefined) continue;
-      rows.push({ provider: driver.key, scenario, reason: expected.reason, category: expected.category });
+      rows.push({ provider: name, scenario, reason: expected.reason, category: expected.category });
     }
   }
   return rows;
@@ -36,8 +36,8 @@ describe('faultline demo', () => {
     elapsedMs = Date.now() - startedAt;
   }, 120_000);
 
-  it('has demo scenarios for all six providers', () => {
-    expect([...demoScenarios.keys()].sort()).toEqual(providerDrivers.map((driver) => driver.key).sort());
+  it('has demo scenarios for every provider in providers.json', () => {
+    expect([...demoScenarios.keys()].sort()).toEqual([...PROVIDER_NAMES].sort());
   });
 
   it('runs to the end and exits 0, well under a minute', () => {
@@ -61,7 +61,7 @@ describe('faultline demo', () => {
       ).toBeDefined();
       expect(line).toContain(` ${row.category} `);
     }
-    for (const driver of providerDrivers) expect(table.stdout).toContain(` ${driver.key} `);
+    for (const name of PROVIDER_NAMES) expect(table.stdout).toContain(` ${name} `);
   });
 
   it('sums up what a retry can fix', () => {

@@ -1,12 +1,78 @@
-export {
-  callProvider,
-  DRIVEN_PROVIDERS,
-  type DrivenProvider,
+// The workspace's face of the one scenario driver, @faultline/cli/driver (shipped in the CLI,
+// whose demo must run from its installed tarball). What this package adds is only which SDK
+// versions are driven: the workspace pins the newest majors here (openai 7, @google/genai 3),
+// while the CLI depends on the newest that still support Node 20. Each SDK is imported from this
+// package when its provider is first driven, never before.
+import {
+  type CallOptions,
+  callProvider as callWith,
+  type DrivenRequest,
+  type DrivenScenario,
   type DriveOptions,
   type DriveOutcome,
-  driveAll,
-  driveScenario,
+  driveAll as driveAllWith,
+  driveScenario as driveScenarioWith,
+  type LoadedProvider,
+  loadProvider as loadWith,
+  PROVIDER_NAMES,
+  type ScenarioServers,
+  type SdkImporter,
+} from '@faultline/cli/driver';
+
+export {
+  type CallOptions,
+  type DrivenRequest,
+  type DrivenScenario,
+  type DriveOptions,
+  type DriveOutcome,
+  type LoadedProvider,
+  loadAdapter,
   PROMPT,
+  PROVIDERS,
+  type ProviderAdapter,
+  type ProviderEntry,
+  providerEntry,
+  ScenarioDidNotSettle,
   type ScenarioServers,
   startScenarioServers,
-} from './drive.ts';
+} from '@faultline/cli/driver';
+
+/** Imports an SDK from this package: the versions the workspace pins. */
+export const workspaceSdkImport: SdkImporter = (specifier) => import(specifier);
+
+/** Every provider in providers.json, in its order. */
+export const DRIVEN_PROVIDERS: readonly string[] = PROVIDER_NAMES;
+
+/** A provider key from providers.json. */
+export type DrivenProvider = string;
+
+export function loadProvider(name: string): Promise<LoadedProvider> {
+  return loadWith(name, workspaceSdkImport);
+}
+
+/** @faultline/cli/driver's callProvider, with the workspace's SDKs. */
+export function callProvider(
+  request: DrivenRequest,
+  baseUrl: string,
+  options: CallOptions = {},
+): Promise<unknown> {
+  return callWith(request, baseUrl, { importSdk: workspaceSdkImport, ...options });
+}
+
+/** @faultline/cli/driver's driveScenario (bounded per call), with the workspace's SDKs. */
+export function driveScenario(
+  scenario: DrivenScenario,
+  servers: Pick<ScenarioServers, 'forProtocol'>,
+  options: DriveOptions = {},
+): Promise<DriveOutcome> {
+  return driveScenarioWith(scenario, servers, { importSdk: workspaceSdkImport, ...options });
+}
+
+/** @faultline/cli/driver's driveAll (every call bounded), with the workspace's SDKs. */
+export function driveAll(
+  scenarios: readonly DrivenScenario[],
+  servers: Pick<ScenarioServers, 'forProtocol'>,
+  options: DriveOptions & { readonly concurrency?: number } = {},
+): Promise<DriveOutcome[]> {
+  return driveAllWith(scenarios, servers, { importSdk: workspaceSdkImport, ...options });
+}

@@ -1,0 +1,30 @@
+import { guardAnthropicStream } from '@faultline/extract-anthropic';
+import { defineDriver, drain, PROMPT } from '../define.ts';
+
+const model = 'claude-sonnet-4-6';
+
+/** @anthropic-ai/sdk: messages. */
+/** Canary credentials: never real, and the reliability suite checks they reach no output. */
+const credentials = ['sk-ant-api03-faultlineCanary000000000000000000'] as const;
+
+export default defineDriver<typeof import('@anthropic-ai/sdk')>({
+  model,
+  credentials,
+  retryPolicies: { default: '@anthropic-ai/sdk default (2 retries)' },
+  operation: (_api, stream) => `messages.create${stream === true ? ' (stream)' : ''}`,
+  async call({ sdk, baseUrl, stream, signal, timeoutMs, sdkRetries, guard }) {
+    const client = new sdk.default({
+      apiKey: credentials[0],
+      baseURL: baseUrl,
+      timeout: timeoutMs,
+      ...(sdkRetries === 'off' ? { maxRetries: 0 } : {}),
+    });
+    const body = { model, max_tokens: 64, messages: [{ role: 'user' as const, content: PROMPT }] };
+    if (stream === true) {
+      return drain(
+        guardAnthropicStream(await client.messages.create({ ...body, stream: true }, { signal }), guard),
+      );
+    }
+    return client.messages.create(body, { signal });
+  },
+});
