@@ -7,7 +7,7 @@ import {
   type Scenario,
   startMockProvider,
 } from '@faultline/llm-mock';
-import { driveScenario, type ScenarioServers } from '@faultline/scenario-driver';
+import { driveScenario, type ScenarioTargets } from '@faultline/scenario-driver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // Every failure of the catalogue, scripted through the public API (`mock.script(provider,
@@ -23,20 +23,19 @@ afterAll(async () => {
   await Promise.all([...mocks.values()].map((mock) => mock.close()));
 });
 
-function scripted(mock: MockProvider, provider: ProviderKey): ScenarioServers {
-  return {
-    http1: undefined as never,
-    h2c: undefined as never,
-    baseUrlFor(scenario: Scenario) {
+function scripted(mock: MockProvider, provider: ProviderKey): ScenarioTargets {
+  const target = {
+    baseUrlFor(scenario: Pick<Scenario, 'response'>) {
       const response = scenario.response;
       if (response.kind === 'dns-failure') return mock.unreachableUrl('dns');
       if (response.kind === 'socket' && response.behaviour === 'refuse')
         return mock.unreachableUrl('refused');
-      mock.script(provider, [{ kind: 'scenario', id: scenario.id }]);
+      mock.script(provider, [{ kind: 'scenario', id: (scenario as Scenario).id }]);
       return mock.url(provider);
     },
-    close: async () => {},
   };
+  // The mock speaks every provider's protocol on its own URL.
+  return { forProtocol: () => target };
 }
 
 describe('every catalogue failure, scripted on the mock, through each real SDK', () => {

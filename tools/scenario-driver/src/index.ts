@@ -15,9 +15,10 @@ import {
   type LoadedProvider,
   loadProvider as loadWith,
   PROVIDER_NAMES,
-  type ScenarioServers,
+  type ScenarioTargets,
   type SdkImporter,
 } from '@faultline/cli/driver';
+import manifest from '../package.json' with { type: 'json' };
 
 export {
   type CallOptions,
@@ -27,6 +28,7 @@ export {
   type DriveOutcome,
   type LoadedProvider,
   loadAdapter,
+  loadDriver,
   PROMPT,
   PROVIDERS,
   type ProviderAdapter,
@@ -34,8 +36,14 @@ export {
   providerEntry,
   ScenarioDidNotSettle,
   type ScenarioServers,
+  type ScenarioTargets,
   startScenarioServers,
 } from '@faultline/cli/driver';
+
+/** The exact version of `sdk` this package pins (and drives), or undefined when it pins none. */
+export function pinnedSdkVersion(sdk: string): string | undefined {
+  return (manifest.dependencies as Record<string, string | undefined>)[sdk];
+}
 
 /** Imports an SDK from this package: the versions the workspace pins. */
 export const workspaceSdkImport: SdkImporter = (specifier) => import(specifier);
@@ -62,7 +70,7 @@ export function callProvider(
 /** @faultline/cli/driver's driveScenario (bounded per call), with the workspace's SDKs. */
 export function driveScenario(
   scenario: DrivenScenario,
-  servers: Pick<ScenarioServers, 'forProtocol'>,
+  servers: ScenarioTargets,
   options: DriveOptions = {},
 ): Promise<DriveOutcome> {
   return driveScenarioWith(scenario, servers, { importSdk: workspaceSdkImport, ...options });
@@ -71,7 +79,7 @@ export function driveScenario(
 /** @faultline/cli/driver's driveAll (every call bounded), with the workspace's SDKs. */
 export function driveAll(
   scenarios: readonly DrivenScenario[],
-  servers: Pick<ScenarioServers, 'forProtocol'>,
+  servers: ScenarioTargets,
   options: DriveOptions & { readonly concurrency?: number } = {},
 ): Promise<DriveOutcome[]> {
   return driveAllWith(scenarios, servers, { importSdk: workspaceSdkImport, ...options });

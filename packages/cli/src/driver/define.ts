@@ -33,7 +33,10 @@ export interface ProviderDriver<Sdk = unknown> {
   readonly model: string;
   /** The credentials the driver sends: canaries that must never reach any output. */
   readonly credentials: readonly string[];
-  /** What the SDK's retries are called in a table (bench): its default, and when turned on. */
+  /**
+   * What the SDK's retries are called in a table, after the SDK's name and major (bench): its
+   * default (`default`), and its documented retry option turned on, for an SDK that has one.
+   */
   readonly retryPolicies?: { readonly default: string; readonly enabled?: string | undefined } | undefined;
   /** The SDK method a call with this `api`/`stream` uses (the report's `operation`). */
   operation(api: string | undefined, stream: boolean | undefined): string;

@@ -59,6 +59,26 @@ function isDriver(value: unknown): value is ProviderDriver {
   );
 }
 
+const drivers = new Map<string, Promise<ProviderDriver>>();
+
+/** The driver module of a provider in providers.json (no SDK and no adapter loaded). */
+export function loadDriver(name: string): Promise<ProviderDriver> {
+  if (providerEntry(name) === undefined) {
+    return Promise.reject(
+      new Error(
+        `scenario driver: unknown provider "${name}"; providers.json lists ${PROVIDER_NAMES.join(', ')}`,
+      ),
+    );
+  }
+  let pending = drivers.get(name);
+  if (pending === undefined) {
+    pending = importDriver(name);
+    pending.catch(() => drivers.delete(name));
+    drivers.set(name, pending);
+  }
+  return pending;
+}
+
 /** The driver module of `name`: `providers/<name>.ts` (tsup bundles every file of the folder). */
 async function importDriver(name: string): Promise<ProviderDriver> {
   let module: { default?: unknown };
@@ -137,7 +157,7 @@ export function loadProvider(name: string, importSdk: SdkImporter = cliImport): 
         );
       }
       const [driver, adapter, sdk] = await Promise.all([
-        importDriver(name),
+        loadDriver(name),
         loadAdapter(name),
         entry.sdk === null ? undefined : importSdk(entry.sdk),
       ]);
@@ -237,6 +257,11 @@ export async function startScenarioServers(): Promise<ScenarioServers> {
   };
 }
 
+/** Where driveScenario sends a scenario: the server of the protocol its provider speaks. */
+export interface ScenarioTargets {
+  forProtocol(protocol: LoopbackProtocol): Pick<LoopbackServer, 'baseUrlFor'>;
+}
+
 /** A driven call that did not settle within its hard bound: the SDK ignored the abort of its deadline. */
 export class ScenarioDidNotSettle extends Error {
   override readonly name = 'ScenarioDidNotSettle';
@@ -289,7 +314,7 @@ function bounded<T>(work: Promise<T>, bound: ScenarioDidNotSettle): Promise<T> {
  */
 export async function driveScenario(
   scenario: DrivenScenario,
-  servers: Pick<ScenarioServers, 'forProtocol'>,
+  servers: ScenarioTargets,
   options: DriveOptions = {},
 ): Promise<DriveOutcome> {
   const provider = await loadProvider(scenario.provider, options.importSdk);
@@ -323,7 +348,7 @@ export async function driveScenario(
  */
 export async function driveAll(
   scenarios: readonly DrivenScenario[],
-  servers: Pick<ScenarioServers, 'forProtocol'>,
+  servers: ScenarioTargets,
   options: DriveOptions & { readonly concurrency?: number } = {},
 ): Promise<DriveOutcome[]> {
   const concurrency = options.concurrency ?? 6;

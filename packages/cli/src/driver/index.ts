@@ -21,10 +21,12 @@ export {
   driveScenario,
   type LoadedProvider,
   loadAdapter,
+  loadDriver,
   loadProvider,
   type ProviderAdapter,
   ScenarioDidNotSettle,
   type ScenarioServers,
+  type ScenarioTargets,
   type SdkImporter,
   startScenarioServers,
 } from './drive.ts';

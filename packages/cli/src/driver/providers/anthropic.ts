@@ -10,7 +10,7 @@ const credentials = ['sk-ant-api03-faultlineCanary000000000000000000'] as const;
 export default defineDriver<typeof import('@anthropic-ai/sdk')>({
   model,
   credentials,
-  retryPolicies: { default: '@anthropic-ai/sdk default (2 retries)' },
+  retryPolicies: { default: 'default' },
   operation: (_api, stream) => `messages.create${stream === true ? ' (stream)' : ''}`,
   async call({ sdk, baseUrl, stream, signal, timeoutMs, sdkRetries, guard }) {
     const client = new sdk.default({

@@ -14,7 +14,7 @@ const credentials = ['AKIAIOSFODNN7EXAMPLE', 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAM
 export default defineDriver<typeof import('@aws-sdk/client-bedrock-runtime')>({
   model: modelId,
   credentials,
-  retryPolicies: { default: 'AWS standard retry (3 attempts)' },
+  retryPolicies: { default: 'standard retry (3 attempts)' },
   operation: (api, stream) =>
     isInvokeModel(api)
       ? 'InvokeModel'

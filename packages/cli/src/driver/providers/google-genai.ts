@@ -10,7 +10,7 @@ const credentials = ['AIzaSyFaultlineCanary0000000000000000000'] as const;
 export default defineDriver<typeof import('@google/genai')>({
   model,
   credentials,
-  retryPolicies: { default: '@google/genai default', enabled: 'genai retryOptions (5 attempts)' },
+  retryPolicies: { default: 'default', enabled: 'retryOptions (5 attempts)' },
   operation: (_api, stream) => (stream === true ? 'models.generateContentStream' : 'models.generateContent'),
   async call({ sdk, baseUrl, api, stream, signal, timeoutMs, sdkRetries, guard }) {
     const httpOptions = {

@@ -10,7 +10,7 @@ const credentials = ['faultlineCanaryMistralKey000000000'] as const;
 export default defineDriver<typeof import('@mistralai/mistralai')>({
   model,
   credentials,
-  retryPolicies: { default: '@mistralai/mistralai default', enabled: 'mistral retryConfig backoff' },
+  retryPolicies: { default: 'default', enabled: 'retryConfig backoff' },
   operation: (_api, stream) => (stream === true ? 'chat.stream' : 'chat.complete'),
   async call({ sdk, baseUrl, stream, signal, timeoutMs, sdkRetries, guard }) {
     const retryConfig =

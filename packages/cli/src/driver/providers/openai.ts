@@ -10,7 +10,7 @@ const credentials = ['sk-proj-faultlineCanary0000000000000000000000'] as const;
 export default defineDriver<typeof import('openai')>({
   model,
   credentials,
-  retryPolicies: { default: 'openai default (2 retries)' },
+  retryPolicies: { default: 'default' },
   operation: (_api, stream) => `chat.completions.create${stream === true ? ' (stream)' : ''}`,
   async call({ sdk, baseUrl, stream, signal, timeoutMs, sdkRetries, guard }) {
     const client = new sdk.default({
