@@ -22,7 +22,6 @@ export const CAPABILITY_LISTS: Readonly<Record<string, string>> = {
   'packages/langchain/src/classify-langchain-error.ts':
     'the providers the LangChain adapter recognises, each with its @langchain/* error shapes',
   'packages/langchain/src/test-support.ts': "the @langchain/* packages the adapter's tests drive",
-  'tools/corpus/src/case.ts': 'the SDKs a corpus case can be recorded from',
   'bench/src/error-path.ts': 'a rate-limit error constructed through each SDK, hand-written per SDK',
   'bench/src/stream-guard.ts': 'recorded stream chunks of each provider, hand-written per wire format',
 };
