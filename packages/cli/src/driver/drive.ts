@@ -59,24 +59,29 @@ function isDriver(value: unknown): value is ProviderDriver {
   );
 }
 
+/** `load(key)` once per key; a failed load is not remembered (the next call tries again). */
+function once<T>(cache: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
+  let pending = cache.get(key);
+  if (pending === undefined) {
+    pending = load();
+    pending.catch(() => cache.delete(key));
+    cache.set(key, pending);
+  }
+  return pending;
+}
+
+function unknownProvider(name: string): Error {
+  return new Error(
+    `scenario driver: unknown provider "${name}"; providers.json lists ${PROVIDER_NAMES.join(', ')}`,
+  );
+}
+
 const drivers = new Map<string, Promise<ProviderDriver>>();
 
 /** The driver module of a provider in providers.json (no SDK and no adapter loaded). */
 export function loadDriver(name: string): Promise<ProviderDriver> {
-  if (providerEntry(name) === undefined) {
-    return Promise.reject(
-      new Error(
-        `scenario driver: unknown provider "${name}"; providers.json lists ${PROVIDER_NAMES.join(', ')}`,
-      ),
-    );
-  }
-  let pending = drivers.get(name);
-  if (pending === undefined) {
-    pending = importDriver(name);
-    pending.catch(() => drivers.delete(name));
-    drivers.set(name, pending);
-  }
-  return pending;
+  if (providerEntry(name) === undefined) return Promise.reject(unknownProvider(name));
+  return once(drivers, name, () => importDriver(name));
 }
 
 /** The driver module of `name`: `providers/<name>.ts` (tsup bundles every file of the folder). */
@@ -103,13 +108,7 @@ const adapters = new Map<string, Promise<ProviderAdapter>>();
  * loaded), or a rejection saying what is missing.
  */
 export function loadAdapter(name: string): Promise<ProviderAdapter> {
-  let pending = adapters.get(name);
-  if (pending === undefined) {
-    pending = importAdapter(name);
-    pending.catch(() => adapters.delete(name));
-    adapters.set(name, pending);
-  }
-  return pending;
+  return once(adapters, name, () => importAdapter(name));
 }
 
 async function importAdapter(name: string): Promise<ProviderAdapter> {
@@ -147,27 +146,16 @@ export function loadProvider(name: string, importSdk: SdkImporter = cliImport): 
     cache = new Map();
     loaded.set(importSdk, cache);
   }
-  let pending = cache.get(name);
-  if (pending === undefined) {
-    pending = (async () => {
-      const entry = providerEntry(name);
-      if (entry === undefined) {
-        throw new Error(
-          `scenario driver: unknown provider "${name}"; providers.json lists ${PROVIDER_NAMES.join(', ')}`,
-        );
-      }
-      const [driver, adapter, sdk] = await Promise.all([
-        loadDriver(name),
-        loadAdapter(name),
-        entry.sdk === null ? undefined : importSdk(entry.sdk),
-      ]);
-      return { entry, driver, adapter, sdk };
-    })();
-    // A failed load is not remembered: the next call tries again and reports its own error.
-    pending.catch(() => cache.delete(name));
-    cache.set(name, pending);
-  }
-  return pending;
+  return once(cache, name, async () => {
+    const entry = providerEntry(name);
+    if (entry === undefined) throw unknownProvider(name);
+    const [driver, adapter, sdk] = await Promise.all([
+      loadDriver(name),
+      loadAdapter(name),
+      entry.sdk === null ? undefined : importSdk(entry.sdk),
+    ]);
+    return { entry, driver, adapter, sdk };
+  });
 }
 
 /** What a driven call asks for: the provider, and the scenario's `api` and `stream`. */

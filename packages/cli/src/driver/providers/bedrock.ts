@@ -7,10 +7,10 @@ function isInvokeModel(api: string | undefined): boolean {
   return api !== undefined && /^invoke/i.test(api);
 }
 
-/** @aws-sdk/client-bedrock-runtime over h2c: Converse, ConverseStream and InvokeModel. */
 /** Canary credentials: never real, and the reliability suite checks they reach no output. */
 const credentials = ['AKIAIOSFODNN7EXAMPLE', 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY'] as const;
 
+/** @aws-sdk/client-bedrock-runtime over h2c: Converse, ConverseStream and InvokeModel. */
 export default defineDriver<typeof import('@aws-sdk/client-bedrock-runtime')>({
   model: modelId,
   credentials,

@@ -3,10 +3,10 @@ import { defineDriver, drain, PROMPT } from '../define.ts';
 
 const model = 'gemini-2.5-flash';
 
-/** @google/genai: models.generateContent(Stream), on the Gemini API or (api `vertex`) Vertex AI. */
 /** Canary credentials: never real, and the reliability suite checks they reach no output. */
 const credentials = ['AIzaSyFaultlineCanary0000000000000000000'] as const;
 
+/** @google/genai: models.generateContent(Stream), on the Gemini API or (api `vertex`) Vertex AI. */
 export default defineDriver<typeof import('@google/genai')>({
   model,
   credentials,

@@ -3,10 +3,10 @@ import { defineDriver, drain, PROMPT } from '../define.ts';
 
 const model = 'mistral-small-latest';
 
-/** @mistralai/mistralai: chat.complete and chat.stream. */
 /** Canary credentials: never real, and the reliability suite checks they reach no output. */
 const credentials = ['faultlineCanaryMistralKey000000000'] as const;
 
+/** @mistralai/mistralai: chat.complete and chat.stream. */
 export default defineDriver<typeof import('@mistralai/mistralai')>({
   model,
   credentials,
