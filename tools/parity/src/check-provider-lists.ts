@@ -16,6 +16,8 @@ export const CAPABILITY_LISTS: Readonly<Record<string, string>> = {
     'the wire formats the mock server speaks, one hand-written format each',
   'packages/llm-mock/test/sdk-clients.ts':
     "the mock's own tests: the SDK calls each wire format is tried with",
+  'packages/cli/src/ai-sdk-rows.ts':
+    'the providers the demo replays through the Vercel AI SDK, one @ai-sdk/* model each (a provider without one has no AI SDK row)',
   'packages/ai-sdk/src/provider-of.ts': 'the providers the AI SDK adapter recognises in an APICallError',
   'packages/ai-sdk/src/extract-ai-sdk.ts': 'the providers whose AI SDK errors carry an enveloped body',
   'packages/ai-sdk/src/test-support.ts': "the @ai-sdk/* packages the adapter's tests drive, one per provider",
