@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { startScenarioServers } from '@faultline/scenario-driver';
+import { DRIVEN_PROVIDERS, startScenarioServers } from '@faultline/scenario-driver';
 import { benchErrorPath } from './error-path.ts';
 import { benchFootprint } from './footprint.ts';
 import { BARE_NODE, benchImportCost } from './import-cost.ts';
@@ -169,9 +169,7 @@ if (wants('footprint')) {
   const footprint = benchFootprint([
     'packages/classify',
     'packages/render',
-    ...['openai', 'anthropic', 'google-genai', 'bedrock', 'mistral', 'groq'].map(
-      (name) => `packages/extract-${name}`,
-    ),
+    ...DRIVEN_PROVIDERS.map((name) => `packages/extract-${name}`),
   ]);
   results.footprint = footprint;
   say('\n### Install footprint (goal: no SDK, nothing but faultline and zod)\n');

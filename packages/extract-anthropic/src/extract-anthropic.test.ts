@@ -4,6 +4,8 @@ import {
   ProviderErrorMetadata as MetadataSchema,
   type ProviderErrorMetadata,
 } from '@faultline/classify';
+import { classifyError } from '@faultline/render';
+import { isStainlessApiError } from '@faultline/stainless';
 import {
   expectedFor,
   type LoopbackServer,
@@ -40,8 +42,19 @@ async function runScenario(
   }
 }
 
-function metadataFor(outcome: Outcome): ProviderErrorMetadata | undefined {
-  return outcome.thrown ? anthropicExtractor.extract(outcome.error) : detectAnthropicRefusal(outcome.result);
+/**
+ * What a user's pipeline reads: the answer's refusal, or what anthropicExtractor reads of the
+ * thrown value. A raw transport drop (undici `terminated`, node-fetch `Premature close`) carries
+ * no SDK's mark and is left to render's built-in transport reader, which names no SDK.
+ */
+function metadataFor(outcome: Outcome, streaming: boolean): ProviderErrorMetadata | undefined {
+  if (!outcome.thrown) return detectAnthropicRefusal(outcome.result);
+  const own = anthropicExtractor.extract(outcome.error);
+  if (own !== undefined) return own;
+  expect(isStainlessApiError(outcome.error), `extractor ignored ${String(outcome.error)}`).toBe(false);
+  const { metadata } = classifyError(outcome.error, { extractors: [anthropicExtractor], streaming });
+  expect(metadata).toMatchObject({ provider: 'node', origin: 'network' });
+  return metadata;
 }
 
 const scenarios = loadScenarios('anthropic');
@@ -88,13 +101,13 @@ for (const { alias, Client } of SDKS) {
       const expected = expectedFor(scenario, alias);
       it.skipIf(expected.skip !== undefined)(`${scenario.id}`, async () => {
         const outcome = await runScenario(server, scenario, Client);
-        const metadata = metadataFor(outcome);
+        const metadata = metadataFor(outcome, scenario.stream === true);
         expect(
           metadata,
           `nothing extracted from ${outcome.thrown ? String(outcome.error) : 'the answer'}`,
         ).toBeDefined();
         expect(MetadataSchema.safeParse(metadata).success).toBe(true);
-        expect(metadata!.provider).toBe('anthropic');
+        expect(['anthropic', 'node']).toContain(metadata!.provider);
         const classification = classify(metadata!);
         const detail = JSON.stringify(metadata);
         expect(classification.category, detail).toBe(expected.category);

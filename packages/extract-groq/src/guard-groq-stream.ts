@@ -1,12 +1,11 @@
 import {
   type ChunkFacts,
   chunkScan,
-  controllerRelease,
   type GuardedStream,
   type GuardStreamOptions,
-  guardStream,
   type StreamChunk,
 } from '@faultline/render';
+import { guardStainlessStream } from '@faultline/stainless';
 import { detectGroqBlockedAnswer } from './blocked-answer.ts';
 import { GROQ_PROVIDER, groqErrorChunkMetadata, groqExtractor } from './extract-groq.ts';
 
@@ -73,16 +72,9 @@ export function guardGroqStream<S extends AsyncIterable<unknown>>(
   stream: S,
   options: GuardStreamOptions<StreamChunk<S>> = {},
 ): GuardedStream<S> {
-  // The raw stream's own AbortController: a stall the guard gives up on must not keep the request open.
-  const release = controllerRelease(stream);
-  return guardStream(stream, {
+  return guardStainlessStream(stream, groqExtractor, {
     provider: GROQ_PROVIDER,
     ...chunkScan(scanGroqChunk),
     ...options,
-    onAbandon: () => {
-      release?.();
-      options.onAbandon?.();
-    },
-    extractors: [...(options.extractors ?? []), groqExtractor],
   });
 }

@@ -2,12 +2,11 @@ import { type ProviderErrorMetadata, safeGet } from '@faultline/classify';
 import {
   type ChunkFacts,
   chunkScan,
-  controllerRelease,
   type GuardedStream,
   type GuardStreamOptions,
-  guardStream,
   type StreamChunk,
 } from '@faultline/render';
+import { guardStainlessStream } from '@faultline/stainless';
 import { OPENAI_PROVIDER, openaiExtractor } from './extract-openai.ts';
 
 // Responses API stream events that end a response (https://platform.openai.com/docs/api-reference/responses-streaming).
@@ -170,16 +169,9 @@ export function guardOpenAIStream<S extends AsyncIterable<unknown>>(
   stream: S,
   options: GuardStreamOptions<StreamChunk<S>> = {},
 ): GuardedStream<S> {
-  // The raw stream's own AbortController: a stall the guard gives up on must not keep the request open.
-  const release = controllerRelease(stream);
-  return guardStream(stream, {
+  return guardStainlessStream(stream, openaiExtractor, {
     provider: OPENAI_PROVIDER,
     ...chunkScan(scanOpenAIChunk),
     ...options,
-    onAbandon: () => {
-      release?.();
-      options.onAbandon?.();
-    },
-    extractors: [...(options.extractors ?? []), openaiExtractor],
   });
 }
