@@ -4,12 +4,14 @@ import {
   ProviderErrorMetadata as MetadataSchema,
   type ProviderErrorMetadata,
 } from '@faultline/classify';
+import { classifyError } from '@faultline/render';
 import {
   expectedFor,
   type LoopbackServer,
   loadProviderCoverage,
   loadScenarios,
   type Scenario,
+  stableReport,
   startLoopbackServer,
 } from '@faultline/test-fixtures';
 import fc from 'fast-check';
@@ -88,6 +90,12 @@ for (const { alias, Client } of SDKS) {
       const expected = expectedFor(scenario, alias);
       it.skipIf(expected.skip !== undefined)(`${scenario.id}`, async () => {
         const outcome = await runScenario(server, scenario, Client);
+        // The whole report, against the one recorded before the error path went lazy (issue 17).
+        if (outcome.thrown) {
+          expect(
+            stableReport(classifyError(outcome.error, { extractors: [anthropicExtractor] }).toErrorReport()),
+          ).toMatchSnapshot();
+        }
         const metadata = metadataFor(outcome);
         expect(
           metadata,

@@ -1,4 +1,5 @@
 import { classify, ProviderErrorMetadata } from '@faultline/classify';
+import { classifyError } from '@faultline/render';
 import {
   bigBody,
   expectedFor,
@@ -6,6 +7,7 @@ import {
   loadProviderCoverage,
   loadScenarios,
   type Scenario,
+  stableReport,
   startLoopbackServer,
 } from '@faultline/test-fixtures';
 import fc from 'fast-check';
@@ -110,8 +112,12 @@ for (const sdk of SDKS) {
     for (const scenario of scenarios) {
       const expected = expectedFor(scenario, sdk.alias);
       const test = expected.skip === undefined ? it.concurrent : it.skip;
-      test(`${scenario.id}`, async () => {
+      test(`${scenario.id}`, async ({ expect }) => {
         const error = await thrownBy(sdk, scenario);
+        // The whole report, against the one recorded before the error path went lazy (issue 17).
+        expect(
+          stableReport(classifyError(error, { extractors: [openaiExtractor] }).toErrorReport()),
+        ).toMatchSnapshot();
         const { metadata, classification } = classifyThrown(error);
         expect(metadata, `extractor ignored ${String(error)}`).toBeDefined();
         expect(metadata!.provider).toBe('openai');
