@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { expectedFor, type Scenario } from '@faultline/llm-mock';
 import { ErrorReport } from '@faultline/render';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { AI_SDK_VIA } from './ai-sdk-rows.ts';
 import { providerDrivers } from './provider-drivers.ts';
 import { findScenariosDirectory, loadDemoScenarios } from './scenario-source.ts';
 import { ansiEscape, type CliRun, packageDirectory, runFaultline, stackTraceLine } from './test-support.ts';
@@ -80,7 +81,9 @@ describe('faultline demo', () => {
 
   it('prints the reports as JSON with --json', () => {
     expect(json.code).toBe(0);
-    const rows = JSON.parse(json.stdout) as Array<{ provider: string; scenario: string; report: unknown }>;
+    const rows = (
+      JSON.parse(json.stdout) as Array<{ provider: string; scenario: string; via?: string; report: unknown }>
+    ).filter((row) => row.via === undefined);
     const expected = expectedRows();
     expect(rows).toHaveLength(expected.length);
     for (const row of expected) {
@@ -91,6 +94,30 @@ describe('faultline demo', () => {
       expect(report.reason).toBe(row.reason);
       expect(report.provider).toBe(row.provider);
     }
+  });
+
+  it('replays one rate limit per provider through the Vercel AI SDK, agreeing with the provider SDK row', () => {
+    type Row = { provider: string; scenario: string; via?: string; report: unknown };
+    const rows = JSON.parse(json.stdout) as Row[];
+    const aiSdkRows = rows.filter((row) => row.via === AI_SDK_VIA);
+    expect(aiSdkRows.map((row) => row.provider)).toEqual(providerDrivers.map((driver) => driver.key));
+    for (const row of aiSdkRows) {
+      const scenario = demoScenarios.get(row.provider)?.find((candidate) => candidate.id === row.scenario);
+      expect(scenario?.demo, row.scenario).toBe('rate limit');
+      const sdkRow = rows.find(
+        (candidate) => candidate.scenario === row.scenario && candidate.via === undefined,
+      );
+      const report = ErrorReport.parse(row.report);
+      const sdkReport = ErrorReport.parse(sdkRow?.report);
+      expect(report.provider).toBe(row.provider);
+      expect(
+        { category: report.category, reason: report.reason, retryable: report.retryable },
+        row.scenario,
+      ).toEqual({ category: sdkReport.category, reason: sdkReport.reason, retryable: sdkReport.retryable });
+      expect(JSON.stringify(report)).not.toContain('demo-key-not-a-secret');
+    }
+    const tableRows = table.stdout.split('\n').filter((line) => line.includes(' rate limit (AI SDK) '));
+    expect(tableRows).toHaveLength(providerDrivers.length);
   });
 
   it('rejects an unknown provider with one line and exit 2', async () => {

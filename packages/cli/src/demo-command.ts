@@ -2,6 +2,7 @@ import { expectedFor, type LoopbackServer, type Scenario, startLoopbackServer } 
 import { type ErrorReport, FaultlineError, formatPanel, toErrorReport } from '@faultline/render';
 import Table from 'cli-table3';
 import { createSpinner } from 'nanospinner';
+import { withAiSdkRows } from './ai-sdk-rows.ts';
 import {
   driverFor,
   loadAdapter,
@@ -40,6 +41,8 @@ export interface DemoResult {
   scenario: string;
   label: string;
   report: ErrorReport;
+  /** How the scenario was driven when not through the provider's own SDK (`ai-sdk`: the Vercel AI SDK). */
+  via?: string;
   /** Why this row breaks the demo (a classification that does not match the scenario), if it does. */
   problems: string[];
 }
@@ -210,7 +213,10 @@ export async function runDemo(
     for (const result of results) {
       if (result.problems.length > 0) problems.push(`${result.scenario}: ${result.problems.join('; ')}`);
     }
-    return { results, problems };
+    const scenarios = tasks.map((task) => task.scenario);
+    const timeoutMs = options.timeoutMs ?? clientTimeoutMs;
+    const withAiSdk = await withAiSdkRows(results, scenarios, timeoutMs);
+    return { results: withAiSdk.results, problems: [...problems, ...withAiSdk.problems] };
   } finally {
     await Promise.all([...servers.values()].map((server) => server.close()));
   }
@@ -325,16 +331,21 @@ export async function demoCommand(options: DemoOptions, streams: TerminalStreams
   }
 
   if (options.json === true) {
-    const rows = results.map(({ provider, scenario, report }) => ({ provider, scenario, report }));
+    const rows = results.map(({ provider, scenario, via, report }) =>
+      via === undefined ? { provider, scenario, report } : { provider, scenario, via, report },
+    );
     streams.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
   } else {
     const colors = colorsFor(streams.stdout, streams.environment);
-    const providers = new Set(results.map((result) => result.provider));
+    // The AI SDK rows replay one failure per provider: the counts are of the provider-SDK rows.
+    const sdkRows = results.filter((result) => result.via === undefined);
+    const providers = new Set(sdkRows.map((result) => result.provider));
+    const aiSdkRows = results.length - sdkRows.length;
     streams.stdout.write(
-      `${colors.bold('faultline demo')}: ${results.length} failures from ${providers.size} real SDKs against a loopback server, each classified once at the source.\n\n`,
+      `${colors.bold('faultline demo')}: ${sdkRows.length} failures from ${providers.size} real SDKs against a loopback server, each classified once at the source${aiSdkRows > 0 ? `; ${aiSdkRows} of them again through the Vercel AI SDK (@faultline/ai-sdk), which must agree` : ''}.\n\n`,
     );
     streams.stdout.write(`${formatDemoTable(results, colors)}\n`);
-    streams.stdout.write(`\n${summaryLine(results)}\n`);
+    streams.stdout.write(`\n${summaryLine(sdkRows)}\n`);
     const showcase = pickShowcase(results);
     if (showcase !== undefined) {
       streams.stdout.write(

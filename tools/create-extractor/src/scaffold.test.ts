@@ -93,6 +93,7 @@ describe('pnpm new-provider', () => {
       'src/index.fetch.ts.tmpl',
       'src/index.sdk.ts.tmpl',
       'src/option-matrix.sdk.test.ts.tmpl',
+      'src/read-http-failure.test.ts.tmpl',
     ]);
   });
 
