@@ -75,7 +75,7 @@ describe('bedrock scenarios against the real SDK over h2c', () => {
           const expected = expectedFor(scenario, alias);
           if (expected.skip !== undefined) return;
           const outcome = await callScenario(scenario, server.baseUrlFor(scenario));
-          // The whole report, against the one recorded before the error path went lazy (issue 17).
+          // The whole report, against the one main's code gave before issue 17's error-path work (pnpm record:error-reports).
           if (outcome.kind === 'threw') {
             const report = classifyError(outcome.error, { extractors: [bedrockExtractor] }).toErrorReport();
             expect(stableReport(report)).toMatchSnapshot();

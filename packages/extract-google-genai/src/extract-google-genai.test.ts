@@ -116,7 +116,7 @@ for (const sdk of SDKS) {
       const run = expected.skip === undefined ? it : it.skip;
       run(`${scenario.id}: ${expected.reason}`, async () => {
         const outcome = await callScenario(sdk, scenario, server);
-        // The whole report, against the one recorded before the error path went lazy (issue 17).
+        // The whole report, against the one main's code gave before issue 17's error-path work (pnpm record:error-reports).
         if (outcome.didThrow) {
           const report = classifyError(outcome.thrown, {
             extractors: [googleGenaiExtractor, googleGenaiTransportExtractor],

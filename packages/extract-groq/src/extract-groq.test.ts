@@ -74,7 +74,7 @@ describe('groqExtractor against the real groq-sdk and the loopback server', () =
         test(scenario.id, async ({ expect }) => {
           const client = sdk.create(server.baseUrlFor(scenario), timeoutFor(scenario));
           const thrown = await runScenario(client, scenario);
-          // The whole report, against the one recorded before the error path went lazy (issue 17).
+          // The whole report, against the one main's code gave before issue 17's error-path work (pnpm record:error-reports).
           const report = classifyError(thrown, {
             extractors: [groqExtractor],
             streaming: scenario.stream === true,

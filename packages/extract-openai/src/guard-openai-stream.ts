@@ -1,11 +1,6 @@
 import { type ProviderErrorMetadata, safeGet } from '@faultline/classify';
-import {
-  controllerRelease,
-  type GuardedStream,
-  type GuardStreamOptions,
-  guardStream,
-  type StreamChunk,
-} from '@faultline/render';
+import type { GuardedStream, GuardStreamOptions, StreamChunk } from '@faultline/render';
+import { guardStainlessStream } from '@faultline/stainless';
 import { OPENAI_PROVIDER, openaiExtractor } from './extract-openai.ts';
 
 // Responses API stream events that end a response (https://platform.openai.com/docs/api-reference/responses-streaming).
@@ -155,18 +150,11 @@ export function guardOpenAIStream<S extends AsyncIterable<unknown>>(
   stream: S,
   options: GuardStreamOptions<StreamChunk<S>> = {},
 ): GuardedStream<S> {
-  // The raw stream's own AbortController: a stall the guard gives up on must not keep the request open.
-  const release = controllerRelease(stream);
-  return guardStream(stream, {
+  return guardStainlessStream(stream, openaiExtractor, {
     provider: OPENAI_PROVIDER,
     isTerminal: isOpenAITerminalChunk,
     inspectChunk: detectOpenAIChunkFailure,
     measure: openaiChunkCharacters,
     ...options,
-    onAbandon: () => {
-      release?.();
-      options.onAbandon?.();
-    },
-    extractors: [...(options.extractors ?? []), openaiExtractor],
   });
 }
