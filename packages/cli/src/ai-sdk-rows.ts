@@ -131,8 +131,9 @@ async function driveThroughAiSdk(
 }
 
 /**
- * One AI SDK row per provider of `results` (the demo's provider-SDK rows), each placed after its
- * provider's rows. A provider with no representative row, or no AI SDK model, gets a problem.
+ * One AI SDK row per provider of `results` (the demo's provider-SDK rows) that the AI SDK has a
+ * model for, each placed after its provider's rows. Such a provider with no representative row
+ * gets a problem.
  */
 export async function withAiSdkRows(
   results: readonly DemoResult[],
@@ -147,11 +148,13 @@ export async function withAiSdkRows(
     await Promise.all(
       providers.map(async (provider) => {
         const factory = MODELS[provider];
+        // A provider the AI SDK has no package for (a newly scaffolded one) has no AI SDK row.
+        if (factory === undefined) return;
         const sdkRow = pickAiSdkRow(results.filter((result) => result.provider === provider));
         const scenario = scenarios.find((candidate) => candidate.id === sdkRow?.scenario);
-        if (factory === undefined || sdkRow === undefined || scenario === undefined) {
+        if (sdkRow === undefined || scenario === undefined) {
           problems.push(
-            `${provider}: no AI SDK row (${factory === undefined ? 'no @ai-sdk model for this provider' : `no clean "${AI_SDK_LABELS.join('" or "')}" row to replay`})`,
+            `${provider}: no AI SDK row (no clean "${AI_SDK_LABELS.join('" or "')}" row to replay)`,
           );
           return;
         }
