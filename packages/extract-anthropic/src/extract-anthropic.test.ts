@@ -12,6 +12,7 @@ import {
   loadProviderCoverage,
   loadScenarios,
   type Scenario,
+  stableReport,
   startLoopbackServer,
 } from '@faultline/test-fixtures';
 import fc from 'fast-check';
@@ -101,6 +102,12 @@ for (const { alias, Client } of SDKS) {
       const expected = expectedFor(scenario, alias);
       it.skipIf(expected.skip !== undefined)(`${scenario.id}`, async () => {
         const outcome = await runScenario(server, scenario, Client);
+        // The whole report, against the one main's code gave before issue 17's error-path work (pnpm record:error-reports).
+        if (outcome.thrown) {
+          expect(
+            stableReport(classifyError(outcome.error, { extractors: [anthropicExtractor] }).toErrorReport()),
+          ).toMatchSnapshot();
+        }
         const metadata = metadataFor(outcome, scenario.stream === true);
         expect(
           metadata,

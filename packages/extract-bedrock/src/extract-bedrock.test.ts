@@ -1,10 +1,12 @@
 import { classify, FailureReason, ProviderErrorMetadata } from '@faultline/classify';
+import { classifyError } from '@faultline/render';
 import {
   expectedFor,
   type LoopbackServer,
   loadProviderCoverage,
   loadScenarios,
   type Scenario,
+  stableReport,
   startLoopbackServer,
 } from '@faultline/test-fixtures';
 import fc from 'fast-check';
@@ -67,12 +69,17 @@ describe('bedrock scenarios against the real SDK over h2c', () => {
 
   for (const alias of SDK_ALIASES) {
     describe(alias, () => {
-      it.concurrent.each(scenarios.map((scenario) => [scenario.id, scenario] as [string, Scenario]))(
+      it.concurrent.for(scenarios.map((scenario) => [scenario.id, scenario] as [string, Scenario]))(
         '%s',
-        async (_id, scenario) => {
+        async ([_id, scenario], { expect }) => {
           const expected = expectedFor(scenario, alias);
           if (expected.skip !== undefined) return;
           const outcome = await callScenario(scenario, server.baseUrlFor(scenario));
+          // The whole report, against the one main's code gave before issue 17's error-path work (pnpm record:error-reports).
+          if (outcome.kind === 'threw') {
+            const report = classifyError(outcome.error, { extractors: [bedrockExtractor] }).toErrorReport();
+            expect(stableReport(report)).toMatchSnapshot();
+          }
           const metadata = metadataFor(outcome);
           expect(
             metadata,

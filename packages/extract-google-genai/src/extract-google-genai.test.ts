@@ -4,7 +4,7 @@ import {
   FailureReason,
   type ProviderErrorMetadata,
 } from '@faultline/classify';
-import { FaultlineError } from '@faultline/render';
+import { classifyError, FaultlineError } from '@faultline/render';
 import {
   expectedFor,
   type LoopbackServer,
@@ -12,6 +12,7 @@ import {
   loadScenarios,
   type ResolvedExpectation,
   type Scenario,
+  stableReport,
   startLoopbackServer,
 } from '@faultline/test-fixtures';
 import fc from 'fast-check';
@@ -115,6 +116,14 @@ for (const sdk of SDKS) {
       const run = expected.skip === undefined ? it : it.skip;
       run(`${scenario.id}: ${expected.reason}`, async () => {
         const outcome = await callScenario(sdk, scenario, server);
+        // The whole report, against the one main's code gave before issue 17's error-path work (pnpm record:error-reports).
+        if (outcome.didThrow) {
+          const report = classifyError(outcome.thrown, {
+            extractors: [googleGenaiExtractor, googleGenaiTransportExtractor],
+            streaming: scenario.stream === true,
+          }).toErrorReport();
+          expect(stableReport(report)).toMatchSnapshot();
+        }
         let metadata: ProviderErrorMetadata | undefined;
         if (isBlockedAnswerScenario(scenario)) {
           expect(outcome.didThrow, String(outcome.thrown)).toBe(false);

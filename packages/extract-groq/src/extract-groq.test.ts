@@ -1,5 +1,12 @@
 import { classify, type ProviderErrorMetadata } from '@faultline/classify';
-import { expectedFor, loadScenarios, type Scenario, startLoopbackServer } from '@faultline/test-fixtures';
+import { classifyError } from '@faultline/render';
+import {
+  expectedFor,
+  loadScenarios,
+  type Scenario,
+  stableReport,
+  startLoopbackServer,
+} from '@faultline/test-fixtures';
 import fc from 'fast-check';
 import Groq from 'groq-sdk';
 import GroqV0 from 'groq-sdk-v0';
@@ -64,9 +71,15 @@ describe('groqExtractor against the real groq-sdk and the loopback server', () =
       for (const scenario of scenarios) {
         const expected = expectedFor(scenario, sdk.alias);
         const test = expected.skip === undefined ? it.concurrent : it.skip;
-        test(scenario.id, async () => {
+        test(scenario.id, async ({ expect }) => {
           const client = sdk.create(server.baseUrlFor(scenario), timeoutFor(scenario));
           const thrown = await runScenario(client, scenario);
+          // The whole report, against the one main's code gave before issue 17's error-path work (pnpm record:error-reports).
+          const report = classifyError(thrown, {
+            extractors: [groqExtractor],
+            streaming: scenario.stream === true,
+          }).toErrorReport();
+          expect(stableReport(report)).toMatchSnapshot();
           const own = groqExtractor.extract(thrown);
           const { metadata, classification } = classifyThrown(thrown, {
             streaming: scenario.stream === true,

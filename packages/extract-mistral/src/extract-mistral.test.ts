@@ -1,5 +1,12 @@
 import { classify, type ProviderErrorMetadata } from '@faultline/classify';
-import { expectedFor, loadScenarios, type Scenario, startLoopbackServer } from '@faultline/test-fixtures';
+import { classifyError } from '@faultline/render';
+import {
+  expectedFor,
+  loadScenarios,
+  type Scenario,
+  stableReport,
+  startLoopbackServer,
+} from '@faultline/test-fixtures';
 import { Mistral } from '@mistralai/mistralai';
 import fc from 'fast-check';
 import { Mistral as MistralV1 } from 'mistralai-v1';
@@ -74,9 +81,15 @@ describe('mistralExtractor against the real Mistral SDK and the loopback server'
       for (const scenario of scenarios) {
         const expected = expectedFor(scenario, sdk.alias);
         const test = expected.skip === undefined ? it.concurrent : it.skip;
-        test(scenario.id, async () => {
+        test(scenario.id, async ({ expect }) => {
           const client = sdk.create(server.baseUrlFor(scenario), timeoutFor(scenario));
           const thrown = await runScenario(client, scenario);
+          // The whole report, against the one main's code gave before issue 17's error-path work (pnpm record:error-reports).
+          const report = classifyError(thrown, {
+            extractors: [mistralExtractor],
+            streaming: scenario.stream === true,
+          }).toErrorReport();
+          expect(stableReport(report)).toMatchSnapshot();
           const own = mistralExtractor.extract(thrown);
           const { metadata, classification } = classifyThrown(thrown, {
             streaming: scenario.stream === true,

@@ -8,6 +8,7 @@ import {
   loadProviderCoverage,
   loadScenarios,
   type Scenario,
+  stableReport,
   startLoopbackServer,
 } from '@faultline/test-fixtures';
 import fc from 'fast-check';
@@ -114,8 +115,12 @@ for (const sdk of SDKS) {
     for (const scenario of scenarios) {
       const expected = expectedFor(scenario, sdk.alias);
       const test = expected.skip === undefined ? it.concurrent : it.skip;
-      test(`${scenario.id}`, async () => {
+      test(`${scenario.id}`, async ({ expect }) => {
         const error = await thrownBy(sdk, scenario);
+        // The whole report, against the one main's code gave before issue 17's error-path work (pnpm record:error-reports).
+        expect(
+          stableReport(classifyError(error, { extractors: [openaiExtractor] }).toErrorReport()),
+        ).toMatchSnapshot();
         const { own, metadata, classification } = classifyThrown(error, scenario.stream === true);
         if (own === undefined) {
           // Only a raw transport drop (undici `terminated`, node-fetch `Premature close`) carries no
