@@ -77,7 +77,8 @@ export function benchFootprint(packageDirectories: string[]): FootprintResult {
     const userDirectory = mkdtempSync(join(work, 'user-'));
     const extractOpenai = installInto(
       userDirectory,
-      ['@faultline/classify', '@faultline/render', '@faultline/extract-openai'].map(
+      // extract-openai's own workspace dependencies, packed too (none is published yet).
+      ['@faultline/classify', '@faultline/render', '@faultline/stainless', '@faultline/extract-openai'].map(
         (name) => tarballs.get(name)!,
       ),
     );

@@ -178,6 +178,7 @@ if (wants('footprint')) {
   const footprint = benchFootprint([
     'packages/classify',
     'packages/render',
+    'packages/stainless',
     ...DRIVEN_PROVIDERS.map((name) => `packages/extract-${name}`),
   ]);
   results.footprint = footprint;
