@@ -6,7 +6,7 @@ import { guardGeminiStream } from '@faultline/extract-google-genai';
 import { guardGroqStream } from '@faultline/extract-groq';
 import { guardMistralStream } from '@faultline/extract-mistral';
 import { guardOpenAIStream } from '@faultline/extract-openai';
-import { DEFAULT_STREAM_IDLE_TIMEOUT_MS } from '@faultline/render';
+import { DEFAULT_STREAM_IDLE_TIMEOUT_MS } from '@faultline/render/toolkit';
 import OpenAI from 'openai';
 import { Bench } from 'tinybench';
 import { type Measured, measured, median } from './statistics.ts';

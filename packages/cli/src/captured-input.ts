@@ -1,4 +1,4 @@
-import { parseJsonSafely, readHeader, safeGet, safeNumber, safeString } from '@faultline/classify';
+import { parseJsonSafely, readHeader, safeGet, safeNumber, safeString } from '@faultline/classify/toolkit';
 import { CommandFailure } from './terminal.ts';
 
 /** A captured HTTP answer of a provider. */

@@ -1,6 +1,6 @@
 import type { Extractor } from '@faultline/classify';
 import type { LoopbackProtocol } from '@faultline/llm-mock';
-import type { BoundWithClassifiedErrors } from '@faultline/render';
+import type { BoundWithClassifiedErrors } from '@faultline/render/toolkit';
 
 /** What a call needs to reach the loopback server and what it should ask for. */
 export interface DriverCall {

@@ -1,14 +1,16 @@
+import type {
+  Extractor,
+  HttpFailure,
+  HttpFailureReadOptions,
+  ProviderErrorMetadata,
+} from '@faultline/classify';
 import {
   attachRawBody,
   causeChain,
   constructorName,
   defineExtractor,
-  type Extractor,
-  type HttpFailure,
-  type HttpFailureReadOptions,
   inspectTransportError,
   messageOf,
-  type ProviderErrorMetadata,
   parseJsonSafely,
   prototypeNames,
   readHeader,
@@ -17,7 +19,7 @@ import {
   safeStatus,
   safeString,
   signalAbortOrigin,
-} from '@faultline/classify';
+} from '@faultline/classify/toolkit';
 import {
   type AnthropicErrorBody,
   AnthropicMessageResult,

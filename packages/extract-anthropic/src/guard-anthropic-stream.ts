@@ -1,11 +1,7 @@
 import type { ProviderErrorMetadata } from '@faultline/classify';
-import { safeGet, safePath } from '@faultline/classify';
-import {
-  controllerRelease,
-  type GuardedStream,
-  type GuardStreamOptions,
-  guardStream,
-} from '@faultline/render';
+import { safeGet, safePath } from '@faultline/classify/toolkit';
+import { type GuardedStream, type GuardStreamOptions, guardStream } from '@faultline/render';
+import { controllerRelease } from '@faultline/render/toolkit';
 import { ANTHROPIC_PROVIDER, anthropicExtractor } from './extract-anthropic.ts';
 
 export interface GuardAnthropicStreamOptions

@@ -1,4 +1,5 @@
-import { type ProviderErrorMetadata, safeGet, safePath, safeString } from '@faultline/classify';
+import type { ProviderErrorMetadata } from '@faultline/classify';
+import { safeGet, safePath, safeString } from '@faultline/classify/toolkit';
 import { type GuardedStream, type GuardStreamOptions, guardStream } from '@faultline/render';
 import { BEDROCK_PROVIDER, bedrockExtractor } from './extract-bedrock.ts';
 import { BLOCKED_STOP_REASONS, blockedInBody } from './inspect-bedrock-result.ts';

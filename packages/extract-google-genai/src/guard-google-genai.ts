@@ -1,4 +1,5 @@
-import { type ProviderErrorMetadata, safeGet } from '@faultline/classify';
+import type { ProviderErrorMetadata } from '@faultline/classify';
+import { safeGet } from '@faultline/classify/toolkit';
 import {
   type GuardedStream,
   type GuardStreamOptions,

@@ -1,10 +1,10 @@
 import {
-  controllerRelease,
   type GuardedStream,
   type GuardStreamOptions,
   guardStream,
   type StreamChunk,
 } from '@faultline/render';
+import { controllerRelease } from '@faultline/render/toolkit';
 import { detectGroqBlockedAnswer, groqChunkCharacters, isGroqTerminalChunk } from './blocked-answer.ts';
 import { GROQ_PROVIDER, groqErrorChunkMetadata, groqExtractor } from './extract-groq.ts';
 

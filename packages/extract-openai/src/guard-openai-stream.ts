@@ -1,11 +1,12 @@
-import { type ProviderErrorMetadata, safeGet } from '@faultline/classify';
+import type { ProviderErrorMetadata } from '@faultline/classify';
+import { safeGet } from '@faultline/classify/toolkit';
 import {
-  controllerRelease,
   type GuardedStream,
   type GuardStreamOptions,
   guardStream,
   type StreamChunk,
 } from '@faultline/render';
+import { controllerRelease } from '@faultline/render/toolkit';
 import { OPENAI_PROVIDER, openaiExtractor } from './extract-openai.ts';
 
 // Responses API stream events that end a response (https://platform.openai.com/docs/api-reference/responses-streaming).

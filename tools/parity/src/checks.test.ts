@@ -19,7 +19,8 @@ import { REPOSITORY_ROOT, readProviderList } from './provider-list.ts';
 // copies that are broken one way at a time. Each broken copy must fail with a message naming
 // what is missing.
 
-const GOOD_EXTRACTOR = `import { defineExtractor, type Extractor, safeGet, safeStatus } from '@faultline/classify';
+const GOOD_EXTRACTOR = `import { type Extractor } from '@faultline/classify';
+import { defineExtractor, safeGet, safeStatus } from '@faultline/classify/toolkit';
 
 export const acmeExtractor: Extractor = defineExtractor({
   provider: 'acme',
@@ -31,7 +32,7 @@ export const acmeExtractor: Extractor = defineExtractor({
 });
 `;
 
-const GOOD_INDEX = `import { bindWithClassifiedErrors } from '@faultline/render';
+const GOOD_INDEX = `import { bindWithClassifiedErrors } from '@faultline/render/toolkit';
 import { acmeExtractor } from './extract-acme.ts';
 
 export { acmeExtractor } from './extract-acme.ts';
@@ -157,8 +158,8 @@ describe('parity checks on temporary repositories', { timeout: 60_000 }, () => {
     const source = join(root, 'packages', 'extract-acme', 'src');
     edit(join(source, 'index.ts'), (text) =>
       text.replace(
-        "import { bindWithClassifiedErrors } from '@faultline/render';",
-        "import { bindWithClassifiedErrors, guardStream } from '@faultline/render';\nexport const guardAcmeStream = (stream: AsyncIterable<unknown>) => guardStream(stream, { provider: 'acme' });",
+        "import { bindWithClassifiedErrors } from '@faultline/render/toolkit';",
+        "import { bindWithClassifiedErrors } from '@faultline/render/toolkit';\nimport { guardStream } from '@faultline/render';\nexport const guardAcmeStream = (stream: AsyncIterable<unknown>) => guardStream(stream, { provider: 'acme' });",
       ),
     );
     // Read, not run, by parity: the file must call the harness on the guard.

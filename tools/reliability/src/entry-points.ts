@@ -11,22 +11,22 @@ import { groqExtractor, withClassifiedErrors as withGroq } from '@faultline/extr
 import { mistralExtractor, withClassifiedErrors as withMistral } from '@faultline/extract-mistral';
 import { openaiExtractor, withClassifiedErrors as withOpenAI } from '@faultline/extract-openai';
 import {
-  type BoundWithClassifiedErrors,
   ErrorReport,
   exitCodeFor,
   FaultlineError,
   formatForLlm,
-  formatJson,
   formatMarkdown,
   formatPanel,
   guardStream,
   httpResponseFor,
   problemDetails,
+  toDict,
   toErrorReport,
   toolResultFor,
   toWireError,
   withClassifiedErrors,
 } from '@faultline/render';
+import type { BoundWithClassifiedErrors } from '@faultline/render/toolkit';
 import { recoverErrorReport as recoverWorkflowReport, withFaultlineActivity } from '@faultline/temporal';
 
 /** The six extractors, by provider package. */
@@ -145,7 +145,7 @@ export const ENTRY_POINTS: readonly EntryPoint[] = [
     name: 'formatPanel',
     call: async (value) => assertText(formatPanel(value as Error, { color: true }), 'formatPanel'),
   },
-  { name: 'formatJson', call: async (value) => assertText(formatJson(value as Error), 'formatJson') },
+  { name: 'toDict', call: async (value) => json(toDict(value as Error), 'toDict') },
   {
     name: 'formatMarkdown',
     call: async (value) => assertText(formatMarkdown(value as Error), 'formatMarkdown'),
