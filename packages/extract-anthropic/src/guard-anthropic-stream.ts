@@ -4,14 +4,12 @@ import { type GuardedStream, type GuardStreamOptions, guardStream } from '@fault
 import { controllerRelease } from '@faultline/render/toolkit';
 import { ANTHROPIC_PROVIDER, anthropicExtractor } from './extract-anthropic.ts';
 
-export interface GuardAnthropicStreamOptions
-  extends Omit<GuardStreamOptions<unknown>, 'isTerminal' | 'measure'> {
-  /**
-   * Throw a content_policy error when the stream says `stop_reason: "refusal"` (in its
-   * `message_delta` event). Default true; `false` lets the refusal through as ordinary events.
-   */
-  readonly detectRefusal?: boolean | undefined;
-}
+/**
+ * render's `guardStream` options but the Anthropic-specific ones. A refusal (`stop_reason:
+ * "refusal"` in a `message_delta` event) is thrown as content_policy unless `detectBlockedAnswer`
+ * is `false`; `inspectChunk` runs after the refusal check.
+ */
+export type GuardAnthropicStreamOptions = Omit<GuardStreamOptions<unknown>, 'isTerminal' | 'measure'>;
 
 /** `message_stop` is the last event of every complete Messages stream. */
 function isMessageStop(event: unknown): boolean {
@@ -57,7 +55,7 @@ export function guardAnthropicStream<S extends AsyncIterable<unknown>>(
   stream: S,
   options: GuardAnthropicStreamOptions = {},
 ): GuardedStream<S> {
-  const { detectRefusal, inspectChunk, extractors, ...rest } = options;
+  const { detectBlockedAnswer, inspectChunk, extractors, ...rest } = options;
   const userInspect = inspectChunk;
   // The raw `Stream` (`messages.create({ stream: true })`) is read by an async generator whose
   // return() waits behind a stalled read: aborting its own controller ends the request at once.
@@ -74,6 +72,8 @@ export function guardAnthropicStream<S extends AsyncIterable<unknown>>(
     isTerminal: isMessageStop,
     measure: measureEvent,
     inspectChunk: (event) =>
-      (detectRefusal === false ? undefined : refusalInEvent(event)) ?? userInspect?.(event) ?? undefined,
+      (detectBlockedAnswer === false ? undefined : refusalInEvent(event)) ??
+      userInspect?.(event) ??
+      undefined,
   }) as unknown as GuardedStream<S>;
 }

@@ -17,10 +17,7 @@ import {
 export type GuardGeminiStreamOptions<T> = Omit<
   GuardStreamOptions<T>,
   'isTerminal' | 'inspectChunk' | 'measure'
-> & {
-  /** Turn a chunk that withholds the answer (blockReason, a blocking finishReason) into a content_policy error. Default true. */
-  readonly detectBlockedAnswers?: boolean | undefined;
-};
+>;
 
 function candidatesOf(chunk: unknown): unknown[] {
   const candidates = safeGet(chunk, 'candidates');
@@ -103,7 +100,7 @@ function characterCount(chunk: unknown): number {
  *   this package's extractors, mid-stream;
  * - an empty `{}` chunk (genai 1.x swallowing an error chunk): `interrupted`;
  * - a chunk whose answer is withheld (blockReason, SAFETY/RECITATION/… finishReason): `content_policy`
- *   (opt out with `detectBlockedAnswers: false`);
+ *   (opt out with `detectBlockedAnswer: false`);
  * - no chunk for `idleTimeoutMs` (a stall): `interrupted`;
  * - an end without a chunk carrying a `finishReason`: `interrupted`.
  */
@@ -111,7 +108,7 @@ export function guardGeminiStream<S extends AsyncIterable<unknown>>(
   stream: S,
   options: GuardGeminiStreamOptions<StreamChunk<S>> = {},
 ): GuardedStream<S> {
-  const { detectBlockedAnswers = true, extractors, ...rest } = options;
+  const { detectBlockedAnswer = true, extractors, ...rest } = options;
   return guardStream(stream, {
     provider: GOOGLE_GENAI_PROVIDER,
     ...rest,
@@ -119,7 +116,7 @@ export function guardGeminiStream<S extends AsyncIterable<unknown>>(
     isTerminal: isGeminiTerminalChunk,
     inspectChunk: (chunk: StreamChunk<S>): ProviderErrorMetadata | undefined => {
       if (isEmptyGeminiChunk(chunk)) return emptyChunkMetadata();
-      return detectBlockedAnswers ? detectGeminiBlockedAnswer(chunk) : undefined;
+      return detectBlockedAnswer ? detectGeminiBlockedAnswer(chunk) : undefined;
     },
     measure: characterCount,
   });

@@ -22,8 +22,9 @@ function inspectGroqChunk(chunk: unknown) {
  * that is not JSON, which groq-sdk throws as a raw SyntaxError, is a malformed answer: interrupted,
  * by render's built-in stream parse rule). The
  * caller's abort ends the iteration silently in groq-sdk: pass the same `signal` here and its
- * reason is thrown. Options given here win over the Groq defaults; extractors given here
- * run before groqExtractor.
+ * reason is thrown. A withheld answer is let through with `detectBlockedAnswer: false`. Options
+ * given here win over the Groq defaults; extractors given here run before groqExtractor, and an
+ * `inspectChunk` given here runs after the Groq checks.
  */
 export function guardGroqStream<S extends AsyncIterable<unknown>>(
   stream: S,
@@ -34,9 +35,9 @@ export function guardGroqStream<S extends AsyncIterable<unknown>>(
   return guardStream(stream, {
     provider: GROQ_PROVIDER,
     isTerminal: isGroqTerminalChunk,
-    inspectChunk: inspectGroqChunk,
     measure: groqChunkCharacters,
     ...options,
+    inspectChunk: (chunk) => inspectGroqChunk(chunk) ?? options.inspectChunk?.(chunk),
     onAbandon: () => {
       release?.();
       options.onAbandon?.();

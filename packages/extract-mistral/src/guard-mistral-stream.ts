@@ -16,7 +16,7 @@ import { MISTRAL_PROVIDER, mistralExtractor } from './extract-mistral.ts';
  * pass through untouched (the same objects), and
  * - a chunk whose finish reason is `error` (the API's mid-stream failure; the SDK yields it and ends
  *   normally) is thrown as `server_error`, one whose finish reason is `content_filter` as
- *   `content_policy` (turn both off with `inspectChunk: undefined`);
+ *   `content_policy` (`detectBlockedAnswer: false` lets the withheld answer through);
  * - an error body sent as an event (the SDK throws a raw ZodError) or a cut socket (raw TypeError)
  *   becomes a classified FaultlineError (`interrupted`) with `delivered` progress;
  * - a stall after the headers ends after `idleTimeoutMs` as `interrupted` (a signal given to the SDK
@@ -24,7 +24,8 @@ import { MISTRAL_PROVIDER, mistralExtractor } from './extract-mistral.ts';
  * - an end without an event carrying a finish reason is `interrupted`;
  * - the caller's abort (pass the same `signal` here and to the SDK): both majors throw the signal's
  *   DOMException AbortError mid-stream; the guard re-throws it untouched.
- * Options given here win over the Mistral defaults; extractors given here run before mistralExtractor.
+ * Options given here win over the Mistral defaults; extractors given here run before mistralExtractor,
+ * and an `inspectChunk` given here runs after the Mistral checks.
  */
 export function guardMistralStream<S extends AsyncIterable<unknown>>(
   stream: S,
@@ -33,9 +34,9 @@ export function guardMistralStream<S extends AsyncIterable<unknown>>(
   return guardStream(stream, {
     provider: MISTRAL_PROVIDER,
     isTerminal: isMistralTerminalEvent,
-    inspectChunk: detectMistralStreamFailure,
     measure: mistralEventCharacters,
     ...options,
+    inspectChunk: (chunk) => detectMistralStreamFailure(chunk) ?? options.inspectChunk?.(chunk),
     extractors: [...(options.extractors ?? []), mistralExtractor],
   });
 }

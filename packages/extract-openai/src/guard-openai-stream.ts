@@ -147,10 +147,11 @@ export function detectOpenAIChunkFailure(chunk: unknown): ProviderErrorMetadata 
  *   stream reads) as `interrupted`;
  * - a stream that ends without a chunk carrying `finish_reason` (or a Responses terminal event)
  *   is `interrupted`: the SDK swallows `[DONE]` and ends quietly when the socket closes cleanly;
- * - a `content_filter` finish is thrown as `content_policy` (turn off with `inspectChunk: undefined`);
+ * - a `content_filter` finish is thrown as `content_policy` (turn off with `detectBlockedAnswer: false`);
  * - the caller's abort (pass the same `signal` here): the SDK ends the iterator quietly, the guard
  *   throws `signal.reason`, untouched.
- * Options given here win over these defaults; extractors given here run before openaiExtractor.
+ * Options given here win over these defaults; extractors given here run before openaiExtractor, and
+ * an `inspectChunk` given here runs after the OpenAI checks.
  */
 export function guardOpenAIStream<S extends AsyncIterable<unknown>>(
   stream: S,
@@ -161,9 +162,9 @@ export function guardOpenAIStream<S extends AsyncIterable<unknown>>(
   return guardStream(stream, {
     provider: OPENAI_PROVIDER,
     isTerminal: isOpenAITerminalChunk,
-    inspectChunk: detectOpenAIChunkFailure,
     measure: openaiChunkCharacters,
     ...options,
+    inspectChunk: (chunk) => detectOpenAIChunkFailure(chunk) ?? options.inspectChunk?.(chunk),
     onAbandon: () => {
       release?.();
       options.onAbandon?.();

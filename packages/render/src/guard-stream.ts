@@ -1,4 +1,5 @@
 import type { ProviderErrorMetadata } from '@faultline/classify';
+import { safeGet } from '@faultline/classify/toolkit';
 import {
   type ClassifyErrorOptions,
   classifyError,
@@ -19,6 +20,13 @@ export interface GuardStreamOptions<T> extends Omit<ClassifyErrorOptions, 'strea
   readonly requireTerminal?: boolean | undefined;
   /** Metadata for a chunk that is really an error (an error event, a blocked answer): thrown. */
   readonly inspectChunk?: ((chunk: T) => ProviderErrorMetadata | undefined | null) | undefined;
+  /**
+   * Whether a withheld answer (`inspectChunk` metadata with origin `blocked_response`: a content
+   * filter, a refusal, a safety block) is thrown as `content_policy`. Default true; `false` lets
+   * that chunk through as an ordinary one. Error events are thrown either way. Every provider
+   * guard takes this one option under this one name.
+   */
+  readonly detectBlockedAnswer?: boolean | undefined;
   /** Characters of output in a chunk, for `delivered`. Default: the length of a string chunk, else 0. */
   readonly measure?: ((chunk: T) => number) | undefined;
   /**
@@ -443,7 +451,12 @@ class GuardIterator<T> implements AsyncIterator<T> {
       const { inspectChunk, measure, isTerminal } = options;
       if (inspectChunk !== undefined) {
         const metadata = attempt(inspectChunk, chunk, undefined);
-        if (metadata !== undefined && metadata !== null && typeof metadata === 'object') {
+        if (
+          metadata !== undefined &&
+          metadata !== null &&
+          typeof metadata === 'object' &&
+          !(options.detectBlockedAnswer === false && safeGet(metadata, 'origin') === 'blocked_response')
+        ) {
           const error = this.failWith(metadata);
           // A chunk that is really an error: the source is not stuck, let it clean up.
           try {
