@@ -1,13 +1,12 @@
 import { classify, ProviderErrorMetadata } from '@faultline/classify';
 import {
   bigBody,
-  expectedFor,
   type LoopbackServer,
-  loadProviderCoverage,
   loadScenarios,
   type Scenario,
   startLoopbackServer,
 } from '@faultline/test-fixtures';
+import { scenarioSuite } from '@faultline/test-fixtures/scenario-suite';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectOpenAIBlockedAnswer, openaiExtractor } from './extract-openai.ts';
@@ -26,10 +25,10 @@ afterAll(async () => {
   await server?.close();
 });
 
-function clientFor(sdk: Sdk, scenario: Scenario): ChatClient {
+function clientFor(sdk: Sdk, scenario: Scenario, on: LoopbackServer = server): ChatClient {
   const options = { apiKey: 'sk-test-faultline', maxRetries: 0, timeout: CLIENT_TIMEOUT_MS };
   if (scenario.api === 'azure') {
-    const endpoint = server.baseUrlFor(scenario);
+    const endpoint = on.baseUrlFor(scenario);
     return new sdk.AzureOpenAI({
       ...options,
       endpoint,
@@ -39,13 +38,13 @@ function clientFor(sdk: Sdk, scenario: Scenario): ChatClient {
   }
   return newClient(sdk, {
     timeout: CLIENT_TIMEOUT_MS,
-    baseURL: server.baseUrlFor(scenario, { pathPrefix: '/v1' }),
+    baseURL: on.baseUrlFor(scenario, { pathPrefix: '/v1' }),
   });
 }
 
 /** Runs the scenario through the real SDK and returns what it threw (or fails when it resolves). */
-async function thrownBy(sdk: Sdk, scenario: Scenario): Promise<unknown> {
-  const client = clientFor(sdk, scenario);
+async function thrownBy(sdk: Sdk, scenario: Scenario, on: LoopbackServer = server): Promise<unknown> {
+  const client = clientFor(sdk, scenario, on);
   const params = { model: 'gpt-4o-mini', messages: [{ role: 'user' as const, content: 'Say hello' }] };
   try {
     if (scenario.stream === true) {
@@ -70,75 +69,29 @@ function classifyThrown(error: unknown, signal?: AbortSignal) {
   return { metadata, classification: metadata === undefined ? undefined : classify(metadata) };
 }
 
-describe('scenario coverage', () => {
-  it('has at least 25 openai scenarios, each with a source', () => {
-    expect(scenarios.length).toBeGreaterThanOrEqual(25);
-    for (const scenario of scenarios) expect(scenario.source.length).toBeGreaterThan(5);
-  });
-
-  it('covers every taxonomy reason that is not declared impossible', async () => {
-    const { FailureReason } = await import('@faultline/classify');
-    const coverage = loadProviderCoverage('openai');
-    const covered = new Set(scenarios.map((scenario) => scenario.expected.reason));
-    for (const reason of FailureReason.options) {
-      if (coverage?.cannotHappen[reason] !== undefined) continue;
-      expect(covered.has(reason), `no scenario for ${reason}`).toBe(true);
-    }
-  });
-
-  it('labels the demo scenarios', () => {
-    const labels = new Set(scenarios.map((scenario) => scenario.demo).filter(Boolean));
-    for (const label of [
-      'rate limit',
-      'quota',
-      'context overflow',
-      'content block',
-      'bad key',
-      'unknown model',
-      'DNS failure',
-      'refused connection',
-      'stream cut',
-      'overload',
-    ]) {
-      expect(labels.has(label), label).toBe(true);
-    }
-  });
+scenarioSuite({
+  provider: 'openai',
+  sdks: SDKS,
+  aliasOf: (sdk) => sdk.alias,
+  server: { protocol: 'http1' },
+  minimum: 25,
+  demoLabels: [
+    'rate limit',
+    'quota',
+    'context overflow',
+    'content block',
+    'bad key',
+    'unknown model',
+    'DNS failure',
+    'refused connection',
+    'stream cut',
+    'overload',
+  ],
+  read: async (sdk, scenario, on) => classifyThrown(await thrownBy(sdk, scenario, on)),
 });
 
 for (const sdk of SDKS) {
-  describe(`real ${sdk.alias} against the loopback server`, () => {
-    for (const scenario of scenarios) {
-      const expected = expectedFor(scenario, sdk.alias);
-      const test = expected.skip === undefined ? it.concurrent : it.skip;
-      test(`${scenario.id}`, async () => {
-        const error = await thrownBy(sdk, scenario);
-        const { metadata, classification } = classifyThrown(error);
-        expect(metadata, `extractor ignored ${String(error)}`).toBeDefined();
-        expect(metadata!.provider).toBe('openai');
-        expect(ProviderErrorMetadata.safeParse(metadata).success).toBe(true);
-        expect(classification).toMatchObject({
-          category: expected.category,
-          reason: expected.reason,
-          retryable: expected.retryable,
-          userAction: { kind: expected.userAction },
-          httpStatus: expected.httpStatus,
-        });
-        if (expected.retryAfterSeconds !== undefined) {
-          expect(classification!.retryAfterSeconds).toBeCloseTo(expected.retryAfterSeconds, 1);
-        }
-        if (expected.statusCode !== undefined) expect(metadata!.statusCode).toBe(expected.statusCode);
-        if (expected.providerCode !== undefined) expect(metadata!.providerCode).toBe(expected.providerCode);
-        // The raw body is kept in memory only.
-        const serialised = JSON.stringify(metadata);
-        expect(serialised).not.toContain('rawBody');
-        if (scenario.response.kind === 'http' && scenario.response.body.length > 40) {
-          const body = scenario.response.body;
-          expect(serialised).not.toContain(JSON.stringify(body).slice(1, -1));
-          expect(serialised).not.toContain(body.slice(0, 60));
-        }
-      });
-    }
-
+  describe(`real ${sdk.alias}: what the extractor reads`, () => {
     it('reads the request id, x-should-retry and the SDK class of a status error', async () => {
       const scenario = scenarios.find((candidate) => candidate.id === 'openai/overloaded-503')!;
       const error = await thrownBy(sdk, scenario);
