@@ -63,6 +63,9 @@ function goodManifest(): Record<string, any> {
 const OPTION_MATRIX_TEST = (guard?: string) =>
   `import { optionMatrix } from '@faultline/test-fixtures/option-matrix';\nimport { withClassifiedErrors${guard === undefined ? '' : `, ${guard}`} } from './index.ts';\noptionMatrix({ withClassifiedErrors${guard === undefined ? '' : `, stream: { guard: ${guard} }`} } as never);\n`;
 
+/** Read, not run, by parity: the file must run the scenarios through the scenario suite. */
+const SCENARIO_SUITE_TEST = `import { scenarioSuite } from '@faultline/test-fixtures/scenario-suite';\nscenarioSuite({ provider: 'acme' } as never);\n`;
+
 const roots: string[] = [];
 afterEach(() => {
   for (const root of roots.splice(0)) removeDirectory(root);
@@ -79,6 +82,7 @@ function healthyRepository(): string {
   writeFile(join(packageDirectory, 'src', 'extract-acme.ts'), GOOD_EXTRACTOR);
   writeFile(join(packageDirectory, 'src', 'index.ts'), GOOD_INDEX);
   writeFile(join(packageDirectory, 'src', 'option-matrix.test.ts'), OPTION_MATRIX_TEST());
+  writeFile(join(packageDirectory, 'src', 'extract-acme.test.ts'), SCENARIO_SUITE_TEST);
   const scenarios = join(root, 'packages', 'llm-mock', 'scenarios', 'acme');
   for (const reason of FailureReason.options) {
     if (reason === 'local_bug' || reason === 'unknown') continue;
@@ -173,6 +177,15 @@ describe('parity checks on temporary repositories', { timeout: 60_000 }, () => {
     ]);
     writeFile(join(source, 'option-matrix.test.ts'), OPTION_MATRIX_TEST('guardAcmeStream'));
     expect(await problemsOf(root)).toEqual([]);
+  });
+
+  it('name a provider whose scenarios are not run through the scenario suite', async () => {
+    const root = healthyRepository();
+    const test = join(root, 'packages', 'extract-acme', 'src', 'extract-acme.test.ts');
+    edit(test, (text) => text.replace('scenarioSuite({', 'void ({'));
+    expect(await problemsOf(root)).toEqual([
+      "provider 'acme': package packages/extract-acme has no test running its scenarios through the scenario suite (scenarioSuite from @faultline/test-fixtures/scenario-suite)",
+    ]);
   });
 
   it('name a provider whose options are not run through the option matrix', async () => {
