@@ -1,12 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { withClassifiedErrors as withAnthropic } from '@faultline/extract-anthropic';
-import { withClassifiedErrors as withBedrock } from '@faultline/extract-bedrock';
-import { withClassifiedErrors as withGoogle } from '@faultline/extract-google-genai';
-import { withClassifiedErrors as withGroq } from '@faultline/extract-groq';
-import { withClassifiedErrors as withMistral } from '@faultline/extract-mistral';
-import { withClassifiedErrors as withOpenAI } from '@faultline/extract-openai';
-import { callProvider } from '@faultline/scenario-driver';
+import { callProvider, loadProvider, pinnedSdkVersion } from '@faultline/scenario-driver';
 import { loadScenarios, type Scenario } from '@faultline/test-fixtures';
 import { APICallError } from 'ai';
 
@@ -28,24 +22,6 @@ export interface RetryDecisionRow {
 const SDK_TIMEOUT_MS = 1234; // a sentinel: timers of this length are request timeouts, not backoff
 const GIVE_UP_MS = 8000; // a stalled stream that no SDK timeout covers
 const FAULTLINE_RETRY = { maxAttempts: 3, baseDelayMs: 500, maxDelayMs: 30_000, maxRetryAfterSeconds: 60 };
-
-const BOUND = {
-  openai: withOpenAI,
-  anthropic: withAnthropic,
-  'google-genai': withGoogle,
-  bedrock: withBedrock,
-  mistral: withMistral,
-  groq: withGroq,
-} as Record<string, typeof withOpenAI>;
-
-const SDK_NAME: Record<string, string> = {
-  openai: 'openai 7 default',
-  anthropic: '@anthropic-ai/sdk 1 default',
-  'google-genai': '@google/genai 3 default',
-  bedrock: 'AWS standard retry (3 attempts)',
-  mistral: '@mistralai/mistralai 2 default',
-  groq: 'groq-sdk 1 default',
-};
 
 /**
  * Records every backoff wait the code under test asks for, and skips it: no real time passes.
@@ -228,28 +204,38 @@ export async function benchRetryDecisions(): Promise<RetryDecisionRow[]> {
       byProvider.set(scenario.provider, [...(byProvider.get(scenario.provider) ?? []), scenario]);
     }
     for (const [provider, scenarios] of byProvider) {
+      // The provider's bound wrapper and the names of its SDK's retry policies, from its driver.
+      const { adapter, driver, entry } = await loadProvider(provider);
+      const sdk =
+        entry.sdk === null
+          ? provider
+          : `${entry.sdk} ${pinnedSdkVersion(entry.sdk)?.split('.')[0] ?? ''}`.trim();
       const policies: Array<[string, (scenario: Scenario) => Promise<Attempted>]> = [
         [
           'faultline (3 attempts)',
           (scenario) =>
             attempt(servers, scenario, (baseUrl, signal) =>
-              BOUND[provider]!(() => callProvider(scenario, baseUrl, { timeoutMs: SDK_TIMEOUT_MS, signal }), {
-                retry: FAULTLINE_RETRY,
-                signal,
-              }),
+              adapter.withClassifiedErrors(
+                () => callProvider(scenario, baseUrl, { timeoutMs: SDK_TIMEOUT_MS, signal }),
+                {
+                  retry: FAULTLINE_RETRY,
+                  signal,
+                },
+              ),
             ),
         ],
         [
-          SDK_NAME[provider] ?? `${provider} default`,
+          `${sdk} ${driver.retryPolicies?.default ?? 'default'}`,
           (scenario) =>
             attempt(servers, scenario, (baseUrl, signal) =>
               callProvider(scenario, baseUrl, { timeoutMs: SDK_TIMEOUT_MS, signal, sdkRetries: 'default' }),
             ),
         ],
       ];
-      if (provider === 'google-genai' || provider === 'mistral') {
+      const enabled = driver.retryPolicies?.enabled;
+      if (enabled !== undefined) {
         policies.push([
-          provider === 'mistral' ? 'mistral retryConfig backoff' : 'genai retryOptions (5 attempts)',
+          `${sdk} ${enabled}`,
           (scenario) =>
             attempt(servers, scenario, (baseUrl, signal) =>
               callProvider(scenario, baseUrl, { timeoutMs: SDK_TIMEOUT_MS, signal, sdkRetries: 'enabled' }),

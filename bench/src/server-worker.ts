@@ -1,5 +1,6 @@
 // Runs the loopback servers in a child process, so that the bench's process holds only the
 // timers of the SDKs (and faultline) under test: the retry bench intercepts those.
+import { providerEntry } from '@faultline/scenario-driver';
 import {
   type LoopbackServer,
   loadScenarios,
@@ -19,7 +20,7 @@ process.on('message', async (message: { id: number; kind: string; scenarioId?: s
     const scenario = scenarios.get(message.scenarioId!)!;
     // A fresh registration per policy, so that request counts start at zero.
     const copy = structuredClone(scenario);
-    const server = scenario.provider === 'bedrock' ? servers.h2c : servers.http1;
+    const server = servers[providerEntry(scenario.provider)?.protocol ?? 'http1'];
     const baseUrl = server.baseUrlFor(copy);
     registered.set(`${message.id}`, { server, scenario: copy });
     process.send!({ id: message.id, baseUrl });

@@ -43,8 +43,30 @@ pnpm --filter "$package" test
 
 step "typecheck, biome, sherif"
 pnpm --filter "$package" typecheck
-pnpm exec biome check "packages/extract-$name"
+pnpm --filter @faultline/cli typecheck
+pnpm exec biome check "packages/extract-$name" "packages/cli/src/driver/providers/$name.ts" packages/cli/package.json
 pnpm exec sherif
+
+# The new provider everywhere, with no edit but the scaffolder's: the one scenario driver, the
+# demo (from the CLI's source), and the reliability suite (its entry points and canaries come from
+# the driver); the bench enumerates the same list (DRIVEN_PROVIDERS, loadProvider).
+step "the scenario driver drives every '$name' scenario to its expected classification"
+pnpm --filter @faultline/scenario-driver exec vitest run -t "every $name scenario"
+
+step "faultline demo shows '$name'"
+(cd packages/cli && node --conditions=@faultline/source --import tsx src/cli.ts demo --provider "$name" --json) >"$work/demo.json"
+node -e '
+const rows = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+const name = process.argv[2];
+if (rows.length === 0 || rows.some((row) => row.provider !== name || row.report.provider !== name)) {
+  console.error(`the demo has no row of its own for ${name}:`, JSON.stringify(rows).slice(0, 500));
+  process.exit(1);
+}
+console.log(`demo: ${rows.length} row(s) for ${name}: ${rows.map((row) => row.report.reason).join(", ")}`);
+' "$work/demo.json" "$name"
+
+step "the reliability suite takes '$name' in (no canary of its driver reaches any output)"
+pnpm --filter @faultline/reliability exec vitest run src/secrets.test.ts -t "^.*$name [0-9]"
 
 step "build and package checks (publint --strict, are-the-types-wrong)"
 pnpm --filter "$package" build

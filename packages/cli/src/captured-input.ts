@@ -1,4 +1,5 @@
 import { parseJsonSafely, readHeader, safeGet, safeNumber, safeString } from '@faultline/classify/toolkit';
+import { PROVIDER_NAMES } from './driver/provider-list.ts';
 import { CommandFailure } from './terminal.ts';
 
 /** A captured HTTP answer of a provider. */
@@ -8,29 +9,22 @@ export interface CapturedResponse {
   body: string;
 }
 
-/** Provider keys the CLI knows, with the names people also use for them. */
-const providerAliases: Record<string, string> = {
-  openai: 'openai',
-  anthropic: 'anthropic',
+/** Other names people use for a provider (each provider's own key, from providers.json, works too). */
+const providerAliases: Readonly<Record<string, string>> = {
   claude: 'anthropic',
-  'google-genai': 'google-genai',
   google: 'google-genai',
   gemini: 'google-genai',
   genai: 'google-genai',
-  bedrock: 'bedrock',
   aws: 'bedrock',
   'aws-bedrock': 'bedrock',
-  mistral: 'mistral',
-  groq: 'groq',
 };
-
-export const providerKeys = ['openai', 'anthropic', 'google-genai', 'bedrock', 'mistral', 'groq'] as const;
 
 /** The provider key for a `--provider` value; a bad name is a one-line input error. */
 export function resolveProviderName(name: string): string {
-  const key = providerAliases[name.trim().toLowerCase()];
+  const wanted = name.trim().toLowerCase();
+  const key = PROVIDER_NAMES.includes(wanted) ? wanted : providerAliases[wanted];
   if (key === undefined) {
-    throw new CommandFailure(`unknown provider "${name}"; expected one of: ${providerKeys.join(', ')}`);
+    throw new CommandFailure(`unknown provider "${name}"; expected one of: ${PROVIDER_NAMES.join(', ')}`);
   }
   return key;
 }

@@ -35,7 +35,13 @@ import {
   resolveProviderName,
   responseFromLoggedError,
 } from './captured-input.ts';
-import { driverFor, loadAdapter, type ProviderAdapter, providerDrivers } from './provider-drivers.ts';
+import {
+  callProvider,
+  loadAdapter,
+  PROVIDER_NAMES,
+  type ProviderAdapter,
+  providerEntry,
+} from './driver/index.ts';
 import { CommandFailure, colorEnabled, type TerminalStreams } from './terminal.ts';
 
 export const outputFormats = ['panel', 'json', 'markdown', 'wire'] as const;
@@ -98,12 +104,11 @@ async function readStandardInput(stdin: TerminalStreams['stdin']): Promise<strin
 }
 
 async function adapterFor(provider: string): Promise<ProviderAdapter> {
-  const driver = driverFor(provider);
-  const adapter = driver === undefined ? undefined : await loadAdapter(driver);
-  if (adapter === undefined) {
+  try {
+    return await loadAdapter(provider);
+  } catch {
     throw new CommandFailure(`no extractor is available for provider "${provider}"`, 1);
   }
-  return adapter;
 }
 
 /** Headers the loopback server sets itself; a captured copy would contradict the replayed body. */
@@ -124,8 +129,8 @@ export async function classifyThroughSdk(
   captured: CapturedResponse,
   context: CallContext = {},
 ): Promise<ErrorReport | undefined> {
-  const driver = driverFor(provider);
-  if (driver === undefined) throw new CommandFailure(`unknown provider "${provider}"`);
+  const entry = providerEntry(provider);
+  if (entry === undefined) throw new CommandFailure(`unknown provider "${provider}"`);
   const adapter = await adapterFor(provider);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(captured.headers)) {
@@ -137,11 +142,11 @@ export async function classifyThroughSdk(
   const scenario = {
     response: { kind: 'http' as const, status: captured.status, headers, body: captured.body },
   };
-  const server = await startLoopbackServer({ protocol: driver.protocol });
+  const server = await startLoopbackServer({ protocol: entry.protocol });
   try {
     const baseUrl = server.baseUrlFor(scenario);
     await adapter.withClassifiedErrors(
-      ({ signal }) => driver.call({ baseUrl, signal, timeoutMs: replayTimeoutMs }),
+      ({ signal }) => callProvider({ provider }, baseUrl, { signal, timeoutMs: replayTimeoutMs }),
       {
         retry: false,
         ...(context.model === undefined ? {} : { model: context.model }),
@@ -203,12 +208,11 @@ async function classifyResponse(
 async function allExtractors(preferred: string | undefined): Promise<Extractor[]> {
   const order = [
     ...(preferred === undefined ? [] : [preferred]),
-    ...providerDrivers.map((driver) => driver.key).filter((key) => key !== preferred),
+    ...PROVIDER_NAMES.filter((key) => key !== preferred),
   ];
   const extractors: Extractor[] = [];
   for (const key of order) {
-    const driver = driverFor(key);
-    const adapter = driver === undefined ? undefined : await loadAdapter(driver);
+    const adapter = await loadAdapter(key).catch(() => undefined);
     if (adapter !== undefined) extractors.push(adapter.extractor);
   }
   return extractors;

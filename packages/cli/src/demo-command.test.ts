@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import { expectedFor, type Scenario } from '@faultline/llm-mock';
 import { ErrorReport } from '@faultline/render';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { providerDrivers } from './provider-drivers.ts';
+import { AI_SDK_VIA } from './ai-sdk-rows.ts';
+import { PROVIDER_NAMES, providerEntry } from './driver/index.ts';
 import { findScenariosDirectory, loadDemoScenarios } from './scenario-source.ts';
 import { ansiEscape, type CliRun, packageDirectory, runFaultline, stackTraceLine } from './test-support.ts';
 
@@ -12,11 +13,11 @@ const demoScenarios = loadDemoScenarios(findScenariosDirectory());
 /** What the table must show for each demo scenario, derived from the scenario files. */
 function expectedRows(): Array<{ provider: string; scenario: Scenario; reason: string; category: string }> {
   const rows = [];
-  for (const driver of providerDrivers) {
-    for (const scenario of demoScenarios.get(driver.key) ?? []) {
-      const expected = expectedFor(scenario, driver.sdkPackage);
+  for (const name of PROVIDER_NAMES) {
+    for (const scenario of demoScenarios.get(name) ?? []) {
+      const expected = expectedFor(scenario, providerEntry(name)?.sdk ?? undefined);
       if (expected.skip !== undefined) continue;
-      rows.push({ provider: driver.key, scenario, reason: expected.reason, category: expected.category });
+      rows.push({ provider: name, scenario, reason: expected.reason, category: expected.category });
     }
   }
   return rows;
@@ -36,8 +37,8 @@ describe('faultline demo', () => {
     elapsedMs = Date.now() - startedAt;
   }, 120_000);
 
-  it('has demo scenarios for all six providers', () => {
-    expect([...demoScenarios.keys()].sort()).toEqual(providerDrivers.map((driver) => driver.key).sort());
+  it('has demo scenarios for every provider in providers.json', () => {
+    expect([...demoScenarios.keys()].sort()).toEqual([...PROVIDER_NAMES].sort());
   });
 
   it('runs to the end and exits 0, well under a minute', () => {
@@ -61,7 +62,7 @@ describe('faultline demo', () => {
       ).toBeDefined();
       expect(line).toContain(` ${row.category} `);
     }
-    for (const driver of providerDrivers) expect(table.stdout).toContain(` ${driver.key} `);
+    for (const name of PROVIDER_NAMES) expect(table.stdout).toContain(` ${name} `);
   });
 
   it('sums up what a retry can fix', () => {
@@ -80,7 +81,9 @@ describe('faultline demo', () => {
 
   it('prints the reports as JSON with --json', () => {
     expect(json.code).toBe(0);
-    const rows = JSON.parse(json.stdout) as Array<{ provider: string; scenario: string; report: unknown }>;
+    const rows = (
+      JSON.parse(json.stdout) as Array<{ provider: string; scenario: string; via?: string; report: unknown }>
+    ).filter((row) => row.via === undefined);
     const expected = expectedRows();
     expect(rows).toHaveLength(expected.length);
     for (const row of expected) {
@@ -91,6 +94,30 @@ describe('faultline demo', () => {
       expect(report.reason).toBe(row.reason);
       expect(report.provider).toBe(row.provider);
     }
+  });
+
+  it('replays one rate limit per provider through the Vercel AI SDK, agreeing with the provider SDK row', () => {
+    type Row = { provider: string; scenario: string; via?: string; report: unknown };
+    const rows = JSON.parse(json.stdout) as Row[];
+    const aiSdkRows = rows.filter((row) => row.via === AI_SDK_VIA);
+    expect(aiSdkRows.map((row) => row.provider)).toEqual(PROVIDER_NAMES);
+    for (const row of aiSdkRows) {
+      const scenario = demoScenarios.get(row.provider)?.find((candidate) => candidate.id === row.scenario);
+      expect(scenario?.demo, row.scenario).toBe('rate limit');
+      const sdkRow = rows.find(
+        (candidate) => candidate.scenario === row.scenario && candidate.via === undefined,
+      );
+      const report = ErrorReport.parse(row.report);
+      const sdkReport = ErrorReport.parse(sdkRow?.report);
+      expect(report.provider).toBe(row.provider);
+      expect(
+        { category: report.category, reason: report.reason, retryable: report.retryable },
+        row.scenario,
+      ).toEqual({ category: sdkReport.category, reason: sdkReport.reason, retryable: sdkReport.retryable });
+      expect(JSON.stringify(report)).not.toContain('demo-key-not-a-secret');
+    }
+    const tableRows = table.stdout.split('\n').filter((line) => line.includes(' rate limit (AI SDK) '));
+    expect(tableRows).toHaveLength(PROVIDER_NAMES.length);
   });
 
   it('rejects an unknown provider with one line and exit 2', async () => {

@@ -1,14 +1,17 @@
-import { expectedFor, type LoopbackServer, type Scenario, startLoopbackServer } from '@faultline/llm-mock';
+import { expectedFor, type Scenario } from '@faultline/llm-mock';
 import { type ErrorReport, FaultlineError, formatPanel, toErrorReport } from '@faultline/render';
 import Table from 'cli-table3';
 import { createSpinner } from 'nanospinner';
+import { withAiSdkRows } from './ai-sdk-rows.ts';
 import {
-  driverFor,
-  loadAdapter,
-  type ProviderAdapter,
-  type ProviderDriver,
-  providerDrivers,
-} from './provider-drivers.ts';
+  driveScenario,
+  type LoadedProvider,
+  loadProvider,
+  PROVIDER_NAMES,
+  ScenarioDidNotSettle,
+  type ScenarioServers,
+  startScenarioServers,
+} from './driver/index.ts';
 import { findScenariosDirectory, loadDemoScenarios } from './scenario-source.ts';
 import { type Colors, CommandFailure, colorEnabled, colorsFor, type TerminalStreams } from './terminal.ts';
 
@@ -40,12 +43,13 @@ export interface DemoResult {
   scenario: string;
   label: string;
   report: ErrorReport;
+  /** How the scenario was driven when not through the provider's own SDK (`ai-sdk`: the Vercel AI SDK). */
+  via?: string;
   /** Why this row breaks the demo (a classification that does not match the scenario), if it does. */
   problems: string[];
 }
 
 const clientTimeoutMs = 4_000;
-const callDeadlineMs = 15_000;
 const concurrency = 8;
 
 function labelRank(label: string): number {
@@ -54,13 +58,16 @@ function labelRank(label: string): number {
 }
 
 interface DemoTask {
-  driver: ProviderDriver;
-  adapter: ProviderAdapter;
+  provider: LoadedProvider;
   scenario: Scenario;
 }
 
 /** Compares the report with the scenario's expectation for the driven SDK; returns what differs. */
-export function mismatches(scenario: Scenario, sdkPackage: string, report: ErrorReport): string[] {
+export function mismatches(
+  scenario: Scenario,
+  sdkPackage: string | undefined,
+  report: ErrorReport,
+): string[] {
   const expected = expectedFor(scenario, sdkPackage);
   const problems: string[] = [];
   const compare = (name: string, wanted: unknown, actual: unknown) => {
@@ -79,56 +86,29 @@ export function mismatches(scenario: Scenario, sdkPackage: string, report: Error
   return problems;
 }
 
-function withDeadline<T>(promise: Promise<T>, milliseconds: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(
-      () => reject(new CommandFailure(`${what} did not settle within ${milliseconds} ms`, 1)),
-      milliseconds,
-    );
-  });
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
-}
-
-async function runTask(task: DemoTask, server: LoopbackServer, timeoutMs: number): Promise<DemoResult> {
-  const { driver, adapter, scenario } = task;
+async function runTask(task: DemoTask, servers: ScenarioServers, timeoutMs: number): Promise<DemoResult> {
+  const { provider, scenario } = task;
   const label = scenario.demo ?? scenario.id;
-  const base = { provider: driver.key, scenario: scenario.id, label };
-  const baseUrl = server.baseUrlFor(scenario);
+  const base = { provider: provider.entry.name, scenario: scenario.id, label };
   let thrown: unknown;
-  let settled = false;
   try {
-    await withDeadline(
-      adapter.withClassifiedErrors(
-        ({ signal }) =>
-          driver.call({ baseUrl, api: scenario.api, stream: scenario.stream, signal, timeoutMs }),
-        {
-          retry: false,
-          model: driver.model,
-          operation: driver.operation(scenario.api, scenario.stream),
-          family: scenario.api !== undefined && /embed/i.test(scenario.api) ? 'embedding' : 'completion',
-        },
-      ),
-      callDeadlineMs,
-      `${scenario.id} (${driver.sdkPackage})`,
-    );
-    settled = true;
+    // The driver bounds the call: faultline's deadline, then a hard bound naming the scenario.
+    const outcome = await driveScenario(scenario, servers, { timeoutMs });
+    if (outcome.kind === 'success') {
+      return {
+        ...base,
+        report: toErrorReport(undefined),
+        problems: ['the call succeeded, but the scenario is a failure'],
+      };
+    }
+    thrown = outcome.error;
   } catch (error) {
     thrown = error;
   }
-  if (settled) {
-    return {
-      ...base,
-      report: toErrorReport(undefined),
-      problems: ['the call succeeded, but the scenario is a failure'],
-    };
-  }
-  if (thrown instanceof CommandFailure) {
-    return { ...base, report: toErrorReport(thrown), problems: [thrown.message] };
-  }
   const report = toErrorReport(thrown);
+  if (thrown instanceof ScenarioDidNotSettle) return { ...base, report, problems: [thrown.message] };
   const problems = FaultlineError.isInstance(thrown)
-    ? mismatches(scenario, driver.sdkPackage, report)
+    ? mismatches(scenario, provider.entry.sdk ?? undefined, report)
     : [`withClassifiedErrors let a non-FaultlineError escape (${report.errorType})`];
   return { ...base, report, problems };
 }
@@ -164,55 +144,52 @@ export async function runDemo(
   const wanted = options.provider;
   if (wanted !== undefined) {
     for (const key of wanted) {
-      if (driverFor(key) === undefined) {
-        throw new CommandFailure(
-          `unknown provider "${key}"; expected one of: ${providerDrivers.map((driver) => driver.key).join(', ')}`,
-        );
+      if (!PROVIDER_NAMES.includes(key)) {
+        throw new CommandFailure(`unknown provider "${key}"; expected one of: ${PROVIDER_NAMES.join(', ')}`);
       }
     }
   }
   const tasks: DemoTask[] = [];
-  for (const driver of providerDrivers) {
-    if (wanted !== undefined && !wanted.includes(driver.key)) continue;
-    const scenarios = (scenariosByProvider.get(driver.key) ?? []).filter(
-      (scenario) => expectedFor(scenario, driver.sdkPackage).skip === undefined,
-    );
-    if (scenarios.length === 0) {
-      problems.push(`${driver.key}: no scenario with a "demo" label in ${directory}/${driver.key}`);
+  for (const name of PROVIDER_NAMES) {
+    if (wanted !== undefined && !wanted.includes(name)) continue;
+    let provider: LoadedProvider;
+    try {
+      // Loads the adapter and the SDK before any row's time limit starts.
+      provider = await loadProvider(name);
+    } catch (error) {
+      problems.push(`${name}: ${(error as Error).message}`);
       continue;
     }
-    const adapter = await loadAdapter(driver);
-    await driver.loadSdk().catch(() => undefined);
-    if (adapter === undefined) {
-      problems.push(
-        `${driver.key}: ${driver.adapterPackage} exports no extractor and withClassifiedErrors yet`,
-      );
+    const scenarios = (scenariosByProvider.get(name) ?? []).filter(
+      (scenario) => expectedFor(scenario, provider.entry.sdk ?? undefined).skip === undefined,
+    );
+    if (scenarios.length === 0) {
+      problems.push(`${name}: no scenario with a "demo" label in ${directory}/${name}`);
       continue;
     }
     scenarios.sort((left, right) => labelRank(left.demo ?? '') - labelRank(right.demo ?? ''));
-    for (const scenario of scenarios) tasks.push({ driver, adapter, scenario });
+    for (const scenario of scenarios) tasks.push({ provider, scenario });
   }
 
-  const servers = new Map<string, LoopbackServer>();
+  const servers = await startScenarioServers();
   try {
-    for (const protocol of new Set(tasks.map((task) => task.driver.protocol))) {
-      servers.set(protocol, await startLoopbackServer({ protocol }));
-    }
     let done = 0;
     onProgress(done, tasks.length, '');
     const results = await runPool(tasks, concurrency, async (task) => {
-      const server = servers.get(task.driver.protocol) as LoopbackServer;
-      const result = await runTask(task, server, options.timeoutMs ?? clientTimeoutMs);
+      const result = await runTask(task, servers, options.timeoutMs ?? clientTimeoutMs);
       done += 1;
-      onProgress(done, tasks.length, `${task.driver.key} ${result.label}`);
+      onProgress(done, tasks.length, `${task.provider.entry.name} ${result.label}`);
       return result;
     });
     for (const result of results) {
       if (result.problems.length > 0) problems.push(`${result.scenario}: ${result.problems.join('; ')}`);
     }
-    return { results, problems };
+    const scenarios = tasks.map((task) => task.scenario);
+    const timeoutMs = options.timeoutMs ?? clientTimeoutMs;
+    const withAiSdk = await withAiSdkRows(results, scenarios, timeoutMs);
+    return { results: withAiSdk.results, problems: [...problems, ...withAiSdk.problems] };
   } finally {
-    await Promise.all([...servers.values()].map((server) => server.close()));
+    await servers.close();
   }
 }
 
@@ -325,16 +302,21 @@ export async function demoCommand(options: DemoOptions, streams: TerminalStreams
   }
 
   if (options.json === true) {
-    const rows = results.map(({ provider, scenario, report }) => ({ provider, scenario, report }));
+    const rows = results.map(({ provider, scenario, via, report }) =>
+      via === undefined ? { provider, scenario, report } : { provider, scenario, via, report },
+    );
     streams.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
   } else {
     const colors = colorsFor(streams.stdout, streams.environment);
-    const providers = new Set(results.map((result) => result.provider));
+    // The AI SDK rows replay one failure per provider: the counts are of the provider-SDK rows.
+    const sdkRows = results.filter((result) => result.via === undefined);
+    const providers = new Set(sdkRows.map((result) => result.provider));
+    const aiSdkRows = results.length - sdkRows.length;
     streams.stdout.write(
-      `${colors.bold('faultline demo')}: ${results.length} failures from ${providers.size} real SDKs against a loopback server, each classified once at the source.\n\n`,
+      `${colors.bold('faultline demo')}: ${sdkRows.length} failures from ${providers.size} real SDKs against a loopback server, each classified once at the source${aiSdkRows > 0 ? `; ${aiSdkRows} of them again through the Vercel AI SDK (@faultline/ai-sdk), which must agree` : ''}.\n\n`,
     );
     streams.stdout.write(`${formatDemoTable(results, colors)}\n`);
-    streams.stdout.write(`\n${summaryLine(results)}\n`);
+    streams.stdout.write(`\n${summaryLine(sdkRows)}\n`);
     const showcase = pickShowcase(results);
     if (showcase !== undefined) {
       streams.stdout.write(

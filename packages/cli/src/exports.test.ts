@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { exportList } from '../../../vitest.exports.ts';
-import * as entry from './index.ts';
+import * as entry1 from './driver/index.ts';
+import * as entry0 from './index.ts';
 
 // The public surface, pinned name by name: adding, renaming or removing an export means editing
 // this list too, so a change to what users can import is always deliberate.
 describe('export list', { timeout: 120_000 }, () => {
   it('@faultline/cli', () => {
-    expect(exportList(entry, new URL('./index.ts', import.meta.url))).toEqual({
+    expect(exportList(entry0, new URL('./index.ts', import.meta.url))).toEqual({
       values: [
         'classifyThroughSdk',
         'createProgram',
@@ -17,7 +18,6 @@ describe('export list', { timeout: 120_000 }, () => {
         'loggedError',
         'mockCommand',
         'parseHeaderLines',
-        'providerDrivers',
         'renderReport',
         'responseFromLoggedError',
         'runCli',
@@ -32,8 +32,46 @@ describe('export list', { timeout: 120_000 }, () => {
         'DemoResult',
         'MockOptions',
         'OutputFormat',
-        'ProviderDriver',
         'TerminalStreams',
+      ],
+    });
+  });
+  it('@faultline/cli/driver', () => {
+    expect(exportList(entry1, new URL('./driver/index.ts', import.meta.url))).toEqual({
+      values: [
+        'PROMPT',
+        'PROVIDERS',
+        'PROVIDER_NAMES',
+        'ScenarioDidNotSettle',
+        'adapterPackageOf',
+        'callProvider',
+        'defineDriver',
+        'drain',
+        'driveAll',
+        'driveScenario',
+        'loadAdapter',
+        'loadDriver',
+        'loadProvider',
+        'providerEntry',
+        'startScenarioServers',
+      ],
+      types: [
+        'CallOptions',
+        'DriveOptions',
+        'DriveOutcome',
+        'DrivenRequest',
+        'DrivenScenario',
+        'DriverCall',
+        'GuardOptions',
+        'LoadedProvider',
+        'LoopbackProtocol',
+        'ProviderAdapter',
+        'ProviderDriver',
+        'ProviderEntry',
+        'ScenarioServers',
+        'ScenarioTargets',
+        'SdkImporter',
+        'SdkRetries',
       ],
     });
   });

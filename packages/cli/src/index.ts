@@ -22,5 +22,4 @@ export {
 } from './demo-command.ts';
 export { type MockOptions, mockCommand } from './mock-command.ts';
 export { createProgram, runCli, version } from './program.ts';
-export { type ProviderDriver, providerDrivers } from './provider-drivers.ts';
 export type { TerminalStreams } from './terminal.ts';

@@ -3,6 +3,8 @@ import {
   ProviderErrorMetadata as MetadataSchema,
   type ProviderErrorMetadata,
 } from '@faultline/classify';
+import { classifyError } from '@faultline/render';
+import { isStainlessApiError } from '@faultline/stainless';
 import {
   type LoopbackServer,
   loadScenarios,
@@ -38,8 +40,19 @@ async function runScenario(
   }
 }
 
-function metadataFor(outcome: Outcome): ProviderErrorMetadata | undefined {
-  return outcome.thrown ? anthropicExtractor.extract(outcome.error) : detectAnthropicRefusal(outcome.result);
+/**
+ * What a user's pipeline reads: the answer's refusal, or what anthropicExtractor reads of the
+ * thrown value. A raw transport drop (undici `terminated`, node-fetch `Premature close`) carries
+ * no SDK's mark and is left to render's built-in transport reader, which names no SDK.
+ */
+function metadataFor(outcome: Outcome, streaming: boolean): ProviderErrorMetadata | undefined {
+  if (!outcome.thrown) return detectAnthropicRefusal(outcome.result);
+  const own = anthropicExtractor.extract(outcome.error);
+  if (own !== undefined) return own;
+  expect(isStainlessApiError(outcome.error), `extractor ignored ${String(outcome.error)}`).toBe(false);
+  const { metadata } = classifyError(outcome.error, { extractors: [anthropicExtractor], streaming });
+  expect(metadata).toMatchObject({ provider: 'node', origin: 'network' });
+  return metadata;
 }
 
 const scenarios = loadScenarios('anthropic');
@@ -68,10 +81,13 @@ scenarioSuite({
     'stream cut',
     'billing',
   ],
+  // A raw transport drop names no SDK: render's built-in reader reads it (provider `node`).
+  builtInsRead: true,
   read: async ({ Client }, scenario, on) => ({
-    metadata: metadataFor(await runScenario(on, scenario, Client)),
+    metadata: metadataFor(await runScenario(on, scenario, Client), scenario.stream === true),
   }),
   check({ scenario, metadata }) {
+    expect(['anthropic', 'node']).toContain(metadata.provider);
     // The raw body stays in memory only (non-enumerable), never in a serialised form.
     const rawBody = (metadata as { rawBody?: unknown }).rawBody;
     const response = scenario.response;

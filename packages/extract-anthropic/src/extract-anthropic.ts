@@ -7,19 +7,29 @@ import type {
 import {
   attachRawBody,
   causeChain,
-  constructorName,
   defineExtractor,
-  inspectTransportError,
   messageOf,
   parseJsonSafely,
   prototypeNames,
   readHeader,
-  retryAfterFromHeaders,
   safeGet,
   safeStatus,
   safeString,
-  signalAbortOrigin,
 } from '@faultline/classify/toolkit';
+import {
+  isStainlessApiError,
+  jsonText,
+  messageWithoutBody,
+  readAnsweredHeaders,
+  readStainlessContext,
+  type StainlessAnswer,
+  sdkConditionMetadata,
+  stainlessAnswerOf,
+  stainlessErrorType,
+  stainlessRawDropMetadata,
+  stainlessTransportMetadata,
+  textBodyOf,
+} from '@faultline/stainless';
 import {
   type AnthropicErrorBody,
   AnthropicMessageResult,
@@ -51,14 +61,6 @@ function hasKey(value: unknown, key: string): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * A Stainless `APIError` (every major of @anthropic-ai/sdk): `status`, `headers` and `error` are
- * always assigned by the constructor, even when undefined (connection errors).
- */
-function isStainlessShape(error: unknown): boolean {
-  return hasKey(error, 'status') && hasKey(error, 'headers') && hasKey(error, 'error');
 }
 
 function hasAnthropicHeaders(headers: unknown): boolean {
@@ -95,59 +97,6 @@ function sseErrorBody(chain: unknown[]): AnthropicErrorBody | undefined {
   return undefined;
 }
 
-function stringifySafely(value: unknown): string | undefined {
-  // Bytes are never a message: JSON-encoding a 50 MB buffer costs seconds and hundreds of MB.
-  if (
-    typeof value === 'object' &&
-    value !== null &&
-    (ArrayBuffer.isView(value) || value instanceof ArrayBuffer)
-  ) {
-    return undefined;
-  }
-  try {
-    const text = JSON.stringify(value);
-    return typeof text === 'string' ? text : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** `"502 <html>…"`: the text body the SDK folds into the message when the body is not JSON. */
-function textBodyFromMessage(message: string, status: number | undefined): string | undefined {
-  if (status === undefined) return undefined;
-  const prefix = `${status} `;
-  if (!message.startsWith(prefix)) return undefined;
-  const rest = message.slice(prefix.length);
-  return rest === 'status code (no body)' ? undefined : rest;
-}
-
-/**
- * A message for an error whose body gave no Anthropic message. The SDK's own message is
- * "<status> <body>" (or "<status> status code (no body)"); the body is never copied into the
- * metadata: an HTML page is reduced to its title, other JSON to a fixed phrase, text to its first line.
- */
-function messageWithoutBody(sdkMessage: string, status: number | undefined): string {
-  const prefix = status === undefined ? '' : `${status} `;
-  const rest = (sdkMessage.startsWith(prefix) ? sdkMessage.slice(prefix.length) : sdkMessage).trim();
-  if (rest.length === 0 || rest.startsWith('status code')) return sdkMessage.slice(0, 200);
-  if (rest.startsWith('<')) {
-    const title =
-      /<title[^>]*>([^<]{1,200})<\/title>/i.exec(rest)?.[1] ??
-      /<h1[^>]*>([^<]{1,200})<\/h1>/i.exec(rest)?.[1];
-    const heading = title?.trim() || 'HTML error page';
-    return heading.startsWith(prefix) ? heading : `${prefix}${heading}`;
-  }
-  if (rest.startsWith('{') || rest.startsWith('[')) return `${prefix}error body without a message`.trim();
-  return `${prefix}${(rest.split(/\r?\n/, 1)[0] ?? '').slice(0, 200)}`;
-}
-
-function sdkErrorTypeOf(error: unknown, names: string[]): string | undefined {
-  const name = constructorName(error) ?? names[0];
-  if (name !== undefined && name !== 'Object') return name;
-  const own = safeGet(error, 'name');
-  return typeof own === 'string' && own.length > 0 && own.length < 200 ? own : undefined;
-}
-
 function firstString(...values: unknown[]): string | undefined {
   for (const value of values) {
     const text = safeString(value, 256);
@@ -156,64 +105,48 @@ function firstString(...values: unknown[]): string | undefined {
   return undefined;
 }
 
-function shouldRetryHint(headers: unknown): boolean | undefined {
-  const value = readHeader(headers, 'x-should-retry')?.trim().toLowerCase();
-  if (value === 'true') return true;
-  if (value === 'false') return false;
-  return undefined;
-}
-
-/**
- * What an answered failure consists of, whichever transport saw it: the SDK's `APIError` (its
- * `headers`, `error`, message and own fields) or a raw HTTP response read by
- * {@link readAnthropicHttpFailure}.
- */
-interface AnsweredFailure {
-  readonly headers: unknown;
-  /** The SDK's message: "<status> <body text>" or "<status> status code (no body)". */
-  readonly sdkMessage: string;
-  readonly sdkErrorType: string | undefined;
-  /** The SDK's own fields (`requestID`, `type`, `errorCode`, `apiMessage`, `error`); undefined for a raw response. */
-  readonly source: unknown;
-}
-
 /** Metadata for an error the provider answered (HTTP status or an in-stream error event). */
 function providerMetadata(
   error: unknown,
   body: AnthropicErrorBody | undefined,
   origin: 'http' | 'stream_event',
   status: number | undefined,
-  names: string[],
   now: number,
 ): ProviderErrorMetadata {
   return answeredMetadata(
     {
+      status,
       headers: safeGet(error, 'headers'),
-      sdkMessage: messageOf(error),
-      sdkErrorType: sdkErrorTypeOf(error, names),
-      source: error,
+      error: safeGet(error, 'error'),
+      message: messageOf(error),
     },
+    stainlessErrorType(error),
+    error,
     body,
     origin,
-    status,
     now,
   );
 }
 
-/** The rules for an answered failure, shared by the SDK path and {@link readAnthropicHttpFailure}. */
+/**
+ * The rules for an answered failure, shared by the SDK path and {@link readAnthropicHttpFailure}.
+ * `source` is the SDK's error (its own fields `requestID`, `type`, `errorCode`, `apiMessage`);
+ * undefined for a raw response.
+ */
 function answeredMetadata(
-  failure: AnsweredFailure,
+  failure: StainlessAnswer,
+  sdkErrorType: string | undefined,
+  source: unknown,
   body: AnthropicErrorBody | undefined,
   origin: 'http' | 'stream_event',
-  status: number | undefined,
   now: number,
 ): ProviderErrorMetadata {
-  const { headers, sdkMessage, source: error } = failure;
+  const { status, headers, message: sdkMessage } = failure;
   const innerMessage = body?.error.message;
   const apiMessage =
     safeString(innerMessage) ??
-    (innerMessage !== undefined ? safeString(stringifySafely(innerMessage)) : undefined) ??
-    safeString(safeGet(error, 'apiMessage'));
+    (innerMessage !== undefined ? safeString(jsonText(innerMessage)) : undefined) ??
+    safeString(safeGet(source, 'apiMessage'));
   const metadata: ProviderErrorMetadata = {
     provider: ANTHROPIC_PROVIDER,
     message:
@@ -222,30 +155,24 @@ function answeredMetadata(
         : messageWithoutBody(sdkMessage, status),
     origin,
   };
-  if (failure.sdkErrorType !== undefined) metadata.sdkErrorType = failure.sdkErrorType;
+  if (sdkErrorType !== undefined) metadata.sdkErrorType = sdkErrorType;
   if (status !== undefined) metadata.statusCode = status;
-  const requestId = firstString(
-    safeGet(error, 'requestID'),
-    safeGet(error, 'request_id'),
-    body?.request_id,
-    readHeader(headers, 'request-id'),
-  );
-  if (requestId !== undefined) metadata.requestId = requestId;
-  const providerType = firstString(body?.error.type, safeGet(error, 'type'));
+  // Anthropic's header is `request-id`; its error body repeats it as `request_id`.
+  readAnsweredHeaders(metadata, source, headers, now, {
+    requestIdHeaders: ['request-id'],
+    requestIdCandidates: [body?.request_id],
+  });
+  const providerType = firstString(body?.error.type, safeGet(source, 'type'));
   if (providerType !== undefined) metadata.providerType = providerType;
-  const providerCode = firstString(body?.error.details?.error_code, safeGet(error, 'errorCode'));
+  const providerCode = firstString(body?.error.details?.error_code, safeGet(source, 'errorCode'));
   if (providerCode !== undefined) metadata.providerCode = providerCode;
-  const retryAfterSeconds = retryAfterFromHeaders(headers, now);
-  if (retryAfterSeconds !== undefined) metadata.retryAfterSeconds = retryAfterSeconds;
-  const hint = shouldRetryHint(headers);
-  if (hint !== undefined) metadata.shouldRetryHint = hint;
-  const errorField = safeGet(error, 'error');
+  const errorField = failure.error;
   const raw =
     body !== undefined
-      ? stringifySafely(body)
+      ? jsonText(body)
       : errorField !== null && typeof errorField === 'object'
-        ? stringifySafely(errorField)
-        : textBodyFromMessage(sdkMessage, status);
+        ? jsonText(errorField)
+        : textBodyOf(sdkMessage, status);
   if (raw !== undefined) attachRawBody(metadata, raw);
   return metadata;
 }
@@ -260,82 +187,15 @@ export function readAnthropicHttpFailure(
   response: HttpFailure,
   options: HttpFailureReadOptions = {},
 ): ProviderErrorMetadata {
-  const status = safeStatus(safeGet(response, 'status'));
-  const bodyValue = safeGet(response, 'body');
-  const text = typeof bodyValue === 'string' ? bodyValue : '';
-  const body = parseAnthropicErrorBody(parseJsonSafely(text));
-  const sdkMessage =
-    `${status ?? ''} ${text.trim().length > 0 ? text.slice(0, MAX_BODY_TEXT) : 'status code (no body)'}`.trim();
+  const answer = stainlessAnswerOf(response, (json) => json);
   return answeredMetadata(
-    {
-      headers: safeGet(response, 'headers'),
-      sdkMessage,
-      sdkErrorType: options.sdkErrorType,
-      source: undefined,
-    },
-    body,
-    status === undefined ? 'stream_event' : 'http',
-    status,
+    answer,
+    options.sdkErrorType,
+    undefined,
+    parseAnthropicErrorBody(answer.error),
+    answer.status === undefined ? 'stream_event' : 'http',
     options.now ?? Date.now(),
   );
-}
-
-/** Longest body text folded into the SDK-style message (the SDK folds it whole; the reader bounds it). */
-const MAX_BODY_TEXT = 64 * 1024;
-
-/** Metadata for an error the SDK raised without an answer (connection, timeout, abort). */
-function transportMetadata(
-  error: unknown,
-  names: string[],
-  signal: AbortSignal | undefined,
-  streaming: boolean,
-): ProviderErrorMetadata {
-  const sdkErrorType = sdkErrorTypeOf(error, names);
-  const message = messageOf(error);
-  const base = (origin: ProviderErrorMetadata['origin']): ProviderErrorMetadata => {
-    const metadata: ProviderErrorMetadata = { provider: ANTHROPIC_PROVIDER, message, origin };
-    if (sdkErrorType !== undefined) metadata.sdkErrorType = sdkErrorType;
-    return metadata;
-  };
-  const allNames = [sdkErrorType ?? '', ...names];
-  if (allNames.includes('APIUserAbortError') || message === 'Request was aborted.') {
-    // The SDK says "aborted" whichever signal fired: classify's rule for who fired decides.
-    return { ...base(signalAbortOrigin(error, signal)), networkPhase: 'unknown' };
-  }
-  if (allNames.includes('APIConnectionTimeoutError') || message === 'Request timed out.') {
-    return { ...base('timeout'), networkPhase: 'before_response' };
-  }
-  const cause = safeGet(error, 'cause');
-  const transport = cause === undefined ? undefined : inspectTransportError(cause, signal, streaming);
-  if (transport !== undefined) {
-    const metadata: ProviderErrorMetadata = {
-      ...base(transport.origin),
-      networkPhase: transport.networkPhase,
-    };
-    if (transport.networkCode !== undefined) metadata.networkCode = transport.networkCode;
-    return metadata;
-  }
-  return { ...base('network'), networkPhase: 'unknown' };
-}
-
-/** A raw transport error that the SDK let through unwrapped (undici `terminated`, node-fetch `Premature close`). */
-function rawTransportMetadata(
-  error: unknown,
-  signal: AbortSignal | undefined,
-  streaming: boolean,
-): ProviderErrorMetadata | undefined {
-  const transport = inspectTransportError(error, signal, streaming);
-  if (transport === undefined) return undefined;
-  const metadata: ProviderErrorMetadata = {
-    provider: ANTHROPIC_PROVIDER,
-    message: transport.message || messageOf(error),
-    origin: transport.origin,
-    networkPhase: transport.networkPhase,
-  };
-  if (transport.networkCode !== undefined) metadata.networkCode = transport.networkCode;
-  const sdkErrorType = constructorName(error);
-  if (sdkErrorType !== undefined) metadata.sdkErrorType = sdkErrorType;
-  return metadata;
 }
 
 /**
@@ -346,43 +206,33 @@ function rawTransportMetadata(
  */
 export const anthropicExtractor: Extractor = defineExtractor({
   provider: ANTHROPIC_PROVIDER,
-  extract(error, context) {
+  extract(error, extractContext) {
     if (error === null || typeof error !== 'object') return undefined;
-    const now = context.now?.() ?? Date.now();
+    const context = readStainlessContext(extractContext);
     const names = prototypeNames(error);
-    // render's guardStream says when the error was thrown while reading a stream.
-    const streaming = safeGet(context, 'streaming') === true;
     if (names.some((name) => FOREIGN_SDK_BASES.has(name))) return undefined;
 
-    if (!isStainlessShape(error)) {
+    if (!isStainlessApiError(error)) {
       // Every major throws a plain Error when no key or token is configured, before any request.
       const plainMessage = messageOf(error, 1000);
       if (MISSING_CREDENTIALS.test(plainMessage)) {
-        const metadata: ProviderErrorMetadata = {
-          provider: ANTHROPIC_PROVIDER,
-          message: plainMessage,
-          origin: 'validation',
-          sdkCondition: 'missing_credentials',
-        };
-        const sdkErrorType = sdkErrorTypeOf(error, names);
-        if (sdkErrorType !== undefined) metadata.sdkErrorType = sdkErrorType;
-        return metadata;
+        return sdkConditionMetadata(error, ANTHROPIC_PROVIDER, plainMessage, 'missing_credentials');
       }
-      // A raw `TypeError: terminated` or `Premature close` from a cut body or stream. Anthropic
-      // SDK errors that are not API errors (e.g. a consumed stream) carry the AnthropicError base.
-      if (names.includes('AnthropicError')) {
-        const transport = rawTransportMetadata(error, context.signal, streaming);
-        if (transport !== undefined) return transport;
-        const metadata: ProviderErrorMetadata = {
-          provider: ANTHROPIC_PROVIDER,
-          message: messageOf(error),
-          origin: 'validation',
-        };
-        const sdkErrorType = sdkErrorTypeOf(error, names);
-        if (sdkErrorType !== undefined) metadata.sdkErrorType = sdkErrorType;
-        return metadata;
-      }
-      return rawTransportMetadata(error, context.signal, streaming);
+      // A raw transport drop (undici `TypeError: terminated`, node-fetch `Premature close`) carries
+      // no SDK's mark: render's built-in transport reader reads it without naming an SDK that may
+      // not have thrown it. Anthropic SDK errors that are not API errors (e.g. a consumed stream)
+      // carry the AnthropicError base, and a transport cause of theirs is the SDK's.
+      if (!names.includes('AnthropicError')) return undefined;
+      const drop = stainlessRawDropMetadata(error, ANTHROPIC_PROVIDER, context);
+      if (drop !== undefined) return drop;
+      const metadata: ProviderErrorMetadata = {
+        provider: ANTHROPIC_PROVIDER,
+        message: messageOf(error),
+        origin: 'validation',
+      };
+      const sdkErrorType = stainlessErrorType(error);
+      if (sdkErrorType !== undefined) metadata.sdkErrorType = sdkErrorType;
+      return metadata;
     }
 
     const status = safeStatus(safeGet(error, 'status'));
@@ -399,13 +249,11 @@ export const anthropicExtractor: Extractor = defineExtractor({
       hasAnthropicHeaders(headers);
     if (!anthropicEvidence) return undefined;
 
-    if (status !== undefined) return providerMetadata(error, body, 'http', status, names, now);
-    if (body !== undefined) return providerMetadata(error, body, 'stream_event', undefined, names, now);
-    if (sseBody !== undefined) {
-      const metadata = providerMetadata(error, sseBody, 'stream_event', undefined, names, now);
-      return metadata;
-    }
-    return transportMetadata(error, names, context.signal, streaming);
+    if (status !== undefined) return providerMetadata(error, body, 'http', status, context.now);
+    if (body !== undefined) return providerMetadata(error, body, 'stream_event', undefined, context.now);
+    if (sseBody !== undefined)
+      return providerMetadata(error, sseBody, 'stream_event', undefined, context.now);
+    return stainlessTransportMetadata(error, ANTHROPIC_PROVIDER, context.signal);
   },
 });
 

@@ -1,7 +1,7 @@
 import type { ProviderErrorMetadata } from '@faultline/classify';
 import { safeGet, safePath } from '@faultline/classify/toolkit';
-import { type GuardedStream, type GuardStreamOptions, guardStream } from '@faultline/render';
-import { controllerRelease } from '@faultline/render/toolkit';
+import type { GuardedStream, GuardStreamOptions } from '@faultline/render';
+import { guardStainlessStream } from '@faultline/stainless';
 import { ANTHROPIC_PROVIDER, anthropicExtractor } from './extract-anthropic.ts';
 
 /**
@@ -55,20 +55,11 @@ export function guardAnthropicStream<S extends AsyncIterable<unknown>>(
   stream: S,
   options: GuardAnthropicStreamOptions = {},
 ): GuardedStream<S> {
-  const { detectBlockedAnswer, inspectChunk, extractors, ...rest } = options;
+  const { detectBlockedAnswer, inspectChunk, ...rest } = options;
   const userInspect = inspectChunk;
-  // The raw `Stream` (`messages.create({ stream: true })`) is read by an async generator whose
-  // return() waits behind a stalled read: aborting its own controller ends the request at once.
-  // A MessageStream (`messages.stream()`) has an abort() its iterator's return() calls already.
-  const release = controllerRelease(stream);
-  return guardStream(stream, {
+  return guardStainlessStream(stream as AsyncIterable<unknown>, anthropicExtractor, {
     provider: ANTHROPIC_PROVIDER,
     ...rest,
-    onAbandon: () => {
-      release?.();
-      rest.onAbandon?.();
-    },
-    extractors: [...(extractors ?? []), anthropicExtractor],
     isTerminal: isMessageStop,
     measure: measureEvent,
     inspectChunk: (event) =>

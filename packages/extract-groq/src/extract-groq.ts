@@ -6,20 +6,29 @@ import type {
 } from '@faultline/classify';
 import {
   attachRawBody,
-  constructorName,
   defineExtractor,
-  inspectTransportError,
+  type ExtractContext,
   messageOf,
-  parseJsonSafely,
   prototypeNames,
   readHeader,
-  retryAfterFromHeaders,
   safeGet,
   safeHasOwn,
   safeStatus,
   safeString,
-  signalAbortOrigin,
 } from '@faultline/classify/toolkit';
+import {
+  isStainlessApiError,
+  jsonText,
+  messageWithoutBody,
+  readAnsweredHeaders,
+  readStainlessContext,
+  type StainlessAnswer,
+  sdkConditionMetadata,
+  stainlessAnswerOf,
+  stainlessErrorType,
+  stainlessTransportMetadata,
+  textBodyOf,
+} from '@faultline/stainless';
 import { GroqErrorObject } from './groq-error-shape.ts';
 
 /** The provider key faultline uses for Groq. */
@@ -33,8 +42,7 @@ export const GROQ_PROVIDER = 'groq';
  * have the same shape with other base classes and are left to their extractors.
  */
 function isGroqError(error: object): boolean {
-  const stainless = safeHasOwn(error, 'status') && safeHasOwn(error, 'headers') && safeHasOwn(error, 'error');
-  if (!stainless) return false;
+  if (!isStainlessApiError(error)) return false;
   if (prototypeNames(error).includes('GroqError')) return true;
   return readHeader(safeGet(error, 'headers'), 'x-groq-region') !== undefined;
 }
@@ -80,69 +88,11 @@ function readErrorFields(metadata: ProviderErrorMetadata, inner: GroqErrorObject
 }
 
 function rawBodyText(body: unknown): string | undefined {
-  if (body === undefined || body === null) return undefined;
-  try {
-    const text = JSON.stringify(body);
-    return typeof text === 'string' ? text : undefined;
-  } catch {
-    return undefined;
-  }
+  return body === undefined || body === null ? undefined : jsonText(body);
 }
 
+/** The longest SDK message read: groq-sdk folds a whole text body into it. */
 const MAX_TEXT_BODY = 64 * 1024;
-
-/** A short description of a non-JSON body: an HTML page's title, or its kind. */
-function describeTextBody(body: string, status: number): string {
-  const trimmed = body.trim();
-  if (trimmed.length === 0) return `HTTP ${status} with an empty body`;
-  const title =
-    /<title[^>]*>([^<]{1,200})<\/title>/i.exec(trimmed)?.[1] ??
-    /<h1[^>]*>([^<]{1,200})<\/h1>/i.exec(trimmed)?.[1];
-  if (title !== undefined) return title.trim();
-  return `HTTP ${status} with a ${trimmed.startsWith('<') ? 'HTML' : 'text'} body`;
-}
-
-function nameOf(value: unknown): string | undefined {
-  const name = safeString(safeGet(value, 'name'), 200);
-  return name !== undefined && name !== 'Error' ? name : constructorName(value);
-}
-
-/** A Stainless connection-class error (no status): abort, timeout, or a transport failure. */
-function transportMetadata(
-  error: object,
-  names: string[],
-  signal: AbortSignal | undefined,
-  streaming: boolean,
-): Pick<ProviderErrorMetadata, 'origin' | 'networkPhase' | 'networkCode' | 'message'> {
-  const message = messageOf(error, 1000);
-  if (names.includes('APIUserAbortError') || /^Request was aborted\.?$/.test(message)) {
-    // The SDK says "aborted" whichever signal fired: classify's rule for who fired decides.
-    return {
-      origin: signalAbortOrigin(error, signal),
-      networkPhase: 'unknown',
-      message: message || 'Request was aborted.',
-    };
-  }
-  if (names.includes('APIConnectionTimeoutError') || /^Request timed out\.?$/.test(message)) {
-    // groq-sdk's timeout covers only the wait for the response headers.
-    return {
-      origin: 'timeout',
-      networkPhase: streaming ? 'stream' : 'before_response',
-      message: message || 'Request timed out.',
-    };
-  }
-  const cause = safeGet(error, 'cause');
-  const transport = cause === undefined ? undefined : inspectTransportError(cause, signal, streaming);
-  if (transport !== undefined) {
-    return {
-      origin: transport.origin,
-      networkPhase: transport.networkPhase,
-      ...(transport.networkCode !== undefined ? { networkCode: transport.networkCode } : {}),
-      message: message || transport.message,
-    };
-  }
-  return { origin: 'network', networkPhase: 'unknown', message: message || 'Connection error.' };
-}
 
 /**
  * groq-sdk's own words (0.37 to 1.6, observed) when the client is built without a key:
@@ -151,60 +101,47 @@ function transportMetadata(
  */
 const MISSING_API_KEY = /^The GROQ_API_KEY environment variable is missing or empty/;
 
-function extractGroq(error: unknown, context: { signal?: AbortSignal; now?: () => number }) {
+function extractGroq(error: unknown, extractContext: ExtractContext) {
   if (error === null || typeof error !== 'object') return undefined;
+  const context = readStainlessContext(extractContext);
   if (!isGroqError(error)) {
     // A plain GroqError (not an APIError) thrown by the client constructor.
     const message = messageOf(error, 1000);
     if (MISSING_API_KEY.test(message) && prototypeNames(error).includes('GroqError')) {
-      return {
-        provider: GROQ_PROVIDER,
-        sdkErrorType: 'GroqError',
-        message,
-        origin: 'validation',
-        sdkCondition: 'missing_credentials',
-      } as const;
+      return sdkConditionMetadata(error, GROQ_PROVIDER, message, 'missing_credentials');
     }
+    // A raw transport drop (undici `TypeError: terminated`, node-fetch `Premature close`) carries
+    // no SDK's mark: render's built-in transport reader reads it.
     return undefined;
   }
 
-  const names = prototypeNames(error);
   const status = safeStatus(safeGet(error, 'status'));
   const body = safeGet(error, 'error');
-  const sdkErrorType = names.find((name) => name !== 'Error' && name !== 'GroqError') ?? nameOf(error);
-  const now = context.now?.() ?? Date.now();
-  const failure = { status, headers: safeGet(error, 'headers'), body, sdkErrorType, source: error };
+  const failure: StainlessAnswer = {
+    status,
+    headers: safeGet(error, 'headers'),
+    error: body,
+    message: messageOf(error, MAX_TEXT_BODY),
+  };
   const inner = snapshot(innerErrorObject(body));
   if (status !== undefined || inner !== undefined || (typeof body === 'string' && body.trim() !== '')) {
-    return answeredMetadata(failure, now);
+    return answeredMetadata(failure, stainlessErrorType(error), error, context.now);
   }
-  // render passes `streaming: true` while a stream is read.
-  const streaming = safeGet(context, 'streaming') === true;
-  const metadata: ProviderErrorMetadata = {
-    provider: GROQ_PROVIDER,
-    ...transportMetadata(error, names, context.signal, streaming),
-  };
-  return finishMetadata(metadata, failure, inner, undefined, now);
+  return stainlessTransportMetadata(error, GROQ_PROVIDER, context.signal);
 }
 
 /**
- * What a failure consists of, whichever transport saw it: groq-sdk's `APIError` (`status`,
- * `headers`, `error` = the JSON body, its message) or a raw HTTP response read by
- * {@link readGroqHttpFailure}.
+ * The rules for an answered failure, shared by the SDK path and {@link readGroqHttpFailure}:
+ * groq-sdk's `APIError` (`error` = the whole JSON body for an HTTP error, the inner object or a
+ * string for a stream event) or a raw HTTP response read the way the SDK reads it.
  */
-interface GroqFailure {
-  readonly status: number | undefined;
-  readonly headers: unknown;
-  /** The parsed JSON body (HTTP) or the inner error object / string (stream event). */
-  readonly body: unknown;
-  readonly sdkErrorType: string | undefined;
-  /** The SDK's error (its message, `request_id`); for a raw response, its message-like view. */
-  readonly source: unknown;
-}
-
-/** The rules for an answered failure, shared by the SDK path and {@link readGroqHttpFailure}. */
-function answeredMetadata(failure: GroqFailure, now: number): ProviderErrorMetadata {
-  const { status, body, source: error } = failure;
+function answeredMetadata(
+  failure: StainlessAnswer,
+  sdkErrorType: string | undefined,
+  source: unknown,
+  now: number,
+): ProviderErrorMetadata {
+  const { status, error: body, message: sdkMessage } = failure;
   const inner = snapshot(innerErrorObject(body));
   let metadata: ProviderErrorMetadata;
   if (status !== undefined) {
@@ -217,53 +154,18 @@ function answeredMetadata(failure: GroqFailure, now: number): ProviderErrorMetad
     // APIError(undefined, "…"). Its connection errors never carry an `error`, so this is the event.
     metadata = { provider: GROQ_PROVIDER, message: safeString(body, 2000) ?? '', origin: 'stream_event' };
   }
-
-  let textBody: string | undefined;
   if (metadata.message === '') {
-    if (inner?.message !== undefined) {
-      metadata.message = inner.message;
-    } else if (status !== undefined) {
-      // Without a JSON body groq-sdk's message is `${status} ${body text}` (an HTML page, a proxy's
-      // words) or `${status} status code (no body)`: the text stays in rawBody only.
-      const sdkMessage = messageOf(error, MAX_TEXT_BODY);
-      const rest = sdkMessage.startsWith(`${status} `)
-        ? sdkMessage.slice(String(status).length + 1)
-        : sdkMessage;
-      if (/^status code \(no body\)$/.test(rest)) {
-        metadata.message = sdkMessage;
-      } else {
-        textBody = rest;
-        metadata.message = describeTextBody(rest, status);
-      }
-    } else {
-      metadata.message = messageOf(error, 2000) || 'Groq error';
-    }
+    metadata.message =
+      inner?.message ??
+      (status !== undefined
+        ? messageWithoutBody(sdkMessage, status)
+        : sdkMessage.slice(0, 2000) || 'Groq error');
   }
-  return finishMetadata(metadata, failure, inner, textBody, now);
-}
-
-function finishMetadata(
-  metadata: ProviderErrorMetadata,
-  failure: GroqFailure,
-  inner: GroqErrorObject | undefined,
-  textBody: string | undefined,
-  now: number,
-): ProviderErrorMetadata {
-  const { headers, body, source: error } = failure;
-  if (failure.sdkErrorType !== undefined) metadata.sdkErrorType = failure.sdkErrorType;
+  if (sdkErrorType !== undefined) metadata.sdkErrorType = sdkErrorType;
   if (inner !== undefined) readErrorFields(metadata, inner);
-
-  const requestId =
-    readHeader(headers, 'x-request-id') ??
-    safeString(safeGet(error, 'request_id'), 200) ??
-    safeString(safeGet(error, 'requestID'), 200);
-  if (requestId !== undefined && requestId !== '') metadata.requestId = requestId;
-  const retryAfter = retryAfterFromHeaders(headers, now);
-  if (retryAfter !== undefined) metadata.retryAfterSeconds = retryAfter;
-  const shouldRetry = readHeader(headers, 'x-should-retry');
-  if (shouldRetry === 'true' || shouldRetry === 'false') metadata.shouldRetryHint = shouldRetry === 'true';
-
-  const raw = rawBodyText(body) ?? textBody;
+  readAnsweredHeaders(metadata, source, failure.headers, now, { requestIdHeaders: ['x-request-id'] });
+  // Without a JSON body the SDK's message is "<status> <body text>": the text stays in rawBody only.
+  const raw = rawBodyText(body) ?? textBodyOf(sdkMessage, status);
   if (raw !== undefined && raw !== '') attachRawBody(metadata, raw);
   return metadata;
 }
@@ -278,21 +180,10 @@ export function readGroqHttpFailure(
   response: HttpFailure,
   options: HttpFailureReadOptions = {},
 ): ProviderErrorMetadata {
-  const status = safeStatus(safeGet(response, 'status'));
-  const bodyValue = safeGet(response, 'body');
-  const text = typeof bodyValue === 'string' ? bodyValue : '';
-  const json = parseJsonSafely(text);
-  const sdkText =
-    json === undefined && text.trim().length > 0 ? text.slice(0, MAX_TEXT_BODY) : 'status code (no body)';
   return answeredMetadata(
-    {
-      status,
-      headers: safeGet(response, 'headers'),
-      body: json,
-      sdkErrorType: options.sdkErrorType,
-      // The message groq-sdk would have given the error.
-      source: { message: `${status ?? ''} ${sdkText}`.trim() },
-    },
+    stainlessAnswerOf(response, (json) => json),
+    options.sdkErrorType,
+    undefined,
     options.now ?? Date.now(),
   );
 }

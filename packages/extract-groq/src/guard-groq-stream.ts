@@ -1,10 +1,5 @@
-import {
-  type GuardedStream,
-  type GuardStreamOptions,
-  guardStream,
-  type StreamChunk,
-} from '@faultline/render';
-import { controllerRelease } from '@faultline/render/toolkit';
+import type { GuardedStream, GuardStreamOptions, StreamChunk } from '@faultline/render';
+import { guardStainlessStream } from '@faultline/stainless';
 import { detectGroqBlockedAnswer, groqChunkCharacters, isGroqTerminalChunk } from './blocked-answer.ts';
 import { GROQ_PROVIDER, groqErrorChunkMetadata, groqExtractor } from './extract-groq.ts';
 
@@ -30,18 +25,11 @@ export function guardGroqStream<S extends AsyncIterable<unknown>>(
   stream: S,
   options: GuardStreamOptions<StreamChunk<S>> = {},
 ): GuardedStream<S> {
-  // The raw stream's own AbortController: a stall the guard gives up on must not keep the request open.
-  const release = controllerRelease(stream);
-  return guardStream(stream, {
+  return guardStainlessStream(stream, groqExtractor, {
     provider: GROQ_PROVIDER,
     isTerminal: isGroqTerminalChunk,
     measure: groqChunkCharacters,
     ...options,
     inspectChunk: (chunk) => inspectGroqChunk(chunk) ?? options.inspectChunk?.(chunk),
-    onAbandon: () => {
-      release?.();
-      options.onAbandon?.();
-    },
-    extractors: [...(options.extractors ?? []), groqExtractor],
   });
 }

@@ -1,4 +1,6 @@
 import { classify, ProviderErrorMetadata } from '@faultline/classify';
+import { classifyError } from '@faultline/render';
+import { isStainlessApiError } from '@faultline/stainless';
 import {
   bigBody,
   type LoopbackServer,
@@ -64,9 +66,11 @@ async function thrownBy(sdk: Sdk, scenario: Scenario, on: LoopbackServer = serve
   throw new Error(`${sdk.alias} resolved ${scenario.id} without throwing`);
 }
 
-function classifyThrown(error: unknown, signal?: AbortSignal) {
-  const metadata = openaiExtractor.extract(error, signal === undefined ? {} : { signal });
-  return { metadata, classification: metadata === undefined ? undefined : classify(metadata) };
+/** The whole pipeline as a user runs it: openaiExtractor, then render's built-in readers, then classify. */
+function classifyThrown(error: unknown, streaming: boolean) {
+  const own = openaiExtractor.extract(error, { streaming } as never);
+  const { metadata, classification } = classifyError(error, { extractors: [openaiExtractor], streaming });
+  return { own, metadata, classification };
 }
 
 scenarioSuite({
@@ -87,7 +91,24 @@ scenarioSuite({
     'stream cut',
     'overload',
   ],
-  read: async (sdk, scenario, on) => classifyThrown(await thrownBy(sdk, scenario, on)),
+  builtInsRead: true,
+  async read(sdk, scenario, on) {
+    const thrown = await thrownBy(sdk, scenario, on);
+    return { ...classifyThrown(thrown, scenario.stream === true), thrown };
+  },
+  check({ scenario, metadata, thrown }) {
+    const { own } = classifyThrown(thrown, scenario.stream === true);
+    if (own === undefined) {
+      // Only a raw transport drop (undici `terminated`, node-fetch `Premature close`) carries no
+      // SDK's mark: render's built-in transport reader reads it, naming no SDK.
+      expect(isStainlessApiError(thrown), `extractor ignored ${String(thrown)}`).toBe(false);
+      expect(metadata).toMatchObject({ provider: 'node', origin: 'network' });
+    } else {
+      // render keeps what the extractor read (it scrubs the message and marks mid-stream phases).
+      expect(metadata).toMatchObject({ provider: 'openai', origin: own.origin });
+      expect(metadata.statusCode).toBe(own.statusCode);
+    }
+  },
 });
 
 for (const sdk of SDKS) {

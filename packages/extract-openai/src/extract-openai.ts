@@ -8,18 +8,29 @@ import {
   attachRawBody,
   constructorName,
   defineExtractor,
-  inspectTransportError,
   messageOf,
   parseJsonSafely,
   prototypeNames,
-  readHeader,
-  retryAfterFromHeaders,
   safeGet,
   safeHasOwn,
   safeStatus,
   safeString,
-  signalAbortOrigin,
 } from '@faultline/classify/toolkit';
+import {
+  isSdkWrapper,
+  isStainlessApiError,
+  jsonText,
+  messageWithoutBody,
+  readAnsweredHeaders,
+  readStainlessContext,
+  type StainlessAnswer,
+  type StainlessContext,
+  sdkConditionMetadata,
+  stainlessAnswerOf,
+  stainlessRawDropMetadata,
+  stainlessTransportMetadata,
+  textBodyOf,
+} from '@faultline/stainless';
 import {
   ChatCompletionLike,
   OpenAIInnerError,
@@ -31,15 +42,10 @@ import {
 /** The provider key this package reports. */
 export const OPENAI_PROVIDER = 'openai';
 
-// The messages the SDK gives its transport errors; identical in openai 4, 5, 6 and 7 (src/core/error.ts).
-const ABORT_MESSAGE = 'Request was aborted.';
-const TIMEOUT_MESSAGE = 'Request timed out.';
-const CONNECTION_MESSAGE = 'Connection error.';
-
 const MAX_MESSAGE_LENGTH = 2000;
 
-/** Own keys that mark an error as some SDK's wrapper rather than a raw transport error. */
-const OTHER_SDK_KEYS = ['status', 'headers', 'statusCode', '$metadata', 'rawResponse'];
+/** Where OpenAI (`x-request-id`) and Azure OpenAI (`apim-request-id`) put the request id. */
+const OPENAI_REQUEST_ID_HEADERS = ['x-request-id', 'apim-request-id'];
 
 /**
  * An openai `APIError` (any major, any copy): its own keys `status`, `headers` and `error` are
@@ -48,8 +54,7 @@ const OTHER_SDK_KEYS = ['status', 'headers', 'statusCode', '$metadata', 'rawResp
  * three but not `code` and `param`, so they are left to their own extractors.
  */
 function isOpenAIApiError(error: unknown): boolean {
-  const stainless = safeHasOwn(error, 'status') && safeHasOwn(error, 'headers') && safeHasOwn(error, 'error');
-  if (!stainless) return false;
+  if (!isStainlessApiError(error)) return false;
   if (safeHasOwn(error, 'code') && safeHasOwn(error, 'param') && safeHasOwn(error, 'type')) return true;
   return prototypeNames(error).includes('OpenAIError');
 }
@@ -62,38 +67,6 @@ function isOtherOpenAIError(error: unknown): boolean {
 function text(value: unknown, maxLength = MAX_MESSAGE_LENGTH): string | undefined {
   const string = safeString(value, maxLength);
   return string !== undefined && string.trim().length > 0 ? string : undefined;
-}
-
-/**
- * A message for an error whose body had no `message`. The SDK's own message is "<status> <body>"
- * (or "<status> status code (no body)"); the body itself is never copied into the metadata: an
- * HTML page is reduced to its title, a JSON body without a message to a fixed phrase, and a text
- * body to its first line.
- */
-function messageFromSdkText(sdkMessage: string, status: number | undefined): string {
-  const prefix = status === undefined ? '' : `${status} `;
-  const rest = sdkMessage.startsWith(prefix) ? sdkMessage.slice(prefix.length) : sdkMessage;
-  const body = rest.trim();
-  if (body.length === 0 || body.startsWith('status code')) return sdkMessage.slice(0, 200);
-  if (body.startsWith('<')) {
-    const title =
-      /<title[^>]*>([^<]{1,200})<\/title>/i.exec(body)?.[1] ??
-      /<h1[^>]*>([^<]{1,200})<\/h1>/i.exec(body)?.[1];
-    const heading = title?.trim() || 'HTML error page';
-    return heading.startsWith(prefix) ? heading : `${prefix}${heading}`;
-  }
-  if (body.startsWith('{') || body.startsWith('[')) return `${prefix}error body without a message`.trim();
-  const firstLine = body.split(/\r?\n/, 1)[0] ?? '';
-  return `${prefix}${firstLine.slice(0, 200)}`;
-}
-
-function safeStringify(value: unknown): string | undefined {
-  try {
-    const json = JSON.stringify(value);
-    return typeof json === 'string' ? json : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function readInnerError(value: unknown): OpenAIInnerErrorType | undefined {
@@ -123,7 +96,7 @@ function readUpstream(raw: unknown): Upstream | undefined {
       ? (parsed.data.error as OpenAIInnerErrorType)
       : (parsed.data as OpenAIInnerErrorType);
   const upstream: Upstream = {};
-  const message = text(inner.message, 1000) ?? text(safeStringify(inner.message), 1000);
+  const message = text(inner.message, 1000) ?? text(jsonText(inner.message), 1000);
   if (message !== undefined) upstream.message = message;
   if (typeof inner.code === 'string' && inner.code.length > 0) upstream.code = inner.code;
   const status = safeStatus(inner.code) ?? safeStatus(inner.status);
@@ -151,51 +124,20 @@ function moderationBlockReason(inner: OpenAIInnerErrorType): string | undefined 
   return typeof metadata.flagged_input === 'string' ? 'moderation' : undefined;
 }
 
-function requestIdOf(error: unknown, headers: unknown): string | undefined {
-  return (
-    text(safeGet(error, 'requestID'), 200) ??
-    text(safeGet(error, 'request_id'), 200) ??
-    text(readHeader(headers, 'x-request-id'), 200) ??
-    text(readHeader(headers, 'apim-request-id'), 200)
-  );
-}
-
-function shouldRetryHintOf(headers: unknown): boolean | undefined {
-  const value = readHeader(headers, 'x-should-retry')?.trim().toLowerCase();
-  if (value === 'true') return true;
-  if (value === 'false') return false;
-  return undefined;
-}
-
 /**
- * What an answered failure consists of, whichever transport saw it: the openai SDK's `APIError`
- * (its `status`, `headers`, `error` and message) or a raw HTTP response read by
- * {@link readOpenAIHttpFailure}.
+ * An `APIError` with an HTTP status, or a stream error event (status undefined, inner error set):
+ * its `status`, `headers`, `error` (the body's `error` member) and message.
  */
-interface AnsweredFailure {
-  /** The HTTP status; undefined for a stream error event. */
-  readonly status: number | undefined;
-  readonly headers: unknown;
-  /** The body's `error` member (what the SDK keeps as `APIError.error`). */
-  readonly innerValue: unknown;
-  /** The SDK's message: "<status> <message or body text>" or "<status> status code (no body)". */
-  readonly sdkMessage: string;
-  readonly sdkErrorType: string | undefined;
-  /** The SDK's own request id fields, read before the headers. */
-  readonly source: unknown;
-}
-
-/** An `APIError` with an HTTP status, or a stream error event (status undefined, inner error set). */
 function fromApiError(error: unknown, now: number, streamEvent: boolean): ProviderErrorMetadata {
   return answeredFailureMetadata(
     {
       status: streamEvent ? undefined : safeStatus(safeGet(error, 'status')),
       headers: safeGet(error, 'headers'),
-      innerValue: safeGet(error, 'error'),
-      sdkMessage: messageOf(error, MAX_MESSAGE_LENGTH),
-      sdkErrorType: constructorName(error),
-      source: error,
+      error: safeGet(error, 'error'),
+      message: messageOf(error, MAX_MESSAGE_LENGTH),
     },
+    constructorName(error),
+    error,
     now,
     streamEvent,
   );
@@ -203,18 +145,20 @@ function fromApiError(error: unknown, now: number, streamEvent: boolean): Provid
 
 /** The rules for an answered failure, shared by the SDK path and {@link readOpenAIHttpFailure}. */
 function answeredFailureMetadata(
-  failure: AnsweredFailure,
+  failure: StainlessAnswer,
+  sdkErrorType: string | undefined,
+  source: unknown,
   now: number,
   streamEvent: boolean,
 ): ProviderErrorMetadata {
-  const { status, headers, innerValue, sdkMessage } = failure;
+  const { status, headers, error: innerValue, message: sdkMessage } = failure;
   const inner = readInnerError(innerValue);
 
   let message =
     text(inner?.message) ??
-    (inner?.message !== undefined ? text(safeStringify(inner.message)) : undefined) ??
+    (inner?.message !== undefined ? text(jsonText(inner.message)) : undefined) ??
     text(safeGet(inner, 'detail')) ??
-    messageFromSdkText(sdkMessage, status);
+    messageWithoutBody(sdkMessage, status);
   let providerCode = typeof inner?.code === 'string' && inner.code.length > 0 ? inner.code : undefined;
   let providerType = text(inner?.type, 200) ?? text(inner?.innererror?.code, 200);
   let statusCode = status;
@@ -237,18 +181,14 @@ function answeredFailureMetadata(
     message: message.slice(0, MAX_MESSAGE_LENGTH),
     origin: streamEvent ? 'stream_event' : 'http',
   };
-  if (failure.sdkErrorType !== undefined) metadata.sdkErrorType = failure.sdkErrorType;
+  if (sdkErrorType !== undefined) metadata.sdkErrorType = sdkErrorType;
   if (statusCode !== undefined) metadata.statusCode = statusCode;
-  const requestId = requestIdOf(failure.source, headers);
-  if (requestId !== undefined) metadata.requestId = requestId;
-  const retryAfterSeconds = retryAfterFromHeaders(headers, now);
-  if (retryAfterSeconds !== undefined) metadata.retryAfterSeconds = retryAfterSeconds;
+  // Azure OpenAI sends its request id as `apim-request-id`.
+  readAnsweredHeaders(metadata, source, headers, now, { requestIdHeaders: OPENAI_REQUEST_ID_HEADERS });
   if (providerCode !== undefined) metadata.providerCode = providerCode.slice(0, 200);
   if (providerType !== undefined) metadata.providerType = providerType;
   const param = text(inner?.param, 200);
   if (param !== undefined) metadata.providerParam = param;
-  const shouldRetryHint = shouldRetryHintOf(headers);
-  if (shouldRetryHint !== undefined) metadata.shouldRetryHint = shouldRetryHint;
   if (inner !== undefined) {
     const blockReason = azureBlockReason(inner) ?? moderationBlockReason(inner);
     if (blockReason !== undefined) metadata.blockReason = blockReason;
@@ -258,13 +198,10 @@ function answeredFailureMetadata(
       metadata.providerType = 'moderation';
     }
   }
-  const raw = innerValue !== undefined ? safeStringify(innerValue) : sdkMessage;
+  const raw = innerValue !== undefined ? jsonText(innerValue) : textBodyOf(sdkMessage, status);
   if (raw !== undefined && raw.length > 0) attachRawBody(metadata, raw);
   return metadata;
 }
-
-/** Longest body text folded into the SDK-style message (the SDK folds it whole; the reader bounds it). */
-const MAX_BODY_TEXT = 64 * 1024;
 
 /**
  * Reads an OpenAI (or OpenAI-compatible: Azure OpenAI, OpenRouter, DeepSeek, Together) HTTP
@@ -277,65 +214,15 @@ export function readOpenAIHttpFailure(
   response: HttpFailure,
   options: HttpFailureReadOptions = {},
 ): ProviderErrorMetadata {
-  const status = safeStatus(safeGet(response, 'status'));
-  const bodyValue = safeGet(response, 'body');
-  const body = typeof bodyValue === 'string' ? bodyValue : '';
-  const json = parseJsonSafely(body);
-  const innerValue = json === undefined ? undefined : safeGet(json, 'error');
-  // The SDK folds the body text into its message unless the body is JSON without an `error`.
-  const bodyText = json === undefined || innerValue !== undefined ? body.slice(0, MAX_BODY_TEXT) : '';
-  const sdkMessage =
-    `${status ?? ''} ${bodyText.trim().length > 0 ? bodyText : 'status code (no body)'}`.trim();
+  // openai keeps the body's `error` member as `APIError.error` (APIError.generate, every major).
+  const answer = stainlessAnswerOf(response, (json) => safeGet(json, 'error'));
   return answeredFailureMetadata(
-    {
-      status,
-      headers: safeGet(response, 'headers'),
-      innerValue: innerValue === null ? undefined : innerValue,
-      sdkMessage,
-      sdkErrorType: options.sdkErrorType,
-      source: undefined,
-    },
+    answer,
+    options.sdkErrorType,
+    undefined,
     options.now ?? Date.now(),
-    status === undefined,
+    answer.status === undefined,
   );
-}
-
-/** `APIConnectionError`, `APIConnectionTimeoutError`, `APIUserAbortError` (status undefined, no body). */
-function fromTransportApiError(error: unknown, signal: AbortSignal | undefined): ProviderErrorMetadata {
-  const names = [constructorName(error), ...prototypeNames(error)];
-  const message = messageOf(error, MAX_MESSAGE_LENGTH);
-  const base = { provider: OPENAI_PROVIDER, sdkErrorType: constructorName(error) ?? 'APIError' };
-  if (names.includes('APIUserAbortError') || message === ABORT_MESSAGE) {
-    // The SDK says "aborted" whichever signal fired (openai 7 keeps `signal.reason` as the cause):
-    // classify's rule for who fired a signal decides.
-    if (signalAbortOrigin(error, signal) === 'timeout') {
-      return { ...base, message: message || ABORT_MESSAGE, origin: 'timeout', networkPhase: 'unknown' };
-    }
-    return { ...base, message: message || ABORT_MESSAGE, origin: 'abort' };
-  }
-  if (names.includes('APIConnectionTimeoutError') || message === TIMEOUT_MESSAGE) {
-    if (signal?.aborted === true) return { ...base, message: message || ABORT_MESSAGE, origin: 'abort' };
-    // The SDK's timeout only covers the wait for the response headers (fetchWithTimeout).
-    return {
-      ...base,
-      message: message || TIMEOUT_MESSAGE,
-      origin: 'timeout',
-      networkPhase: 'before_response',
-    };
-  }
-  const cause = safeGet(error, 'cause');
-  const transport = cause === undefined ? undefined : inspectTransportError(cause, signal);
-  if (transport !== undefined) {
-    const metadata: ProviderErrorMetadata = {
-      ...base,
-      message: transport.message ? `${message || CONNECTION_MESSAGE} (${transport.message})` : message,
-      origin: transport.origin,
-      networkPhase: transport.networkPhase,
-    };
-    if (transport.networkCode !== undefined) metadata.networkCode = transport.networkCode;
-    return metadata;
-  }
-  return { ...base, message: message || CONNECTION_MESSAGE, origin: 'network', networkPhase: 'unknown' };
 }
 
 /**
@@ -376,21 +263,15 @@ function isMalformedBody(error: unknown): boolean {
   return stack !== undefined && SDK_PARSE_FRAME.test(stack);
 }
 
-function extract(
-  error: unknown,
-  signal: AbortSignal | undefined,
-  now: number,
-  streaming: boolean,
-  depth = 0,
-): ProviderErrorMetadata | undefined {
+function extract(error: unknown, context: StainlessContext, depth = 0): ProviderErrorMetadata | undefined {
   if (error === null || (typeof error !== 'object' && typeof error !== 'function')) return undefined;
 
   if (isOpenAIApiError(error)) {
     const status = safeStatus(safeGet(error, 'status'));
-    if (status !== undefined) return fromApiError(error, now, false);
+    if (status !== undefined) return fromApiError(error, context.now, false);
     const inner = safeGet(error, 'error');
-    if (inner !== undefined && inner !== null) return fromApiError(error, now, true);
-    return fromTransportApiError(error, signal);
+    if (inner !== undefined && inner !== null) return fromApiError(error, context.now, true);
+    return stainlessTransportMetadata(error, OPENAI_PROVIDER, context.signal);
   }
 
   if (isOtherOpenAIError(error)) {
@@ -398,7 +279,7 @@ function extract(
     // `OpenAIError` with the original as `cause`: read the cause first.
     const cause = safeGet(error, 'cause');
     if (cause !== undefined && cause !== null && cause !== error && depth < 3) {
-      const fromCause = extract(cause, signal, now, streaming, depth + 1);
+      const fromCause = extract(cause, context, depth + 1);
       if (fromCause !== undefined) return fromCause;
     }
     const names = [constructorName(error), ...prototypeNames(error)];
@@ -426,21 +307,14 @@ function extract(
       };
     }
     if (MISSING_CREDENTIALS_MESSAGE.test(message)) {
-      return {
-        provider: OPENAI_PROVIDER,
-        sdkErrorType,
-        message,
-        origin: 'validation',
-        sdkCondition: 'missing_credentials',
-      };
+      return sdkConditionMetadata(error, OPENAI_PROVIDER, message, 'missing_credentials');
     }
     return { provider: OPENAI_PROVIDER, sdkErrorType, message, origin: 'validation' };
   }
 
   // Another SDK's own error class (groq-sdk's or @anthropic-ai/sdk's APIConnectionError, the AWS
-  // SDK's SyntaxError with `$metadata`, Mistral's errors) is left to its extractor, even when its
-  // cause chain is a transport failure too.
-  if (OTHER_SDK_KEYS.some((key) => safeHasOwn(error, key))) return undefined;
+  // SDK's SyntaxError with `$metadata`, Mistral's errors) is left to its extractor.
+  if (isSdkWrapper(error)) return undefined;
 
   if (isMalformedBody(error)) {
     return {
@@ -450,23 +324,10 @@ function extract(
       origin: 'malformed_response',
     };
   }
-
-  // Raw transport errors the SDK lets through: undici `TypeError: terminated` (body or stream cut),
-  // node-fetch `Premature close`. Aborts and timeouts are left to the built-in extractors.
-  const transport = inspectTransportError(error, signal, streaming);
-  if (transport !== undefined && transport.origin === 'network') {
-    const metadata: ProviderErrorMetadata = {
-      provider: OPENAI_PROVIDER,
-      message: transport.message || messageOf(error, MAX_MESSAGE_LENGTH) || 'Network error',
-      origin: 'network',
-      networkPhase: transport.networkPhase,
-    };
-    const sdkErrorType = constructorName(error);
-    if (sdkErrorType !== undefined) metadata.sdkErrorType = sdkErrorType;
-    if (transport.networkCode !== undefined) metadata.networkCode = transport.networkCode;
-    return metadata;
-  }
-  return undefined;
+  // A raw transport drop (undici `TypeError: terminated`, node-fetch `Premature close`) carries no
+  // SDK's mark: render's built-in transport reader reads it the same way without naming an SDK
+  // that may not have thrown it. Wrapped in an `OpenAIError` by a stream helper, it is the SDK's.
+  return depth > 0 ? stainlessRawDropMetadata(error, OPENAI_PROVIDER, context) : undefined;
 }
 
 /**
@@ -476,17 +337,7 @@ function extract(
  */
 export const openaiExtractor: Extractor = defineExtractor({
   provider: OPENAI_PROVIDER,
-  extract(error, context) {
-    let now = Date.now();
-    try {
-      if (context.now !== undefined) now = context.now();
-    } catch {
-      now = Date.now();
-    }
-    // render's context says whether a stream was being read (its guardStream does).
-    const streaming = safeGet(context, 'streaming') === true;
-    return extract(error, context.signal, now, streaming);
-  },
+  extract: (error, context) => extract(error, readStainlessContext(context)),
 });
 
 function firstBlockedChoice(result: unknown): string | undefined {

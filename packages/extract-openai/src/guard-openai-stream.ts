@@ -1,12 +1,7 @@
 import type { ProviderErrorMetadata } from '@faultline/classify';
 import { safeGet } from '@faultline/classify/toolkit';
-import {
-  type GuardedStream,
-  type GuardStreamOptions,
-  guardStream,
-  type StreamChunk,
-} from '@faultline/render';
-import { controllerRelease } from '@faultline/render/toolkit';
+import type { GuardedStream, GuardStreamOptions, StreamChunk } from '@faultline/render';
+import { guardStainlessStream } from '@faultline/stainless';
 import { OPENAI_PROVIDER, openaiExtractor } from './extract-openai.ts';
 
 // Responses API stream events that end a response (https://platform.openai.com/docs/api-reference/responses-streaming).
@@ -157,18 +152,11 @@ export function guardOpenAIStream<S extends AsyncIterable<unknown>>(
   stream: S,
   options: GuardStreamOptions<StreamChunk<S>> = {},
 ): GuardedStream<S> {
-  // The raw stream's own AbortController: a stall the guard gives up on must not keep the request open.
-  const release = controllerRelease(stream);
-  return guardStream(stream, {
+  return guardStainlessStream(stream, openaiExtractor, {
     provider: OPENAI_PROVIDER,
     isTerminal: isOpenAITerminalChunk,
     measure: openaiChunkCharacters,
     ...options,
     inspectChunk: (chunk) => detectOpenAIChunkFailure(chunk) ?? options.inspectChunk?.(chunk),
-    onAbandon: () => {
-      release?.();
-      options.onAbandon?.();
-    },
-    extractors: [...(options.extractors ?? []), openaiExtractor],
   });
 }

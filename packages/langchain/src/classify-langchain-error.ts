@@ -240,8 +240,16 @@ export function classifyLangChainError(
   return classifyError(error, {
     ...rest,
     ...(resolved === undefined ? {} : { provider: resolved }),
-    extractors: [extractorFor(provider), ...(extractors ?? [])],
+    extractors: langChainExtractorsFor(provider, extractors),
   });
+}
+
+/** The LangChain extractor for a provider hint, then the caller's (shared with the stream guard). */
+export function langChainExtractorsFor(
+  provider: string | undefined,
+  extractors: readonly Extractor[] | undefined,
+): Extractor[] {
+  return [extractorFor(provider), ...(extractors ?? [])];
 }
 
 /**

@@ -6,6 +6,7 @@ export {
   type LangChainProvider,
   providerFromLlmType,
 } from './classify-langchain-error.ts';
+export { type GuardLangChainStreamOptions, guardLangChainStream } from './guard-langchain-stream.ts';
 export {
   type FallbackOptions,
   type FaultlineCallbackHandler,

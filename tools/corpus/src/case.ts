@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ErrorCategory, FailureReason, NextStep, TAXONOMY, UserActionKind } from '@faultline/classify';
+import { DRIVEN_PROVIDERS } from '@faultline/scenario-driver';
 import { type Scenario, ScenarioResponse } from '@faultline/test-fixtures';
 import { z } from 'zod';
 
@@ -9,8 +10,8 @@ import { z } from 'zod';
 export const corpusDir: string = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'corpus');
 export const casesDir: string = join(corpusDir, 'cases');
 
-/** The SDKs the corpus plays cases through (providers.json names; scenario-driver drives each). */
-export const CorpusSdk = z.enum(['openai', 'anthropic', 'google-genai', 'bedrock', 'mistral', 'groq']);
+/** The SDKs the corpus plays cases through: providers.json's providers (scenario-driver drives each). */
+export const CorpusSdk = z.enum(DRIVEN_PROVIDERS as [string, ...string[]]);
 export type CorpusSdk = z.infer<typeof CorpusSdk>;
 
 // A body or an SSE data field may be written as JSON (an object or array): it is sent as its

@@ -57,7 +57,14 @@ Next (CONTRIBUTING.md):
   pnpm --filter @faultline/extract-${name} test    # its tests, green as scaffolded
   pnpm --filter @faultline/parity test       # the parity meta-test
 Then replace the template's error body and scenarios in ${where} and packages/llm-mock/scenarios/${name}
-with ${name}'s real ones.`);
+with ${name}'s real ones.${
+      values.sdk
+        ? `
+Write packages/cli/src/driver/providers/${name}.ts (export default defineDriver({ ... }), as the other
+providers' modules do): how the demo, the bench and the tests call ${values.sdk}. Until then the demo
+names it as missing.`
+        : ''
+    }`);
     return 0;
   } catch (error) {
     console.error((error as Error).message);

@@ -81,9 +81,42 @@ describe('pnpm new-provider', () => {
     expect(allProblems(results)).toEqual([]);
   }, 120_000);
 
+  it('adds the provider to the scenario driver: a driver module (fetch-based) and the CLI dependency', () => {
+    const root = emptyRepository();
+    writeJson(join(root, 'packages', 'cli', 'package.json'), {
+      name: '@faultline/cli',
+      dependencies: { zod: '^4.1.0', '@faultline/render': 'workspace:^' },
+    });
+    const fetchBased = scaffoldProvider({ repositoryRoot: root, name: 'acme', format: false });
+    const driverModule = 'packages/cli/src/driver/providers/acme.ts';
+    expect(fetchBased.files).toContain(driverModule);
+    const driver = readFileSync(join(root, driverModule), 'utf8');
+    expect(driver).toContain("import { fetchAcme } from '@faultline/extract-acme';");
+    expect(driver).toContain('export default defineDriver<undefined>({');
+    expect(driver).not.toMatch(/__[A-Za-z]+__/);
+    scaffoldProvider({
+      repositoryRoot: root,
+      name: 'zenith',
+      sdk: '@zenith/sdk',
+      sdkVersion: '1.0.0',
+      format: false,
+    });
+    // How to call an SDK is the SDK's own: no driver module is written for it.
+    expect(existsSync(join(root, 'packages', 'cli', 'src', 'driver', 'providers', 'zenith.ts'))).toBe(false);
+    const cli = JSON.parse(readFileSync(join(root, 'packages', 'cli', 'package.json'), 'utf8'));
+    expect(Object.keys(cli.dependencies)).toEqual([
+      '@faultline/extract-acme',
+      '@faultline/extract-zenith',
+      '@faultline/render',
+      'zod',
+    ]);
+    expect(cli.dependencies['@faultline/extract-acme']).toBe('workspace:^');
+  });
+
   it('uses every template file', () => {
     expect(templateFiles()).toEqual([
       'README.md.tmpl',
+      'driver.fetch.ts.tmpl',
       'src/__name__-client.ts.tmpl',
       'src/__name__-error-shape.ts.tmpl',
       'src/conformance.test.ts.tmpl',
@@ -95,6 +128,7 @@ describe('pnpm new-provider', () => {
       'src/index.fetch.ts.tmpl',
       'src/index.sdk.ts.tmpl',
       'src/option-matrix.sdk.test.ts.tmpl',
+      'src/read-http-failure.test.ts.tmpl',
     ]);
   });
 

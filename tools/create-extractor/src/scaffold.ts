@@ -216,6 +216,17 @@ function readProviderList(repositoryRoot: string): {
   return { path, data };
 }
 
+/** Adds `dependency: workspace:^` to the CLI's dependencies, kept sorted. */
+function addCliDependency(cliDirectory: string, dependency: string): void {
+  const path = join(cliDirectory, 'package.json');
+  const manifest = JSON.parse(readFileSync(path, 'utf8')) as { dependencies?: Record<string, string> };
+  const dependencies = { ...(manifest.dependencies ?? {}), [dependency]: 'workspace:^' };
+  manifest.dependencies = Object.fromEntries(
+    Object.entries(dependencies).sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0)),
+  );
+  writeFileSync(path, `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
 /** Writes providers.json in its house layout: one provider per line. */
 export function formatProviderList(
   data: Record<string, unknown> & { providers: Array<{ name: string; sdk: string | null }> },
@@ -318,6 +329,7 @@ export function scaffoldProvider(options: ScaffoldOptions): ScaffoldResult {
     [`src/index.${variant}.ts.tmpl`, 'src/index.ts'],
     ['src/conformance.test.ts.tmpl', 'src/conformance.test.ts'],
     [`src/exports.${variant}.test.ts.tmpl`, 'src/exports.test.ts'],
+    ['src/read-http-failure.test.ts.tmpl', 'src/read-http-failure.test.ts'],
     [
       `src/extract-__name__.${variant}.test.ts.tmpl`,
       `src/extract-${name}.${variant === 'sdk' ? 'sdk.' : ''}test.ts`,
@@ -361,9 +373,31 @@ export function scaffoldProvider(options: ScaffoldOptions): ScaffoldResult {
   writeFileSync(list.path, formatProviderList(list.data));
   written.push('providers.json');
 
+  // The one scenario driver (shipped in the CLI) calls the provider through a module of its own,
+  // found by the provider's name; the CLI depends on the package so that the module can import it.
+  // With that, the demo, the bench, the reliability suite and the driver's tests take the provider
+  // in with no other edit. Only a fetch-based provider's call can be written here: how to call an
+  // SDK is the SDK's own (the CLI's next-step note says so).
+  const cliDirectory = join(repositoryRoot, 'packages', 'cli');
+  if (existsSync(join(cliDirectory, 'package.json'))) {
+    addCliDependency(cliDirectory, `@faultline/extract-${name}`);
+    written.push(relative(repositoryRoot, join(cliDirectory, 'package.json')));
+    if (sdk === undefined) {
+      write(
+        repositoryRoot,
+        join(cliDirectory, 'src', 'driver', 'providers', `${name}.ts`),
+        render(template('driver.fetch.ts.tmpl'), tokens),
+        written,
+      );
+    }
+  }
+
   const biome = options.format === false ? undefined : biomeBinary(repositoryRoot);
   if (biome !== undefined) {
-    spawnSync(biome, ['check', '--write', relative(repositoryRoot, packageDirectory)], {
+    const driverModule = join('packages', 'cli', 'src', 'driver', 'providers', `${name}.ts`);
+    const formatted = [relative(repositoryRoot, packageDirectory)];
+    if (existsSync(join(repositoryRoot, driverModule))) formatted.push(driverModule);
+    spawnSync(biome, ['check', '--write', ...formatted], {
       cwd: repositoryRoot,
       stdio: 'ignore',
     });

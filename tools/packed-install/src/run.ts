@@ -481,7 +481,50 @@ async function main(): Promise<void> {
       }
     });
 
-    // 5. The installed CLI.
+    // 5. @faultline/llm-mock as a user's test dependency (issue 19), from its tarball: every
+    // failure of its catalogue through the six installed SDKs, classified by the installed
+    // adapters; then the verdict on a naive client and on faultline's own retry loop.
+    await check('llm-mock: every catalogue failure through the six installed SDKs', async () => {
+      const ran = await run(process.execPath, ['apps/mock-catalogue.mjs'], {
+        cwd: userDir,
+        timeoutMs: 300_000,
+      });
+      assert(ran.code === 0, `exited ${ran.code}: ${ran.stderr}`);
+      const providers = JSON.parse(ran.stdout.trim().split('\n').pop() ?? '') as Array<{
+        provider: string;
+        driven: number;
+        mismatches: string[];
+      }>;
+      assert(
+        providers.map((entry) => entry.provider).join() === mock.PROVIDERS.join(),
+        `drove ${providers.map((entry) => entry.provider).join(', ')}, expected ${mock.PROVIDERS.join(', ')}`,
+      );
+      const mismatches = providers.flatMap((entry) => entry.mismatches);
+      assert(mismatches.length === 0, mismatches.join('\n'));
+      for (const entry of providers) {
+        const catalogue = mock.loadScenarios(entry.provider as (typeof mock.PROVIDERS)[number]).length;
+        assert(
+          entry.driven === catalogue,
+          `${entry.provider}: drove ${entry.driven} of ${catalogue} scenarios`,
+        );
+      }
+      const total = providers.reduce((sum, entry) => sum + entry.driven, 0);
+      return `${total} scenarios, each its expected classification: ${providers
+        .map((entry) => `${entry.provider} ${entry.driven}`)
+        .join(', ')}`;
+    });
+    await check(
+      "llm-mock verdict (node --test): catches a naive client, passes faultline's retry loop",
+      async () => {
+        const ran = await run(process.execPath, ['--test', 'apps/mock-verdict.test.mjs'], { cwd: userDir });
+        const count = (name: string) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(ran.stdout)?.[1]);
+        assert(ran.code === 0 && count('fail') === 0, `exited ${ran.code}:\n${ran.stdout}\n${ran.stderr}`);
+        assert(count('pass') > 0, `no test passed:\n${ran.stdout}`);
+        return `${count('pass')} tests passed`;
+      },
+    );
+
+    // 6. The installed CLI.
     const cli = join(cliDir, 'node_modules/.bin/faultline');
     await check('npm install of the CLI alone (no EBADENGINE on this Node)', async () => {
       const ran = await cliInstall;
@@ -509,15 +552,35 @@ async function main(): Promise<void> {
     });
     await check('faultline demo (installed CLI)', async () => {
       const ran = await run(cli, ['demo', '--json'], { cwd: cliDir, timeoutMs: 300_000 });
-      let rows: unknown[] = [];
+      type Row = { provider: string; scenario: string; via?: string; report: Record<string, unknown> };
+      let rows: Row[] = [];
       try {
-        rows = JSON.parse(ran.stdout) as unknown[];
+        rows = JSON.parse(ran.stdout) as Row[];
       } catch {}
       assert(ran.code === 0 && rows.length > 0, `exit ${ran.code}, ${rows.length} rows: ${ran.stderr}`);
-      return `${rows.length} classified scenarios`;
+      // One row per provider through the Vercel AI SDK (`ai` + `@ai-sdk/<provider>`, the CLI's own
+      // dependencies), classified by @faultline/ai-sdk, agreeing with the provider-SDK row.
+      const aiSdkRows = rows.filter((row) => row.via === 'ai-sdk');
+      assert(
+        aiSdkRows.map((row) => row.provider).join() === mock.PROVIDERS.join(),
+        `AI SDK rows for ${aiSdkRows.map((row) => row.provider).join(', ') || 'no provider'}, expected ${mock.PROVIDERS.join(', ')}`,
+      );
+      for (const row of aiSdkRows) {
+        const sdkRow = rows.find((other) => other.scenario === row.scenario && other.via === undefined);
+        assert(sdkRow !== undefined, `${row.scenario}: an AI SDK row without its provider-SDK row`);
+        for (const key of ['category', 'reason', 'retryable'] as const) {
+          assert(
+            row.report[key] === sdkRow.report[key],
+            `${row.scenario}: ${key} ${String(row.report[key])} through the AI SDK, ${String(sdkRow.report[key])} through the provider's SDK`,
+          );
+        }
+      }
+      return `${rows.length - aiSdkRows.length} classified scenarios; ${aiSdkRows.length} replayed through the AI SDK, each agreeing (${aiSdkRows
+        .map((row) => `${row.provider} ${row.report.reason}`)
+        .join(', ')})`;
     });
 
-    // 6. Runtimes: one real SDK error each.
+    // 7. Runtimes: one real SDK error each.
     const runtimes = await runtimesInstall;
     const runtimeBin = (name: string) => join(runtimesDir, 'node_modules/.bin', name);
     await check('runtimes installed (npm)', async () => {

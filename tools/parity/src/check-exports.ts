@@ -4,7 +4,13 @@ import { pathToFileURL } from 'node:url';
 import type { Extractor } from '@faultline/classify';
 import { FaultlineError } from '@faultline/render';
 import { readManifest, sourceCondition } from './check-manifest.ts';
-import { about, extractorExportName, type ProviderEntry, packagePathFor } from './provider-list.ts';
+import {
+  about,
+  extractorExportName,
+  type ProviderEntry,
+  packagePathFor,
+  pascalCase,
+} from './provider-list.ts';
 
 export type ProviderModule = Record<string, unknown>;
 
@@ -48,7 +54,64 @@ export function extractorOf(
 }
 
 /**
- * `<camelCase>Extractor` (an Extractor whose `provider` is the list's key) and a bound
+ * The module's `read<Provider>HttpFailure` export name: `read<PascalCase>HttpFailure`, compared
+ * without case so an acronym keeps its spelling (`readOpenAIHttpFailure` for `openai`).
+ */
+export function httpFailureReaderName(module: ProviderModule, provider: ProviderEntry): string | undefined {
+  const wanted = `read${pascalCase(provider.name)}HttpFailure`.toLowerCase();
+  return Object.keys(module).find((name) => name.toLowerCase() === wanted);
+}
+
+/** Problems with the provider's `read<Provider>HttpFailure` (issue 21: body rules usable from any transport). */
+function checkHttpFailureReader(module: ProviderModule, provider: ProviderEntry, prefix: string): string[] {
+  const name = httpFailureReaderName(module, provider);
+  if (name === undefined) {
+    return [
+      `${prefix} does not export read${pascalCase(provider.name)}HttpFailure({ status, headers, body }) (the SDK extractor's rules for any HTTP client)`,
+    ];
+  }
+  const reader = module[name];
+  if (typeof reader !== 'function') return [`${prefix} exports ${name}, but it is not a function`];
+  const read = reader as (response: unknown, options?: object) => unknown;
+  const problems: string[] = [];
+  try {
+    const metadata = read({ status: 429, headers: { 'retry-after': '7' }, body: '{}' }, { now: 0 }) as
+      | { provider?: unknown; statusCode?: unknown }
+      | undefined;
+    if (metadata?.provider !== provider.name || metadata?.statusCode !== 429) {
+      problems.push(
+        `${prefix} ${name}({ status: 429 }) returned ${JSON.stringify(metadata)}: expected provider '${provider.name}' and statusCode 429`,
+      );
+    }
+  } catch (error) {
+    problems.push(`${prefix} ${name} threw on a plain 429: ${(error as Error)?.message ?? String(error)}`);
+  }
+  // Total: a response whose every read throws still gets metadata.
+  const hostile = new Proxy(
+    {},
+    {
+      get() {
+        throw new Error('parity probe: hostile response');
+      },
+    },
+  );
+  for (const [what, response] of [
+    ['a hostile response', hostile],
+    ['null', null],
+    ['a body that is not JSON', { status: 502, body: '<html>' }],
+  ] as const) {
+    try {
+      read(response);
+    } catch (error) {
+      problems.push(`${prefix} ${name} threw on ${what}: ${(error as Error)?.message ?? String(error)}`);
+    }
+  }
+  return problems;
+}
+
+/**
+ * `<camelCase>Extractor` (an Extractor whose `provider` is the list's key), `read<Provider>HttpFailure`
+ * (total, claiming its provider), and a bound
  * `withClassifiedErrors` that turns whatever `fn` throws into a FaultlineError whose `cause` is
  * the thrown value; explicit named exports only (no `export *`).
  */
@@ -74,6 +137,7 @@ export async function checkExports(
       `${prefix} exports ${exportName} with provider ${JSON.stringify(candidate.provider)}, expected '${provider.name}'`,
     );
   }
+  problems.push(...checkHttpFailureReader(module, provider, prefix));
   const bound = module.withClassifiedErrors;
   if (bound === undefined) {
     problems.push(`${prefix} does not export withClassifiedErrors`);

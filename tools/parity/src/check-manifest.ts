@@ -109,7 +109,8 @@ function sourceFilesOf(directory: string): string[] {
 /**
  * The house template (STYLE.md): ESM, side-effect free, an exports map with `source`/`types`/
  * `default` and `./package.json`, `files`, engines, the build/test/typecheck scripts, internal
- * deps only on classify and render (never another extractor), and the SDK as an optional peer
+ * deps on classify and render (a shared family package such as `@faultline/stainless` too, never
+ * another extractor), and the SDK as an optional peer
  * whose range includes every devDependency version of it (npm aliases included), never a
  * runtime dependency and never imported from `src`.
  */

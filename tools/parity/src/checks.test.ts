@@ -19,23 +19,30 @@ import { REPOSITORY_ROOT, readProviderList } from './provider-list.ts';
 // copies that are broken one way at a time. Each broken copy must fail with a message naming
 // what is missing.
 
-const GOOD_EXTRACTOR = `import { type Extractor } from '@faultline/classify';
+const GOOD_EXTRACTOR = `import { type Extractor, type HttpFailure, type ProviderErrorMetadata } from '@faultline/classify';
 import { defineExtractor, safeGet, safeStatus } from '@faultline/classify/toolkit';
+
+function answered(status: number | undefined): ProviderErrorMetadata {
+  return { provider: 'acme', message: 'Acme error', origin: 'http', ...(status === undefined ? {} : { statusCode: status }) };
+}
 
 export const acmeExtractor: Extractor = defineExtractor({
   provider: 'acme',
   extract(error) {
     if (safeGet(error, 'name') !== 'AcmeApiError') return undefined;
-    const status = safeStatus(safeGet(error, 'status'));
-    return { provider: 'acme', message: 'Acme error', origin: 'http', ...(status === undefined ? {} : { statusCode: status }) };
+    return answered(safeStatus(safeGet(error, 'status')));
   },
 });
+
+export function readAcmeHttpFailure(response: HttpFailure): ProviderErrorMetadata {
+  return answered(safeStatus(safeGet(response, 'status')));
+}
 `;
 
 const GOOD_INDEX = `import { bindWithClassifiedErrors } from '@faultline/render/toolkit';
 import { acmeExtractor } from './extract-acme.ts';
 
-export { acmeExtractor } from './extract-acme.ts';
+export { acmeExtractor, readAcmeHttpFailure } from './extract-acme.ts';
 export const withClassifiedErrors = bindWithClassifiedErrors({ extractors: [acmeExtractor] });
 `;
 
@@ -230,10 +237,37 @@ describe('parity checks on temporary repositories', { timeout: 60_000 }, () => {
   it('name a missing extractor export', async () => {
     const root = healthyRepository();
     edit(join(root, 'packages', 'extract-acme', 'src', 'index.ts'), (text) =>
-      text.replace("export { acmeExtractor } from './extract-acme.ts';\n", ''),
+      text.replace('{ acmeExtractor, readAcmeHttpFailure }', '{ readAcmeHttpFailure }'),
     );
     expect(await problemsOf(root)).toContain(
       "provider 'acme': package packages/extract-acme does not export acmeExtractor",
+    );
+  });
+
+  it('name a missing read<Provider>HttpFailure', async () => {
+    const root = healthyRepository();
+    edit(join(root, 'packages', 'extract-acme', 'src', 'index.ts'), (text) =>
+      text.replace('acmeExtractor, readAcmeHttpFailure }', 'acmeExtractor }'),
+    );
+    expect(await problemsOf(root)).toContain(
+      "provider 'acme': package packages/extract-acme does not export readAcmeHttpFailure({ status, headers, body }) (the SDK extractor's rules for any HTTP client)",
+    );
+  });
+
+  it('name a read<Provider>HttpFailure that claims another provider or throws on a hostile response', async () => {
+    const root = healthyRepository();
+    edit(join(root, 'packages', 'extract-acme', 'src', 'extract-acme.ts'), (text) =>
+      text.replace(
+        "return answered(safeStatus(safeGet(response, 'status')));",
+        "return { ...answered((response as { status: number }).status), provider: 'other' };",
+      ),
+    );
+    const problems = await problemsOf(root);
+    expect(problems).toContain(
+      `provider 'acme': package packages/extract-acme readAcmeHttpFailure({ status: 429 }) returned {"provider":"other","message":"Acme error","origin":"http","statusCode":429}: expected provider 'acme' and statusCode 429`,
+    );
+    expect(problems).toContain(
+      "provider 'acme': package packages/extract-acme readAcmeHttpFailure threw on a hostile response: parity probe: hostile response",
     );
   });
 
@@ -265,7 +299,7 @@ describe('parity checks on temporary repositories', { timeout: 60_000 }, () => {
     const root = healthyRepository();
     edit(join(root, 'packages', 'extract-acme', 'src', 'index.ts'), (text) =>
       text.replace(
-        "export { acmeExtractor } from './extract-acme.ts';",
+        "export { acmeExtractor, readAcmeHttpFailure } from './extract-acme.ts';",
         "export * from './extract-acme.ts';",
       ),
     );
@@ -405,7 +439,10 @@ describe('parity checks on temporary repositories', { timeout: 60_000 }, () => {
   it('name an extractor that serialises the raw body', async () => {
     const root = healthyRepository();
     edit(join(root, 'packages', 'extract-acme', 'src', 'extract-acme.ts'), (text) =>
-      text.replace("message: 'Acme error'", "message: String(safeGet(error, 'body'))"),
+      text.replace(
+        "return answered(safeStatus(safeGet(error, 'status')));",
+        "return { ...answered(safeStatus(safeGet(error, 'status'))), message: String(safeGet(error, 'body')) };",
+      ),
     );
     expect(await problemsOf(root)).toContain(
       "provider 'acme': acmeExtractor: JSON.stringify(metadata) contains the raw body planted in a AcmeApiError-style error with a planted raw body",

@@ -5,8 +5,8 @@ import { type FailureReason, TAXONOMY } from '@faultline/classify';
 import { REPOSITORY_ROOT } from './provider-list.ts';
 
 /**
- * Links the workspace packages a provider package imports (`@faultline/classify`, `render`, and
- * `zod`, `fast-check`, `vitest`) into `<root>/node_modules`, so that TypeScript files in a
+ * Links the workspace packages a provider package imports (`@faultline/classify`, `render`,
+ * `stainless`, and `zod`, `fast-check`, `vitest`) into `<root>/node_modules`, so that TypeScript files in a
  * temporary copy resolve them the way they do in the repository. `test-fixtures` and
  * `@faultline/llm-mock` are copied (their `src`; llm-mock's installed node_modules linked), so
  * that `loadScenarios()` reads the copy's `packages/llm-mock/scenarios`.
@@ -30,6 +30,7 @@ export function linkWorkspaceModules(root: string, repositoryRoot: string = REPO
   const links: Record<string, string> = {
     '@faultline/classify': join(repositoryRoot, 'packages', 'classify'),
     '@faultline/render': join(repositoryRoot, 'packages', 'render'),
+    '@faultline/stainless': join(repositoryRoot, 'packages', 'stainless'),
     '@faultline/test-fixtures': fixtures,
     '@faultline/llm-mock': mock,
     zod: join(repositoryRoot, 'packages', 'classify', 'node_modules', 'zod'),

@@ -1,5 +1,6 @@
 import { beforeAll, describe, it } from 'vitest';
 import { checkEverythingListed } from './check-listed.ts';
+import { checkProviderLists } from './check-provider-lists.ts';
 import { CHECK_NAMES, CHECK_TITLES, type ProviderParity, runParityChecks } from './parity.ts';
 import { REPOSITORY_ROOT, readProviderList } from './provider-list.ts';
 
@@ -24,6 +25,11 @@ beforeAll(async () => {
 describe('providers.json', () => {
   it('lists every packages/extract-* package and provider scenario folder', () => {
     const problems = checkEverythingListed(REPOSITORY_ROOT);
+    if (problems.length > 0) throw new Error(`\n${problems.join('\n')}`);
+  });
+
+  it('is the only provider list: nothing else writes one out (capability lists aside)', () => {
+    const problems = checkProviderLists(REPOSITORY_ROOT);
     if (problems.length > 0) throw new Error(`\n${problems.join('\n')}`);
   });
 });

@@ -16,6 +16,8 @@ export interface ProviderEntry {
   readonly name: string;
   readonly sdk: string | null;
   readonly streamGuard?: string | undefined;
+  /** What its client speaks to the loopback server: http1 (the default) or h2c. */
+  readonly protocol?: 'http1' | 'h2c' | undefined;
 }
 
 const STREAM_GUARD_NAME = /^guard[A-Z][A-Za-z0-9]*Stream$/;
@@ -72,8 +74,19 @@ export function readProviderList(repositoryRoot: string): ProviderList {
         `parity: ${path} provider '${name}' has "streamGuard" ${JSON.stringify(streamGuard)}; it names the guard's export, guard<Name>Stream`,
       );
     }
+    const protocol = (entry as { protocol?: unknown } | null)?.protocol;
+    if (protocol !== undefined && protocol !== 'http1' && protocol !== 'h2c') {
+      throw new Error(
+        `parity: ${path} provider '${name}' has "protocol" ${JSON.stringify(protocol)}; it is "http1" (the default) or "h2c"`,
+      );
+    }
     seen.add(name);
-    entries.push(streamGuard === undefined ? { name, sdk } : { name, sdk, streamGuard });
+    entries.push({
+      name,
+      sdk,
+      ...(streamGuard === undefined ? {} : { streamGuard }),
+      ...(protocol === undefined ? {} : { protocol }),
+    });
   }
   return { ...(data as object), providers: entries };
 }

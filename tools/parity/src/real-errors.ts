@@ -32,6 +32,7 @@ export interface RealError {
 
 type DrivenModule = {
   DRIVEN_PROVIDERS: readonly string[];
+  providerEntry(name: string): { readonly protocol: 'http1' | 'h2c' } | undefined;
   callProvider(scenario: Scenario, baseUrl: string, options?: { timeoutMs?: number }): Promise<unknown>;
 };
 
@@ -83,7 +84,7 @@ export async function driverFor(
   if (driven === undefined || !driven.DRIVEN_PROVIDERS.includes(provider)) return undefined;
   return {
     source: 'tools/scenario-driver (the real SDK)',
-    protocol: provider === 'bedrock' ? 'h2c' : 'http1',
+    protocol: driven.providerEntry(provider)?.protocol ?? 'http1',
     call: (scenario, baseUrl) => driven.callProvider(scenario, baseUrl, { timeoutMs: 20_000 }),
   };
 }

@@ -1,31 +1,45 @@
-import { PROMPT } from '@faultline/scenario-driver';
+import { DRIVEN_PROVIDERS, loadDriver, PROMPT } from '@faultline/scenario-driver';
 
 /**
- * The canary credentials scenario-driver's `callProvider` sends (one per provider's key format),
- * and the prompt it sends. None of them may appear in anything faultline writes.
+ * The canary credentials each provider's driver sends (its driver module's `credentials`, one
+ * provider per providers.json entry), and the prompt it sends. None of them may appear in
+ * anything faultline writes.
  */
-export const CANARY_KEYS = {
-  openai: 'sk-proj-faultlineCanary0000000000000000000000',
-  anthropic: 'sk-ant-api03-faultlineCanary000000000000000000',
-  google: 'AIzaSyFaultlineCanary0000000000000000000',
-  groq: 'gsk_faultlineCanary0000000000000000000000000000',
-  mistral: 'faultlineCanaryMistralKey000000000',
-  awsAccessKeyId: 'AKIAIOSFODNN7EXAMPLE',
-  awsSecretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
-} as const;
+export const CANARY_CREDENTIALS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  await Promise.all(
+    DRIVEN_PROVIDERS.map(async (provider) => [provider, (await loadDriver(provider)).credentials] as const),
+  ),
+);
+
+/** The `index`th credential `provider`'s driver sends (0: its API key or access key id). */
+export function canaryKey(provider: string, index = 0): string {
+  const credential = CANARY_CREDENTIALS[provider]?.[index];
+  if (credential === undefined)
+    throw new Error(`reliability: ${provider}'s driver sends no credential ${index}`);
+  return credential;
+}
 
 export const CANARY_PROMPT = PROMPT;
 
-/** What must never be found, with a fragment of each (a key cut in half still leaks). */
+/** A credential's two halves: a key cut in half still leaks. */
+function halves(credential: string): string[] {
+  const middle = Math.floor(credential.length / 2);
+  return [credential.slice(0, middle), credential.slice(middle)];
+}
+
+/** What must never be found, with fragments of each. */
 export const FORBIDDEN_FRAGMENTS: readonly string[] = [
-  'faultlineCanary',
-  'FaultlineCanary',
-  'IOSFODNN7',
-  'K7MDENG',
-  'bPxRfiCY',
-  // The prompt (and a distinctive fragment of it).
-  PROMPT,
-  'demo prompt',
+  ...new Set([
+    'faultlineCanary',
+    'FaultlineCanary',
+    'IOSFODNN7',
+    'K7MDENG',
+    'bPxRfiCY',
+    ...Object.values(CANARY_CREDENTIALS).flatMap((credentials) => credentials.flatMap(halves)),
+    // The prompt (and a distinctive fragment of it).
+    PROMPT,
+    'demo prompt',
+  ]),
 ];
 
 /** The fragments found in `text`. */

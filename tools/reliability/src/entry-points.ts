@@ -4,12 +4,6 @@ import {
   withFaultlineProcessor,
 } from '@faultline/bullmq';
 import { classify, type Extractor } from '@faultline/classify';
-import { anthropicExtractor, withClassifiedErrors as withAnthropic } from '@faultline/extract-anthropic';
-import { bedrockExtractor, withClassifiedErrors as withBedrock } from '@faultline/extract-bedrock';
-import { googleGenaiExtractor, withClassifiedErrors as withGoogle } from '@faultline/extract-google-genai';
-import { groqExtractor, withClassifiedErrors as withGroq } from '@faultline/extract-groq';
-import { mistralExtractor, withClassifiedErrors as withMistral } from '@faultline/extract-mistral';
-import { openaiExtractor, withClassifiedErrors as withOpenAI } from '@faultline/extract-openai';
 import {
   ErrorReport,
   exitCodeFor,
@@ -27,27 +21,23 @@ import {
   withClassifiedErrors,
 } from '@faultline/render';
 import type { BoundWithClassifiedErrors } from '@faultline/render/toolkit';
+import { DRIVEN_PROVIDERS, loadAdapter } from '@faultline/scenario-driver';
 import { recoverErrorReport as recoverWorkflowReport, withFaultlineActivity } from '@faultline/temporal';
 
-/** The six extractors, by provider package. */
-export const EXTRACTORS: Readonly<Record<string, Extractor>> = {
-  openai: openaiExtractor,
-  anthropic: anthropicExtractor,
-  'google-genai': googleGenaiExtractor,
-  bedrock: bedrockExtractor,
-  mistral: mistralExtractor,
-  groq: groqExtractor,
-};
+// Every provider in providers.json, its package loaded through the scenario driver.
+const ADAPTERS = await Promise.all(
+  DRIVEN_PROVIDERS.map(async (provider) => [provider, await loadAdapter(provider)] as const),
+);
+
+/** Each provider package's extractor, by provider (providers.json's order). */
+export const EXTRACTORS: Readonly<Record<string, Extractor>> = Object.fromEntries(
+  ADAPTERS.map(([provider, adapter]) => [provider, adapter.extractor]),
+);
 
 /** Each provider package's bound `withClassifiedErrors`. */
-export const BOUND_WRAPPERS: Readonly<Record<string, BoundWithClassifiedErrors>> = {
-  openai: withOpenAI,
-  anthropic: withAnthropic,
-  'google-genai': withGoogle,
-  bedrock: withBedrock,
-  mistral: withMistral,
-  groq: withGroq,
-};
+export const BOUND_WRAPPERS: Readonly<Record<string, BoundWithClassifiedErrors>> = Object.fromEntries(
+  ADAPTERS.map(([provider, adapter]) => [provider, adapter.withClassifiedErrors]),
+);
 
 /**
  * One public entry point, called with a hostile value. `call` returns what the entry point

@@ -14,6 +14,7 @@ import {
 } from '@faultline/render';
 import {
   callProvider,
+  DRIVEN_PROVIDERS,
   type DrivenProvider,
   type ScenarioServers,
   startScenarioServers,
@@ -22,17 +23,14 @@ import { withFaultlineActivity } from '@faultline/temporal';
 import type { Scenario } from '@faultline/test-fixtures';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CANARY_KEYS, CANARY_PROMPT, leaksIn } from './canaries.ts';
+import { CANARY_PROMPT, canaryKey, leaksIn } from './canaries.ts';
 import { BOUND_WRAPPERS, EXTRACTORS } from './entry-points.ts';
 
-const KEY_OF: Record<DrivenProvider, string> = {
-  openai: CANARY_KEYS.openai,
-  anthropic: CANARY_KEYS.anthropic,
-  'google-genai': CANARY_KEYS.google,
-  bedrock: CANARY_KEYS.awsAccessKeyId,
-  mistral: CANARY_KEYS.mistral,
-  groq: CANARY_KEYS.groq,
-};
+// The credential forms below are those of the providers that echo them this way.
+const GOOGLE_KEY = canaryKey('google-genai');
+const MISTRAL_KEY = canaryKey('mistral');
+const AWS_ACCESS_KEY_ID = canaryKey('bedrock', 0);
+const AWS_SECRET_ACCESS_KEY = canaryKey('bedrock', 1);
 
 /** A provider message that echoes every credential form providers and proxies are seen to echo. */
 function echoingMessage(key: string): string {
@@ -40,10 +38,10 @@ function echoingMessage(key: string): string {
     `Incorrect API key provided: ${key}.`,
     `Authorization: Bearer ${key};`,
     `x-api-key: ${key};`,
-    `api_key=${CANARY_KEYS.mistral};`,
-    `aws_secret_access_key=${CANARY_KEYS.awsSecretAccessKey};`,
-    `credential ${CANARY_KEYS.awsAccessKeyId}/20250101/us-east-1/bedrock/aws4_request;`,
-    `see https://generativelanguage.googleapis.com/v1beta/models/gemini:generateContent?key=${CANARY_KEYS.google}&alt=sse`,
+    `api_key=${MISTRAL_KEY};`,
+    `aws_secret_access_key=${AWS_SECRET_ACCESS_KEY};`,
+    `credential ${AWS_ACCESS_KEY_ID}/20250101/us-east-1/bedrock/aws4_request;`,
+    `see https://generativelanguage.googleapis.com/v1beta/models/gemini:generateContent?key=${GOOGLE_KEY}&alt=sse`,
   ].join(' ');
 }
 
@@ -53,29 +51,18 @@ function echoingHeaders(key: string): Record<string, string> {
     'www-authenticate': `Bearer realm="api", token="${key}"`,
     'x-echo-authorization': `Bearer ${key}`,
     'x-api-key': key,
-    'x-goog-api-key': CANARY_KEYS.google,
-    'x-amz-security-token': CANARY_KEYS.awsSecretAccessKey,
+    'x-goog-api-key': GOOGLE_KEY,
+    'x-amz-security-token': AWS_SECRET_ACCESS_KEY,
     'x-echo-prompt': CANARY_PROMPT,
-    'x-request-id': `req_${CANARY_KEYS.openai}`,
+    'x-request-id': `req_${canaryKey('openai')}`,
   };
 }
 
 /** Each provider's own error body, echoing the key (in the message) and the prompt (elsewhere). */
 function echoingBody(provider: DrivenProvider, status: number): string {
-  const key = KEY_OF[provider];
+  const key = canaryKey(provider);
   const message = echoingMessage(key);
   switch (provider) {
-    case 'openai':
-    case 'groq':
-      return JSON.stringify({
-        error: {
-          message,
-          type: 'invalid_request_error',
-          param: 'messages[0].content',
-          code: 'invalid_api_key',
-        },
-        request: { messages: [{ role: 'user', content: CANARY_PROMPT }], api_key: key },
-      });
     case 'anthropic':
       return JSON.stringify({
         type: 'error',
@@ -93,7 +80,7 @@ function echoingBody(provider: DrivenProvider, status: number): string {
               '@type': 'type.googleapis.com/google.rpc.BadRequest',
               fieldViolations: [{ field: 'contents[0].parts[0].text', description: CANARY_PROMPT }],
             },
-            { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', metadata: { key: CANARY_KEYS.google } },
+            { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', metadata: { key: GOOGLE_KEY } },
           ],
         },
       });
@@ -116,13 +103,25 @@ function echoingBody(provider: DrivenProvider, status: number): string {
         : JSON.stringify({ detail: message, request: CANARY_PROMPT });
     case 'bedrock':
       return JSON.stringify({ message, Message: CANARY_PROMPT, requestBody: CANARY_PROMPT });
+    default:
+      // openai, groq, and every provider with the generic { error: { message, type, code } } body
+      // (a scaffolded provider's, until its own format is taught here).
+      return JSON.stringify({
+        error: {
+          message,
+          type: 'invalid_request_error',
+          param: 'messages[0].content',
+          code: 'invalid_api_key',
+        },
+        request: { messages: [{ role: 'user', content: CANARY_PROMPT }], api_key: key },
+      });
   }
 }
 
 const STATUSES = [400, 401, 422, 429, 500] as const;
 
 function echoScenario(provider: DrivenProvider, status: number, stream: boolean): Scenario {
-  const headers = echoingHeaders(KEY_OF[provider]);
+  const headers = echoingHeaders(canaryKey(provider));
   if (provider === 'bedrock') {
     headers['x-amzn-errortype'] = status === 429 ? 'ThrottlingException' : 'ValidationException';
   }
@@ -216,7 +215,7 @@ describe('secrets never leave faultline (real SDKs, echoing error bodies)', () =
     await servers.close();
   });
 
-  const cases = (Object.keys(KEY_OF) as DrivenProvider[]).flatMap((provider) =>
+  const cases = DRIVEN_PROVIDERS.flatMap((provider) =>
     STATUSES.flatMap((status) =>
       [false, true]
         .filter((stream) => !stream || provider === 'openai' || provider === 'anthropic')
@@ -259,16 +258,16 @@ describe('secrets never leave faultline (real SDKs, echoing error bodies)', () =
 
 describe('secrets planted anywhere in a thrown value (fast-check, fixed seed)', () => {
   const SECRETS = [
-    CANARY_KEYS.openai,
-    CANARY_KEYS.anthropic,
-    CANARY_KEYS.google,
-    CANARY_KEYS.groq,
-    CANARY_KEYS.awsAccessKeyId,
-    `Bearer ${CANARY_KEYS.mistral}`,
-    `Authorization: Basic ${CANARY_KEYS.mistral}`,
-    `x-api-key: ${CANARY_KEYS.mistral}`,
-    `aws_secret_access_key=${CANARY_KEYS.awsSecretAccessKey}`,
-    `https://example.test/v1/models?key=${CANARY_KEYS.mistral}`,
+    canaryKey('openai'),
+    canaryKey('anthropic'),
+    GOOGLE_KEY,
+    canaryKey('groq'),
+    AWS_ACCESS_KEY_ID,
+    `Bearer ${MISTRAL_KEY}`,
+    `Authorization: Basic ${MISTRAL_KEY}`,
+    `x-api-key: ${MISTRAL_KEY}`,
+    `aws_secret_access_key=${AWS_SECRET_ACCESS_KEY}`,
+    `https://example.test/v1/models?key=${MISTRAL_KEY}`,
   ];
   const text = fc
     .tuple(fc.string({ maxLength: 40 }), fc.constantFrom(...SECRETS), fc.string({ maxLength: 40 }))

@@ -1,6 +1,14 @@
 import { expectedFor, loadScenarios, type Scenario } from '@faultline/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DRIVEN_PROVIDERS, driveScenario, type ScenarioServers, startScenarioServers } from './drive.ts';
+import {
+  DRIVEN_PROVIDERS,
+  driveAll,
+  driveScenario,
+  loadProvider,
+  ScenarioDidNotSettle,
+  type ScenarioServers,
+  startScenarioServers,
+} from './index.ts';
 
 // The driver is what the demo, the bench and the bridge tests stand on: every scenario, through
 // each provider's latest SDK and bound withClassifiedErrors, must give its expected classification.
@@ -15,6 +23,29 @@ afterAll(async () => {
 });
 
 describe('driveScenario', () => {
+  it('bounds every call: a client still waiting at the hard bound rejects naming its scenario', async () => {
+    // The server never answers and the bound (300 ms) comes before the client's timeout and
+    // faultline's deadline: what a client that ignores its abort would look like to the caller.
+    const never = {
+      id: 'openai/bound-check',
+      provider: 'openai',
+      response: { kind: 'socket' as const, behaviour: 'never-answer' as const },
+    };
+    const options = { timeoutMs: 10_000, deadlineMs: 10_000, boundMs: 300 };
+    const rejection = await driveScenario(never, servers, options).catch((error: unknown) => error);
+    expect(rejection).toBeInstanceOf(ScenarioDidNotSettle);
+    expect((rejection as Error).message).toContain(
+      'openai/bound-check (openai) did not settle within 300 ms',
+    );
+    // driveAll passes the bound on, so a batch rejects instead of hanging.
+    await expect(driveAll([never], servers, options)).rejects.toThrow(/openai\/bound-check/);
+  });
+
+  it("drives the SDK versions this package pins, not the CLI's", async () => {
+    const provider = await loadProvider('openai');
+    expect(provider.sdk).toBe(await import('openai'));
+  });
+
   it('knows every provider that has scenarios', () => {
     const providers = new Set(scenarios.map((scenario) => scenario.provider));
     expect(

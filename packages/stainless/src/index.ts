@@ -1,0 +1,22 @@
+export { guardStainlessStream } from './guard-stainless-stream.ts';
+export {
+  isSdkWrapper,
+  isStainlessApiError,
+  jsonText,
+  messageWithoutBody,
+  readAnsweredHeaders,
+  readStainlessContext,
+  STAINLESS_MESSAGES,
+  type StainlessAnswer,
+  type StainlessContext,
+  type StainlessHeaderReading,
+  sdkConditionMetadata,
+  shouldRetryHintOf,
+  stainlessAnswerOf,
+  stainlessErrorType,
+  stainlessMessage,
+  stainlessRawDropMetadata,
+  stainlessRequestId,
+  stainlessTransportMetadata,
+  textBodyOf,
+} from './stainless.ts';

@@ -1,0 +1,192 @@
+// A user's app, installed from npm: @faultline/llm-mock scripts every failure of its catalogue,
+// the six real SDKs call it, and each provider's faultline adapter classifies what the SDK threw.
+// Only the packages' public API is used. Prints one JSON line: per provider, how many scenarios
+// were driven and every mismatch (a classification other than the scenario's `expected`, a step
+// the mock did not answer, a failure that did not fail).
+import Anthropic from '@anthropic-ai/sdk';
+import {
+  BedrockRuntimeClient,
+  ConverseCommand,
+  ConverseStreamCommand,
+  InvokeModelCommand,
+} from '@aws-sdk/client-bedrock-runtime';
+import * as anthropicAdapter from '@faultline/extract-anthropic';
+import * as bedrockAdapter from '@faultline/extract-bedrock';
+import * as geminiAdapter from '@faultline/extract-google-genai';
+import * as groqAdapter from '@faultline/extract-groq';
+import * as mistralAdapter from '@faultline/extract-mistral';
+import * as openaiAdapter from '@faultline/extract-openai';
+import { expectedFor, loadScenarios, PROVIDERS, startMockProvider } from '@faultline/llm-mock';
+import { FaultlineError } from '@faultline/render';
+import { GoogleGenAI } from '@google/genai';
+import { Mistral } from '@mistralai/mistralai';
+import Groq from 'groq-sdk';
+import OpenAI from 'openai';
+
+const timeout = Number(process.env.FAULTLINE_SDK_TIMEOUT_MS ?? 2_000);
+const prompt = 'Say hello.';
+const messages = [{ role: 'user', content: prompt }];
+
+/** @param {AsyncIterable<unknown>} stream */
+async function drain(stream) {
+  let chunks = 0;
+  for await (const _chunk of stream) chunks += 1;
+  return chunks;
+}
+
+/**
+ * How an app calls each SDK (SDK retries off: faultline's wrapper owns them), its streams read
+ * through the adapter's stream guard (SDK timeouts do not cover a stream that stalls).
+ * @type {Record<string, { adapter: any, call(scenario: any, baseUrl: string, signal: AbortSignal): Promise<unknown> }>}
+ */
+const apps = {
+  openai: {
+    adapter: openaiAdapter,
+    async call(scenario, baseURL, signal) {
+      const client = new OpenAI({ apiKey: 'sk-packed-install', baseURL, maxRetries: 0, timeout });
+      const request = { model: 'gpt-4o-mini', messages };
+      if (!scenario.stream) return client.chat.completions.create(request, { signal });
+      const stream = await client.chat.completions.create({ ...request, stream: true }, { signal });
+      return drain(openaiAdapter.guardOpenAIStream(stream, { idleTimeoutMs: timeout, signal }));
+    },
+  },
+  groq: {
+    adapter: groqAdapter,
+    async call(scenario, baseURL, signal) {
+      const client = new Groq({ apiKey: 'gsk_packed_install', baseURL, maxRetries: 0, timeout });
+      const request = { model: 'llama-3.3-70b-versatile', messages };
+      if (!scenario.stream) return client.chat.completions.create(request, { signal });
+      const stream = await client.chat.completions.create({ ...request, stream: true }, { signal });
+      return drain(groqAdapter.guardGroqStream(stream, { idleTimeoutMs: timeout, signal }));
+    },
+  },
+  anthropic: {
+    adapter: anthropicAdapter,
+    async call(scenario, baseURL, signal) {
+      const client = new Anthropic({ apiKey: 'sk-ant-packed-install', baseURL, maxRetries: 0, timeout });
+      const request = { model: 'claude-sonnet-4-6', max_tokens: 64, messages };
+      if (!scenario.stream) return client.messages.create(request, { signal });
+      const stream = await client.messages.create({ ...request, stream: true }, { signal });
+      return drain(anthropicAdapter.guardAnthropicStream(stream, { idleTimeoutMs: timeout, signal }));
+    },
+  },
+  mistral: {
+    adapter: mistralAdapter,
+    async call(scenario, serverURL, signal) {
+      const client = new Mistral({ apiKey: 'packed-install-mistral-key', serverURL, timeoutMs: timeout });
+      const request = { model: 'mistral-small-latest', messages };
+      if (!scenario.stream) return client.chat.complete(request, { fetchOptions: { signal } });
+      const stream = await client.chat.stream(request, { fetchOptions: { signal } });
+      return drain(mistralAdapter.guardMistralStream(stream, { idleTimeoutMs: timeout, signal }));
+    },
+  },
+  'google-genai': {
+    adapter: geminiAdapter,
+    async call(scenario, baseUrl, signal) {
+      const vertex = scenario.api === 'vertex' ? { vertexai: true } : {};
+      const client = new GoogleGenAI({
+        ...vertex,
+        apiKey: 'AIzaPackedInstall',
+        httpOptions: { baseUrl, timeout },
+      });
+      const request = { model: 'gemini-2.5-flash', contents: prompt, config: { abortSignal: signal } };
+      if (!scenario.stream) return client.models.generateContent(request);
+      const stream = await client.models.generateContentStream(request);
+      return drain(geminiAdapter.guardGeminiStream(stream, { idleTimeoutMs: timeout, signal }));
+    },
+  },
+  bedrock: {
+    adapter: bedrockAdapter,
+    async call(scenario, endpoint, signal) {
+      const client = new BedrockRuntimeClient({
+        endpoint,
+        region: 'us-east-1',
+        credentials: { accessKeyId: 'AKIAPACKEDINSTALL000', secretAccessKey: 'packed/install/secret' },
+        maxAttempts: 1,
+        requestHandler: { requestTimeout: timeout },
+      });
+      try {
+        const modelId = 'anthropic.claude-3-5-sonnet-20240620-v1:0';
+        if (scenario.api === 'invoke-model') {
+          const body = JSON.stringify({ anthropic_version: 'bedrock-2023-05-31', max_tokens: 64, messages });
+          return await client.send(
+            new InvokeModelCommand({ modelId, body, contentType: 'application/json' }),
+            {
+              abortSignal: signal,
+            },
+          );
+        }
+        const converse = { modelId, messages: [{ role: 'user', content: [{ text: prompt }] }] };
+        if (!scenario.stream && scenario.api !== 'converse-stream')
+          return await client.send(new ConverseCommand(converse), { abortSignal: signal });
+        const response = await client.send(new ConverseStreamCommand(converse), { abortSignal: signal });
+        if (response.stream === undefined) return 0;
+        return await drain(
+          bedrockAdapter.guardBedrockStream(response.stream, { idleTimeoutMs: timeout, signal }),
+        );
+      } finally {
+        client.destroy();
+      }
+    },
+  },
+};
+
+/** The failures that happen before a connection exists are not scripted: the client goes elsewhere. */
+function unreachable(scenario) {
+  const response = scenario.response;
+  if (response.kind === 'dns-failure') return 'dns';
+  if (response.kind === 'socket' && response.behaviour === 'refuse') return 'refused';
+  return undefined;
+}
+
+/** Every scenario of one provider, one after the other, on a mock of its own. */
+async function driveProvider(provider) {
+  const app = apps[provider];
+  if (app === undefined)
+    return { provider, driven: 0, mismatches: [`${provider}: this app has no SDK call`] };
+  const mock = await startMockProvider({ providers: [provider] });
+  const mismatches = [];
+  let driven = 0;
+  try {
+    for (const scenario of loadScenarios(provider)) {
+      mock.reset();
+      const where = unreachable(scenario);
+      if (where === undefined) mock.script(provider, [{ kind: 'scenario', id: scenario.id }]);
+      const baseUrl = where === undefined ? mock.url(provider) : mock.unreachableUrl(where);
+      let thrown;
+      try {
+        await app.adapter.withClassifiedErrors(({ signal }) => app.call(scenario, baseUrl, signal), {
+          retry: false,
+          deadlineMs: timeout * 4,
+        });
+      } catch (error) {
+        thrown = error;
+      }
+      driven += 1;
+      if (where === undefined) {
+        const answered = mock.requests(provider).map((request) => request.answer.scenarioId);
+        if (answered[0] !== scenario.id)
+          mismatches.push(`${scenario.id}: the mock answered ${answered.join(', ') || 'nothing'}`);
+        if (mock.pending(provider) !== 0) mismatches.push(`${scenario.id}: the step was not consumed`);
+      }
+      const expected = expectedFor(scenario);
+      if (expected.skip !== undefined) continue;
+      if (!FaultlineError.isInstance(thrown)) {
+        mismatches.push(
+          `${scenario.id}: ${thrown === undefined ? 'succeeded' : `not classified: ${thrown}`}`,
+        );
+        continue;
+      }
+      const report = thrown.toErrorReport();
+      for (const key of ['category', 'reason', 'retryable', 'httpStatus']) {
+        if (report[key] !== expected[key])
+          mismatches.push(`${scenario.id}: ${key} ${report[key]}, expected ${expected[key]}`);
+      }
+    }
+  } finally {
+    await mock.close();
+  }
+  return { provider, driven, mismatches };
+}
+
+console.log(JSON.stringify(await Promise.all(PROVIDERS.map(driveProvider))));
