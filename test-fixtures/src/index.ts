@@ -49,3 +49,20 @@ export function takeExtractorCrashes(): Array<{ provider: string; thrown: unknow
   const crashes = (globalThis as Record<symbol, unknown>)[Symbol.for('faultline.extractorCrashes')];
   return Array.isArray(crashes) ? crashes.splice(0) : [];
 }
+
+/**
+ * A copy of `value` (a report) with what differs between runs of the loopback server made fixed:
+ * its ports and the per-registration `/s/<token>` path. For comparing reports against a recorded
+ * fixture (the error-path parity snapshots of issue 17).
+ */
+export function stableReport<T>(value: T): T {
+  return JSON.parse(
+    JSON.stringify(value, (_key, field: unknown) =>
+      typeof field === 'string'
+        ? field
+            .replace(/(127\.0\.0\.1|localhost|\[::1\]):\d+/g, '$1:<port>')
+            .replace(/\/s\/[A-Za-z0-9_-]+/g, '/s/<token>')
+        : field,
+    ),
+  ) as T;
+}

@@ -29,7 +29,7 @@ export interface ScenarioReading {
   readonly metadata: ProviderErrorMetadata | undefined;
   /** The classification, when the reading went through the whole pipeline; else classify(metadata). */
   readonly classification?: Classification | undefined;
-  /** What the SDK threw, for the provider's own checks. */
+  /** What the SDK threw (absent when the call resolved), for `reportOf` and the provider's own checks. */
   readonly thrown?: unknown;
 }
 
@@ -69,6 +69,11 @@ export interface ScenarioSuiteOptions<Sdk> {
    * provider is then checked by `check` on what the adapter claimed, not here.
    */
   readonly builtInsRead?: boolean | undefined;
+  /**
+   * The report pinned for a scenario the SDK threw on (`toMatchSnapshot`, recorded with
+   * `pnpm record:error-reports`), e.g. `stableReport(classifyError(thrown, { extractors }).toErrorReport())`.
+   */
+  readonly reportOf?: ((thrown: unknown, scenario: Scenario) => unknown) | undefined;
   /** The provider's own checks of one scenario, after the shared ones. */
   readonly check?: ((read: ScenarioCase<Sdk>) => void) | undefined;
 }
@@ -109,9 +114,13 @@ export function scenarioSuite<Sdk>(options: ScenarioSuiteOptions<Sdk>): void {
           const expected = expectedFor(scenario, alias);
           const test =
             expected.skip !== undefined ? it.skip : options.concurrent === false ? it : it.concurrent;
-          test(scenario.id, async () => {
+          test(scenario.id, async ({ expect: local }) => {
             if (server === undefined) throw new Error('the loopback server did not start');
             const reading = await options.read(sdk, scenario, server);
+            // A snapshot in a concurrent test needs the test's own expect.
+            if (options.reportOf !== undefined && 'thrown' in reading) {
+              local(options.reportOf(reading.thrown, scenario)).toMatchSnapshot();
+            }
             const { metadata } = reading;
             expect(metadata, `the adapter read nothing from ${scenario.id}`).toBeDefined();
             if (metadata === undefined) return;

@@ -260,64 +260,76 @@ function run(
   return decision === undefined ? { classification } : { classification, features: decision.features };
 }
 
+// The closed sets normalise checks against, and its readers: module-level, so a call allocates no
+// closures (normalise runs on every failure).
+const ORIGINS: ReadonlySet<string> = new Set([
+  'http',
+  'stream_event',
+  'network',
+  'timeout',
+  'abort',
+  'malformed_response',
+  'blocked_response',
+  'local',
+  'validation',
+  'unknown',
+]);
+const PHASES: ReadonlySet<string> = new Set([
+  'dns',
+  'connect',
+  'before_response',
+  'response_body',
+  'stream',
+  'unknown',
+]);
+const TEXT_FIELDS = [
+  'sdkErrorType',
+  'requestId',
+  'providerCode',
+  'providerType',
+  'providerParam',
+  'networkCode',
+  'blockReason',
+] as const;
+
+function readField(metadata: unknown, key: string): unknown {
+  try {
+    return (metadata as Record<string, unknown> | null | undefined)?.[key];
+  } catch {
+    return undefined;
+  }
+}
+
+function textField(metadata: unknown, key: string): string | undefined {
+  const value = readField(metadata, key);
+  return typeof value === 'string' ? value.slice(0, 8192) : undefined;
+}
+
+function numberField(metadata: unknown, key: string): number | undefined {
+  const value = readField(metadata, key);
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
 /** Keeps only well-typed fields, so that classify stays total on malformed metadata. */
 function normalise(metadata: unknown): ProviderErrorMetadata {
-  const read = (key: string): unknown => {
-    try {
-      return (metadata as Record<string, unknown> | null | undefined)?.[key];
-    } catch {
-      return undefined;
-    }
-  };
-  const text = (key: string): string | undefined => {
-    const value = read(key);
-    return typeof value === 'string' ? value.slice(0, 8192) : undefined;
-  };
-  const number = (key: string): number | undefined => {
-    const value = read(key);
-    return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-  };
-  const origins = [
-    'http',
-    'stream_event',
-    'network',
-    'timeout',
-    'abort',
-    'malformed_response',
-    'blocked_response',
-    'local',
-    'validation',
-    'unknown',
-  ];
-  const phases = ['dns', 'connect', 'before_response', 'response_body', 'stream', 'unknown'];
-  const origin = text('origin');
-  const phase = text('networkPhase');
-  const quotaIds = read('quotaIds');
-  const status = number('statusCode');
-  const retryAfter = number('retryAfterSeconds');
+  const origin = textField(metadata, 'origin');
+  const phase = textField(metadata, 'networkPhase');
+  const quotaIds = readField(metadata, 'quotaIds');
+  const status = numberField(metadata, 'statusCode');
+  const retryAfter = numberField(metadata, 'retryAfterSeconds');
   const result: ProviderErrorMetadata = {
-    provider: text('provider') ?? 'unknown',
-    message: text('message') ?? '',
+    provider: textField(metadata, 'provider') ?? 'unknown',
+    message: textField(metadata, 'message') ?? '',
     origin:
-      origin !== undefined && origins.includes(origin)
-        ? (origin as ProviderErrorMetadata['origin'])
-        : 'unknown',
+      origin !== undefined && ORIGINS.has(origin) ? (origin as ProviderErrorMetadata['origin']) : 'unknown',
   };
   if (status !== undefined && Number.isInteger(status)) result.statusCode = status;
   if (retryAfter !== undefined && retryAfter >= 0) result.retryAfterSeconds = retryAfter;
-  for (const key of [
-    'sdkErrorType',
-    'requestId',
-    'providerCode',
-    'providerType',
-    'providerParam',
-    'networkCode',
-    'blockReason',
-  ] as const) {
-    const value = text(key);
+  for (const key of TEXT_FIELDS) {
+    const value = textField(metadata, key);
     if (value !== undefined) result[key] = value;
   }
-  if (phase !== undefined && phases.includes(phase))
+  if (phase !== undefined && PHASES.has(phase))
     result.networkPhase = phase as ProviderErrorMetadata['networkPhase'];
   if (Array.isArray(quotaIds))
     result.quotaIds = quotaIds
@@ -325,7 +337,7 @@ function normalise(metadata: unknown): ProviderErrorMetadata {
       .filter((id): id is string => typeof id === 'string')
       .map((id) => id.slice(0, 200));
   // A plain lookup, not zod's safeParse: a failed parse builds an error object on every call.
-  const condition = read('sdkCondition');
+  const condition = readField(metadata, 'sdkCondition');
   if (typeof condition === 'string' && (SdkCondition.options as readonly string[]).includes(condition))
     result.sdkCondition = condition as SdkCondition;
   return result;

@@ -9,6 +9,7 @@ import {
   type LoopbackServer,
   loadScenarios,
   type Scenario,
+  stableReport,
   startLoopbackServer,
 } from '@faultline/test-fixtures';
 import { scenarioSuite } from '@faultline/test-fixtures/scenario-suite';
@@ -83,9 +84,16 @@ scenarioSuite({
   ],
   // A raw transport drop names no SDK: render's built-in reader reads it (provider `node`).
   builtInsRead: true,
-  read: async ({ Client }, scenario, on) => ({
-    metadata: metadataFor(await runScenario(on, scenario, Client), scenario.stream === true),
-  }),
+  // The whole report, against the one main's code gave before issue 17's error-path work (pnpm record:error-reports).
+  reportOf: (thrown) =>
+    stableReport(classifyError(thrown, { extractors: [anthropicExtractor] }).toErrorReport()),
+  async read({ Client }, scenario, on) {
+    const outcome = await runScenario(on, scenario, Client);
+    return {
+      metadata: metadataFor(outcome, scenario.stream === true),
+      ...(outcome.thrown ? { thrown: outcome.error } : {}),
+    };
+  },
   check({ scenario, metadata }) {
     expect(['anthropic', 'node']).toContain(metadata.provider);
     // The raw body stays in memory only (non-enumerable), never in a serialised form.

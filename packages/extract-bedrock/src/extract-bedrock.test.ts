@@ -1,8 +1,10 @@
 import { classify, FailureReason, ProviderErrorMetadata } from '@faultline/classify';
+import { classifyError } from '@faultline/render';
 import {
   type LoopbackServer,
   loadScenarios,
   type Scenario,
+  stableReport,
   startLoopbackServer,
 } from '@faultline/test-fixtures';
 import { scenarioSuite } from '@faultline/test-fixtures/scenario-suite';
@@ -51,9 +53,13 @@ scenarioSuite({
     'refused connection',
     'stream cut',
   ],
-  read: async (_alias, scenario, on) => ({
-    metadata: metadataFor(await callScenario(scenario, on.baseUrlFor(scenario))),
-  }),
+  // The whole report, against the one main's code gave before issue 17's error-path work (pnpm record:error-reports).
+  reportOf: (thrown) =>
+    stableReport(classifyError(thrown, { extractors: [bedrockExtractor] }).toErrorReport()),
+  async read(_alias, scenario, on) {
+    const outcome = await callScenario(scenario, on.baseUrlFor(scenario));
+    return { metadata: metadataFor(outcome), ...(outcome.kind === 'threw' ? { thrown: outcome.error } : {}) };
+  },
   check({ scenario, metadata }) {
     // Stream exceptions arrive after some output: their origin says so.
     if (scenario.response.kind === 'aws-event-stream') {

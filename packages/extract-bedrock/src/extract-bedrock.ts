@@ -99,7 +99,11 @@ function withDefined(
   extras: Partial<Record<keyof ProviderErrorMetadata, unknown>>,
 ): ProviderErrorMetadata {
   const result: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(extras)) if (value !== undefined) result[key] = value;
+  // for…in over the literal, not Object.entries: no array of pairs per error.
+  for (const key in extras) {
+    const value = extras[key as keyof typeof extras];
+    if (value !== undefined) result[key] = value;
+  }
   return result as ProviderErrorMetadata;
 }
 

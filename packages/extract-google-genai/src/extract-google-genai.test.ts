@@ -1,11 +1,12 @@
 import { type Classification, classify, type ProviderErrorMetadata } from '@faultline/classify';
-import { FaultlineError } from '@faultline/render';
+import { classifyError, FaultlineError } from '@faultline/render';
 import {
   expectedFor,
   type LoopbackServer,
   loadScenarios,
   type ResolvedExpectation,
   type Scenario,
+  stableReport,
   startLoopbackServer,
 } from '@faultline/test-fixtures';
 import { scenarioSuite } from '@faultline/test-fixtures/scenario-suite';
@@ -91,6 +92,14 @@ scenarioSuite({
     'refused connection',
     'stream cut',
   ],
+  // The whole report, against the one main's code gave before issue 17's error-path work (pnpm record:error-reports).
+  reportOf: (thrown, scenario) =>
+    stableReport(
+      classifyError(thrown, {
+        extractors: [googleGenaiExtractor, googleGenaiTransportExtractor],
+        streaming: scenario.stream === true,
+      }).toErrorReport(),
+    ),
   async read(sdk, scenario, on) {
     const expected = expectedFor(scenario, sdk.alias);
     const outcome = await callScenario(sdk, scenario, on);
@@ -134,7 +143,7 @@ scenarioSuite({
         expect(unhinted && classify(unhinted).reason).toBe(expected.reason);
       }
     }
-    return { metadata };
+    return { metadata, ...(outcome.didThrow ? { thrown: outcome.thrown } : {}) };
   },
 });
 

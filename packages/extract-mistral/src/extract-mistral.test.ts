@@ -1,5 +1,6 @@
 import { classify, type ProviderErrorMetadata } from '@faultline/classify';
-import { loadScenarios, type Scenario, startLoopbackServer } from '@faultline/test-fixtures';
+import { classifyError } from '@faultline/render';
+import { loadScenarios, type Scenario, stableReport, startLoopbackServer } from '@faultline/test-fixtures';
 import { scenarioSuite } from '@faultline/test-fixtures/scenario-suite';
 import { Mistral } from '@mistralai/mistralai';
 import fc from 'fast-check';
@@ -72,6 +73,14 @@ scenarioSuite({
   server: { protocol: 'http1' },
   minimum: 12,
   builtInsRead: true,
+  // The whole report, against the one main's code gave before issue 17's error-path work (pnpm record:error-reports).
+  reportOf: (thrown, scenario) =>
+    stableReport(
+      classifyError(thrown, {
+        extractors: [mistralExtractor],
+        streaming: scenario.stream === true,
+      }).toErrorReport(),
+    ),
   async read(sdk, scenario, on) {
     const thrown = await runScenario(sdk.create(on.baseUrlFor(scenario), timeoutFor(scenario)), scenario);
     return { ...classifyThrown(thrown, { streaming: scenario.stream === true }), thrown };

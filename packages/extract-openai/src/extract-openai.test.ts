@@ -6,6 +6,7 @@ import {
   type LoopbackServer,
   loadScenarios,
   type Scenario,
+  stableReport,
   startLoopbackServer,
 } from '@faultline/test-fixtures';
 import { scenarioSuite } from '@faultline/test-fixtures/scenario-suite';
@@ -92,6 +93,9 @@ scenarioSuite({
     'overload',
   ],
   builtInsRead: true,
+  // The whole report, against the one main's code gave before issue 17's error-path work (pnpm record:error-reports).
+  reportOf: (thrown) =>
+    stableReport(classifyError(thrown, { extractors: [openaiExtractor] }).toErrorReport()),
   async read(sdk, scenario, on) {
     const thrown = await thrownBy(sdk, scenario, on);
     return { ...classifyThrown(thrown, scenario.stream === true), thrown };

@@ -89,8 +89,21 @@ function readClassification(value: unknown): ClassificationType | undefined {
   }
 }
 
-/** The errorTypes of a class and its ancestors, read from their static `errorType`. */
-function errorTypesOf(errorClass: unknown): string[] {
+// Computed once per class (STYLE: compute once what is fixed): the walk reads every ancestor's
+// static through safeGet, which cost as much as the rest of the constructor.
+const ERROR_TYPES_OF_CLASS = new WeakMap<object, readonly string[]>();
+
+/** The errorTypes of a class and its ancestors, read from their static `errorType`, frozen; memoised. */
+function errorTypesOf(errorClass: unknown): readonly string[] {
+  if (typeof errorClass !== 'function') return Object.freeze([]);
+  const known = ERROR_TYPES_OF_CLASS.get(errorClass);
+  if (known !== undefined) return known;
+  const types = Object.freeze(readErrorTypes(errorClass));
+  ERROR_TYPES_OF_CLASS.set(errorClass, types);
+  return types;
+}
+
+function readErrorTypes(errorClass: unknown): string[] {
   const types: string[] = [];
   let current = errorClass;
   while (typeof current === 'function' && types.length < 16) {
@@ -132,12 +145,11 @@ export class FaultlineError extends Error {
   declare readonly cause: unknown;
 
   constructor(message?: unknown, options: FaultlineErrorOptions = {}) {
-    const read = (key: keyof FaultlineErrorOptions): unknown => safeGet(options, key);
-    const rawCause = read('cause');
+    const rawCause = safeGet(options, 'cause');
     const hasCause = rawCause !== undefined;
     const cause = hasCause ? normaliseCause(rawCause) : undefined;
-    const metadata = copyMetadata(read('metadata'));
-    const given = read('classification');
+    const metadata = copyMetadata(safeGet(options, 'metadata'));
+    const given = safeGet(options, 'classification');
     let classification =
       typeof given === 'object' && given !== null && TRUSTED_CLASSIFICATIONS.has(given)
         ? (given as ClassificationType)
@@ -169,7 +181,7 @@ export class FaultlineError extends Error {
     const errorType = types[0] ?? 'FaultlineError';
     Object.defineProperty(this, 'name', { value: errorType, writable: true, configurable: true });
     Object.defineProperty(this, FAULTLINE_ERROR_MARKER, { value: true });
-    Object.defineProperty(this, FAULTLINE_ERROR_TYPES, { value: Object.freeze(types) });
+    Object.defineProperty(this, FAULTLINE_ERROR_TYPES, { value: types });
     this.errorType = errorType;
     Object.defineProperty(this, 'classification', {
       value: classification,
@@ -178,13 +190,13 @@ export class FaultlineError extends Error {
     });
     TRUSTED_ERRORS.add(this);
     this.metadata = metadata;
-    const provider = safeText(read('provider'));
+    const provider = safeText(safeGet(options, 'provider'));
     if (provider !== undefined) this.provider = provider;
-    const model = safeText(read('model'));
+    const model = safeText(safeGet(options, 'model'));
     if (model !== undefined) this.model = model;
-    const operation = safeText(read('operation'));
+    const operation = safeText(safeGet(options, 'operation'));
     if (operation !== undefined) this.operation = operation;
-    const attempts = read('attempts');
+    const attempts = safeGet(options, 'attempts');
     if (attempts !== undefined) {
       const record = readAttemptRecord(attempts);
       if (record !== undefined) this.attempts = record;

@@ -1,0 +1,21 @@
+// Profiles the error path on each provider's real rate-limit error: run with
+// `node --conditions=@faultline/source --import tsx --cpu-prof src/profile-error-path.ts [provider]`.
+import { startScenarioServers } from '@faultline/scenario-driver';
+import { errorPathSamples } from './error-path.ts';
+
+const servers = await startScenarioServers();
+const samples = await errorPathSamples(servers);
+await servers.close();
+const wanted = process.argv[2];
+for (const sample of samples) {
+  if (wanted !== undefined && sample.provider !== wanted) continue;
+  const started = performance.now();
+  let rounds = 0;
+  while (performance.now() - started < Number(process.env.PROFILE_MS ?? 2000)) {
+    for (let index = 0; index < 1000; index += 1) sample.classifyOnce();
+    rounds += 1000;
+  }
+  console.log(
+    `${sample.provider}: ${(((performance.now() - started) * 1e6) / rounds).toFixed(0)} ns per error`,
+  );
+}
