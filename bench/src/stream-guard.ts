@@ -8,7 +8,7 @@ import { guardGeminiStream } from '@faultline/extract-google-genai';
 import { guardGroqStream } from '@faultline/extract-groq';
 import { guardMistralStream } from '@faultline/extract-mistral';
 import { guardOpenAIStream } from '@faultline/extract-openai';
-import { DEFAULT_STREAM_IDLE_TIMEOUT_MS } from '@faultline/render';
+import { DEFAULT_STREAM_IDLE_TIMEOUT_MS } from '@faultline/render/toolkit';
 import { GoogleGenAI } from '@google/genai';
 import { Mistral } from '@mistralai/mistralai';
 import Groq from 'groq-sdk';

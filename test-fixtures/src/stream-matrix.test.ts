@@ -6,7 +6,13 @@ import { drain, eventStreamFrame, installedMajors, sseFrame } from './stream-mat
 describe('the test-fixtures layer over @faultline/llm-mock', () => {
   it('re-exports the package, not a copy of it', () => {
     // What only our tests need is defined here; everything else is the package's own export.
-    const ownTestHelpers = ['docExamples', 'openaiChatCompletion', 'repoRoot', 'takeExtractorCrashes'];
+    const ownTestHelpers = [
+      'docExamples',
+      'openaiChatCompletion',
+      'repoRoot',
+      'stableReport',
+      'takeExtractorCrashes',
+    ];
     for (const [name, value] of Object.entries(fixtures)) {
       if (ownTestHelpers.includes(name)) expect(name in mock, name).toBe(false);
       else expect(value, name).toBe((mock as Record<string, unknown>)[name]);

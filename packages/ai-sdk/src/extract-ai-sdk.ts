@@ -1,15 +1,14 @@
+import type { Extractor, ProviderErrorMetadata } from '@faultline/classify';
 import {
   attachRawBody,
   type ExtractContext,
-  type Extractor,
   inspectTransportError,
   messageOf,
-  type ProviderErrorMetadata,
   parseJsonSafely,
   safeGet,
   safeStatus,
   safeString,
-} from '@faultline/classify';
+} from '@faultline/classify/toolkit';
 import { type AiSdkProvider, HTTP_FAILURE_READERS, providerFromId, providerFromUrl } from './provider-of.ts';
 
 /** The provider key of metadata this package builds itself (not from a provider's body). */

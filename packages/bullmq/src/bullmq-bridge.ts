@@ -1,14 +1,13 @@
-import { safeGet } from '@faultline/classify';
+import { safeGet } from '@faultline/classify/toolkit';
 import {
-  asReport,
   type ClassifyErrorOptions,
   classifyError,
   type ErrorReport,
   FaultlineError,
-  safeFromDict,
   toDict,
-  unrecoverableReport,
+  toErrorReport,
 } from '@faultline/render';
+import { safeFromDict, unrecoverableReport } from '@faultline/render/toolkit';
 
 /** The backoff `type` jobs use so that the worker's faultline strategy computes their delays. */
 export const FAULTLINE_BACKOFF_TYPE = 'faultline';
@@ -30,7 +29,7 @@ export class FaultlineJobError extends Error {
 
   constructor(error: FaultlineError | ErrorReport) {
     // Total: any error (even a marked one from another copy whose fields cannot be read) or report.
-    const report = asReport(error);
+    const report = toErrorReport(error);
     super(`${report.message}${REPORT_MARKER}${JSON.stringify(toDict(report))}`, { cause: error });
     // BullMQ matches `err.name == 'UnrecoverableError'` (job.js), so no import of bullmq is needed.
     this.name = report.retryable ? 'FaultlineJobError' : 'UnrecoverableError';

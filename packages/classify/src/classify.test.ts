@@ -10,18 +10,20 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   type Classification,
   classify,
-  defineExtractor,
   type FailureReason,
-  inspectTransportError,
-  MAX_RETRY_AFTER_SECONDS,
   onExtractorCrash,
   type ProviderErrorMetadata,
+} from './index.ts';
+import {
+  defineExtractor,
+  inspectTransportError,
+  MAX_RETRY_AFTER_SECONDS,
   parseDurationSeconds,
   parseRetryAfterValue,
   retryAfterFromHeaders,
   signalAbortOrigin,
   waitFromText,
-} from './index.ts';
+} from './toolkit.ts';
 
 type Hint = 'rotateCredential' | 'fallback' | 'compress';
 

@@ -9,12 +9,10 @@ import {
   classify,
   explainClassification,
   type FailureReason,
-  MAX_EVIDENCE_LENGTH,
   type ProviderErrorMetadata,
-  RULES,
   RuleId,
-  waitFromText,
 } from './index.ts';
+import { MAX_EVIDENCE_LENGTH, RULES, waitFromText } from './toolkit.ts';
 
 type Extra = Partial<ProviderErrorMetadata>;
 const http = (statusCode: number, message: string, extra: Extra = {}): ProviderErrorMetadata => ({

@@ -1,4 +1,4 @@
-import { parseJsonSafely, readHeader, safeGet, safeNumber, safeString } from '@faultline/classify';
+import { parseJsonSafely, readHeader, safeGet, safeNumber, safeString } from '@faultline/classify/toolkit';
 import { PROVIDER_NAMES } from './driver/provider-list.ts';
 import { CommandFailure } from './terminal.ts';
 

@@ -1,24 +1,26 @@
 import { readFileSync } from 'node:fs';
 import {
-  defineExtractor,
   type Explanation,
   type Extractor,
   explainClassification,
   type ProviderErrorMetadata,
+} from '@faultline/classify';
+import {
+  defineExtractor,
   parseJsonSafely,
   readHeader,
   retryAfterFromHeaders,
   safeGet,
   safeString,
-} from '@faultline/classify';
+} from '@faultline/classify/toolkit';
 import { startLoopbackServer } from '@faultline/llm-mock';
 import {
   classifyError,
   type ErrorReport,
   exitCodeFor,
-  formatJson,
   formatMarkdown,
   formatPanel,
+  toDict,
   toErrorReport,
   toWireError,
 } from '@faultline/render';
@@ -252,7 +254,7 @@ async function classifyLoggedError(
 export function renderReport(report: ErrorReport, format: OutputFormat, color: boolean): string {
   switch (format) {
     case 'json':
-      return formatJson(report);
+      return JSON.stringify(toDict(report), null, 2);
     case 'markdown':
       return formatMarkdown(report);
     case 'wire':

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { scrubSecrets } from '@faultline/render';
+import { scrubSecrets } from '@faultline/render/toolkit';
 import { Command, CommanderError, Option } from 'commander';
 import { resolveProviderName } from './captured-input.ts';
 import { classifyCommand, inputFormats, outputFormats } from './classify-command.ts';

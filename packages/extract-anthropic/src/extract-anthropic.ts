@@ -1,19 +1,21 @@
+import type {
+  Extractor,
+  HttpFailure,
+  HttpFailureReadOptions,
+  ProviderErrorMetadata,
+} from '@faultline/classify';
 import {
   attachRawBody,
   causeChain,
   defineExtractor,
-  type Extractor,
-  type HttpFailure,
-  type HttpFailureReadOptions,
   messageOf,
-  type ProviderErrorMetadata,
   parseJsonSafely,
   prototypeNames,
   readHeader,
   safeGet,
   safeStatus,
   safeString,
-} from '@faultline/classify';
+} from '@faultline/classify/toolkit';
 import {
   isStainlessApiError,
   jsonText,

@@ -131,7 +131,7 @@ const textOf = (event: { data: string }) =>
 for (const sdk of SDKS) {
   describe(`guardAnthropicStream with real ${sdk.alias}`, () => {
     for (const kind of kinds) {
-      it(`${kind.name}: a streamed refusal is the refusal scenario's classification, unless detectRefusal is false`, async () => {
+      it(`${kind.name}: a streamed refusal is the refusal scenario's classification, unless detectBlockedAnswer is false`, async () => {
         const expected = expectedFor(refusalScenario, sdk.alias);
         const blocked = await drain(
           guardAnthropicStream(await kind.open(openOn(sdk, refusal)), { idleTimeoutMs: 3_000 }),
@@ -146,7 +146,7 @@ for (const sdk of SDKS) {
         const passed = await drain(
           guardAnthropicStream(await kind.open(openOn(sdk, refusal)), {
             idleTimeoutMs: 3_000,
-            detectRefusal: false,
+            detectBlockedAnswer: false,
           }),
         );
         expect(passed.error).toBeUndefined();
@@ -236,7 +236,7 @@ for (const sdk of SDKS) {
       expect((thrown as Error).message).toBe('Request was aborted.');
     });
 
-    it('messages.stream(): a refusal rejects finalMessage() classified, or resolves it with detectRefusal false', async () => {
+    it('messages.stream(): a refusal rejects finalMessage() classified, or resolves it with detectBlockedAnswer false', async () => {
       const expected = expectedFor(refusalScenario, sdk.alias);
       const blocked = guardAnthropicStream(openOn(sdk, refusal).messages.stream(REQUEST), {
         idleTimeoutMs: 3_000,
@@ -248,7 +248,7 @@ for (const sdk of SDKS) {
       expect(reportOf(error).reason).toBe(expected.reason);
       const passed = guardAnthropicStream(openOn(sdk, refusal).messages.stream(REQUEST), {
         idleTimeoutMs: 3_000,
-        detectRefusal: false,
+        detectBlockedAnswer: false,
       });
       expect(await passed.finalMessage()).toMatchObject({ stop_reason: 'refusal' });
     });

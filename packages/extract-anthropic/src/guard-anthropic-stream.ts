@@ -1,16 +1,15 @@
 import type { ProviderErrorMetadata } from '@faultline/classify';
-import { type ChunkFacts, chunkScan, type GuardedStream, type GuardStreamOptions } from '@faultline/render';
+import type { GuardedStream, GuardStreamOptions } from '@faultline/render';
+import { type ChunkFacts, chunkScan } from '@faultline/render/toolkit';
 import { guardStainlessStream } from '@faultline/stainless';
 import { ANTHROPIC_PROVIDER, anthropicExtractor } from './extract-anthropic.ts';
 
-export interface GuardAnthropicStreamOptions
-  extends Omit<GuardStreamOptions<unknown>, 'isTerminal' | 'measure'> {
-  /**
-   * Throw a content_policy error when the stream says `stop_reason: "refusal"` (in its
-   * `message_delta` event). Default true; `false` lets the refusal through as ordinary events.
-   */
-  readonly detectRefusal?: boolean | undefined;
-}
+/**
+ * render's `guardStream` options but the Anthropic-specific ones. A refusal (`stop_reason:
+ * "refusal"` in a `message_delta` event) is thrown as content_policy unless `detectBlockedAnswer`
+ * is `false`; `inspectChunk` runs after the refusal check.
+ */
+export type GuardAnthropicStreamOptions = Omit<GuardStreamOptions<unknown>, 'isTerminal' | 'measure'>;
 
 interface EventView {
   readonly type?: unknown;
@@ -35,10 +34,10 @@ const REFUSAL = (): ProviderErrorMetadata => ({
  * directly, nothing allocated for an ordinary event; a throwing field makes the event read as empty):
  * - terminal: `message_stop`, the last event of every complete Messages stream;
  * - characters: text, thinking and tool-input deltas of a `content_block_delta`;
- * - failure: a `message_delta` whose stop_reason is `refusal` (the streamed answer was declined),
- *   unless `detectRefusal` is false.
+ * - failure: a `message_delta` whose stop_reason is `refusal` (the streamed answer was declined);
+ *   render's guard lets it through when the caller sets `detectBlockedAnswer: false`.
  */
-function eventScanner(detectRefusal: boolean) {
+function eventScanner() {
   return (value: unknown, facts: ChunkFacts): void => {
     if (value === null || typeof value !== 'object') return;
     const event = value as EventView;
@@ -57,7 +56,7 @@ function eventScanner(detectRefusal: boolean) {
         }
       }
     } else if (type === 'message_stop') facts.terminal = true;
-    else if (type === 'message_delta' && detectRefusal) {
+    else if (type === 'message_delta') {
       const delta = event.delta;
       if (delta !== null && typeof delta === 'object' && delta.stop_reason === 'refusal')
         facts.failure = REFUSAL();
@@ -80,9 +79,9 @@ export function guardAnthropicStream<S extends AsyncIterable<unknown>>(
   stream: S,
   options: GuardAnthropicStreamOptions = {},
 ): GuardedStream<S> {
-  const { detectRefusal, inspectChunk, ...rest } = options;
+  const { inspectChunk, ...rest } = options;
   const userInspect = inspectChunk;
-  const scan = chunkScan(eventScanner(detectRefusal !== false));
+  const scan = chunkScan(eventScanner());
   const scanInspect = scan.inspectChunk;
   return guardStainlessStream(stream as AsyncIterable<unknown>, anthropicExtractor, {
     provider: ANTHROPIC_PROVIDER,

@@ -1,14 +1,13 @@
 import { classify, FailureReason, ProviderErrorMetadata } from '@faultline/classify';
 import { classifyError } from '@faultline/render';
 import {
-  expectedFor,
   type LoopbackServer,
-  loadProviderCoverage,
   loadScenarios,
   type Scenario,
   stableReport,
   startLoopbackServer,
 } from '@faultline/test-fixtures';
+import { scenarioSuite } from '@faultline/test-fixtures/scenario-suite';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -21,7 +20,7 @@ import {
 import { BEDROCK_PROVIDER, bedrockExtractor } from './extract-bedrock.ts';
 import { inspectBedrockResult } from './inspect-bedrock-result.ts';
 
-const scenarios = loadScenarios('bedrock');
+const _scenarios = loadScenarios('bedrock');
 
 let server: LoopbackServer;
 beforeAll(async () => {
@@ -37,92 +36,36 @@ function metadataFor(outcome: CallOutcome): ProviderErrorMetadata | undefined {
   return inspectBedrockResult(outcome.result);
 }
 
-describe('bedrock scenarios against the real SDK over h2c', () => {
-  it('has at least 15 scenarios covering the three APIs and every demo label', () => {
-    expect(scenarios.length).toBeGreaterThanOrEqual(15);
-    expect(new Set(scenarios.map((scenario) => scenario.api))).toEqual(
-      new Set(['converse', 'invoke-model', 'converse-stream']),
-    );
-    const demos = new Set(scenarios.map((scenario) => scenario.demo).filter(Boolean));
-    for (const label of [
-      'rate limit',
-      'quota',
-      'overload',
-      'context overflow',
-      'bad key',
-      'unknown model',
-      'refused connection',
-      'stream cut',
-    ]) {
-      expect(demos, label).toContain(label);
+scenarioSuite({
+  provider: BEDROCK_PROVIDER,
+  sdks: SDK_ALIASES,
+  aliasOf: (alias) => alias,
+  server: { protocol: 'h2c' },
+  minimum: 15,
+  apis: ['converse', 'invoke-model', 'converse-stream'],
+  demoLabels: [
+    'rate limit',
+    'quota',
+    'overload',
+    'context overflow',
+    'bad key',
+    'unknown model',
+    'refused connection',
+    'stream cut',
+  ],
+  // The whole report, against the one main's code gave before issue 17's error-path work (pnpm record:error-reports).
+  reportOf: (thrown) =>
+    stableReport(classifyError(thrown, { extractors: [bedrockExtractor] }).toErrorReport()),
+  async read(_alias, scenario, on) {
+    const outcome = await callScenario(scenario, on.baseUrlFor(scenario));
+    return { metadata: metadataFor(outcome), ...(outcome.kind === 'threw' ? { thrown: outcome.error } : {}) };
+  },
+  check({ scenario, metadata }) {
+    // Stream exceptions arrive after some output: their origin says so.
+    if (scenario.response.kind === 'aws-event-stream') {
+      expect(metadata.origin === 'stream_event' || metadata.origin === 'network').toBe(true);
     }
-  });
-
-  it('covers every reason that _coverage.json does not rule out', () => {
-    const coverage = loadProviderCoverage('bedrock');
-    const covered = new Set(scenarios.map((scenario) => scenario.expected.reason));
-    const ruledOut = Object.keys(coverage?.cannotHappen ?? {});
-    for (const reason of FailureReason.options) {
-      expect(covered.has(reason) || ruledOut.includes(reason), reason).toBe(true);
-    }
-  });
-
-  for (const alias of SDK_ALIASES) {
-    describe(alias, () => {
-      it.concurrent.for(scenarios.map((scenario) => [scenario.id, scenario] as [string, Scenario]))(
-        '%s',
-        async ([_id, scenario], { expect }) => {
-          const expected = expectedFor(scenario, alias);
-          if (expected.skip !== undefined) return;
-          const outcome = await callScenario(scenario, server.baseUrlFor(scenario));
-          // The whole report, against the one main's code gave before issue 17's error-path work (pnpm record:error-reports).
-          if (outcome.kind === 'threw') {
-            const report = classifyError(outcome.error, { extractors: [bedrockExtractor] }).toErrorReport();
-            expect(stableReport(report)).toMatchSnapshot();
-          }
-          const metadata = metadataFor(outcome);
-          expect(
-            metadata,
-            `no metadata for ${outcome.kind} ${outcome.kind === 'threw' ? String(outcome.error) : ''}`,
-          ).toBeDefined();
-          if (metadata === undefined) return;
-          expect(metadata.provider).toBe(BEDROCK_PROVIDER);
-          const classification = classify(metadata);
-          expect(
-            {
-              category: classification.category,
-              reason: classification.reason,
-              retryable: classification.retryable,
-              userAction: classification.userAction.kind,
-              httpStatus: classification.httpStatus,
-            },
-            JSON.stringify(metadata),
-          ).toEqual({
-            category: expected.category,
-            reason: expected.reason,
-            retryable: expected.retryable,
-            userAction: expected.userAction,
-            httpStatus: expected.httpStatus,
-          });
-          if (expected.retryAfterSeconds !== undefined) {
-            expect(classification.retryAfterSeconds).toBe(expected.retryAfterSeconds);
-          }
-          if (expected.statusCode !== undefined) expect(metadata.statusCode).toBe(expected.statusCode);
-          if (expected.providerCode !== undefined) expect(metadata.providerCode).toBe(expected.providerCode);
-          // Stream exceptions arrive after some output: their origin says so.
-          if (scenario.response.kind === 'aws-event-stream') {
-            expect(metadata.origin === 'stream_event' || metadata.origin === 'network').toBe(true);
-          }
-          // The raw body never reaches a serialised form.
-          const serialised = JSON.stringify(metadata);
-          expect(serialised).not.toContain('rawBody');
-          if (scenario.response.kind === 'http' && scenario.response.body.length > 40) {
-            expect(serialised).not.toContain(scenario.response.body);
-          }
-        },
-      );
-    });
-  }
+  },
 });
 
 const ev = (type: string, payload: unknown) => ({

@@ -1,13 +1,15 @@
+import type {
+  Extractor,
+  HttpFailure,
+  HttpFailureReadOptions,
+  ProviderErrorMetadata,
+} from '@faultline/classify';
 import {
   attachRawBody,
   constructorName,
   defineExtractor,
-  type Extractor,
-  type HttpFailure,
-  type HttpFailureReadOptions,
   inspectTransportError,
   messageOf,
-  type ProviderErrorMetadata,
   parseJsonSafely,
   readHeader,
   retryAfterFromHeaders,
@@ -17,7 +19,7 @@ import {
   safeStatus,
   safeString,
   signalAbortOrigin,
-} from '@faultline/classify';
+} from '@faultline/classify/toolkit';
 import {
   AwsResponseMetadata,
   BedrockServiceExceptionSnapshot,

@@ -1,25 +1,19 @@
-import { type ProviderErrorMetadata, safeGet, safePath, safeString } from '@faultline/classify';
-import {
-  type ChunkFacts,
-  chunkScan,
-  type GuardedStream,
-  type GuardStreamOptions,
-  guardStream,
-} from '@faultline/render';
+import type { ProviderErrorMetadata } from '@faultline/classify';
+import { safeGet, safePath, safeString } from '@faultline/classify/toolkit';
+import { type GuardedStream, type GuardStreamOptions, guardStream } from '@faultline/render';
+import { type ChunkFacts, chunkScan } from '@faultline/render/toolkit';
 import { BEDROCK_PROVIDER, bedrockExtractor } from './extract-bedrock.ts';
 import { BLOCKED_STOP_REASONS, blockedInBody } from './inspect-bedrock-result.ts';
 
-export interface GuardBedrockStreamOptions
-  extends Omit<GuardStreamOptions<unknown>, 'isTerminal' | 'measure'> {
-  /**
-   * Throw a content_policy error for a withheld answer: ConverseStream `messageStop.stopReason`
-   * `guardrail_intervened`/`content_filtered`; in an InvokeModelWithResponseStream chunk,
-   * `"amazon-bedrock-guardrailAction": "INTERVENED"`, Titan `completionReason: "CONTENT_FILTERED"`,
-   * Anthropic `stop_reason: "refusal"` or Nova's `messageStop` as above. Default true; `false` lets
-   * the event through as an ordinary event.
-   */
-  readonly detectBlockedAnswer?: boolean | undefined;
-}
+/**
+ * render's `guardStream` options but the Bedrock-specific ones. `detectBlockedAnswer` (default
+ * true; `false` lets the event through as an ordinary event) covers a withheld answer:
+ * ConverseStream `messageStop.stopReason` `guardrail_intervened`/`content_filtered`; in an
+ * InvokeModelWithResponseStream chunk, `"amazon-bedrock-guardrailAction": "INTERVENED"`, Titan
+ * `completionReason: "CONTENT_FILTERED"`, Anthropic `stop_reason: "refusal"` or Nova's
+ * `messageStop` as above.
+ */
+export type GuardBedrockStreamOptions = Omit<GuardStreamOptions<unknown>, 'isTerminal' | 'measure'>;
 
 /** The key Bedrock adds to the last chunk of every InvokeModelWithResponseStream answer, whatever the model. */
 const INVOCATION_METRICS = 'amazon-bedrock-invocationMetrics';

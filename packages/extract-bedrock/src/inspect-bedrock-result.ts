@@ -1,11 +1,5 @@
-import {
-  attachRawBody,
-  type ProviderErrorMetadata,
-  safeGet,
-  safeHasOwn,
-  safeStatus,
-  safeString,
-} from '@faultline/classify';
+import type { ProviderErrorMetadata } from '@faultline/classify';
+import { attachRawBody, safeGet, safeHasOwn, safeStatus, safeString } from '@faultline/classify/toolkit';
 import { AwsResponseMetadata, BedrockConverseResult, BedrockInvokeModelBody } from './bedrock-error-shape.ts';
 import { BEDROCK_PROVIDER } from './extract-bedrock.ts';
 

@@ -1,20 +1,15 @@
-import {
-  type Classification,
-  classify,
-  FailureReason,
-  type ProviderErrorMetadata,
-} from '@faultline/classify';
+import { type Classification, classify, type ProviderErrorMetadata } from '@faultline/classify';
 import { classifyError, FaultlineError } from '@faultline/render';
 import {
   expectedFor,
   type LoopbackServer,
-  loadProviderCoverage,
   loadScenarios,
   type ResolvedExpectation,
   type Scenario,
   stableReport,
   startLoopbackServer,
 } from '@faultline/test-fixtures';
+import { scenarioSuite } from '@faultline/test-fixtures/scenario-suite';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -45,7 +40,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-function assertExpected(
+function _assertExpected(
   metadata: ProviderErrorMetadata,
   classification: Classification,
   expected: ResolvedExpectation,
@@ -79,98 +74,78 @@ function blockedMetadataOf(result: unknown, chunks: unknown[]): ProviderErrorMet
   return undefined;
 }
 
-describe('scenarios exist for every category Google can produce', () => {
-  it('has at least 20 scenarios, Gemini API and Vertex AI, and a coverage file for the rest', () => {
-    expect(scenarios.length).toBeGreaterThanOrEqual(20);
-    expect(new Set(scenarios.map((scenario) => scenario.api))).toEqual(new Set(['gemini', 'vertex']));
-    const coverage = loadProviderCoverage('google-genai');
-    const covered = new Set([
-      ...scenarios.map((scenario) => scenario.expected.reason),
-      ...Object.keys(coverage?.cannotHappen ?? {}),
-    ]);
-    // Every reason of classify's closed enum: covered by a scenario or declared impossible.
-    for (const reason of FailureReason.options) {
-      expect(covered, reason).toContain(reason);
+scenarioSuite({
+  provider: GOOGLE_GENAI_PROVIDER,
+  sdks: SDKS,
+  aliasOf: (sdk) => sdk.alias,
+  minimum: 20,
+  concurrent: false,
+  apis: ['gemini', 'vertex'],
+  demoLabels: [
+    'rate limit',
+    'quota',
+    'overload',
+    'context overflow',
+    'content block',
+    'bad key',
+    'unknown model',
+    'refused connection',
+    'stream cut',
+  ],
+  // The whole report, against the one main's code gave before issue 17's error-path work (pnpm record:error-reports).
+  reportOf: (thrown, scenario) =>
+    stableReport(
+      classifyError(thrown, {
+        extractors: [googleGenaiExtractor, googleGenaiTransportExtractor],
+        streaming: scenario.stream === true,
+      }).toErrorReport(),
+    ),
+  async read(sdk, scenario, on) {
+    const expected = expectedFor(scenario, sdk.alias);
+    const outcome = await callScenario(sdk, scenario, on);
+    let metadata: ProviderErrorMetadata | undefined;
+    if (isBlockedAnswerScenario(scenario)) {
+      expect(outcome.didThrow, String(outcome.thrown)).toBe(false);
+      metadata = blockedMetadataOf(outcome.result, outcome.chunks);
+      expect(metadata?.origin).toBe('blocked_response');
+    } else if (isSwallowedErrorScenario(scenario)) {
+      // The SDK ends the stream normally; only the empty chunk it leaves shows the error.
+      expect(outcome.didThrow, String(outcome.thrown)).toBe(false);
+      metadata = inspectGeminiResult(outcome.chunks);
+      expect(metadata?.origin).toBe('malformed_response');
+    } else {
+      expect(outcome.didThrow).toBe(true);
+      const thrown = outcome.thrown;
+      const claimed = googleGenaiExtractor.extract(thrown);
+      if (isApiErrorScenario(scenario)) {
+        // The SDK's ApiError is claimed by the main extractor, with the raw body in memory only.
+        expect(claimed).toBeDefined();
+        expect(claimed?.sdkErrorType).toBe('ApiError');
+        expect(Object.keys(claimed ?? {})).not.toContain('rawBody');
+        const response = scenario.response;
+        if (response.kind === 'http' && response.body !== '') {
+          expect(claimed?.rawBody).toBeTypeOf('string');
+          expect(JSON.stringify(claimed)).not.toContain(JSON.stringify(claimed?.rawBody));
+        }
+        if (response.kind === 'sse') expect(claimed?.origin).toBe('stream_event');
+        metadata = claimed;
+      } else {
+        // A raw undici/DOMException error names no SDK: the main extractor leaves it alone,
+        // the transport extractor (used by the bound wrapper) claims it for google-genai.
+        expect(claimed).toBeUndefined();
+        // render tells extractors when a stream was being read (RenderExtractContext.streaming).
+        const context = { streaming: scenario.stream === true } as Parameters<
+          typeof googleGenaiTransportExtractor.extract
+        >[1];
+        metadata = googleGenaiTransportExtractor.extract(thrown, context);
+        // Without that hint (a stream drained inside withClassifiedErrors) the reason is the same.
+        const unhinted = googleGenaiTransportExtractor.extract(thrown);
+        expect(unhinted && classify(unhinted).reason).toBe(expected.reason);
+      }
     }
-    const labels = new Set(scenarios.map((scenario) => scenario.demo).filter(Boolean));
-    for (const label of [
-      'rate limit',
-      'quota',
-      'overload',
-      'context overflow',
-      'content block',
-      'bad key',
-      'unknown model',
-      'refused connection',
-      'stream cut',
-    ]) {
-      expect(labels, label).toContain(label);
-    }
-  });
+    return { metadata, ...(outcome.didThrow ? { thrown: outcome.thrown } : {}) };
+  },
 });
-
-for (const sdk of SDKS) {
-  describe(`real SDK ${sdk.alias} against the loopback server`, () => {
-    for (const scenario of scenarios) {
-      const expected = expectedFor(scenario, sdk.alias);
-      const run = expected.skip === undefined ? it : it.skip;
-      run(`${scenario.id}: ${expected.reason}`, async () => {
-        const outcome = await callScenario(sdk, scenario, server);
-        // The whole report, against the one main's code gave before issue 17's error-path work (pnpm record:error-reports).
-        if (outcome.didThrow) {
-          const report = classifyError(outcome.thrown, {
-            extractors: [googleGenaiExtractor, googleGenaiTransportExtractor],
-            streaming: scenario.stream === true,
-          }).toErrorReport();
-          expect(stableReport(report)).toMatchSnapshot();
-        }
-        let metadata: ProviderErrorMetadata | undefined;
-        if (isBlockedAnswerScenario(scenario)) {
-          expect(outcome.didThrow, String(outcome.thrown)).toBe(false);
-          metadata = blockedMetadataOf(outcome.result, outcome.chunks);
-          expect(metadata?.origin).toBe('blocked_response');
-        } else if (isSwallowedErrorScenario(scenario)) {
-          // The SDK ends the stream normally; only the empty chunk it leaves shows the error.
-          expect(outcome.didThrow, String(outcome.thrown)).toBe(false);
-          metadata = inspectGeminiResult(outcome.chunks);
-          expect(metadata?.origin).toBe('malformed_response');
-        } else {
-          expect(outcome.didThrow).toBe(true);
-          const thrown = outcome.thrown;
-          const claimed = googleGenaiExtractor.extract(thrown);
-          if (isApiErrorScenario(scenario)) {
-            // The SDK's ApiError is claimed by the main extractor, with the raw body in memory only.
-            expect(claimed).toBeDefined();
-            expect(claimed?.sdkErrorType).toBe('ApiError');
-            expect(Object.keys(claimed ?? {})).not.toContain('rawBody');
-            const response = scenario.response;
-            if (response.kind === 'http' && response.body !== '') {
-              expect(claimed?.rawBody).toBeTypeOf('string');
-              expect(JSON.stringify(claimed)).not.toContain(JSON.stringify(claimed?.rawBody));
-            }
-            if (response.kind === 'sse') expect(claimed?.origin).toBe('stream_event');
-            metadata = claimed;
-          } else {
-            // A raw undici/DOMException error names no SDK: the main extractor leaves it alone,
-            // the transport extractor (used by the bound wrapper) claims it for google-genai.
-            expect(claimed).toBeUndefined();
-            // render tells extractors when a stream was being read (RenderExtractContext.streaming).
-            const context = { streaming: scenario.stream === true } as Parameters<
-              typeof googleGenaiTransportExtractor.extract
-            >[1];
-            metadata = googleGenaiTransportExtractor.extract(thrown, context);
-            // Without that hint (a stream drained inside withClassifiedErrors) the reason is the same.
-            const unhinted = googleGenaiTransportExtractor.extract(thrown);
-            expect(unhinted && classify(unhinted).reason).toBe(expected.reason);
-          }
-        }
-        expect(metadata).toBeDefined();
-        if (metadata === undefined) return;
-        assertExpected(metadata, classify(metadata), expected);
-      });
-    }
-  });
-}
 
 describe('the bound withClassifiedErrors', () => {
   for (const sdk of SDKS) {

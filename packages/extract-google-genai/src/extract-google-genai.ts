@@ -1,19 +1,21 @@
+import type {
+  Extractor,
+  HttpFailure,
+  HttpFailureReadOptions,
+  ProviderErrorMetadata,
+} from '@faultline/classify';
 import {
   attachRawBody,
   constructorName,
   defineExtractor,
-  type Extractor,
-  type HttpFailure,
-  type HttpFailureReadOptions,
   inspectTransportError,
   MAX_PARSE_LENGTH,
-  type ProviderErrorMetadata,
   parseDurationSeconds,
   parseJsonSafely,
   retryAfterFromHeaders,
   safeGet,
   safeStatus,
-} from '@faultline/classify';
+} from '@faultline/classify/toolkit';
 import {
   BadRequestDetail,
   DETAIL_TYPES,

@@ -203,7 +203,7 @@ async function read(stream: AsyncIterable<unknown>): Promise<Read> {
 async function readGuarded(
   sdk: GenaiSdk,
   scenario: Scenario,
-  options: { detectBlockedAnswers?: boolean } = {},
+  options: { detectBlockedAnswer?: boolean } = {},
 ) {
   const client = clientFor(sdk, scenario, server.baseUrlFor(scenario)) as GenaiClient;
   try {
@@ -255,9 +255,9 @@ for (const sdk of SDKS) {
       });
     }
 
-    it('lets a blocked chunk through with detectBlockedAnswers: false', async () => {
+    it('lets a blocked chunk through with detectBlockedAnswer: false', async () => {
       const scenario = loadScenario('google-genai/gemini-stream-finish-prohibited-content');
-      const { chunks, thrown } = await readGuarded(sdk, scenario, { detectBlockedAnswers: false });
+      const { chunks, thrown } = await readGuarded(sdk, scenario, { detectBlockedAnswer: false });
       expect(thrown).toBeUndefined();
       expect(chunks).toHaveLength(scenario.response.kind === 'sse' ? scenario.response.events.length : -1);
     });

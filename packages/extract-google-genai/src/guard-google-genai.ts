@@ -1,12 +1,12 @@
-import { type ProviderErrorMetadata, safeGet } from '@faultline/classify';
+import type { ProviderErrorMetadata } from '@faultline/classify';
+import { safeGet } from '@faultline/classify/toolkit';
 import {
-  type ChunkFacts,
-  chunkScan,
   type GuardedStream,
   type GuardStreamOptions,
   guardStream,
   type StreamChunk,
 } from '@faultline/render';
+import { type ChunkFacts, chunkScan } from '@faultline/render/toolkit';
 import {
   detectGeminiBlockedAnswer,
   GOOGLE_GENAI_PROVIDER,
@@ -18,10 +18,7 @@ import {
 export type GuardGeminiStreamOptions<T> = Omit<
   GuardStreamOptions<T>,
   'isTerminal' | 'inspectChunk' | 'measure'
-> & {
-  /** Turn a chunk that withholds the answer (blockReason, a blocking finishReason) into a content_policy error. Default true. */
-  readonly detectBlockedAnswers?: boolean | undefined;
-};
+>;
 
 function candidatesOf(chunk: unknown): unknown[] {
   const candidates = safeGet(chunk, 'candidates');
@@ -106,7 +103,7 @@ const ANSWER_FIELDS = [
  * directly, nothing allocated for an ordinary chunk; a throwing field makes the chunk read as empty):
  * - terminal: a candidate with a `finishReason` (`isGeminiTerminalChunk`);
  * - characters: the text of every candidate's parts;
- * - failure: an empty chunk (`isEmptyGeminiChunk`), or, with `detectBlockedAnswers`, a withheld
+ * - failure: an empty chunk (`isEmptyGeminiChunk`), or, unless `detectBlockedAnswer` is false, a withheld
  *   answer (`detectGeminiBlockedAnswer`, whose schema parse runs only on a chunk that could be one:
  *   with `promptFeedback`, or whose first candidate has a finishReason).
  */
@@ -168,7 +165,7 @@ function geminiScanner(detectBlockedAnswers: boolean) {
  *   this package's extractors, mid-stream;
  * - an empty `{}` chunk (genai 1.x swallowing an error chunk): `interrupted`;
  * - a chunk whose answer is withheld (blockReason, SAFETY/RECITATION/… finishReason): `content_policy`
- *   (opt out with `detectBlockedAnswers: false`);
+ *   (opt out with `detectBlockedAnswer: false`);
  * - no chunk for `idleTimeoutMs` (a stall): `interrupted`;
  * - an end without a chunk carrying a `finishReason`: `interrupted`.
  */
@@ -176,11 +173,11 @@ export function guardGeminiStream<S extends AsyncIterable<unknown>>(
   stream: S,
   options: GuardGeminiStreamOptions<StreamChunk<S>> = {},
 ): GuardedStream<S> {
-  const { detectBlockedAnswers = true, extractors, ...rest } = options;
+  const { detectBlockedAnswer = true, extractors, ...rest } = options;
   return guardStream(stream, {
     provider: GOOGLE_GENAI_PROVIDER,
     ...rest,
     extractors: [...(extractors ?? []), googleGenaiExtractor, googleGenaiTransportExtractor],
-    ...chunkScan<StreamChunk<S>>(geminiScanner(detectBlockedAnswers)),
+    ...chunkScan<StreamChunk<S>>(geminiScanner(detectBlockedAnswer)),
   });
 }

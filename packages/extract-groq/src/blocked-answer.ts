@@ -1,4 +1,5 @@
-import { type ProviderErrorMetadata, safeGet, safeString } from '@faultline/classify';
+import type { ProviderErrorMetadata } from '@faultline/classify';
+import { safeGet, safeString } from '@faultline/classify/toolkit';
 import { GROQ_PROVIDER } from './extract-groq.ts';
 
 /** Finish reasons that mean the answer was withheld, not finished (OpenAI-compatible). */

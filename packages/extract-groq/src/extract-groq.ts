@@ -1,19 +1,21 @@
+import type {
+  Extractor,
+  HttpFailure,
+  HttpFailureReadOptions,
+  ProviderErrorMetadata,
+} from '@faultline/classify';
 import {
   attachRawBody,
   defineExtractor,
   type ExtractContext,
-  type Extractor,
-  type HttpFailure,
-  type HttpFailureReadOptions,
   messageOf,
-  type ProviderErrorMetadata,
   prototypeNames,
   readHeader,
   safeGet,
   safeHasOwn,
   safeStatus,
   safeString,
-} from '@faultline/classify';
+} from '@faultline/classify/toolkit';
 import {
   isStainlessApiError,
   jsonText,

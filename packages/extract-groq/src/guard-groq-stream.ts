@@ -1,10 +1,5 @@
-import {
-  type ChunkFacts,
-  chunkScan,
-  type GuardedStream,
-  type GuardStreamOptions,
-  type StreamChunk,
-} from '@faultline/render';
+import type { GuardedStream, GuardStreamOptions, StreamChunk } from '@faultline/render';
+import { type ChunkFacts, chunkScan } from '@faultline/render/toolkit';
 import { guardStainlessStream } from '@faultline/stainless';
 import { detectGroqBlockedAnswer } from './blocked-answer.ts';
 import { GROQ_PROVIDER, groqErrorChunkMetadata, groqExtractor } from './extract-groq.ts';
@@ -65,16 +60,25 @@ function scanGroqChunk(value: unknown, facts: ChunkFacts): void {
  * that is not JSON, which groq-sdk throws as a raw SyntaxError, is a malformed answer: interrupted,
  * by render's built-in stream parse rule). The
  * caller's abort ends the iteration silently in groq-sdk: pass the same `signal` here and its
- * reason is thrown. Options given here win over the Groq defaults; extractors given here
- * run before groqExtractor.
+ * reason is thrown. A withheld answer is let through with `detectBlockedAnswer: false`. Options
+ * given here win over the Groq defaults; extractors given here run before groqExtractor, and an
+ * `inspectChunk` given here runs after the Groq checks.
  */
 export function guardGroqStream<S extends AsyncIterable<unknown>>(
   stream: S,
   options: GuardStreamOptions<StreamChunk<S>> = {},
 ): GuardedStream<S> {
+  const scan = chunkScan(scanGroqChunk);
+  const userInspect = options.inspectChunk;
   return guardStainlessStream(stream, groqExtractor, {
     provider: GROQ_PROVIDER,
-    ...chunkScan(scanGroqChunk),
+    ...scan,
     ...options,
+    // The caller's inspectChunk runs after the provider's checks; without one, the scan's own
+    // callback is kept so the guard reads each chunk with one scan.
+    inspectChunk:
+      userInspect === undefined
+        ? scan.inspectChunk
+        : (chunk) => scan.inspectChunk(chunk) ?? userInspect(chunk),
   });
 }

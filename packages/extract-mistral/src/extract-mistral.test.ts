@@ -1,12 +1,7 @@
 import { classify, type ProviderErrorMetadata } from '@faultline/classify';
 import { classifyError } from '@faultline/render';
-import {
-  expectedFor,
-  loadScenarios,
-  type Scenario,
-  stableReport,
-  startLoopbackServer,
-} from '@faultline/test-fixtures';
+import { loadScenarios, type Scenario, stableReport, startLoopbackServer } from '@faultline/test-fixtures';
+import { scenarioSuite } from '@faultline/test-fixtures/scenario-suite';
 import { Mistral } from '@mistralai/mistralai';
 import fc from 'fast-check';
 import { Mistral as MistralV1 } from 'mistralai-v1';
@@ -71,67 +66,42 @@ afterAll(async () => {
   await server?.close();
 });
 
-describe('mistralExtractor against the real Mistral SDK and the loopback server', () => {
-  it('has at least 12 scenarios', () => {
-    expect(scenarios.length).toBeGreaterThanOrEqual(12);
-  });
-
-  for (const sdk of SDKS) {
-    describe(sdk.alias, () => {
-      for (const scenario of scenarios) {
-        const expected = expectedFor(scenario, sdk.alias);
-        const test = expected.skip === undefined ? it.concurrent : it.skip;
-        test(scenario.id, async ({ expect }) => {
-          const client = sdk.create(server.baseUrlFor(scenario), timeoutFor(scenario));
-          const thrown = await runScenario(client, scenario);
-          // The whole report, against the one main's code gave before issue 17's error-path work (pnpm record:error-reports).
-          const report = classifyError(thrown, {
-            extractors: [mistralExtractor],
-            streaming: scenario.stream === true,
-          }).toErrorReport();
-          expect(stableReport(report)).toMatchSnapshot();
-          const own = mistralExtractor.extract(thrown);
-          const { metadata, classification } = classifyThrown(thrown, {
-            streaming: scenario.stream === true,
-          });
-          if (own !== undefined) {
-            expect(own.provider).toBe('mistral');
-            expect(metadata).toEqual(own);
-          }
-          // Every HTTP answer and every stream event from Mistral is read by this extractor.
-          if (scenario.response.kind === 'http' || scenario.id.endsWith('error-event')) {
-            expect(own, `mistralExtractor must claim ${scenario.id}`).toBeDefined();
-          }
-          expect({
-            category: classification.category,
-            reason: classification.reason,
-            retryable: classification.retryable,
-            userAction: classification.userAction.kind,
-            httpStatus: classification.httpStatus,
-          }).toEqual({
-            category: expected.category,
-            reason: expected.reason,
-            retryable: expected.retryable,
-            userAction: expected.userAction,
-            httpStatus: expected.httpStatus,
-          });
-          if (expected.retryAfterSeconds !== undefined) {
-            expect(classification.retryAfterSeconds).toBe(expected.retryAfterSeconds);
-          }
-          if (expected.statusCode !== undefined) expect(metadata.statusCode).toBe(expected.statusCode);
-          if (expected.providerCode !== undefined) expect(metadata.providerCode).toBe(expected.providerCode);
-          const serialised = JSON.stringify(metadata);
-          expect(serialised).not.toContain('SECRET-PROMPT');
-          if (scenario.response.kind === 'http' && scenario.response.body.length > 0) {
-            // Neither verbatim nor in its JSON-escaped form (an HTML page has CR/LF).
-            expect(metadata.message).not.toContain(scenario.response.body.trim());
-            expect(serialised).not.toContain(JSON.stringify(scenario.response.body).slice(1, -1));
-            expect(Object.keys(metadata)).not.toContain('rawBody');
-          }
-        });
-      }
-    });
-  }
+scenarioSuite({
+  provider: 'mistral',
+  sdks: SDKS,
+  aliasOf: (sdk) => sdk.alias,
+  server: { protocol: 'http1' },
+  minimum: 12,
+  builtInsRead: true,
+  // The whole report, against the one main's code gave before issue 17's error-path work (pnpm record:error-reports).
+  reportOf: (thrown, scenario) =>
+    stableReport(
+      classifyError(thrown, {
+        extractors: [mistralExtractor],
+        streaming: scenario.stream === true,
+      }).toErrorReport(),
+    ),
+  async read(sdk, scenario, on) {
+    const thrown = await runScenario(sdk.create(on.baseUrlFor(scenario), timeoutFor(scenario)), scenario);
+    return { ...classifyThrown(thrown, { streaming: scenario.stream === true }), thrown };
+  },
+  check({ scenario, metadata, thrown }) {
+    const own = mistralExtractor.extract(thrown);
+    if (own !== undefined) {
+      expect(own.provider).toBe('mistral');
+      expect(metadata).toEqual(own);
+    }
+    // Every HTTP answer and every stream event from Mistral is read by this extractor.
+    if (scenario.response.kind === 'http' || scenario.id.endsWith('error-event')) {
+      expect(own, `mistralExtractor must claim ${scenario.id}`).toBeDefined();
+    }
+    expect(JSON.stringify(metadata)).not.toContain('SECRET-PROMPT');
+    if (scenario.response.kind === 'http' && scenario.response.body.length > 0) {
+      // Neither verbatim nor in its JSON-escaped form (an HTML page has CR/LF).
+      expect(metadata.message).not.toContain(scenario.response.body.trim());
+      expect(JSON.stringify(metadata)).not.toContain(JSON.stringify(scenario.response.body).slice(1, -1));
+    }
+  },
 });
 
 function scenario(name: string): Scenario {

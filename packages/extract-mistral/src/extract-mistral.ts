@@ -1,13 +1,15 @@
+import type {
+  Extractor,
+  HttpFailure,
+  HttpFailureReadOptions,
+  ProviderErrorMetadata,
+} from '@faultline/classify';
 import {
   attachRawBody,
   constructorName,
   defineExtractor,
-  type Extractor,
-  type HttpFailure,
-  type HttpFailureReadOptions,
   inspectTransportError,
   messageOf,
-  type ProviderErrorMetadata,
   parseJsonSafely,
   prototypeNames,
   readHeader,
@@ -16,7 +18,7 @@ import {
   safeStatus,
   safeString,
   signalAbortOrigin,
-} from '@faultline/classify';
+} from '@faultline/classify/toolkit';
 import { MistralErrorBody, MistralValidationIssue } from './mistral-error-shape.ts';
 
 /** The provider key faultline uses for Mistral. */

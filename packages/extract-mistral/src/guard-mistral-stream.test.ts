@@ -158,7 +158,7 @@ for (const sdk of SDKS) {
         expect(report.delivered).toEqual({ chunks: 2, characters: 'Hello'.length });
       });
 
-      it('finish_reason "content_filter": content_policy, unless inspectChunk is turned off', async () => {
+      it('finish_reason "content_filter": content_policy, unless detectBlockedAnswer is false', async () => {
         const { chunks, error } = await guarded(sdk, surface, withFinish('content_filter'));
         expect(chunks).toHaveLength(partial.length);
         expect(reportOf(error)).toMatchObject({
@@ -169,7 +169,7 @@ for (const sdk of SDKS) {
         const off = await drain(
           guardMistralStream(await open(sdk, surface, withFinish('content_filter')), {
             idleTimeoutMs: 3000,
-            inspectChunk: undefined,
+            detectBlockedAnswer: false,
           }),
         );
         expect(off.threw, String(off.error)).toBe(false);

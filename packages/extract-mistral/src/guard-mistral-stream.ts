@@ -1,11 +1,10 @@
 import {
-  type ChunkFacts,
-  chunkScan,
   type GuardedStream,
   type GuardStreamOptions,
   guardStream,
   type StreamChunk,
 } from '@faultline/render';
+import { type ChunkFacts, chunkScan } from '@faultline/render/toolkit';
 import { detectMistralStreamFailure } from './blocked-answer.ts';
 import { MISTRAL_PROVIDER, mistralExtractor } from './extract-mistral.ts';
 
@@ -74,7 +73,7 @@ function scanMistralEvent(value: unknown, facts: ChunkFacts): void {
  * pass through untouched (the same objects), and
  * - a chunk whose finish reason is `error` (the API's mid-stream failure; the SDK yields it and ends
  *   normally) is thrown as `server_error`, one whose finish reason is `content_filter` as
- *   `content_policy` (turn both off with `inspectChunk: undefined`);
+ *   `content_policy` (`detectBlockedAnswer: false` lets the withheld answer through);
  * - an error body sent as an event (the SDK throws a raw ZodError) or a cut socket (raw TypeError)
  *   becomes a classified FaultlineError (`interrupted`) with `delivered` progress;
  * - a stall after the headers ends after `idleTimeoutMs` as `interrupted` (a signal given to the SDK
@@ -82,16 +81,25 @@ function scanMistralEvent(value: unknown, facts: ChunkFacts): void {
  * - an end without an event carrying a finish reason is `interrupted`;
  * - the caller's abort (pass the same `signal` here and to the SDK): both majors throw the signal's
  *   DOMException AbortError mid-stream; the guard re-throws it untouched.
- * Options given here win over the Mistral defaults; extractors given here run before mistralExtractor.
+ * Options given here win over the Mistral defaults; extractors given here run before mistralExtractor,
+ * and an `inspectChunk` given here runs after the Mistral checks.
  */
 export function guardMistralStream<S extends AsyncIterable<unknown>>(
   stream: S,
   options: GuardStreamOptions<StreamChunk<S>> = {},
 ): GuardedStream<S> {
+  const scan = chunkScan(scanMistralEvent);
+  const userInspect = options.inspectChunk;
   return guardStream(stream, {
     provider: MISTRAL_PROVIDER,
-    ...chunkScan(scanMistralEvent),
+    ...scan,
     ...options,
+    // The caller's inspectChunk runs after the provider's checks; without one, the scan's own
+    // callback is kept so the guard reads each chunk with one scan.
+    inspectChunk:
+      userInspect === undefined
+        ? scan.inspectChunk
+        : (chunk) => scan.inspectChunk(chunk) ?? userInspect(chunk),
     extractors: [...(options.extractors ?? []), mistralExtractor],
   });
 }

@@ -3,14 +3,13 @@ import { classifyError } from '@faultline/render';
 import { isStainlessApiError } from '@faultline/stainless';
 import {
   bigBody,
-  expectedFor,
   type LoopbackServer,
-  loadProviderCoverage,
   loadScenarios,
   type Scenario,
   stableReport,
   startLoopbackServer,
 } from '@faultline/test-fixtures';
+import { scenarioSuite } from '@faultline/test-fixtures/scenario-suite';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectOpenAIBlockedAnswer, openaiExtractor } from './extract-openai.ts';
@@ -29,10 +28,10 @@ afterAll(async () => {
   await server?.close();
 });
 
-function clientFor(sdk: Sdk, scenario: Scenario): ChatClient {
+function clientFor(sdk: Sdk, scenario: Scenario, on: LoopbackServer = server): ChatClient {
   const options = { apiKey: 'sk-test-faultline', maxRetries: 0, timeout: CLIENT_TIMEOUT_MS };
   if (scenario.api === 'azure') {
-    const endpoint = server.baseUrlFor(scenario);
+    const endpoint = on.baseUrlFor(scenario);
     return new sdk.AzureOpenAI({
       ...options,
       endpoint,
@@ -42,13 +41,13 @@ function clientFor(sdk: Sdk, scenario: Scenario): ChatClient {
   }
   return newClient(sdk, {
     timeout: CLIENT_TIMEOUT_MS,
-    baseURL: server.baseUrlFor(scenario, { pathPrefix: '/v1' }),
+    baseURL: on.baseUrlFor(scenario, { pathPrefix: '/v1' }),
   });
 }
 
 /** Runs the scenario through the real SDK and returns what it threw (or fails when it resolves). */
-async function thrownBy(sdk: Sdk, scenario: Scenario): Promise<unknown> {
-  const client = clientFor(sdk, scenario);
+async function thrownBy(sdk: Sdk, scenario: Scenario, on: LoopbackServer = server): Promise<unknown> {
+  const client = clientFor(sdk, scenario, on);
   const params = { model: 'gpt-4o-mini', messages: [{ role: 'user' as const, content: 'Say hello' }] };
   try {
     if (scenario.stream === true) {
@@ -75,87 +74,49 @@ function classifyThrown(error: unknown, streaming: boolean) {
   return { own, metadata, classification };
 }
 
-describe('scenario coverage', () => {
-  it('has at least 25 openai scenarios, each with a source', () => {
-    expect(scenarios.length).toBeGreaterThanOrEqual(25);
-    for (const scenario of scenarios) expect(scenario.source.length).toBeGreaterThan(5);
-  });
-
-  it('covers every taxonomy reason that is not declared impossible', async () => {
-    const { FailureReason } = await import('@faultline/classify');
-    const coverage = loadProviderCoverage('openai');
-    const covered = new Set(scenarios.map((scenario) => scenario.expected.reason));
-    for (const reason of FailureReason.options) {
-      if (coverage?.cannotHappen[reason] !== undefined) continue;
-      expect(covered.has(reason), `no scenario for ${reason}`).toBe(true);
+scenarioSuite({
+  provider: 'openai',
+  sdks: SDKS,
+  aliasOf: (sdk) => sdk.alias,
+  server: { protocol: 'http1' },
+  minimum: 25,
+  demoLabels: [
+    'rate limit',
+    'quota',
+    'context overflow',
+    'content block',
+    'bad key',
+    'unknown model',
+    'DNS failure',
+    'refused connection',
+    'stream cut',
+    'overload',
+  ],
+  builtInsRead: true,
+  // The whole report, against the one main's code gave before issue 17's error-path work (pnpm record:error-reports).
+  reportOf: (thrown) =>
+    stableReport(classifyError(thrown, { extractors: [openaiExtractor] }).toErrorReport()),
+  async read(sdk, scenario, on) {
+    const thrown = await thrownBy(sdk, scenario, on);
+    return { ...classifyThrown(thrown, scenario.stream === true), thrown };
+  },
+  check({ scenario, metadata, thrown }) {
+    const { own } = classifyThrown(thrown, scenario.stream === true);
+    if (own === undefined) {
+      // Only a raw transport drop (undici `terminated`, node-fetch `Premature close`) carries no
+      // SDK's mark: render's built-in transport reader reads it, naming no SDK.
+      expect(isStainlessApiError(thrown), `extractor ignored ${String(thrown)}`).toBe(false);
+      expect(metadata).toMatchObject({ provider: 'node', origin: 'network' });
+    } else {
+      // render keeps what the extractor read (it scrubs the message and marks mid-stream phases).
+      expect(metadata).toMatchObject({ provider: 'openai', origin: own.origin });
+      expect(metadata.statusCode).toBe(own.statusCode);
     }
-  });
-
-  it('labels the demo scenarios', () => {
-    const labels = new Set(scenarios.map((scenario) => scenario.demo).filter(Boolean));
-    for (const label of [
-      'rate limit',
-      'quota',
-      'context overflow',
-      'content block',
-      'bad key',
-      'unknown model',
-      'DNS failure',
-      'refused connection',
-      'stream cut',
-      'overload',
-    ]) {
-      expect(labels.has(label), label).toBe(true);
-    }
-  });
+  },
 });
 
 for (const sdk of SDKS) {
-  describe(`real ${sdk.alias} against the loopback server`, () => {
-    for (const scenario of scenarios) {
-      const expected = expectedFor(scenario, sdk.alias);
-      const test = expected.skip === undefined ? it.concurrent : it.skip;
-      test(`${scenario.id}`, async ({ expect }) => {
-        const error = await thrownBy(sdk, scenario);
-        // The whole report, against the one main's code gave before issue 17's error-path work (pnpm record:error-reports).
-        expect(
-          stableReport(classifyError(error, { extractors: [openaiExtractor] }).toErrorReport()),
-        ).toMatchSnapshot();
-        const { own, metadata, classification } = classifyThrown(error, scenario.stream === true);
-        if (own === undefined) {
-          // Only a raw transport drop (undici `terminated`, node-fetch `Premature close`) carries no
-          // SDK's mark: render's built-in transport reader reads it, naming no SDK.
-          expect(isStainlessApiError(error), `extractor ignored ${String(error)}`).toBe(false);
-          expect(metadata).toMatchObject({ provider: 'node', origin: 'network' });
-        } else {
-          // render keeps what the extractor read (it scrubs the message and marks mid-stream phases).
-          expect(metadata).toMatchObject({ provider: 'openai', origin: own.origin });
-          expect(metadata.statusCode).toBe(own.statusCode);
-        }
-        expect(ProviderErrorMetadata.safeParse(metadata).success).toBe(true);
-        expect(classification).toMatchObject({
-          category: expected.category,
-          reason: expected.reason,
-          retryable: expected.retryable,
-          userAction: { kind: expected.userAction },
-          httpStatus: expected.httpStatus,
-        });
-        if (expected.retryAfterSeconds !== undefined) {
-          expect(classification.retryAfterSeconds).toBeCloseTo(expected.retryAfterSeconds, 1);
-        }
-        if (expected.statusCode !== undefined) expect(metadata.statusCode).toBe(expected.statusCode);
-        if (expected.providerCode !== undefined) expect(metadata.providerCode).toBe(expected.providerCode);
-        // The raw body is kept in memory only.
-        const serialised = JSON.stringify(metadata);
-        expect(serialised).not.toContain('rawBody');
-        if (scenario.response.kind === 'http' && scenario.response.body.length > 40) {
-          const body = scenario.response.body;
-          expect(serialised).not.toContain(JSON.stringify(body).slice(1, -1));
-          expect(serialised).not.toContain(body.slice(0, 60));
-        }
-      });
-    }
-
+  describe(`real ${sdk.alias}: what the extractor reads`, () => {
     it('reads the request id, x-should-retry and the SDK class of a status error', async () => {
       const scenario = scenarios.find((candidate) => candidate.id === 'openai/overloaded-503')!;
       const error = await thrownBy(sdk, scenario);

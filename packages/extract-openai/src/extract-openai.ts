@@ -1,19 +1,21 @@
+import type {
+  Extractor,
+  HttpFailure,
+  HttpFailureReadOptions,
+  ProviderErrorMetadata,
+} from '@faultline/classify';
 import {
   attachRawBody,
   constructorName,
   defineExtractor,
-  type Extractor,
-  type HttpFailure,
-  type HttpFailureReadOptions,
   messageOf,
-  type ProviderErrorMetadata,
   parseJsonSafely,
   prototypeNames,
   safeGet,
   safeHasOwn,
   safeStatus,
   safeString,
-} from '@faultline/classify';
+} from '@faultline/classify/toolkit';
 import {
   isSdkWrapper,
   isStainlessApiError,

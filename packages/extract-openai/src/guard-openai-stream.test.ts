@@ -222,7 +222,7 @@ for (const sdk of SDKS) {
     it('throws content_policy for a content_filter finish, unless turned off', async () => {
       const { error } = await guardedCreate(sdk, filtered);
       expect(reportOf(error)).toMatchObject({ reason: 'content_policy' });
-      const off = await guardedCreate(sdk, filtered, { inspectChunk: undefined });
+      const off = await guardedCreate(sdk, filtered, { detectBlockedAnswer: false });
       expect(off.error).toBeUndefined();
       expect(off.chunks).toHaveLength(2);
     });
@@ -230,6 +230,9 @@ for (const sdk of SDKS) {
     it("reports OpenRouter's finish_reason error chunk as a server error", async () => {
       const { error } = await guardedCreate(sdk, routerError);
       expect(reportOf(error)).toMatchObject({ reason: 'server_error' });
+      // A failure is not a withheld answer: letting those through leaves it thrown.
+      const kept = await guardedCreate(sdk, routerError, { detectBlockedAnswer: false });
+      expect(reportOf(kept.error)).toMatchObject({ reason: 'server_error' });
       expect((error as FaultlineError).metadata.delivered).toEqual({ chunks: 1, characters: 3 });
     });
   });

@@ -1,11 +1,7 @@
-import { type ProviderErrorMetadata, safeGet } from '@faultline/classify';
-import {
-  type ChunkFacts,
-  chunkScan,
-  type GuardedStream,
-  type GuardStreamOptions,
-  type StreamChunk,
-} from '@faultline/render';
+import type { ProviderErrorMetadata } from '@faultline/classify';
+import { safeGet } from '@faultline/classify/toolkit';
+import type { GuardedStream, GuardStreamOptions, StreamChunk } from '@faultline/render';
+import { type ChunkFacts, chunkScan } from '@faultline/render/toolkit';
 import { guardStainlessStream } from '@faultline/stainless';
 import { OPENAI_PROVIDER, openaiExtractor } from './extract-openai.ts';
 
@@ -160,18 +156,27 @@ export function detectOpenAIChunkFailure(chunk: unknown): ProviderErrorMetadata 
  *   stream reads) as `interrupted`;
  * - a stream that ends without a chunk carrying `finish_reason` (or a Responses terminal event)
  *   is `interrupted`: the SDK swallows `[DONE]` and ends quietly when the socket closes cleanly;
- * - a `content_filter` finish is thrown as `content_policy` (turn off with `inspectChunk: undefined`);
+ * - a `content_filter` finish is thrown as `content_policy` (turn off with `detectBlockedAnswer: false`);
  * - the caller's abort (pass the same `signal` here): the SDK ends the iterator quietly, the guard
  *   throws `signal.reason`, untouched.
- * Options given here win over these defaults; extractors given here run before openaiExtractor.
+ * Options given here win over these defaults; extractors given here run before openaiExtractor, and
+ * an `inspectChunk` given here runs after the OpenAI checks.
  */
 export function guardOpenAIStream<S extends AsyncIterable<unknown>>(
   stream: S,
   options: GuardStreamOptions<StreamChunk<S>> = {},
 ): GuardedStream<S> {
+  const scan = chunkScan(scanOpenAIChunk);
+  const userInspect = options.inspectChunk;
   return guardStainlessStream(stream, openaiExtractor, {
     provider: OPENAI_PROVIDER,
-    ...chunkScan(scanOpenAIChunk),
+    ...scan,
     ...options,
+    // The caller's inspectChunk runs after the provider's checks; without one, the scan's own
+    // callback is kept so the guard reads each chunk with one scan.
+    inspectChunk:
+      userInspect === undefined
+        ? scan.inspectChunk
+        : (chunk) => scan.inspectChunk(chunk) ?? userInspect(chunk),
   });
 }

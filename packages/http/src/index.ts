@@ -3,9 +3,9 @@ import {
   type FaultlineError,
   type HttpErrorResponse,
   httpResponseFor,
-  nearestFaultlineError,
   type ProblemDetailsOptions,
 } from '@faultline/render';
+import { nearestFaultlineError } from '@faultline/render/toolkit';
 
 /**
  * How much of the provider's own words a response may carry: `safe` (a message per reason, no

@@ -1,15 +1,14 @@
+import type { Extractor, ProviderErrorMetadata } from '@faultline/classify';
 import {
   causeChain,
   constructorName,
   type ExtractContext,
-  type Extractor,
   messageOf,
-  type ProviderErrorMetadata,
   prototypeNames,
   safeGet,
   safeHasOwn,
   safeStatus,
-} from '@faultline/classify';
+} from '@faultline/classify/toolkit';
 import { anthropicExtractor, detectAnthropicRefusal } from '@faultline/extract-anthropic';
 import { bedrockExtractor, detectBedrockBlockedAnswer } from '@faultline/extract-bedrock';
 import {

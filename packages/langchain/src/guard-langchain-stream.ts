@@ -1,4 +1,5 @@
-import { type Extractor, safeGet } from '@faultline/classify';
+import type { Extractor } from '@faultline/classify';
+import { safeGet } from '@faultline/classify/toolkit';
 import { type GuardedStream, type GuardStreamOptions, guardStream } from '@faultline/render';
 import { detectLangChainBlockedAnswer, langChainExtractorsFor } from './classify-langchain-error.ts';
 

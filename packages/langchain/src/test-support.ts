@@ -4,7 +4,8 @@
  */
 
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
-import { errorFromMetadata, type FaultlineError } from '@faultline/render';
+import type { FaultlineError } from '@faultline/render';
+import { errorFromMetadata } from '@faultline/render/toolkit';
 import type { LoopbackServer, Scenario } from '@faultline/test-fixtures';
 import { formatVerdict } from '@faultline/test-fixtures/cross-check-table';
 import { ChatAnthropic } from '@langchain/anthropic';

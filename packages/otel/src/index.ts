@@ -2,10 +2,10 @@ import {
   type Disclosure,
   type ErrorReport,
   type FaultlineError,
-  nearestFaultlineError,
   problemDetails,
   type RetryEvent,
 } from '@faultline/render';
+import { nearestFaultlineError } from '@faultline/render/toolkit';
 import {
   type Attributes,
   type Counter,

@@ -1,4 +1,5 @@
-import { type ErrorReport, nearestFaultlineError, toDict, toErrorReport } from '@faultline/render';
+import { type ErrorReport, toDict, toErrorReport } from '@faultline/render';
+import { nearestFaultlineError } from '@faultline/render/toolkit';
 
 /** A pino serializer: takes the logged value, returns what is written. */
 export type ErrorSerializer = (value: unknown) => unknown;

@@ -3,15 +3,14 @@ import { createServer as createNetServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  bindWithClassifiedErrors,
   builtInExtractors,
-  classifyError,
-  FaultlineError,
   localBugExtractor,
   streamParseExtractor,
   transportExtractor,
   zodExtractor,
-} from './index.ts';
+} from './built-in-extractors.ts';
+import { classifyError, FaultlineError } from './index.ts';
+import { bindWithClassifiedErrors } from './toolkit.ts';
 
 // render's generic withClassifiedErrors requires extractors; these tests read with the built-in ones alone.
 const withBuiltIns = bindWithClassifiedErrors({ extractors: [] });

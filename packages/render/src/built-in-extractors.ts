@@ -1,13 +1,12 @@
+import type { Extractor, ProviderErrorMetadata } from '@faultline/classify';
 import {
   constructorName,
   defineExtractor,
   type ExtractContext,
-  type Extractor,
   inspectTransportError,
   messageOf,
-  type ProviderErrorMetadata,
   safeGet,
-} from '@faultline/classify';
+} from '@faultline/classify/toolkit';
 import { describeThrown, isErrorLike } from './thrown-value.ts';
 
 /** What render tells extractors beyond classify's context. */

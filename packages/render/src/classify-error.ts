@@ -3,12 +3,11 @@ import {
   type ClassificationOverride,
   classificationFor,
   classify,
-  constructorName,
   type DeliveredOutput,
   type Extractor,
   type ProviderErrorMetadata,
-  safeGet,
 } from '@faultline/classify';
+import { constructorName, safeGet } from '@faultline/classify/toolkit';
 import { extractMetadata, type RenderExtractContext } from './built-in-extractors.ts';
 import { errorClassFor, errorClassForType, FaultlineError, type InferenceFamily } from './errors.ts';
 import { causeLinks, hasFaultlineMarker, TRUSTED_ERRORS, trustClassification } from './identity.ts';
@@ -263,22 +262,37 @@ export function errorFromMetadata(
 }
 
 /**
- * The report of any value: a FaultlineError's own report; a wrapper's report with its own
- * errorType and message and the classification of the nearest FaultlineError on its cause chain;
- * anything else classified with the built-in extractors. Total: never throws.
+ * The report of any value: a valid report is returned as it is; a FaultlineError's own report; a
+ * wrapper's report with its own errorType and message and the classification of the nearest
+ * FaultlineError on its cause chain; anything else classified with the built-in extractors.
+ * Total: never throws.
  */
 export function toErrorReport(value: unknown): ErrorReport {
   try {
-    return reportFromChain(value) ?? reportFromChain(classifyError(value)) ?? minimalReport();
+    return (
+      reportFromChain(value) ?? readReport(value) ?? reportFromChain(classifyError(value)) ?? minimalReport()
+    );
   } catch {
     return minimalReport();
+  }
+}
+
+/** `value` when it is a valid report (never an Error: a failing parse costs more than it saves). */
+function readReport(value: unknown): ErrorReport | undefined {
+  try {
+    if (typeof value !== 'object' || value === null || value instanceof Error) return undefined;
+    const parsed = ErrorReport.safeParse(value);
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    // A Proxy as report: report on it instead.
+    return undefined;
   }
 }
 
 /** What formatters and HTTP helpers accept: a report, or any thrown value (reported first). */
 export type ReportSource = ErrorReport | Error;
 
-/** `value` when it is a valid report, otherwise `toErrorReport(value)`. Total. */
+/** `value` when it is a valid report, otherwise `toErrorReport(value)` (the formatters' entry). Total. */
 export function asReport(value: unknown): ErrorReport {
   try {
     const parsed = ErrorReport.safeParse(value);

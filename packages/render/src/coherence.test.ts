@@ -1,24 +1,24 @@
-import { defineExtractor, FailureReason, type ProviderErrorMetadata, TAXONOMY } from '@faultline/classify';
+import { FailureReason, type ProviderErrorMetadata, TAXONOMY } from '@faultline/classify';
+import { defineExtractor } from '@faultline/classify/toolkit';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
+import { safeMessageFor } from './disclosure.ts';
 import {
-  bindWithClassifiedErrors,
   classifyError,
   type ErrorReport,
   FaultlineError,
   formatForLlm,
-  formatJson,
   formatMarkdown,
   formatPanel,
   guardStream,
   httpResponseFor,
   problemDetails,
-  safeMessageFor,
   toDict,
   toolResultFor,
   toWireError,
   withClassifiedErrors,
 } from './index.ts';
+import { bindWithClassifiedErrors } from './toolkit.ts';
 
 // render's generic withClassifiedErrors requires extractors; these tests read with the built-in ones alone.
 const withBuiltIns = bindWithClassifiedErrors({ extractors: [] });
@@ -167,7 +167,7 @@ function checkFormatters(report: ErrorReport): void {
   expect(markdown).toContain(`| next step | \`${report.nextStep}\` |`);
   expect(markdown.includes('| retry | not retryable |')).toBe(notRetryable);
 
-  expect(JSON.parse(formatJson(report))).toStrictEqual(toDict(report));
+  expect(JSON.parse(JSON.stringify(toDict(report)))).toStrictEqual(toDict(report));
 
   const response = httpResponseFor(report);
   expect(response.body).toMatchObject({

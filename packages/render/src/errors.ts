@@ -1,15 +1,13 @@
 import {
-  attachRawBody,
   Classification,
   type Classification as ClassificationType,
   classificationFor,
   classify,
   type DeliveredOutput,
-  messageOf,
   type ProviderErrorMetadata,
-  safeGet,
   TAXONOMY,
 } from '@faultline/classify';
+import { attachRawBody, messageOf, safeGet } from '@faultline/classify/toolkit';
 import { extractMetadata } from './built-in-extractors.ts';
 import {
   causeLinks,
@@ -25,9 +23,9 @@ import {
   type AttemptRecord,
   type ErrorReport,
   minimalReport,
+  plainReport,
   readAttemptRecord,
   reportFromChain,
-  toDict,
 } from './report.ts';
 import { scrubAndCut, scrubSecrets } from './secrets.ts';
 import { normaliseCause } from './thrown-value.ts';
@@ -217,7 +215,7 @@ export class FaultlineError extends Error {
 
   /** `JSON.stringify(error)` gives the safe report, never the raw body or a secret. */
   toJSON(): Record<string, unknown> {
-    return toDict(this.toErrorReport());
+    return plainReport(this.toErrorReport());
   }
 }
 

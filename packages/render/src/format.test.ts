@@ -1,18 +1,19 @@
 import { classificationFor, type FailureReason, TAXONOMY } from '@faultline/classify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { safeMessageFor } from './disclosure.ts';
 import {
   type ErrorReport,
   exitCodeFor,
   FaultlineError,
   formatForLlm,
-  formatJson,
   formatMarkdown,
   formatPanel,
   fromDict,
   httpResponseFor,
   httpStatusFor,
   problemDetails,
-  safeMessageFor,
+  toDict,
+  toErrorReport,
   toolResultFor,
   toWireError,
 } from './index.ts';
@@ -74,9 +75,25 @@ describe('terminal panel', () => {
 });
 
 describe('JSON and markdown', () => {
-  it('formatJson parses back to the report', () => {
+  it('toDict reads back to the report through fromDict, also as JSON text', () => {
     const report = reportFor('quota', 90_000);
-    expect(fromDict(JSON.parse(formatJson(report)))).toStrictEqual(report);
+    expect(fromDict(toDict(report))).toStrictEqual(report);
+    expect(fromDict(JSON.parse(JSON.stringify(toDict(report))))).toStrictEqual(report);
+  });
+  it('toDict of an error is the dict of its report; toErrorReport of a report is that report', () => {
+    const error = new FaultlineError('Rate limited: org-canary1234 used its allowance', {
+      classification: classificationFor('rate_limit'),
+    });
+    const report = error.toErrorReport();
+    expect(toDict(error)).toStrictEqual(toDict(report));
+    expect(toErrorReport(toDict(report))).toStrictEqual(report);
+    expect(toErrorReport({ ...toDict(report), extra: 1 }).reason).toBe('unknown');
+  });
+  it('toDict takes a disclosure level: safe drops the provider text, full keeps it', () => {
+    const report = { ...reportFor('rate_limit'), message: 'Rate limited: org-canary1234 used its allowance' };
+    expect(toDict(report).message).toBe(report.message);
+    expect(toDict(report, { disclosure: 'safe' }).message).toBe(safeMessageFor('rate_limit'));
+    expect(JSON.stringify(toDict(report, { disclosure: 'scrubbed' }))).not.toContain('canary1234');
   });
   it('formatMarkdown has the reason, next step and advice, and escapes pipes', () => {
     const report = { ...reportFor('context_overflow'), message: 'a | b' };

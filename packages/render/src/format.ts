@@ -2,7 +2,7 @@ import { createColors } from 'picocolors';
 import { asReport, type ReportSource } from './classify-error.ts';
 import { type Disclosure, disclosedMessage, disclosureOption } from './disclosure.ts';
 import type { ErrorReport } from './report.ts';
-import { toDict } from './report.ts';
+import { plainReport } from './report.ts';
 import { scrubAndCut } from './secrets.ts';
 
 /** Per-call choice of how much provider text an output carries (see `Disclosure`). */
@@ -151,10 +151,13 @@ export function formatPanel(source: ReportSource, options: PanelOptions = {}): s
   return lines.join('\n');
 }
 
-/** The report as pretty JSON (for logs: `full` by default). */
-export function formatJson(source: ReportSource, options: DisclosureOptions = {}): string {
-  const report = disclosed(asReport(source), disclosureOption(options, 'full'));
-  return JSON.stringify(toDict(report), null, 2);
+/**
+ * The one serialised form of a report: a plain JSON object (no prototypes, no undefined members)
+ * that `fromDict` reads back. Any thrown value is reported first. `full` by default (secrets are
+ * always scrubbed); pass `{ disclosure }` for less. For a log line: `JSON.stringify(toDict(error))`.
+ */
+export function toDict(source: ReportSource, options: DisclosureOptions = {}): Record<string, unknown> {
+  return plainReport(disclosed(asReport(source), disclosureOption(options, 'full')));
 }
 
 function markdownCell(text: string): string {

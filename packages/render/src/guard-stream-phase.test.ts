@@ -1,4 +1,4 @@
-import { defineExtractor } from '@faultline/classify';
+import { defineExtractor } from '@faultline/classify/toolkit';
 import { describe, expect, it } from 'vitest';
 import { guardStream } from './guard-stream.ts';
 

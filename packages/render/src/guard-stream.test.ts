@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { chunkScan, classifyError, FaultlineError, guardStream } from './index.ts';
+import { classifyError, FaultlineError, guardStream } from './index.ts';
+import { chunkScan } from './toolkit.ts';
 
 interface Chunk {
   type: string;

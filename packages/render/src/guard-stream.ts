@@ -1,4 +1,5 @@
 import type { ProviderErrorMetadata } from '@faultline/classify';
+import { safeGet } from '@faultline/classify/toolkit';
 import {
   type ClassifyErrorOptions,
   classifyError,
@@ -19,6 +20,13 @@ export interface GuardStreamOptions<T> extends Omit<ClassifyErrorOptions, 'strea
   readonly requireTerminal?: boolean | undefined;
   /** Metadata for a chunk that is really an error (an error event, a blocked answer): thrown. */
   readonly inspectChunk?: ((chunk: T) => ProviderErrorMetadata | undefined | null) | undefined;
+  /**
+   * Whether a withheld answer (`inspectChunk` metadata with origin `blocked_response`: a content
+   * filter, a refusal, a safety block) is thrown as `content_policy`. Default true; `false` lets
+   * that chunk through as an ordinary one. Error events are thrown either way. Every provider
+   * guard takes this one option under this one name.
+   */
+  readonly detectBlockedAnswer?: boolean | undefined;
   /** Characters of output in a chunk, for `delivered`. Default: the length of a string chunk, else 0. */
   readonly measure?: ((chunk: T) => number) | undefined;
   /**
@@ -639,7 +647,12 @@ class GuardIterator<T> implements AsyncIterator<T> {
       // The same answers as the three callbacks below give, read in one scan (see chunkScan).
       const facts = scan(chunk);
       const failure = facts.failure;
-      if (failure !== undefined && failure !== null && typeof failure === 'object') {
+      if (
+        failure !== undefined &&
+        failure !== null &&
+        typeof failure === 'object' &&
+        this.throwsOn(failure)
+      ) {
         return this.closeAndThrow(this.failWith(failure));
       }
       this.chunks += 1;
@@ -651,7 +664,12 @@ class GuardIterator<T> implements AsyncIterator<T> {
     const { inspectChunk, measure, isTerminal } = this;
     if (inspectChunk !== undefined) {
       const metadata = attempt(inspectChunk, chunk, undefined);
-      if (metadata !== undefined && metadata !== null && typeof metadata === 'object') {
+      if (
+        metadata !== undefined &&
+        metadata !== null &&
+        typeof metadata === 'object' &&
+        this.throwsOn(metadata)
+      ) {
         return this.closeAndThrow(this.failWith(metadata));
       }
     }
@@ -661,6 +679,16 @@ class GuardIterator<T> implements AsyncIterator<T> {
     if (typeof size === 'number' && size > 0 && Number.isFinite(size)) this.characters += Math.floor(size);
     if (isTerminal !== undefined && attempt(isTerminal, chunk, false) === true) this.terminalSeen = true;
     return { done: false, value: chunk };
+  }
+
+  /**
+   * Whether a chunk's metadata is thrown: always for an error event; for a withheld answer
+   * (origin `blocked_response`) unless the caller set `detectBlockedAnswer: false`.
+   */
+  private throwsOn(metadata: object): boolean {
+    return !(
+      this.options.detectBlockedAnswer === false && safeGet(metadata, 'origin') === 'blocked_response'
+    );
   }
 
   /** A chunk that is really an error: the source is not stuck, let it clean up, then throw. */

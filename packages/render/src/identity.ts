@@ -1,4 +1,4 @@
-import { safeGet } from '@faultline/classify';
+import { safeGet } from '@faultline/classify/toolkit';
 
 /**
  * Cross-realm identity: a duplicate install of this package (or another realm) builds errors with

@@ -1,28 +1,18 @@
+// What an application needs: the errors, their report, its one serialised form (toDict / fromDict),
+// the views of it for each audience, and the wrappers. What only an adapter or integration author
+// needs is in `@faultline/render/toolkit`.
 export {
-  builtInExtractors,
-  localBugExtractor,
-  type RenderExtractContext,
-  streamParseExtractor,
-  transportExtractor,
-  zodExtractor,
-} from './built-in-extractors.ts';
-export {
-  asReport,
   type ClassifyErrorOptions,
   classifyError,
-  errorFromMetadata,
-  isCallerAbort,
   type ReportSource,
   toErrorReport,
-  unrecoverableReport,
 } from './classify-error.ts';
-export { type Disclosure, safeMessageFor } from './disclosure.ts';
+export type { Disclosure } from './disclosure.ts';
 export {
   CompletionError,
   CompletionModelNotFoundError,
   EmbeddingError,
   EmbeddingModelNotFoundError,
-  errorClassFor,
   FaultlineContextError,
   type FaultlineContextErrorOptions,
   FaultlineError,
@@ -41,22 +31,17 @@ export {
   type DisclosureOptions,
   exitCodeFor,
   formatForLlm,
-  formatJson,
   formatMarkdown,
   formatPanel,
   type PanelOptions,
   type ToolResult,
   type ToolResultOptions,
+  toDict,
   toolResultFor,
   toWireError,
   type WireError,
 } from './format.ts';
 export {
-  type ChunkFacts,
-  type ChunkScanCallbacks,
-  chunkScan,
-  controllerRelease,
-  DEFAULT_STREAM_IDLE_TIMEOUT_MS,
   type GuardedStream,
   type GuardStreamOptions,
   guardStream,
@@ -67,28 +52,21 @@ export {
   type HttpErrorResponse,
   httpResponseFor,
   httpStatusFor,
-  PROBLEM_TYPE_PREFIX,
   type ProblemDetails,
   type ProblemDetailsOptions,
   problemDetails,
 } from './http.ts';
-export { FAULTLINE_ERROR_MARKER, MAX_CAUSE_DEPTH, nearestFaultlineError } from './identity.ts';
 export {
   type AttemptRecord,
   ERROR_REPORT_SCHEMA_VERSION,
   ErrorReport,
   fromDict,
   ReportProviderMetadata,
-  safeFromDict,
-  toDict,
   WaitKind,
 } from './report.ts';
-export { MAX_MESSAGE_LENGTH, scrubIdentifiers, scrubSecrets } from './secrets.ts';
 export { ThrownValueError } from './thrown-value.ts';
 export {
   type AttemptContext,
-  type BoundWithClassifiedErrors,
-  bindWithClassifiedErrors,
   type RetryEvent,
   type RetryOptions,
   type WithClassifiedErrorsOptions,

@@ -2,7 +2,6 @@ import { Classification, classify, FailureReason, type ProviderErrorMetadata } f
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  bindWithClassifiedErrors,
   classifyError,
   ERROR_REPORT_SCHEMA_VERSION,
   ErrorReport,
@@ -10,7 +9,6 @@ import {
   FaultlineContextError,
   FaultlineError,
   formatForLlm,
-  formatJson,
   formatMarkdown,
   formatPanel,
   fromDict,
@@ -22,6 +20,7 @@ import {
   toolResultFor,
   toWireError,
 } from './index.ts';
+import { bindWithClassifiedErrors } from './toolkit.ts';
 
 // render's generic withClassifiedErrors requires extractors; these tests read with the built-in ones alone.
 const withBuiltIns = bindWithClassifiedErrors({ extractors: [] });
@@ -163,7 +162,7 @@ function everyFormatter(report: ErrorReport): void {
   expect(typeof formatPanel(report, { color: false })).toBe('string');
   expect(typeof formatMarkdown(report)).toBe('string');
   expect(typeof formatForLlm(report)).toBe('string');
-  expect(fromDict(JSON.parse(formatJson(report)))).toStrictEqual(report);
+  expect(fromDict(JSON.parse(JSON.stringify(toDict(report))))).toStrictEqual(report);
   expect(JSON.parse(toolResultFor(report, { toolUseId: 'id' }).content).error).toBe(report.reason);
   expect(toWireError(report, { extra: 1 }).error).toBe(report.reason);
   expect([1, 2]).toContain(exitCodeFor(report));

@@ -7,10 +7,10 @@ import {
   FaultlineContextError,
   FaultlineError,
   fromDict,
-  safeFromDict,
   toDict,
   toErrorReport,
 } from './index.ts';
+import { safeFromDict } from './toolkit.ts';
 
 const metadata: ProviderErrorMetadata = {
   provider: 'anthropic',

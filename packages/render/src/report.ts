@@ -1,22 +1,19 @@
 import {
   Classification,
   classificationFor,
-  constructorName,
   DecidedBy,
   DeliveredOutput,
   ErrorCategory,
   ErrorDomain,
   FailureOrigin,
   FailureReason,
-  MAX_EVIDENCE_LENGTH,
-  messageOf,
   NetworkPhase,
   NextStep,
   RecoveryHints,
-  safeGet,
   TAXONOMY,
   UserActionKind,
 } from '@faultline/classify';
+import { constructorName, MAX_EVIDENCE_LENGTH, messageOf, safeGet } from '@faultline/classify/toolkit';
 import { z } from 'zod';
 import { causeLinks, hasFaultlineMarker, TRUSTED_ERRORS } from './identity.ts';
 import { MAX_MESSAGE_LENGTH, scrubAndCut } from './secrets.ts';
@@ -143,8 +140,8 @@ export const ErrorReport = z
   .strict();
 export type ErrorReport = z.infer<typeof ErrorReport>;
 
-/** A plain JSON copy of a report (no prototypes, no undefined members). */
-export function toDict(report: ErrorReport): Record<string, unknown> {
+/** A plain JSON copy of a report (no prototypes, no undefined members); the public form is format.ts's `toDict`. */
+export function plainReport(report: ErrorReport): Record<string, unknown> {
   return JSON.parse(JSON.stringify(report)) as Record<string, unknown>;
 }
 
@@ -153,7 +150,7 @@ export function fromDict(value: unknown): ErrorReport {
   return ErrorReport.parse(value);
 }
 
-/** Like `fromDict`, but returns zod's result instead of throwing. */
+/** Like `fromDict`, but returns zod's result instead of throwing (for a bridge recovering a report). */
 export function safeFromDict(value: unknown): ReturnType<typeof ErrorReport.safeParse> {
   try {
     return ErrorReport.safeParse(value);

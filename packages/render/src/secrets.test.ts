@@ -1,22 +1,22 @@
-import { attachRawBody, type ProviderErrorMetadata } from '@faultline/classify';
+import type { ProviderErrorMetadata } from '@faultline/classify';
+import { attachRawBody } from '@faultline/classify/toolkit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   classifyError,
   FaultlineContextError,
   formatForLlm,
-  formatJson,
   formatMarkdown,
   formatPanel,
   httpResponseFor,
   problemDetails,
-  scrubSecrets,
   toDict,
   toErrorReport,
   toolResultFor,
   toWireError,
 } from './index.ts';
 import { scrubSecretsEveryPattern } from './secrets.ts';
+import { scrubSecrets } from './toolkit.ts';
 
 // Canary secrets, one of each format. None may survive into any serialised output.
 const CANARIES = {
@@ -59,7 +59,7 @@ function everyOutput(error: unknown): string[] {
     JSON.stringify(error),
     formatPanel(report, { color: false }),
     formatPanel(report, { color: true }),
-    formatJson(report),
+    JSON.stringify(toDict(error as Error)),
     formatMarkdown(report),
     formatForLlm(report),
     JSON.stringify(toolResultFor(report, { toolUseId: 'toolu_1' })),

@@ -1,4 +1,4 @@
-import { messageOf } from '@faultline/classify';
+import { messageOf } from '@faultline/classify/toolkit';
 import { scrubAndCut } from './secrets.ts';
 
 /** True for an `Error` from this realm or another one; false (never a throw) for anything else. */

@@ -1,13 +1,8 @@
-import { defineExtractor } from '@faultline/classify';
+import { defineExtractor } from '@faultline/classify/toolkit';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import {
-  type AttemptContext,
-  bindWithClassifiedErrors,
-  classifyError,
-  FaultlineError,
-  type RetryEvent,
-} from './index.ts';
+import { type AttemptContext, classifyError, FaultlineError, type RetryEvent } from './index.ts';
+import { bindWithClassifiedErrors } from './toolkit.ts';
 
 // render's generic withClassifiedErrors requires extractors; these tests read with the built-in ones alone.
 const withBuiltIns = bindWithClassifiedErrors({ extractors: [] });

@@ -1,4 +1,5 @@
-import { type Extractor, type ProviderErrorMetadata, safeGet } from '@faultline/classify';
+import type { Extractor, ProviderErrorMetadata } from '@faultline/classify';
+import { safeGet } from '@faultline/classify/toolkit';
 import {
   type ClassifyErrorOptions,
   classifyAttempt,

@@ -8,14 +8,13 @@ import {
 } from '@faultline/classify';
 import {
   type AttemptContext,
-  type BoundWithClassifiedErrors,
-  bindWithClassifiedErrors,
   classifyError,
   type ErrorReport,
   FaultlineContextError,
   FaultlineError,
   type InferenceFamily,
 } from '@faultline/render';
+import { type BoundWithClassifiedErrors, bindWithClassifiedErrors } from '@faultline/render/toolkit';
 import { fallsBack } from './fallback-policy.ts';
 import { type Admission, type HealthKey, HealthRegistry } from './health-registry.ts';
 

@@ -3,11 +3,9 @@ import {
   classifyError,
   type ErrorReport,
   type FaultlineError,
-  nearestFaultlineError,
-  safeFromDict,
   toDict,
-  unrecoverableReport,
 } from '@faultline/render';
+import { nearestFaultlineError, safeFromDict, unrecoverableReport } from '@faultline/render/toolkit';
 import {
   type Context,
   type RestatePromise,

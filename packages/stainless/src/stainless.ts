@@ -1,10 +1,9 @@
+import type { HttpFailure, ProviderErrorMetadata } from '@faultline/classify';
 import {
   constructorName,
   type ExtractContext,
-  type HttpFailure,
   inspectTransportError,
   messageOf,
-  type ProviderErrorMetadata,
   parseJsonSafely,
   prototypeNames,
   readHeader,
@@ -14,7 +13,7 @@ import {
   safeStatus,
   safeString,
   signalAbortOrigin,
-} from '@faultline/classify';
+} from '@faultline/classify/toolkit';
 
 /*
  * What every Stainless-generated SDK (openai 4–7, @anthropic-ai/sdk 0.3x–1.x, groq-sdk 0.x–1.x)

@@ -1,10 +1,10 @@
 import {
-  asReport,
   type ClassifyErrorOptions,
   classifyError,
   type ErrorReport,
   FaultlineError,
   toDict,
+  toErrorReport,
 } from '@faultline/render';
 import { ApplicationFailure } from '@temporalio/common';
 
@@ -19,7 +19,7 @@ export const FAULTLINE_FAILURE_TYPE = 'FaultlineError';
  */
 export function toApplicationFailure(error: FaultlineError | ErrorReport): ApplicationFailure {
   // Total: a report, or any error (even a marked one from another copy whose fields cannot be read).
-  const report = asReport(error);
+  const report = toErrorReport(error);
   return ApplicationFailure.create({
     message: report.message,
     type: FAULTLINE_FAILURE_TYPE,
@@ -56,7 +56,7 @@ export function withFaultlineActivity<Arguments extends unknown[], Result>(
     } catch (thrown) {
       if (isTemporalFailure(thrown)) throw thrown;
       const error = FaultlineError.isInstance(thrown) ? thrown : classifyError(thrown, options);
-      const report = asReport(error);
+      const report = toErrorReport(error);
       if (report.callerAborted) throw thrown;
       throw toApplicationFailure(report);
     }

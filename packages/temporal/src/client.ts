@@ -1,4 +1,5 @@
-import { type ErrorReport, safeFromDict, unrecoverableReport } from '@faultline/render';
+import type { ErrorReport } from '@faultline/render';
+import { safeFromDict, unrecoverableReport } from '@faultline/render/toolkit';
 import { FAULTLINE_FAILURE_TYPE } from './activity.ts';
 
 /** The `errorType` of a report synthesised when no valid report could be recovered. */

@@ -1,4 +1,4 @@
-import { asReport, FaultlineError, toDict } from '@faultline/render';
+import { FaultlineError, toDict, toErrorReport } from '@faultline/render';
 import { ApplicationFailure } from '@temporalio/common';
 
 /** Every faultline error class extends this one; Temporal matches names along the prototype chain. */
@@ -35,7 +35,7 @@ export async function withFaultlineWorkflow<Result>(body: () => Promise<Result>)
     return await body();
   } catch (thrown) {
     if (!FaultlineError.isInstance(thrown)) throw thrown;
-    const report = asReport(thrown);
+    const report = toErrorReport(thrown);
     throw ApplicationFailure.create({
       message: report.message,
       type: 'FaultlineError',

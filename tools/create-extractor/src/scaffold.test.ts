@@ -30,7 +30,7 @@ function emptyRepository(): string {
   const root = temporaryDirectory('faultline-scaffold-');
   roots.push(root);
   linkWorkspaceModules(root);
-  for (const file of ['tsconfig.base.json', 'vitest.shared.ts', 'vitest.setup.ts']) {
+  for (const file of ['tsconfig.base.json', 'vitest.shared.ts', 'vitest.setup.ts', 'vitest.exports.ts']) {
     copyFileSync(join(REPOSITORY_ROOT, file), join(root, file));
   }
   writeJson(join(root, 'providers.json'), {
@@ -120,6 +120,8 @@ describe('pnpm new-provider', () => {
       'src/__name__-client.ts.tmpl',
       'src/__name__-error-shape.ts.tmpl',
       'src/conformance.test.ts.tmpl',
+      'src/exports.fetch.test.ts.tmpl',
+      'src/exports.sdk.test.ts.tmpl',
       'src/extract-__name__.fetch.test.ts.tmpl',
       'src/extract-__name__.sdk.test.ts.tmpl',
       'src/extract-__name__.ts.tmpl',

@@ -328,6 +328,7 @@ export function scaffoldProvider(options: ScaffoldOptions): ScaffoldResult {
     ['src/extract-__name__.ts.tmpl', `src/extract-${name}.ts`],
     [`src/index.${variant}.ts.tmpl`, 'src/index.ts'],
     ['src/conformance.test.ts.tmpl', 'src/conformance.test.ts'],
+    [`src/exports.${variant}.test.ts.tmpl`, 'src/exports.test.ts'],
     ['src/read-http-failure.test.ts.tmpl', 'src/read-http-failure.test.ts'],
     [
       `src/extract-__name__.${variant}.test.ts.tmpl`,

@@ -19,7 +19,8 @@ import { REPOSITORY_ROOT, readProviderList } from './provider-list.ts';
 // copies that are broken one way at a time. Each broken copy must fail with a message naming
 // what is missing.
 
-const GOOD_EXTRACTOR = `import { defineExtractor, type Extractor, type HttpFailure, type ProviderErrorMetadata, safeGet, safeStatus } from '@faultline/classify';
+const GOOD_EXTRACTOR = `import { type Extractor, type HttpFailure, type ProviderErrorMetadata } from '@faultline/classify';
+import { defineExtractor, safeGet, safeStatus } from '@faultline/classify/toolkit';
 
 function answered(status: number | undefined): ProviderErrorMetadata {
   return { provider: 'acme', message: 'Acme error', origin: 'http', ...(status === undefined ? {} : { statusCode: status }) };
@@ -38,7 +39,7 @@ export function readAcmeHttpFailure(response: HttpFailure): ProviderErrorMetadat
 }
 `;
 
-const GOOD_INDEX = `import { bindWithClassifiedErrors } from '@faultline/render';
+const GOOD_INDEX = `import { bindWithClassifiedErrors } from '@faultline/render/toolkit';
 import { acmeExtractor } from './extract-acme.ts';
 
 export { acmeExtractor, readAcmeHttpFailure } from './extract-acme.ts';
@@ -69,6 +70,9 @@ function goodManifest(): Record<string, any> {
 const OPTION_MATRIX_TEST = (guard?: string) =>
   `import { optionMatrix } from '@faultline/test-fixtures/option-matrix';\nimport { withClassifiedErrors${guard === undefined ? '' : `, ${guard}`} } from './index.ts';\noptionMatrix({ withClassifiedErrors${guard === undefined ? '' : `, stream: { guard: ${guard} }`} } as never);\n`;
 
+/** Read, not run, by parity: the file must run the scenarios through the scenario suite. */
+const SCENARIO_SUITE_TEST = `import { scenarioSuite } from '@faultline/test-fixtures/scenario-suite';\nscenarioSuite({ provider: 'acme' } as never);\n`;
+
 const roots: string[] = [];
 afterEach(() => {
   for (const root of roots.splice(0)) removeDirectory(root);
@@ -85,6 +89,7 @@ function healthyRepository(): string {
   writeFile(join(packageDirectory, 'src', 'extract-acme.ts'), GOOD_EXTRACTOR);
   writeFile(join(packageDirectory, 'src', 'index.ts'), GOOD_INDEX);
   writeFile(join(packageDirectory, 'src', 'option-matrix.test.ts'), OPTION_MATRIX_TEST());
+  writeFile(join(packageDirectory, 'src', 'extract-acme.test.ts'), SCENARIO_SUITE_TEST);
   const scenarios = join(root, 'packages', 'llm-mock', 'scenarios', 'acme');
   for (const reason of FailureReason.options) {
     if (reason === 'local_bug' || reason === 'unknown') continue;
@@ -164,8 +169,8 @@ describe('parity checks on temporary repositories', { timeout: 60_000 }, () => {
     const source = join(root, 'packages', 'extract-acme', 'src');
     edit(join(source, 'index.ts'), (text) =>
       text.replace(
-        "import { bindWithClassifiedErrors } from '@faultline/render';",
-        "import { bindWithClassifiedErrors, guardStream } from '@faultline/render';\nexport const guardAcmeStream = (stream: AsyncIterable<unknown>) => guardStream(stream, { provider: 'acme' });",
+        "import { bindWithClassifiedErrors } from '@faultline/render/toolkit';",
+        "import { bindWithClassifiedErrors } from '@faultline/render/toolkit';\nimport { guardStream } from '@faultline/render';\nexport const guardAcmeStream = (stream: AsyncIterable<unknown>) => guardStream(stream, { provider: 'acme' });",
       ),
     );
     // Read, not run, by parity: the file must call the harness on the guard.
@@ -179,6 +184,15 @@ describe('parity checks on temporary repositories', { timeout: 60_000 }, () => {
     ]);
     writeFile(join(source, 'option-matrix.test.ts'), OPTION_MATRIX_TEST('guardAcmeStream'));
     expect(await problemsOf(root)).toEqual([]);
+  });
+
+  it('name a provider whose scenarios are not run through the scenario suite', async () => {
+    const root = healthyRepository();
+    const test = join(root, 'packages', 'extract-acme', 'src', 'extract-acme.test.ts');
+    edit(test, (text) => text.replace('scenarioSuite({', 'void ({'));
+    expect(await problemsOf(root)).toEqual([
+      "provider 'acme': package packages/extract-acme has no test running its scenarios through the scenario suite (scenarioSuite from @faultline/test-fixtures/scenario-suite)",
+    ]);
   });
 
   it('name a provider whose options are not run through the option matrix', async () => {

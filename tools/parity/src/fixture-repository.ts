@@ -36,6 +36,8 @@ export function linkWorkspaceModules(root: string, repositoryRoot: string = REPO
     zod: join(repositoryRoot, 'packages', 'classify', 'node_modules', 'zod'),
     'fast-check': join(repositoryRoot, 'tools', 'parity', 'node_modules', 'fast-check'),
     vitest: join(repositoryRoot, 'node_modules', 'vitest'),
+    // The export-list tests (vitest.exports.ts) ask the TypeScript checker for type-only names.
+    typescript: join(repositoryRoot, 'node_modules', 'typescript'),
   };
   for (const [name, target] of Object.entries(links)) {
     const link = join(root, 'node_modules', name);

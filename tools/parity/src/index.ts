@@ -17,6 +17,7 @@ export {
   sourceCondition,
 } from './check-manifest.ts';
 export { checkOptions, OPTION_MATRIX_MODULE } from './check-options.ts';
+export { checkScenarioSuite, SCENARIO_SUITE_MODULE } from './check-scenario-suite.ts';
 export {
   CONFORMANCE_SEED,
   checkLeavesUnrelated,

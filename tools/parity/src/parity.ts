@@ -4,6 +4,7 @@ import { checkScenarioCoverage } from './check-coverage.ts';
 import { checkExports, extractorOf, loadProviderModule, type ProviderModule } from './check-exports.ts';
 import { checkManifest, checkPackagePresent } from './check-manifest.ts';
 import { checkOptions } from './check-options.ts';
+import { checkScenarioSuite } from './check-scenario-suite.ts';
 import { checkStreams } from './check-streams.ts';
 import {
   checkLeavesUnrelated,
@@ -46,7 +47,8 @@ export const CHECK_TITLES: Readonly<Record<CheckName, string>> = {
   streams: 'exports the stream guard providers.json names, and runs it through the stream matrix',
   options:
     'runs its bound withClassifiedErrors (and stream guard) through the option matrix, every SDK major',
-  scenarios: 'has a fixture scenario for every reason it can produce (or says why it cannot)',
+  scenarios:
+    'has a fixture scenario for every reason it can produce (or says why it cannot), all run through the scenario suite',
   conformance:
     'passes the shared conformance suite (total, own provider key, no raw body, leaves others alone)',
 };
@@ -183,7 +185,10 @@ export async function runParityChecks(
     problems.exports = await checkExports(repositoryRoot, provider, loaded);
     problems.streams = checkStreams(repositoryRoot, provider, loaded.module);
     problems.options = checkOptions(repositoryRoot, provider);
-    problems.scenarios = checkScenarioCoverage(repositoryRoot, provider);
+    problems.scenarios = [
+      ...checkScenarioCoverage(repositoryRoot, provider),
+      ...checkScenarioSuite(repositoryRoot, provider),
+    ];
     results.push({ provider, problems, notes: [], realErrorCount: 0 });
   }
 

@@ -1,4 +1,4 @@
-import { FaultlineError, formatJson, problemDetails, toErrorReport } from '@faultline/render';
+import { FaultlineError, problemDetails, toDict, toErrorReport } from '@faultline/render';
 import {
   callProvider,
   DRIVEN_PROVIDERS,
@@ -54,7 +54,7 @@ describe('real SDK errors carrying a 50 MB body (bigBody(50) served as a 500)', 
       const report = toErrorReport(classified);
       const outputs = [
         JSON.stringify(report),
-        formatJson(classified as Error),
+        JSON.stringify(toDict(classified as Error)),
         JSON.stringify(problemDetails(report)),
       ];
       const elapsed = performance.now() - started;

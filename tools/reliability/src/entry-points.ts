@@ -5,22 +5,22 @@ import {
 } from '@faultline/bullmq';
 import { classify, type Extractor } from '@faultline/classify';
 import {
-  type BoundWithClassifiedErrors,
   ErrorReport,
   exitCodeFor,
   FaultlineError,
   formatForLlm,
-  formatJson,
   formatMarkdown,
   formatPanel,
   guardStream,
   httpResponseFor,
   problemDetails,
+  toDict,
   toErrorReport,
   toolResultFor,
   toWireError,
   withClassifiedErrors,
 } from '@faultline/render';
+import type { BoundWithClassifiedErrors } from '@faultline/render/toolkit';
 import { DRIVEN_PROVIDERS, loadAdapter } from '@faultline/scenario-driver';
 import { recoverErrorReport as recoverWorkflowReport, withFaultlineActivity } from '@faultline/temporal';
 
@@ -135,7 +135,7 @@ export const ENTRY_POINTS: readonly EntryPoint[] = [
     name: 'formatPanel',
     call: async (value) => assertText(formatPanel(value as Error, { color: true }), 'formatPanel'),
   },
-  { name: 'formatJson', call: async (value) => assertText(formatJson(value as Error), 'formatJson') },
+  { name: 'toDict', call: async (value) => json(toDict(value as Error), 'toDict') },
   {
     name: 'formatMarkdown',
     call: async (value) => assertText(formatMarkdown(value as Error), 'formatMarkdown'),

@@ -3,11 +3,11 @@ import { FaultlineJobError, withFaultlineProcessor } from '@faultline/bullmq';
 import {
   FaultlineError,
   formatForLlm,
-  formatJson,
   formatMarkdown,
   formatPanel,
   httpResponseFor,
   problemDetails,
+  toDict,
   toErrorReport,
   toolResultFor,
   toWireError,
@@ -158,7 +158,7 @@ async function everythingWrittenAbout(
     // What a structured logger (pino's err serializer, util.inspect) writes: the enumerable fields.
     'enumerable fields (log line)': inspect(enumerable, { depth: 6, maxStringLength: null }),
     formatPanel: formatPanel(error, { color: false }),
-    formatJson: formatJson(error),
+    toDict: JSON.stringify(toDict(error)),
     formatMarkdown: formatMarkdown(error),
     formatForLlm: formatForLlm(error),
     toolResultFor: JSON.stringify(toolResultFor(error, { toolUseId: 'toolu_1' })),

@@ -1,6 +1,7 @@
 import type { Extractor } from '@faultline/classify';
 import { type LoopbackServer, type Scenario, startLoopbackServer } from '@faultline/llm-mock';
-import { type BoundWithClassifiedErrors, FaultlineError } from '@faultline/render';
+import { FaultlineError } from '@faultline/render';
+import type { BoundWithClassifiedErrors } from '@faultline/render/toolkit';
 import type { ProviderDriver, SdkRetries } from './define.ts';
 import {
   adapterPackageOf,

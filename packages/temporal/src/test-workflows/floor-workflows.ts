@@ -1,5 +1,5 @@
 // Workflows for the replay test of the floor. They are bundled into Temporal's workflow sandbox.
-import { errorFromMetadata } from '@faultline/render';
+import { errorFromMetadata } from '@faultline/render/toolkit';
 import { withFaultlineWorkflow } from '../workflow.ts';
 
 /** A domain failure raised by workflow code itself: the model answered something unusable. */

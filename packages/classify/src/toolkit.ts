@@ -1,0 +1,40 @@
+// The adapter author's toolkit (`@faultline/classify/toolkit`): defining a total extractor and the
+// total readers it is written with. An application needs none of it; see `@faultline/classify`.
+export { QUOTA_WAIT_THRESHOLD_SECONDS, waitFromText } from './classify.ts';
+export {
+  attachRawBody,
+  defineExtractor,
+  type ExtractContext,
+  type ExtractorDefinition,
+  MAX_RAW_BODY_LENGTH,
+} from './extractor.ts';
+export { FEATURE_NAMES } from './features.ts';
+export {
+  causeChain,
+  constructorName,
+  MAX_PARSE_LENGTH,
+  messageOf,
+  parseJsonSafely,
+  prototypeNames,
+  readHeader,
+  safeGet,
+  safeHasOwn,
+  safeNumber,
+  safePath,
+  safeStatus,
+  safeString,
+} from './read.ts';
+export {
+  MAX_RETRY_AFTER_SECONDS,
+  parseDurationSeconds,
+  parseRetryAfterValue,
+  retryAfterFromHeaders,
+} from './retry-after.ts';
+export { RULES, type Rule } from './rules.ts';
+export { MAX_EVIDENCE_LENGTH } from './schemas.ts';
+export {
+  findNetworkCode,
+  inspectTransportError,
+  signalAbortOrigin,
+  type TransportFailure,
+} from './transport.ts';

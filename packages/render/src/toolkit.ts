@@ -1,0 +1,16 @@
+// The adapter and integration author's toolkit (`@faultline/render/toolkit`): presetting an
+// adapter's extractors, building an error from metadata, releasing a stalled stream, finding the
+// report under an app's wrappers and recovering one from a durable engine. An application needs
+// none of it; see `@faultline/render`.
+export { errorFromMetadata, unrecoverableReport } from './classify-error.ts';
+export {
+  type ChunkFacts,
+  type ChunkScanCallbacks,
+  chunkScan,
+  controllerRelease,
+  DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+} from './guard-stream.ts';
+export { nearestFaultlineError } from './identity.ts';
+export { safeFromDict } from './report.ts';
+export { scrubIdentifiers, scrubSecrets } from './secrets.ts';
+export { type BoundWithClassifiedErrors, bindWithClassifiedErrors } from './with-classified-errors.ts';

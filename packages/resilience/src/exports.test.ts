@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { exportList } from '../../../vitest.exports.ts';
+import * as entry from './index.ts';
+
+// The public surface, pinned name by name: adding, renaming or removing an export means editing
+// this list too, so a change to what users can import is always deliberate.
+describe('export list', { timeout: 120_000 }, () => {
+  it('@faultline/resilience', () => {
+    expect(exportList(entry, new URL('./index.ts', import.meta.url))).toEqual({
+      values: [
+        'BREAKER_REASONS',
+        'DEFAULT_FALLBACK_ON',
+        'FallbackChainError',
+        'HealthRegistry',
+        'MemoryHealthStore',
+        'NEVER_FALL_BACK',
+        'RedisHealthStore',
+        'defaultHealthRegistry',
+        'fallsBack',
+        'keyId',
+        'runWithFallback',
+        'streamWithFallback',
+      ],
+      types: [
+        'Admission',
+        'Candidate',
+        'CandidateOutcome',
+        'ChainRetryOptions',
+        'CircuitBreakerOptions',
+        'FallbackChainErrorOptions',
+        'FallbackOptions',
+        'HealthEvent',
+        'HealthKey',
+        'HealthRegistryOptions',
+        'HealthStore',
+        'MemoryHealthStoreOptions',
+        'RedisEvalClient',
+        'RedisHealthStoreOptions',
+        'RetryBudgetOptions',
+        'RetryStop',
+        'SkipReason',
+        'StoredEntry',
+        'WriteMode',
+      ],
+    });
+  });
+});

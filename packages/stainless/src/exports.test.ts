@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { exportList } from '../../../vitest.exports.ts';
+import * as entry from './index.ts';
+
+// The public surface, pinned name by name: adding, renaming or removing an export means editing
+// this list too, so a change to what users can import is always deliberate.
+describe('export list', { timeout: 120_000 }, () => {
+  it('@faultline/stainless', () => {
+    expect(exportList(entry, new URL('./index.ts', import.meta.url))).toEqual({
+      values: [
+        'STAINLESS_MESSAGES',
+        'guardStainlessStream',
+        'isSdkWrapper',
+        'isStainlessApiError',
+        'jsonText',
+        'messageWithoutBody',
+        'readAnsweredHeaders',
+        'readStainlessContext',
+        'sdkConditionMetadata',
+        'shouldRetryHintOf',
+        'stainlessAnswerOf',
+        'stainlessErrorType',
+        'stainlessMessage',
+        'stainlessRawDropMetadata',
+        'stainlessRequestId',
+        'stainlessTransportMetadata',
+        'textBodyOf',
+      ],
+      types: ['StainlessAnswer', 'StainlessContext', 'StainlessHeaderReading'],
+    });
+  });
+});
