@@ -4,8 +4,10 @@ import {
   Classification,
   type Classification as ClassificationType,
   type DecidedBy,
+  FailureOrigin,
   FailureReason,
   type FailureReason as FailureReasonType,
+  NetworkPhase,
   type ProviderErrorMetadata,
   type RuleId,
   SdkCondition,
@@ -262,26 +264,8 @@ function run(
 
 // The closed sets normalise checks against, and its readers: module-level, so a call allocates no
 // closures (normalise runs on every failure).
-const ORIGINS: ReadonlySet<string> = new Set([
-  'http',
-  'stream_event',
-  'network',
-  'timeout',
-  'abort',
-  'malformed_response',
-  'blocked_response',
-  'local',
-  'validation',
-  'unknown',
-]);
-const PHASES: ReadonlySet<string> = new Set([
-  'dns',
-  'connect',
-  'before_response',
-  'response_body',
-  'stream',
-  'unknown',
-]);
+const ORIGINS: ReadonlySet<string> = new Set(FailureOrigin.options);
+const PHASES: ReadonlySet<string> = new Set(NetworkPhase.options);
 const TEXT_FIELDS = [
   'sdkErrorType',
   'requestId',

@@ -118,27 +118,3 @@ describe('totality', () => {
     expect(context.streaming).toBe(false);
   });
 });
-
-describe('the export list', () => {
-  it('is exactly this (a change to it is deliberate)', () => {
-    expect(Object.keys(stainless).sort()).toEqual([
-      'STAINLESS_MESSAGES',
-      'guardStainlessStream',
-      'isSdkWrapper',
-      'isStainlessApiError',
-      'jsonText',
-      'messageWithoutBody',
-      'readAnsweredHeaders',
-      'readStainlessContext',
-      'sdkConditionMetadata',
-      'shouldRetryHintOf',
-      'stainlessAnswerOf',
-      'stainlessErrorType',
-      'stainlessMessage',
-      'stainlessRawDropMetadata',
-      'stainlessRequestId',
-      'stainlessTransportMetadata',
-      'textBodyOf',
-    ]);
-  });
-});
