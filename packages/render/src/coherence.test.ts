@@ -418,6 +418,8 @@ describe('deadlines and aborts, decided by who fired', () => {
       { signal: {} },
       { idempotent: 'yes' },
       { inspectResult: 42 },
+      { detectBlockedAnswer: 'no' },
+      { detectBlockedAnswer: 0 },
     ];
     for (const options of invalid) {
       const error = await withBuiltIns(fn, options as never).catch((e: unknown) => e);

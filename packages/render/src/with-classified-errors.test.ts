@@ -523,4 +523,64 @@ describe('bindWithClassifiedErrors', () => {
     expect(first.classification.reason).toBe('billing');
     await expect(bound(async () => 7)).resolves.toBe(7);
   });
+
+  // A preset that reads both a withheld answer and an error reported in a 200, as bedrock's and
+  // google's do.
+  type Answer = { readonly stop: string };
+  const presetInspect = (result: Answer) =>
+    result.stop === 'blocked'
+      ? { provider: 'fake', origin: 'blocked_response' as const, statusCode: 200, message: 'withheld', blockReason: 'SAFETY' }
+      : result.stop === 'error'
+        ? { provider: 'fake', origin: 'stream_event' as const, message: 'overloaded', providerType: 'overloaded_error' }
+        : undefined;
+  const preset = bindWithClassifiedErrors({ extractors: [], inspectResult: presetInspect });
+
+  it('detectBlockedAnswer: false returns a withheld answer; an error in a 200 is still thrown', async () => {
+    const blocked = await settle(preset(async () => ({ stop: 'blocked' })));
+    expect((blocked.error as FaultlineError).classification.reason).toBe('content_policy');
+    await expect(preset(async () => ({ stop: 'blocked' }), { detectBlockedAnswer: false })).resolves.toEqual({
+      stop: 'blocked',
+    });
+    const failed = await settle(preset(async () => ({ stop: 'error' }), { detectBlockedAnswer: false }));
+    expect(failed.error).toBeInstanceOf(FaultlineError);
+    expect((failed.error as FaultlineError).classification.category).not.toBe('content_policy');
+    // The guarded path (a deadline) reads the option too.
+    await expect(
+      preset(async () => ({ stop: 'blocked' }), { detectBlockedAnswer: false, deadlineMs: 10_000 }),
+    ).resolves.toEqual({ stop: 'blocked' });
+    await expect(
+      settle(preset(async () => ({ stop: 'blocked' }), { detectBlockedAnswer: true, deadlineMs: 10_000 })),
+    ).resolves.toMatchObject({ error: expect.any(FaultlineError) });
+    // inspectResult: undefined still turns inspection off altogether.
+    await expect(preset(async () => ({ stop: 'error' }), { inspectResult: undefined })).resolves.toEqual({
+      stop: 'error',
+    });
+  });
+
+  it("runs a per-call inspectResult after the preset one instead of replacing it", async () => {
+    const order: string[] = [];
+    const mine = (result: Answer) => {
+      order.push(result.stop);
+      return result.stop === 'mine'
+        ? { provider: 'mine', origin: 'http' as const, statusCode: 402, message: 'pay' }
+        : undefined;
+    };
+    const ownHit = await settle(preset(async () => ({ stop: 'mine' }), { inspectResult: mine }));
+    expect((ownHit.error as FaultlineError).classification.reason).toBe('billing');
+    // The preset's metadata wins; the caller's is not asked.
+    const presetHit = await settle(preset(async () => ({ stop: 'blocked' }), { inspectResult: mine }));
+    expect((presetHit.error as FaultlineError).classification.reason).toBe('content_policy');
+    expect(order).toEqual(['mine']);
+    await expect(preset(async () => ({ stop: 'ok' }), { inspectResult: mine })).resolves.toEqual({ stop: 'ok' });
+    expect(order).toEqual(['mine', 'ok']);
+    // A preset that throws is skipped, the caller's still runs.
+    const broken = bindWithClassifiedErrors({
+      extractors: [],
+      inspectResult: () => {
+        throw new Error('preset bug');
+      },
+    });
+    const afterBug = await settle(broken(async () => ({ stop: 'mine' }), { inspectResult: mine }));
+    expect((afterBug.error as FaultlineError).classification.reason).toBe('billing');
+  });
 });

@@ -52,8 +52,20 @@ export interface WithClassifiedErrorsOptions<T = unknown>
    * the SDK throws for the abort.
    */
   readonly deadlineMs?: number | undefined;
-  /** Reads a success result; metadata returned (a content-filtered 200 ...) is thrown as a classified error. */
+  /**
+   * Reads a success result; metadata returned (a content-filtered 200, an error reported in a 200)
+   * is thrown as a classified error. In an adapter's bound `withClassifiedErrors` one given per call
+   * runs after the adapter's own (which wins when it returns metadata); `inspectResult: undefined`
+   * given per call turns result inspection off altogether, error-in-200 detection included.
+   */
   readonly inspectResult?: ((result: T) => ProviderErrorMetadata | undefined | null) | undefined;
+  /**
+   * Whether a withheld answer (`inspectResult` metadata with origin `blocked_response`: a content
+   * filter, a refusal, a safety block) is thrown as `content_policy`. Default true; `false` returns
+   * that result as an ordinary one. Other metadata (an error reported in a 200) is thrown either
+   * way. The stream guards take the same option under the same name.
+   */
+  readonly detectBlockedAnswer?: boolean | undefined;
 }
 
 const FIRST_ATTEMPT: AttemptContext = Object.freeze({ signal: undefined, attempt: 1 });
@@ -68,6 +80,7 @@ function inspect<T>(result: T, options: WithClassifiedErrorsOptions<T>): void {
     return;
   }
   if (metadata === null || metadata === undefined || typeof metadata !== 'object') return;
+  if (options.detectBlockedAnswer === false && safeGet(metadata, 'origin') === 'blocked_response') return;
   throw errorFromMetadata(metadata, options);
 }
 
@@ -144,6 +157,8 @@ function validateCommon<T>(options: WithClassifiedErrorsOptions<T>): void {
   if (options.extractors !== undefined && !Array.isArray(options.extractors))
     throw invalid('extractors', 'an array of extractors', options.extractors);
   functionOption('inspectResult', options.inspectResult);
+  if (options.detectBlockedAnswer !== undefined && typeof options.detectBlockedAnswer !== 'boolean')
+    throw invalid('detectBlockedAnswer', 'a boolean', options.detectBlockedAnswer);
 }
 
 /** Checks what only the guarded path reads (deadline, signal, retry); returns the retry policy. */
@@ -357,9 +372,32 @@ export type BoundWithClassifiedErrors = <T>(
   options?: WithClassifiedErrorsOptions<T>,
 ) => Promise<T>;
 
+type InspectResult = (result: unknown) => ProviderErrorMetadata | undefined | null;
+
+/**
+ * The preset `inspectResult` first, the caller's when the preset one returns nothing (or throws):
+ * the same order as a provider guard's `inspectChunk` and the caller's.
+ */
+function chainInspect(preset: InspectResult, caller: InspectResult): InspectResult {
+  return (result) => {
+    let metadata: ProviderErrorMetadata | undefined | null;
+    try {
+      metadata = preset(result);
+    } catch {
+      metadata = undefined;
+    }
+    return metadata !== null && metadata !== undefined && typeof metadata === 'object'
+      ? metadata
+      : caller(result);
+  };
+}
+
 /**
  * A `withClassifiedErrors` with defaults preset (an adapter presets its extractor and
- * `inspectResult`). Per-call options win; per-call extractors run before the preset ones.
+ * `inspectResult`). Per-call options win, except: per-call extractors run before the preset ones,
+ * and a per-call `inspectResult` function runs after the preset one (an explicit
+ * `inspectResult: undefined` turns inspection off; `detectBlockedAnswer: false` is the way to let
+ * a withheld answer through while still reading errors reported in a 200).
  */
 export function bindWithClassifiedErrors(
   defaults: WithClassifiedErrorsOptions<any>,
@@ -374,6 +412,12 @@ export function bindWithClassifiedErrors(
         : defaults.extractors === undefined
           ? options.extractors
           : [...options.extractors, ...defaults.extractors];
-    return runWithClassifiedErrors(fn, { ...defaults, ...options, extractors });
+    const inspectResult =
+      typeof options.inspectResult === 'function' && typeof defaults.inspectResult === 'function'
+        ? chainInspect(defaults.inspectResult, options.inspectResult as InspectResult)
+        : 'inspectResult' in options
+          ? options.inspectResult
+          : defaults.inspectResult;
+    return runWithClassifiedErrors(fn, { ...defaults, ...options, extractors, inspectResult });
   };
 }
