@@ -1,6 +1,7 @@
 /**
  * The option matrix: for one provider, every documented option of its bound
- * `withClassifiedErrors` (`deadlineMs`, `signal`, `retry`, `idempotent`, `inspectResult`) and of
+ * `withClassifiedErrors` (`deadlineMs`, `signal`, `retry`, `idempotent`, `inspectResult`,
+ * `detectBlockedAnswer`) and of
  * its stream guard (`idleTimeoutMs`, `signal`) × every supported SDK major, played by the loopback
  * server and read through the real SDK, each cell checked against the contract (docs/contributing/design.md
  * "Who fired an abort decides what it is", packages/render/README.md "withClassifiedErrors").
@@ -70,6 +71,7 @@ export interface OptionMatrixOptions {
   readonly deadlineMs?: number | undefined;
   readonly idempotent?: boolean | undefined;
   readonly inspectResult?: undefined;
+  readonly detectBlockedAnswer?: boolean | undefined;
   readonly retry?:
     | false
     | {
@@ -607,6 +609,18 @@ function registerMajor<Sdk extends { readonly alias: string }>(
       const { scenario, reason } = blocked();
       const outcome = await settle(() => bound(callOf(scenario)));
       expectReason(expectClassified(outcome), reason);
+    });
+
+    it('detectBlockedAnswer: false returns the same 200 as the SDK answer; true keeps the default', async () => {
+      const { scenario, reason } = blocked();
+      const outcome = await settle(() => bound(callOf(scenario), { detectBlockedAnswer: false }));
+      expect(outcome.threw, describe_(outcome.error)).toBe(false);
+      expect(outcome.value).toBeDefined();
+      expect(countOf(scenario), 'one request, no retry').toBe(1);
+      const kept = await settle(() => bound(callOf(scenario), { detectBlockedAnswer: true }));
+      const report = expectClassified(kept);
+      expectReason(report, reason);
+      expect(report.providerMetadata.origin, 'a withheld answer').toBe('blocked_response');
     });
 
     it('inspectResult: undefined lets the same 200 pass as a success', async () => {

@@ -18,7 +18,8 @@ export { type GuardAnthropicStreamOptions, guardAnthropicStream } from './guard-
 /**
  * render's `withClassifiedErrors` with the Anthropic extractor preset and `detectAnthropicRefusal`
  * as `inspectResult`, so a `stop_reason: "refusal"` answer is thrown as a content_policy error.
- * Opt out per call with `{ inspectResult: undefined }`.
+ * Let a refusal through per call with `{ detectBlockedAnswer: false }` (the stream guard's option
+ * of the same name); an `inspectResult` given per call runs after this one.
  */
 export const withClassifiedErrors: BoundWithClassifiedErrors = bindWithClassifiedErrors({
   provider: ANTHROPIC_PROVIDER,

@@ -20,8 +20,9 @@ export {
 /**
  * render's `withClassifiedErrors` with the Bedrock extractor preset and `inspectBedrockResult` as
  * `inspectResult`, so a guardrail-blocked answer is thrown as content_policy and an InvokeModel
- * body cut short (which the SDK returns as a success over h2) as interrupted. Opt out per call
- * with `{ inspectResult: undefined }`.
+ * body cut short (which the SDK returns as a success over h2) as interrupted. Let a guardrail-blocked
+ * answer through per call with `{ detectBlockedAnswer: false }` (a cut-short body is still thrown);
+ * an `inspectResult` given per call runs after this one.
  */
 export const withClassifiedErrors: BoundWithClassifiedErrors = bindWithClassifiedErrors({
   provider: BEDROCK_PROVIDER,

@@ -22,8 +22,9 @@ export {
  * `googleGenaiTransportExtractor` (genai throws raw undici errors, which inside this wrapper are
  * genai's), and `inspectGeminiResult` as `inspectResult`, so that a 200 whose answer was
  * withheld by a safety filter is thrown as a `content_policy` error (and collected stream chunks
- * with an empty chunk, an error genai swallowed, as `interrupted`). Opt out per call by passing
- * `inspectResult: undefined` explicitly (per-call options win over the preset ones).
+ * with an empty chunk, an error genai swallowed, as `interrupted`). Let a withheld answer through
+ * per call with `{ detectBlockedAnswer: false }` (the swallowed error is still thrown); an
+ * `inspectResult` given per call runs after this one.
  */
 export const withClassifiedErrors: BoundWithClassifiedErrors = bindWithClassifiedErrors({
   extractors: [googleGenaiExtractor, googleGenaiTransportExtractor],

@@ -14,7 +14,9 @@ export { MistralErrorBody, MistralValidationIssue } from './mistral-error-shape.
 
 /**
  * `withClassifiedErrors` with mistralExtractor and the blocked-answer check preset: every failure
- * of `fn` leaves as a FaultlineError whose `cause` is what the Mistral SDK threw.
+ * of `fn` leaves as a FaultlineError whose `cause` is what the Mistral SDK threw, and a withheld
+ * answer as `content_policy`. Let a withheld answer through per call with
+ * `{ detectBlockedAnswer: false }`; an `inspectResult` given per call runs after this one.
  */
 export const withClassifiedErrors = bindWithClassifiedErrors({
   extractors: [mistralExtractor],

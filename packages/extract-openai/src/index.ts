@@ -24,7 +24,8 @@ export {
  * render's `withClassifiedErrors` with `openaiExtractor` preset and `detectOpenAIBlockedAnswer`
  * as `inspectResult`: every failure of `fn` leaves as a FaultlineError whose `cause` is what the
  * openai SDK threw, and a 200 answer stopped by the content filter (`finish_reason:
- * "content_filter"`) is thrown as `content_policy`. Opt out per call with `{ inspectResult: undefined }`.
+ * "content_filter"`) is thrown as `content_policy`. Let it through per call with
+ * `{ detectBlockedAnswer: false }`; an `inspectResult` given per call runs after this one.
  */
 export const withClassifiedErrors: BoundWithClassifiedErrors = bindWithClassifiedErrors({
   provider: OPENAI_PROVIDER,

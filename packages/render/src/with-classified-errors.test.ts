@@ -529,9 +529,20 @@ describe('bindWithClassifiedErrors', () => {
   type Answer = { readonly stop: string };
   const presetInspect = (result: Answer) =>
     result.stop === 'blocked'
-      ? { provider: 'fake', origin: 'blocked_response' as const, statusCode: 200, message: 'withheld', blockReason: 'SAFETY' }
+      ? {
+          provider: 'fake',
+          origin: 'blocked_response' as const,
+          statusCode: 200,
+          message: 'withheld',
+          blockReason: 'SAFETY',
+        }
       : result.stop === 'error'
-        ? { provider: 'fake', origin: 'stream_event' as const, message: 'overloaded', providerType: 'overloaded_error' }
+        ? {
+            provider: 'fake',
+            origin: 'stream_event' as const,
+            message: 'overloaded',
+            providerType: 'overloaded_error',
+          }
         : undefined;
   const preset = bindWithClassifiedErrors({ extractors: [], inspectResult: presetInspect });
 
@@ -557,7 +568,7 @@ describe('bindWithClassifiedErrors', () => {
     });
   });
 
-  it("runs a per-call inspectResult after the preset one instead of replacing it", async () => {
+  it('runs a per-call inspectResult after the preset one instead of replacing it', async () => {
     const order: string[] = [];
     const mine = (result: Answer) => {
       order.push(result.stop);
@@ -571,7 +582,9 @@ describe('bindWithClassifiedErrors', () => {
     const presetHit = await settle(preset(async () => ({ stop: 'blocked' }), { inspectResult: mine }));
     expect((presetHit.error as FaultlineError).classification.reason).toBe('content_policy');
     expect(order).toEqual(['mine']);
-    await expect(preset(async () => ({ stop: 'ok' }), { inspectResult: mine })).resolves.toEqual({ stop: 'ok' });
+    await expect(preset(async () => ({ stop: 'ok' }), { inspectResult: mine })).resolves.toEqual({
+      stop: 'ok',
+    });
     expect(order).toEqual(['mine', 'ok']);
     // A preset that throws is skipped, the caller's still runs.
     const broken = bindWithClassifiedErrors({

@@ -10,7 +10,7 @@ export const OPTION_MATRIX_MODULE = '@faultline/test-fixtures/option-matrix';
  * A provider with an SDK runs the option matrix: one of its test files calls `optionMatrix(…)` from
  * the harness with its bound `withClassifiedErrors` (and its stream guard, when providers.json names
  * one), so every documented option (`deadlineMs`, `signal`, `retry`, `idempotent`, `inspectResult`,
- * the guard's `idleTimeoutMs` and `signal`) is checked through every installed SDK major. A
+ * `detectBlockedAnswer`, the guard's `idleTimeoutMs` and `signal`) is checked through every installed SDK major. A
  * fetch-based provider (`sdk: null`) has no SDK majors to run it on: not checked here.
  */
 export function checkOptions(repositoryRoot: string, provider: ProviderEntry): string[] {
