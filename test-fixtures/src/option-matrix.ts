@@ -611,7 +611,7 @@ function registerMajor<Sdk extends { readonly alias: string }>(
       expectReason(expectClassified(outcome), reason);
     });
 
-    it('detectBlockedAnswer: false returns the same 200 as the SDK answer; true keeps the default', async () => {
+    it('detectBlockedAnswer: false returns the blocked 200 as a result in one request; true throws it as content_policy', async () => {
       const { scenario, reason } = blocked();
       const outcome = await settle(() => bound(callOf(scenario), { detectBlockedAnswer: false }));
       expect(outcome.threw, describe_(outcome.error)).toBe(false);
