@@ -426,6 +426,13 @@ describe('deadlines and aborts, decided by who fired', () => {
       expect(error, JSON.stringify(options)).toBeInstanceOf(TypeError);
       expect((error as TypeError).message).toMatch(/^withClassifiedErrors: /);
     }
+    // The bound form with a preset inspectResult checks the per-call one too, and the options object itself.
+    const preset = bindWithClassifiedErrors({ extractors: [], inspectResult: () => undefined });
+    for (const options of [{ inspectResult: 42 }, { detectBlockedAnswer: 'no' }, null, 42]) {
+      const error = await preset(fn, options as never).catch((e: unknown) => e);
+      expect(error, JSON.stringify(options)).toBeInstanceOf(TypeError);
+      expect((error as TypeError).message).toMatch(/^withClassifiedErrors: /);
+    }
     expect(fn).not.toHaveBeenCalled();
     async function* empty() {}
     for (const options of [

@@ -406,6 +406,8 @@ export function bindWithClassifiedErrors(
     fn: (context: AttemptContext) => Promise<T> | T,
     options: WithClassifiedErrorsOptions<T> = {},
   ) => {
+    // Not an object: let the checks throw their invalid-option TypeError.
+    if (options === null || typeof options !== 'object') return runWithClassifiedErrors(fn, options);
     const extractors =
       options.extractors === undefined
         ? defaults.extractors
