@@ -26,6 +26,8 @@ export const CAPABILITY_LISTS: Readonly<Record<string, string>> = {
   'packages/langchain/src/test-support.ts': "the @langchain/* packages the adapter's tests drive",
   'bench/src/error-path.ts': 'a rate-limit error constructed through each SDK, hand-written per SDK',
   'bench/src/stream-guard.ts': 'recorded stream chunks of each provider, hand-written per wire format',
+  'bench/src/stream-server-worker.ts':
+    "each provider's stream wire encoding (SSE framing, Bedrock event-stream frames), hand-written per wire format",
 };
 
 const ROOTS = ['packages', 'tools', 'bench', 'test-fixtures', 'examples'];
