@@ -100,6 +100,20 @@ export interface ErrorPathSample {
   readonly decideOnce: () => unknown;
 }
 
+/** What the provider's real SDK throws for its rate-limit scenario against the loopback server. */
+export async function rateLimitSample(provider: string, servers: ScenarioServers): Promise<unknown> {
+  const scenario = loadScenarios(provider).find(
+    (candidate) => candidate.response.kind === 'http' && candidate.expected.reason === 'rate_limit',
+  );
+  if (scenario === undefined) throw new Error(`bench: no rate_limit http scenario for ${provider}`);
+  try {
+    await callProvider(scenario, servers.baseUrlFor(scenario));
+  } catch (error) {
+    return error;
+  }
+  throw new Error(`bench: ${scenario.id} did not fail`);
+}
+
 /**
  * For each provider, what its real SDK threw for the provider's rate-limit scenario against the
  * loopback server, checked to classify the same when the SDK constructs it again.
@@ -107,17 +121,7 @@ export interface ErrorPathSample {
 export async function errorPathSamples(servers: ScenarioServers): Promise<ErrorPathSample[]> {
   const samples: ErrorPathSample[] = [];
   for (const subject of subjects) {
-    const scenario = loadScenarios(subject.provider).find(
-      (candidate) => candidate.response.kind === 'http' && candidate.expected.reason === 'rate_limit',
-    );
-    if (scenario === undefined) throw new Error(`bench: no rate_limit http scenario for ${subject.provider}`);
-    let sample: any;
-    try {
-      await callProvider(scenario, servers.baseUrlFor(scenario));
-    } catch (error) {
-      sample = error;
-    }
-    if (sample === undefined) throw new Error(`bench: ${scenario.id} did not fail`);
+    const sample: any = await rateLimitSample(subject.provider, servers);
     const construct = subject.construct(sample);
     const options = { extractors: [subject.extractor] };
     const classifyOnce = () => classifyError(sample, options).toErrorReport();

@@ -2,9 +2,8 @@
 // held alive, then a FaultlineError and its report for each (the FaultlineError keeps the SDK
 // error as its cause, so the second step counts faultline's own bytes only). Prints JSON rows.
 import { classifyError } from '@faultline/render';
-import { callProvider, startScenarioServers } from '@faultline/scenario-driver';
-import { loadScenarios } from '@faultline/test-fixtures';
-import { subjects } from './error-path.ts';
+import { startScenarioServers } from '@faultline/scenario-driver';
+import { rateLimitSample, subjects } from './error-path.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined) throw new Error('bench: the retained-memory worker needs --expose-gc');
@@ -44,17 +43,7 @@ const servers = await startScenarioServers();
 const rows: unknown[] = [];
 try {
   for (const subject of subjects) {
-    const scenario = loadScenarios(subject.provider).find(
-      (candidate) => candidate.response.kind === 'http' && candidate.expected.reason === 'rate_limit',
-    );
-    if (scenario === undefined) throw new Error(`bench: no rate_limit http scenario for ${subject.provider}`);
-    let sample: unknown;
-    try {
-      await callProvider(scenario, servers.baseUrlFor(scenario));
-    } catch (error) {
-      sample = error;
-    }
-    if (sample === undefined) throw new Error(`bench: ${scenario.id} did not fail`);
+    const sample = await rateLimitSample(subject.provider, servers);
     const construct = subject.construct(sample);
     const options = { extractors: [subject.extractor] };
     rows.push({ provider: subject.provider, errors: count, ...measure(construct, options) });
