@@ -9,6 +9,7 @@ import {
 } from '@faultline/classify';
 import { constructorName, safeGet } from '@faultline/classify/toolkit';
 import { extractMetadata, type RenderExtractContext } from './built-in-extractors.ts';
+import { compactClassification } from './compact-classification.ts';
 import {
   DEFERRED,
   type DeferredFields,
@@ -119,11 +120,6 @@ export function classifyAttempt(
   }
 }
 
-/** A clock stuck at `time` (the moment the failure was caught), for extractors read later. */
-function clockAt(time: number): () => number {
-  return () => time;
-}
-
 let neverAborted: AbortSignal | undefined;
 
 /** A signal that has not fired and never will: what an extractor read later sees for one that had not fired at throw time. */
@@ -149,7 +145,10 @@ class PendingAttempt implements DeferredFields {
   readonly override: ClassificationOverride | undefined;
   readonly idempotent: boolean | undefined;
   readonly delivered: DeliveredOutput | undefined;
-  readonly context: RenderExtractContext;
+  readonly signal: AbortSignal | undefined;
+  /** The clock read at throw time (a `now` function that threw is kept, to be called as before). */
+  readonly now: number | (() => number);
+  readonly streaming: boolean;
   /** Aborted at throw time: the caller's own abort, decided then. */
   readonly callerAbort: boolean;
   readonly facts: AttemptFacts | undefined;
@@ -172,10 +171,18 @@ class PendingAttempt implements DeferredFields {
     // replaced by one that never will, so an abort after the failure changes nothing.
     const signal = given === undefined ? undefined : aborted ? given : notAbortedSignal();
     this.callerAbort = aborted && isCallerAbort(thrown, given);
-    this.context = {
-      signal,
-      now: clockNow(optionOf<number | (() => number)>(options, 'now')),
-      streaming: optionOf<boolean>(options, 'streaming') === true,
+    this.now = clockReading(optionOf<number | (() => number)>(options, 'now'));
+    this.signal = signal;
+    this.streaming = optionOf<boolean>(options, 'streaming') === true;
+  }
+
+  /** What extractors are told: the signal and the clock as they were at throw time. */
+  get context(): RenderExtractContext {
+    const now = this.now;
+    return {
+      signal: this.signal,
+      now: typeof now === 'function' ? now : () => now,
+      streaming: this.streaming,
     };
   }
 
@@ -243,7 +250,7 @@ class PendingAttempt implements DeferredFields {
     try {
       // classify() returns a fresh, valid classification: trusted, so the error does not re-parse it.
       classification = trustClassification(
-        classify(metadata, { override: this.override, idempotent: this.idempotent }),
+        compactClassification(classify(metadata, { override: this.override, idempotent: this.idempotent })),
       );
     } catch {
       // classify is total; this keeps classifyError total even if it were not.
@@ -264,17 +271,17 @@ class PendingAttempt implements DeferredFields {
 }
 
 /** The clock as the failure saw it: the `now` option read at throw time, else `Date.now()`. */
-function clockNow(option: number | (() => number) | undefined): () => number {
-  if (typeof option === 'number') return clockAt(option);
+function clockReading(option: number | (() => number) | undefined): number | (() => number) {
+  if (typeof option === 'number') return option;
   if (typeof option === 'function') {
     try {
-      return clockAt(option());
+      return option();
     } catch {
       // A throwing clock: extractors call it later and fall back as they always did.
       return option;
     }
   }
-  return clockAt(Date.now());
+  return Date.now();
 }
 
 function buildError(
@@ -355,10 +362,15 @@ export function errorFromMetadata(
     if (delivered !== undefined) withDelivered = { ...metadata, delivered };
     let classification = classificationFor('unknown');
     try {
-      classification = classify(withDelivered, {
-        override: optionOf(options, 'override'),
-        idempotent: optionOf<boolean>(options, 'idempotent'),
-      });
+      // classify() returns a fresh, valid classification: trusted, so the error does not re-parse it.
+      classification = trustClassification(
+        compactClassification(
+          classify(withDelivered, {
+            override: optionOf(options, 'override'),
+            idempotent: optionOf<boolean>(options, 'idempotent'),
+          }),
+        ),
+      );
     } catch {
       // classify is total.
     }

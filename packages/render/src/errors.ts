@@ -248,7 +248,8 @@ export class FaultlineError extends Error {
     } finally {
       if (hasCause) Error.stackTraceLimit = stackTraceLimit;
     }
-    this.errorType = errorTypesOf(new.target)[0] ?? 'FaultlineError';
+    this.errorType =
+      new.target === FaultlineError ? 'FaultlineError' : (errorTypesOf(new.target)[0] ?? 'FaultlineError');
     this.#pending = deferred;
     if (prepared !== undefined) install(this, prepared);
   }
@@ -292,6 +293,7 @@ export class FaultlineError extends Error {
   static {
     const proto = FaultlineError.prototype;
     Object.defineProperty(proto, FAULTLINE_ERROR_MARKER, { value: true });
+    errorTypesOf(FaultlineError);
     for (const key of LAZY_FIELDS) {
       Object.defineProperty(proto, key, {
         configurable: true,
