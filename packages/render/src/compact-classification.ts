@@ -53,8 +53,12 @@ export function compactClassification(classification: Classification): Classific
     let action = userAction;
     const actionKeys = Object.keys(userAction);
     if (keysAre(actionKeys, ['kind', 'detail']) && typeof userAction.detail === 'string')
-      action = shared(`a\0${userAction.kind}\0${userAction.detail}`, { kind: userAction.kind, detail: userAction.detail });
-    else if (keysAre(actionKeys, ['kind'])) action = shared(`a\0${userAction.kind}`, { kind: userAction.kind });
+      action = shared(`a\0${userAction.kind}\0${userAction.detail}`, {
+        kind: userAction.kind,
+        detail: userAction.detail,
+      });
+    else if (keysAre(actionKeys, ['kind']))
+      action = shared(`a\0${userAction.kind}`, { kind: userAction.kind });
     const hints = shared(`r\0${recovery.rotateCredential}${recovery.fallback}${recovery.compress}`, {
       rotateCredential: recovery.rotateCredential,
       fallback: recovery.fallback,
