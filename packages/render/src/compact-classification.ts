@@ -3,8 +3,9 @@ import type { Classification } from '@faultline/classify';
 // Memory (issue 17: a FaultlineError and its report retain no more than the SDK error): classify
 // builds each classification with fresh sub-objects and adds its optional members one by one, so
 // a held classification cost about 540 bytes. The same classification repacked as one literal,
-// with its user action and recovery hints shared between every error that has the same ones (they
-// are frozen, like the classification itself), costs about a third of that.
+// with its user action, recovery hints and deciding rule (with its evidence) shared between every
+// error that has the same ones (they are frozen, like the classification itself), costs about a third
+// of that.
 
 /** Frozen sub-objects, one per distinct value; bounded, so a stream of distinct details cannot grow it. */
 const SHARED: Map<string, object> = new Map();
@@ -42,7 +43,7 @@ function keysAre(keys: readonly string[], expected: readonly string[], last?: st
 
 /**
  * The same classification (same members, same order, same values; deep-equal) in a compact form:
- * one object literal, the user action and recovery hints shared and frozen. Anything of another
+ * one object literal, the user action, recovery hints and deciding rule shared and frozen. Anything of another
  * shape is returned as it is. Total on a valid classification.
  */
 export function compactClassification(classification: Classification): Classification {
@@ -64,9 +65,15 @@ export function compactClassification(classification: Classification): Classific
       fallback: recovery.fallback,
       compress: recovery.compress,
     });
-    const decided = keysAre(Object.keys(decidedBy), ['rule'])
+    const decidedKeys = Object.keys(decidedBy);
+    const decided = keysAre(decidedKeys, ['rule'])
       ? shared(`d\0${decidedBy.rule}`, { rule: decidedBy.rule })
-      : decidedBy;
+      : keysAre(decidedKeys, ['rule', 'evidence']) && typeof decidedBy.evidence === 'string'
+        ? shared(`d\0${decidedBy.rule}\0${decidedBy.evidence}`, {
+            rule: decidedBy.rule,
+            evidence: decidedBy.evidence,
+          })
+        : decidedBy;
     const { category, reason, retryable, domain, httpStatus, nextStep, callerAborted, overridden } =
       classification;
     const wait = classification.retryAfterSeconds;
