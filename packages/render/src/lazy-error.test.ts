@@ -1,12 +1,11 @@
 import { inspect } from 'node:util';
 import {
-  type ExtractContext,
   FailureReason,
   onExtractorCrash,
   type ProviderErrorMetadata,
   TAXONOMY,
 } from '@faultline/classify';
-import { defineExtractor } from '@faultline/classify/toolkit';
+import { defineExtractor, type ExtractContext } from '@faultline/classify/toolkit';
 import { describe, expect, it } from 'vitest';
 import { classifyError, FaultlineError, withClassifiedErrors } from './index.ts';
 
