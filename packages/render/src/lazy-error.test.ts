@@ -1,10 +1,5 @@
 import { inspect } from 'node:util';
-import {
-  FailureReason,
-  onExtractorCrash,
-  type ProviderErrorMetadata,
-  TAXONOMY,
-} from '@faultline/classify';
+import { FailureReason, onExtractorCrash, type ProviderErrorMetadata, TAXONOMY } from '@faultline/classify';
 import { defineExtractor, type ExtractContext } from '@faultline/classify/toolkit';
 import { describe, expect, it } from 'vitest';
 import { classifyError, FaultlineError, withClassifiedErrors } from './index.ts';
