@@ -12,7 +12,8 @@ const wanted = process.argv[2];
 const path = process.env.PROFILE_PATH ?? 'whole';
 for (const sample of samples) {
   if (wanted !== undefined && sample.provider !== wanted) continue;
-  const once = path === 'throw' ? sample.throwOnce : path === 'decide' ? sample.decideOnce : sample.classifyOnce;
+  const once =
+    path === 'throw' ? sample.throwOnce : path === 'decide' ? sample.decideOnce : sample.classifyOnce;
   const started = performance.now();
   let rounds = 0;
   while (performance.now() - started < Number(process.env.PROFILE_MS ?? 2000)) {
