@@ -322,13 +322,20 @@ export class FaultlineError extends Error {
     });
     // `util.inspect`/`console.log` list own enumerable keys before they read `stack`: materialise
     // first so the classification shows. Render imports no node: module, so the symbol is spelled out.
-    Object.defineProperty(proto, Symbol.for('nodejs.util.inspect.custom'), {
+    // Once run, it is shadowed on the instance (non-enumerable `undefined`) and `this` is returned, so
+    // the inspector formats the error itself, nested values with their own custom inspection intact.
+    const custom = Symbol.for('nodejs.util.inspect.custom');
+    Object.defineProperty(proto, custom, {
       configurable: true,
       writable: true,
-      value(this: FaultlineError, _depth: unknown, options: unknown, inspect: unknown) {
+      value(this: FaultlineError) {
         FaultlineError.#materialise(this);
-        if (typeof inspect !== 'function') return this;
-        return inspect(this, { ...(options as object), customInspect: false });
+        try {
+          Object.defineProperty(this, custom, { value: undefined, configurable: true, writable: true });
+        } catch {
+          // A frozen error: the inspector then formats it as it is.
+        }
+        return this;
       },
     });
     setOwnErrorCheck(FaultlineError.#isOwn);
