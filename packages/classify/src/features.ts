@@ -1,3 +1,4 @@
+import { LiteralScanner } from './prefilter.ts';
 import { MAX_EVIDENCE_LENGTH, type ProviderErrorMetadata } from './schemas.ts';
 import {
   ACCOUNT_BLOCK,
@@ -27,6 +28,7 @@ import {
   WAIT_IN_WORDS,
   WARMING_UP,
 } from './vocabulary.ts';
+import { REQUIRED_LITERALS } from './vocabulary-literals.ts';
 
 /** The provider-blind features classify reads; each is a piece of evidence, or absent. */
 export const FEATURE_NAMES = [
@@ -57,7 +59,9 @@ export const FEATURE_NAMES = [
 ] as const;
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 
-const VOCABULARY_OF: Readonly<Record<Exclude<FeatureName, 'quotaIdWindow'>, Vocabulary>> = {
+type TextFeature = Exclude<FeatureName, 'quotaIdWindow'>;
+
+const VOCABULARY_OF: Readonly<Record<TextFeature, Vocabulary>> = {
   overflow: OVERFLOW,
   ambiguousOverflow: AMBIGUOUS_OVERFLOW,
   tooLargeForBudget: TOO_LARGE_FOR_BUDGET,
@@ -83,6 +87,52 @@ const VOCABULARY_OF: Readonly<Record<Exclude<FeatureName, 'quotaIdWindow'>, Voca
   invalidRequest: INVALID_REQUEST,
 };
 
+/**
+ * Each feature's index in FEATURE_NAMES: its slot in `Features`' values and its bit (1 << index)
+ * in the masks of what was read and what may match. Written out, not built from FEATURE_NAMES, so
+ * that it is an object of fixed shape (a keyed read of it is one inline-cached load; a test checks
+ * it against FEATURE_NAMES).
+ */
+export const INDEX_OF: Readonly<Record<FeatureName, number>> = {
+  quotaIdWindow: 0,
+  overflow: 1,
+  ambiguousOverflow: 2,
+  tooLargeForBudget: 3,
+  limitNumbers: 4,
+  limitContext: 5,
+  shortWindow: 6,
+  longWindow: 7,
+  waitInWords: 8,
+  payment: 9,
+  allowance: 10,
+  accountBlock: 11,
+  credentialRejected: 12,
+  auth: 13,
+  permission: 14,
+  availability: 15,
+  noRoute: 16,
+  contentPolicy: 17,
+  unsupportedMedia: 18,
+  warmingUp: 19,
+  throttle: 20,
+  capacity: 21,
+  serverFault: 22,
+  invalidRequest: 23,
+};
+
+// Built on the first text feature read, never at import: one pass over the text that says which
+// vocabularies can match it at all (prefilter.ts); the others are not run.
+let scanner: LiteralScanner | undefined;
+
+function literalScanner(): LiteralScanner {
+  scanner ??= new LiteralScanner(
+    FEATURE_NAMES.map((name) =>
+      name === 'quotaIdWindow' ? [] : (REQUIRED_LITERALS[VOCABULARY_OF[name].name] ?? undefined),
+    ),
+  );
+  return scanner;
+}
+
 /** The window a structured quota id names (only the window: the tier never decides). */
 export interface QuotaIdWindow {
   readonly window: 'short' | 'long';
@@ -104,8 +154,11 @@ let limitNumberPattern: RegExp | undefined;
  */
 export class Features {
   private textCache: string | undefined;
-  // Created on the first feature read: a structured field that decides reads none.
-  private cache: Map<FeatureName, unknown> | undefined;
+  /** The features that may match the text (bit i: FEATURE_NAMES[i]), scanned on the first text feature read. */
+  private candidates = -1;
+  /** The features read so far (bit i: FEATURE_NAMES[i]), their values by index, and their order. */
+  private readMask = 0;
+  private readonly values: unknown[] = [];
   private readonly order: FeatureName[] = [];
 
   constructor(private readonly metadata: ProviderErrorMetadata) {}
@@ -114,8 +167,12 @@ export class Features {
   get text(): string {
     if (this.textCache === undefined) {
       const { metadata } = this;
-      urlPattern ??= /\b(?:https?|wss?):\/\/\S+/gi;
-      const prose = metadata.message.slice(0, MAX_READ_LENGTH).replace(urlPattern, ' ');
+      let prose = metadata.message.slice(0, MAX_READ_LENGTH);
+      // Every URL has "://": without it the replace has nothing to do.
+      if (prose.includes('://')) {
+        urlPattern ??= /\b(?:https?|wss?):\/\/\S+/gi;
+        prose = prose.replace(urlPattern, ' ');
+      }
       this.textCache =
         `${prose} ${metadata.providerCode ?? ''} ${metadata.providerType ?? ''} ${metadata.sdkErrorType ?? ''}`.toLowerCase();
     }
@@ -123,17 +180,20 @@ export class Features {
   }
 
   /** The piece of the provider's words that shows a feature, or `undefined`. */
-  get(name: Exclude<FeatureName, 'quotaIdWindow'>): string | undefined {
-    if (this.cache?.has(name) === true) return this.cache.get(name) as string | undefined;
-    const found = VOCABULARY_OF[name].find(this.text);
+  get(name: TextFeature): string | undefined {
+    const index = INDEX_OF[name];
+    if (((this.readMask >>> index) & 1) === 1) return this.values[index] as string | undefined;
+    const text = this.text;
+    if (this.candidates === -1) this.candidates = literalScanner().scan(text);
+    // No required literal of the vocabulary in the text: its regex cannot match (prefilter.ts).
+    const found = ((this.candidates >>> index) & 1) === 0 ? undefined : VOCABULARY_OF[name].find(text);
     this.remember(name, found);
     return found;
   }
 
   /** The window of the structured quota ids: any long window outranks a short one. */
   quotaIdWindow(): QuotaIdWindow | undefined {
-    if (this.cache?.has('quotaIdWindow') === true)
-      return this.cache.get('quotaIdWindow') as QuotaIdWindow | undefined;
+    if ((this.readMask & 1) === 1) return this.values[INDEX_OF.quotaIdWindow] as QuotaIdWindow | undefined;
     let result: QuotaIdWindow | undefined;
     const ids = this.metadata.quotaIds ?? [];
     for (const id of ids) {
@@ -183,7 +243,7 @@ export class Features {
   summary(): Partial<Record<FeatureName, string | null>> {
     const summary: Partial<Record<FeatureName, string | null>> = {};
     for (const name of this.order) {
-      const value = this.cache?.get(name);
+      const value = this.values[INDEX_OF[name]];
       if (value === undefined) summary[name] = null;
       else if (typeof value === 'string') summary[name] = evidenceOf(value);
       else
@@ -193,30 +253,52 @@ export class Features {
   }
 
   private remember(name: FeatureName, value: unknown): void {
-    this.cache ??= new Map();
-    this.cache.set(name, value);
+    const index = INDEX_OF[name];
+    this.readMask |= 1 << index;
+    this.values[index] = value;
     this.order.push(name);
   }
 }
 
-const UNIT_SECONDS: ReadonlyArray<readonly [RegExp, number]> = [
-  [/^(?:milliseconds?|ms)$/, 0.001],
-  [/^(?:hours?|hrs?|h)$/, 3600],
-  [/^(?:minutes?|mins?|m)$/, 60],
-  [/^(?:seconds?|secs?|s)$/, 1],
-];
+/** Seconds per unit, for every unit word the WAIT_IN_WORDS pattern accepts. */
+const UNIT_SECONDS: ReadonlyMap<string, number> = new Map([
+  ['millisecond', 0.001],
+  ['milliseconds', 0.001],
+  ['ms', 0.001],
+  ['hour', 3600],
+  ['hours', 3600],
+  ['hr', 3600],
+  ['hrs', 3600],
+  ['h', 3600],
+  ['minute', 60],
+  ['minutes', 60],
+  ['min', 60],
+  ['mins', 60],
+  ['m', 60],
+  ['second', 1],
+  ['seconds', 1],
+  ['sec', 1],
+  ['secs', 1],
+  ['s', 1],
+]);
+
+// Built on first use.
+let amountPattern: RegExp | undefined;
 
 /** "try again in 2h 14m" → 8040; "retry in 26.028202s" → 26.028202; "in 450ms" → 0.45. */
 export function secondsOf(words: string): number | undefined {
   let total = 0;
   let found = false;
-  for (const match of words.toLowerCase().matchAll(/(\d+(?:\.\d+)?)\s*([a-z]+)/g)) {
-    const unit = match[2] ?? '';
-    const row = UNIT_SECONDS.find(([pattern]) => pattern.test(unit));
-    if (row === undefined) continue;
-    total += Number(match[1]) * row[1];
+  amountPattern ??= /(\d+(?:\.\d+)?)\s*([a-z]+)/g;
+  amountPattern.lastIndex = 0;
+  const lower = words.toLowerCase();
+  for (let match = amountPattern.exec(lower); match !== null; match = amountPattern.exec(lower)) {
+    const perUnit = UNIT_SECONDS.get(match[2] ?? '');
+    if (perUnit === undefined) continue;
+    total += Number(match[1]) * perUnit;
     found = true;
   }
+  amountPattern.lastIndex = 0;
   return found && Number.isFinite(total) ? total : undefined;
 }
 

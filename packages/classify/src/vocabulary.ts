@@ -8,7 +8,11 @@
  *
  * Patterns are built on first use, never at import (classify runs on every failure; most
  * failures only ever need two or three of these), and each vocabulary is tested as ONE combined
- * alternation: one regex pass instead of one per entry.
+ * alternation: one regex pass instead of one per entry. Before that, one pass over the text for
+ * every vocabulary's required literals (prefilter.ts, vocabulary-literals.ts) says which can
+ * match at all; the others are not run. After changing an entry, regenerate the literals:
+ * `UPDATE_LITERALS=1 npx vitest run src/prefilter.test.ts` in packages/classify (the test fails
+ * until then).
  */
 
 /** A vocabulary: its entries, compiled lazily into one alternation. */
@@ -30,6 +34,11 @@ export class Vocabulary {
     }
     const match = this.compiled.exec(text);
     return match === null ? undefined : match[0];
+  }
+
+  /** The entries (for reading their required literals: required-literals.ts). */
+  patterns(): readonly RegExp[] {
+    return this.entries();
   }
 }
 
