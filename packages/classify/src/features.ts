@@ -120,17 +120,42 @@ export const INDEX_OF: Readonly<Record<FeatureName, number>> = {
   invalidRequest: 23,
 };
 
-// Built on the first text feature read, never at import: one pass over the text that says which
-// vocabularies can match it at all (prefilter.ts); the others are not run.
-let scanner: LiteralScanner | undefined;
+/**
+ * The prefilter (prefilter.ts), built on the first text feature read, never at import: one pass
+ * over the text says which vocabulary entries can match it at all (their required literals occur
+ * in it); a vocabulary none of whose entries can is not run, and one with some runs just those.
+ * `firstEntry[i]` is the index of feature i's first entry among the scanner's lists.
+ */
+let prefilter: { readonly scanner: LiteralScanner; readonly firstEntry: readonly number[] } | undefined;
 
-function literalScanner(): LiteralScanner {
-  scanner ??= new LiteralScanner(
-    FEATURE_NAMES.map((name) =>
-      name === 'quotaIdWindow' ? [] : (REQUIRED_LITERALS[VOCABULARY_OF[name].name] ?? undefined),
-    ),
-  );
-  return scanner;
+export function literalPrefilter(): NonNullable<typeof prefilter> {
+  if (prefilter === undefined) {
+    const lists: Array<readonly string[] | undefined> = [];
+    const firstEntry: number[] = [];
+    for (const name of FEATURE_NAMES) {
+      firstEntry.push(lists.length);
+      if (name === 'quotaIdWindow') continue;
+      const vocabulary = VOCABULARY_OF[name];
+      const literals = REQUIRED_LITERALS[vocabulary.name];
+      const count = vocabulary.patterns().length;
+      // A table out of step with the patterns (the test catches it) only costs speed: every entry runs.
+      for (let entry = 0; entry < count; entry += 1) {
+        lists.push(literals?.length === count ? (literals[entry] ?? undefined) : undefined);
+      }
+    }
+    prefilter = { scanner: new LiteralScanner(lists), firstEntry };
+  }
+  return prefilter;
+}
+
+/** The entries of feature `index` (bit i: its entry i) that the scan left as candidates. */
+export function candidateEntries(candidates: Int32Array, first: number, count: number): number {
+  let among = 0;
+  for (let entry = 0; entry < count; entry += 1) {
+    const list = first + entry;
+    if ((((candidates[list >> 5] as number) >>> (list & 31)) & 1) === 1) among |= 1 << entry;
+  }
+  return among;
 }
 
 /** The window a structured quota id names (only the window: the tier never decides). */
@@ -155,7 +180,7 @@ let limitNumberPattern: RegExp | undefined;
 export class Features {
   private textCache: string | undefined;
   /** The features that may match the text (bit i: FEATURE_NAMES[i]), scanned on the first text feature read. */
-  private candidates = -1;
+  private candidates: Int32Array | undefined;
   /** The features read so far (bit i: FEATURE_NAMES[i]), their values by index, and their order. */
   private readMask = 0;
   private readonly values: unknown[] = [];
@@ -184,9 +209,19 @@ export class Features {
     const index = INDEX_OF[name];
     if (((this.readMask >>> index) & 1) === 1) return this.values[index] as string | undefined;
     const text = this.text;
-    if (this.candidates === -1) this.candidates = literalScanner().scan(text);
-    // No required literal of the vocabulary in the text: its regex cannot match (prefilter.ts).
-    const found = ((this.candidates >>> index) & 1) === 0 ? undefined : VOCABULARY_OF[name].find(text);
+    const { scanner, firstEntry } = literalPrefilter();
+    if (this.candidates === undefined) {
+      this.candidates = new Int32Array(scanner.words);
+      scanner.scan(text, this.candidates);
+    }
+    const vocabulary = VOCABULARY_OF[name];
+    const among = candidateEntries(
+      this.candidates,
+      firstEntry[index] as number,
+      vocabulary.patterns().length,
+    );
+    // No required literal of any entry in the text: the vocabulary cannot match (prefilter.ts).
+    const found = among === 0 ? undefined : vocabulary.findAmong(text, among);
     this.remember(name, found);
     return found;
   }
@@ -315,6 +350,21 @@ let secretHint: RegExp | undefined;
  * collapsed, keys, tokens and account or organisation identifiers replaced.
  */
 export function evidenceOf(text: string): string {
+  const known = evidenceMemo.get(text);
+  if (known !== undefined) return known;
+  const evidence = scrubbedEvidence(text);
+  // A pure function of short, recurring inputs ("status 429", "per minute", "rate limit"): kept,
+  // bounded (emptied when full) so that a stream of distinct inputs holds little.
+  if (text.length <= 256) {
+    if (evidenceMemo.size >= 256) evidenceMemo.clear();
+    evidenceMemo.set(text, evidence);
+  }
+  return evidence;
+}
+
+const evidenceMemo = new Map<string, string>();
+
+function scrubbedEvidence(text: string): string {
   secretPatterns ??= [
     [/\b(bearer|basic)\s+\S+/gi, '$1 [redacted]'],
     [

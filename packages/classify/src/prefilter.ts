@@ -35,19 +35,25 @@ const readable = (literal: string): boolean =>
     return code > 0 && code < ASCII;
   });
 
+// The scan's byte buffer and encoder, made on the first scan and reused (classify is synchronous).
+let bytes = new Uint8Array(0);
+let encoder: TextEncoder | undefined;
+
 /** A transition not resolved yet (greater than any row offset). */
 const UNSET = 0x7fffffff;
 
 /**
- * One Aho–Corasick automaton over the required literals of many lists: `scan(text)` is one pass
- * that gives a bit mask, bit `i` set when a literal of list `i` occurs in `text`. A list with no
- * requirement has its bit set always.
+ * One Aho–Corasick automaton over the required literals of many lists: `scan(text, into)` is one
+ * pass that sets bit `i % 32` of `into[i >> 5]` when a literal of list `i` occurs in `text`. A list
+ * with no requirement has its bit set always.
  *
  * The trie is built on construction (a few thousand steps); the DFA's transitions (the trie's
  * goto with the failure links folded in) are resolved the first time a scan takes them and kept,
  * so the first classify does not pay for a full table it mostly never visits.
  */
 export class LiteralScanner {
+  /** How many 32-bit words a mask of the lists takes. */
+  readonly words: number;
   /** Each ASCII character's column; 0 for a character no literal contains. */
   private readonly columnOf = new Uint8Array(ASCII);
   private readonly columns: number;
@@ -56,10 +62,12 @@ export class LiteralScanner {
   /** Each trie state's parent and the column that leads to it from there. */
   private readonly parent: Int32Array;
   private readonly parentColumn: Int32Array;
-  /** The lists whose literal ends exactly at each state. */
+  /** The lists whose literal ends exactly at each state: `words` words a state. */
   private readonly ends: Int32Array;
-  /** Resolved lazily (-1 until then): each state's failure state, and the lists whose literal ends there or at a suffix. */
+  /** Each state's failure state, resolved lazily (-1 until then). */
   private readonly failure: Int32Array;
+  /** Whether a state's `output` is resolved; its lists: its own, and its failure state's. */
+  private readonly outputKnown: Uint8Array;
   private readonly output: Int32Array;
   /**
    * The DFA: `delta[state × columns + column]` is the next state's row offset (state × columns),
@@ -67,17 +75,18 @@ export class LiteralScanner {
    */
   private readonly delta: Int32Array;
   /** The lists that have no requirement: their bits are always set. */
-  readonly always: number;
+  private readonly always: Int32Array;
 
-  /** `lists[i]` is list i's literals, or `undefined` when it has no requirement. At most 31 lists. */
+  /** `lists[i]` is list i's literals, or `undefined` when it has no requirement. */
   constructor(lists: ReadonlyArray<readonly string[] | undefined>) {
-    if (lists.length > 31) throw new RangeError('LiteralScanner: at most 31 lists');
-    let always = 0;
+    const words = Math.max(1, Math.ceil(lists.length / 32));
+    this.words = words;
+    this.always = new Int32Array(words);
     let columns = 1;
     let length = 1;
     const kept: Array<readonly string[] | undefined> = lists.map((list, index) => {
       if (list === undefined || list.length === 0 || !list.every(readable)) {
-        always |= 1 << index;
+        this.always[index >> 5] = (this.always[index >> 5] as number) | (1 << (index & 31));
         return undefined;
       }
       const prefixes = list.map(prefixOf);
@@ -90,13 +99,12 @@ export class LiteralScanner {
       }
       return prefixes;
     });
-    this.always = always;
     this.columns = columns;
     // At most one state per literal character, plus the root.
     this.trie = new Int32Array(length * columns).fill(-1);
     this.parent = new Int32Array(length);
     this.parentColumn = new Int32Array(length);
-    this.ends = new Int32Array(length);
+    this.ends = new Int32Array(length * words);
     let states = 1;
     kept.forEach((list, index) => {
       for (const literal of list ?? []) {
@@ -112,40 +120,57 @@ export class LiteralScanner {
           }
           state = this.trie[cell] as number;
         }
-        this.ends[state] = (this.ends[state] as number) | (1 << index);
+        const word = state * words + (index >> 5);
+        this.ends[word] = (this.ends[word] as number) | (1 << (index & 31));
       }
     });
     this.failure = new Int32Array(states).fill(-1);
-    this.output = new Int32Array(states).fill(-1);
     this.failure[0] = 0;
-    this.output[0] = 0;
+    this.outputKnown = new Uint8Array(states);
+    this.outputKnown[0] = 1; // The root: no literal is empty.
+    this.output = new Int32Array(states * words);
     this.delta = new Int32Array(states * columns).fill(UNSET);
   }
 
-  /** The lists that may match `text`: one pass, no allocation. */
-  scan(text: string): number {
-    const { columnOf, delta, output, columns } = this;
+  /**
+   * Sets in `into` (`words` words, cleared here) the lists that may match `text`: one pass, no
+   * allocation. The text is read as UTF-8 bytes written into a reused buffer (one native copy; a
+   * byte loop is faster than `charCodeAt`). Literals are ASCII, and in UTF-8 no byte of a
+   * non-ASCII character is ASCII, so every literal occurs in the bytes exactly where it occurs in
+   * the text; a non-ASCII character (bytes ≥ 0x80, column 0) leads back to the root either way.
+   */
+  scan(text: string, into: Int32Array): void {
+    const { columnOf, delta, output, columns, words } = this;
+    into.set(this.always);
+    // UTF-8 needs at most 3 bytes per UTF-16 unit.
+    if (bytes.length < text.length * 3) bytes = new Uint8Array(text.length * 3);
+    const buffer = bytes;
+    const { written } = (encoder ??= new TextEncoder()).encodeInto(text, buffer);
     let offset = 0;
-    let found = this.always;
-    for (let at = 0; at < text.length; at += 1) {
-      const code = text.charCodeAt(at);
-      const cell = offset + (code < ASCII ? (columnOf[code] as number) : 0);
+    for (let at = 0; at < written; at += 1) {
+      const byte = buffer[at] as number;
+      const cell = offset + (byte < ASCII ? (columnOf[byte] as number) : 0);
       let entry = delta[cell] as number;
       if (entry === UNSET) entry = this.resolve(cell);
       if (entry < 0) {
         offset = ~entry;
-        found |= output[offset / columns] as number;
+        const first = (offset / columns) * words;
+        for (let word = 0; word < words; word += 1) {
+          into[word] = (into[word] as number) | (output[first + word] as number);
+        }
       } else offset = entry;
     }
-    return found;
   }
 
   /** Resolves and keeps the DFA transition of one cell (state × columns + column). */
   private resolve(cell: number): number {
-    const { columns } = this;
+    const { columns, words } = this;
     const target = this.step(Math.floor(cell / columns), cell % columns);
+    this.resolveOutput(target);
+    let any = 0;
+    for (let word = 0; word < words; word += 1) any |= this.output[target * words + word] as number;
     const offset = target * columns;
-    const entry = this.outputOf(target) === 0 ? offset : ~offset;
+    const entry = any === 0 ? offset : ~offset;
     this.delta[cell] = entry;
     return entry;
   }
@@ -171,11 +196,15 @@ export class LiteralScanner {
   }
 
   /** The lists whose literal ends at `state`: its own, and its failure state's. */
-  private outputOf(state: number): number {
-    const known = this.output[state] as number;
-    if (known !== -1) return known;
-    const output = (this.ends[state] as number) | this.outputOf(this.failureOf(state));
-    this.output[state] = output;
-    return output;
+  private resolveOutput(state: number): void {
+    if (this.outputKnown[state] === 1) return;
+    const failure = this.failureOf(state);
+    this.resolveOutput(failure);
+    const { words } = this;
+    for (let word = 0; word < words; word += 1) {
+      this.output[state * words + word] =
+        (this.ends[state * words + word] as number) | (this.output[failure * words + word] as number);
+    }
+    this.outputKnown[state] = 1;
   }
 }

@@ -259,36 +259,40 @@ export function requiredLiterals(pattern: RegExp): ReadonlySet<string> | undefin
 }
 
 /**
- * A vocabulary's required literals: the union over its entries, without any literal that contains
- * another (the shorter occurs wherever the longer does); `undefined` when an entry has none.
+ * The required literals of each entry of a vocabulary, without any literal that contains another
+ * (the shorter occurs wherever the longer does); `undefined` for an entry that has none.
  */
-export function vocabularyLiterals(vocabulary: Vocabulary): readonly string[] | undefined {
-  const union = new Set<string>();
-  for (const entry of vocabulary.patterns()) {
+export function entryLiterals(vocabulary: Vocabulary): Array<readonly string[] | undefined> {
+  return vocabulary.patterns().map((entry) => {
     const literals = requiredLiterals(entry);
     if (literals === undefined) return undefined;
-    for (const literal of literals) union.add(literal);
-  }
-  return [...union]
-    .filter((literal) => ![...union].some((other) => other !== literal && literal.includes(other)))
-    .sort();
+    return [...literals]
+      .filter((literal) => ![...literals].some((other) => other !== literal && literal.includes(other)))
+      .sort();
+  });
 }
+
+const quoted = (literal: string): string => `'${literal.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
 /** The source of vocabulary-literals.ts for these vocabularies (what `UPDATE_LITERALS=1` writes). */
 export function literalsTableSource(vocabularies: readonly Vocabulary[]): string {
   const rows = vocabularies.map((vocabulary) => {
-    const literals = vocabularyLiterals(vocabulary);
-    return `  ${vocabulary.name}: ${literals === undefined ? 'null' : `[${literals.map((literal) => `'${literal.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`).join(', ')}]`},`;
+    const entries = entryLiterals(vocabulary).map((literals) =>
+      literals === undefined ? 'null' : `[${literals.map(quoted).join(', ')}]`,
+    );
+    return `  ${vocabulary.name}: [${entries.join(', ')}],`;
   });
   return `// Generated from vocabulary.ts by required-literals.ts: do not edit. After changing a vocabulary,
-// run \`UPDATE_LITERALS=1 npx vitest run src/prefilter.test.ts\` in packages/classify (that test
-// fails while this table differs from what the patterns require).
+// run \`UPDATE_LITERALS=1 npx vitest run src/prefilter.test.ts\` in packages/classify, then
+// \`pnpm biome format --write packages/classify/src/vocabulary-literals.ts\` (that test fails while
+// this table differs from what the patterns require).
 
 /**
- * Each vocabulary's required literals: every match of it contains one of them (null: an entry
- * has none, the vocabulary always runs). Read by the prefilter (prefilter.ts).
+ * The required literals of each entry of each vocabulary, in entry order: every match of the entry
+ * contains one of them (null: the entry has none, and always runs). Read by the prefilter
+ * (prefilter.ts).
  */
-export const REQUIRED_LITERALS: Readonly<Record<string, readonly string[] | null>> = {
+export const REQUIRED_LITERALS: Readonly<Record<string, ReadonlyArray<readonly string[] | null>>> = {
 ${rows.join('\n')}
 };
 `;

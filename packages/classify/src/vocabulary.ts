@@ -18,6 +18,9 @@
 /** A vocabulary: its entries, compiled lazily into one alternation. */
 export class Vocabulary {
   private compiled: RegExp | undefined;
+  private patternList: readonly RegExp[] | undefined;
+  /** The alternations of subsets of the entries (`findAmong`), by subset, built on first use. */
+  private subsets: Map<number, RegExp> | undefined;
   constructor(
     readonly name: string,
     private readonly entries: () => readonly RegExp[],
@@ -27,7 +30,7 @@ export class Vocabulary {
   find(text: string): string | undefined {
     if (this.compiled === undefined) {
       this.compiled = new RegExp(
-        this.entries()
+        this.patterns()
           .map((entry) => `(?:${entry.source})`)
           .join('|'),
       );
@@ -36,9 +39,34 @@ export class Vocabulary {
     return match === null ? undefined : match[0];
   }
 
-  /** The entries (for reading their required literals: required-literals.ts). */
+  /**
+   * `find`, where only the entries in `among` (bit i: entry i) can match `text` (the others' required
+   * literals are absent from it: prefilter.ts). The alternation of just those entries, in their
+   * order, gives the same match: an entry that matches nowhere in the text changes neither the
+   * leftmost position of a match nor which entry matches first there.
+   */
+  findAmong(text: string, among: number): string | undefined {
+    this.patternList ??= this.entries();
+    if (among === (1 << this.patternList.length) - 1) return this.find(text);
+    this.subsets ??= new Map();
+    let compiled = this.subsets.get(among);
+    if (compiled === undefined) {
+      compiled = new RegExp(
+        this.patternList
+          .filter((_, index) => ((among >>> index) & 1) === 1)
+          .map((entry) => `(?:${entry.source})`)
+          .join('|'),
+      );
+      this.subsets.set(among, compiled);
+    }
+    const match = compiled.exec(text);
+    return match === null ? undefined : match[0];
+  }
+
+  /** The entries, in order (for reading their required literals: required-literals.ts). */
   patterns(): readonly RegExp[] {
-    return this.entries();
+    this.patternList ??= this.entries();
+    return this.patternList;
   }
 }
 
