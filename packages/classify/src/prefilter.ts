@@ -145,7 +145,8 @@ export class LiteralScanner {
     // UTF-8 needs at most 3 bytes per UTF-16 unit.
     if (bytes.length < text.length * 3) bytes = new Uint8Array(text.length * 3);
     const buffer = bytes;
-    const { written } = (encoder ??= new TextEncoder()).encodeInto(text, buffer);
+    encoder ??= new TextEncoder();
+    const { written } = encoder.encodeInto(text, buffer);
     let offset = 0;
     for (let at = 0; at < written; at += 1) {
       const byte = buffer[at] as number;
