@@ -124,38 +124,49 @@ export const INDEX_OF: Readonly<Record<FeatureName, number>> = {
  * The prefilter (prefilter.ts), built on the first text feature read, never at import: one pass
  * over the text says which vocabulary entries can match it at all (their required literals occur
  * in it); a vocabulary none of whose entries can is not run, and one with some runs just those.
- * `firstEntry[i]` is the index of feature i's first entry among the scanner's lists.
+ * Feature i's entries are the scanner's lists `firstEntry[i]` to `firstEntry[i] + entryCount[i] - 1`.
  */
-let prefilter: { readonly scanner: LiteralScanner; readonly firstEntry: readonly number[] } | undefined;
+interface Prefilter {
+  readonly scanner: LiteralScanner;
+  readonly firstEntry: Int32Array;
+  readonly entryCount: Int32Array;
+  /** The last scan's answer, and its number (the `Features` that made it keeps the number). */
+  readonly candidates: Int32Array;
+  scans: number;
+}
+let prefilter: Prefilter | undefined;
 
-export function literalPrefilter(): NonNullable<typeof prefilter> {
+export function literalPrefilter(): Prefilter {
   if (prefilter === undefined) {
     const lists: Array<readonly string[] | undefined> = [];
-    const firstEntry: number[] = [];
-    for (const name of FEATURE_NAMES) {
-      firstEntry.push(lists.length);
-      if (name === 'quotaIdWindow') continue;
+    const firstEntry = new Int32Array(FEATURE_NAMES.length);
+    const entryCount = new Int32Array(FEATURE_NAMES.length);
+    FEATURE_NAMES.forEach((name, index) => {
+      firstEntry[index] = lists.length;
+      if (name === 'quotaIdWindow') return;
       const vocabulary = VOCABULARY_OF[name];
       const literals = REQUIRED_LITERALS[vocabulary.name];
       const count = vocabulary.patterns().length;
+      entryCount[index] = count;
       // A table out of step with the patterns (the test catches it) only costs speed: every entry runs.
       for (let entry = 0; entry < count; entry += 1) {
         lists.push(literals?.length === count ? (literals[entry] ?? undefined) : undefined);
       }
-    }
-    prefilter = { scanner: new LiteralScanner(lists), firstEntry };
+    });
+    const scanner = new LiteralScanner(lists);
+    prefilter = { scanner, firstEntry, entryCount, candidates: new Int32Array(scanner.words), scans: 0 };
   }
   return prefilter;
 }
 
-/** The entries of feature `index` (bit i: its entry i) that the scan left as candidates. */
+/** The entries (bit i: entry i) of `count` lists from `first` that a scan's answer leaves as candidates. */
 export function candidateEntries(candidates: Int32Array, first: number, count: number): number {
-  let among = 0;
-  for (let entry = 0; entry < count; entry += 1) {
-    const list = first + entry;
-    if ((((candidates[list >> 5] as number) >>> (list & 31)) & 1) === 1) among |= 1 << entry;
-  }
-  return among;
+  const shift = first & 31;
+  const word = first >> 5;
+  let bits = (candidates[word] as number) >>> shift;
+  // The entries run on into the next word (shift > 0 here, so the shift below is under 32).
+  if (shift + count > 32) bits |= (candidates[word + 1] as number) << (32 - shift);
+  return count >= 32 ? bits : bits & ((1 << count) - 1);
 }
 
 /** The window a structured quota id names (only the window: the tier never decides). */
@@ -179,8 +190,8 @@ let limitNumberPattern: RegExp | undefined;
  */
 export class Features {
   private textCache: string | undefined;
-  /** The features that may match the text (bit i: FEATURE_NAMES[i]), scanned on the first text feature read. */
-  private candidates: Int32Array | undefined;
+  /** The number of this Features' scan of the text (prefilter), -1 before it scans. */
+  private scan = -1;
   /** The features read so far (bit i: FEATURE_NAMES[i]), their values by index, and their order. */
   private readMask = 0;
   private readonly values: unknown[] = [];
@@ -206,22 +217,31 @@ export class Features {
 
   /** The piece of the provider's words that shows a feature, or `undefined`. */
   get(name: TextFeature): string | undefined {
+    // Kept small so that it inlines into each rule, where `name` is a constant.
     const index = INDEX_OF[name];
-    if (((this.readMask >>> index) & 1) === 1) return this.values[index] as string | undefined;
+    return ((this.readMask >>> index) & 1) === 1
+      ? (this.values[index] as string | undefined)
+      : this.read(name, index);
+  }
+
+  /** Reads a text feature for the first time. */
+  private read(name: TextFeature, index: number): string | undefined {
     const text = this.text;
-    const { scanner, firstEntry } = literalPrefilter();
-    if (this.candidates === undefined) {
-      this.candidates = new Int32Array(scanner.words);
-      scanner.scan(text, this.candidates);
+    const filter = literalPrefilter();
+    // One scan per Features; its answer lives in the module's buffer until another Features scans
+    // (a classify run in between, e.g. from an override: then this one scans again).
+    if (this.scan !== filter.scans) {
+      filter.scanner.scan(text, filter.candidates);
+      filter.scans += 1;
+      this.scan = filter.scans;
     }
-    const vocabulary = VOCABULARY_OF[name];
     const among = candidateEntries(
-      this.candidates,
-      firstEntry[index] as number,
-      vocabulary.patterns().length,
+      filter.candidates,
+      filter.firstEntry[index] as number,
+      filter.entryCount[index] as number,
     );
     // No required literal of any entry in the text: the vocabulary cannot match (prefilter.ts).
-    const found = among === 0 ? undefined : vocabulary.findAmong(text, among);
+    const found = among === 0 ? undefined : VOCABULARY_OF[name].findAmong(text, among);
     this.remember(name, found);
     return found;
   }

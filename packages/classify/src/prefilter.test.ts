@@ -14,7 +14,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { candidateEntries, FEATURE_NAMES, INDEX_OF, literalPrefilter, secondsOf } from './features.ts';
+import {
+  candidateEntries,
+  FEATURE_NAMES,
+  Features,
+  INDEX_OF,
+  literalPrefilter,
+  secondsOf,
+} from './features.ts';
 import { explainClassification, type ProviderErrorMetadata } from './index.ts';
 import { LiteralScanner } from './prefilter.ts';
 import { entryLiterals, literalsTableSource, requiredLiterals } from './required-literals.ts';
@@ -164,7 +171,10 @@ describe('the required literals', () => {
     const own = new LiteralScanner(lists);
     fc.assert(
       fc.property(
-        fc.array(fc.constantFrom('h', 'e', 's', 'i', 'r', 'x', 'rate limit', ' ', 'limi', 't')),
+        // Short texts take the one-lane loop, long ones the four lanes (a literal across a lane's edge).
+        fc.array(fc.constantFrom('h', 'e', 's', 'i', 'r', 'x', 'rate limit', ' ', 'limi', 't', 'é'), {
+          maxLength: 200,
+        }),
         (parts) => {
           const text = parts.join('');
           let expected = 0;
@@ -274,6 +284,26 @@ describe('classify decides the same with the prefilter as without it', () => {
       ),
       { numRuns: 1500 },
     );
+  });
+
+  it('keeps each Features to its own text when two read in turn (the scan buffer is shared)', () => {
+    const rate = new Features({
+      provider: 'test',
+      origin: 'http',
+      statusCode: 429,
+      message: 'Rate limit reached',
+    });
+    const busy = new Features({
+      provider: 'test',
+      origin: 'http',
+      statusCode: 503,
+      message: 'The model is overloaded',
+    });
+    expect(rate.get('overflow')).toBeUndefined();
+    expect(busy.get('capacity')).toBe('overloaded');
+    expect(rate.get('throttle')).toBe('rate limit');
+    expect(rate.get('capacity')).toBeUndefined();
+    expect(busy.get('throttle')).toBeUndefined();
   });
 
   it('reads every feature by its own index', () => {

@@ -24,6 +24,9 @@
 const DEPTH = 10;
 const prefixOf = (literal: string): string => literal.slice(0, DEPTH);
 
+/** How many lanes a long text is scanned in (`scan`). */
+const LANES = 4;
+
 /** Literals are read in ASCII; a list with a literal beyond it is run always (never the case). */
 const ASCII = 128;
 
@@ -54,8 +57,8 @@ const UNSET = 0x7fffffff;
 export class LiteralScanner {
   /** How many 32-bit words a mask of the lists takes. */
   readonly words: number;
-  /** Each ASCII character's column; 0 for a character no literal contains. */
-  private readonly columnOf = new Uint8Array(ASCII);
+  /** Each byte's column; 0 for a byte no literal contains (every byte ≥ 0x80). */
+  private readonly columnOf = new Uint8Array(256);
   private readonly columns: number;
   /** The trie: `trie[state × columns + column]` is the child state, or -1. */
   private readonly trie: Int32Array;
@@ -138,29 +141,70 @@ export class LiteralScanner {
    * byte loop is faster than `charCodeAt`). Literals are ASCII, and in UTF-8 no byte of a
    * non-ASCII character is ASCII, so every literal occurs in the bytes exactly where it occurs in
    * the text; a non-ASCII character (bytes ≥ 0x80, column 0) leads back to the root either way.
+   *
+   * A DFA step waits on the previous one's table load, so a long text is read as four lanes
+   * stepped together (four independent chains the CPU overlaps): lane k reads from k quarters in,
+   * less DEPTH − 1 bytes, for a quarter plus DEPTH − 1 bytes. Every kept literal is at most DEPTH
+   * long, so each occurrence lies whole inside some lane; lanes overlap, which only sets a bit
+   * twice. Bytes past the text are zeros (column 0), which match nothing.
    */
   scan(text: string, into: Int32Array): void {
-    const { columnOf, delta, output, columns, words } = this;
     into.set(this.always);
-    // UTF-8 needs at most 3 bytes per UTF-16 unit.
-    if (bytes.length < text.length * 3) bytes = new Uint8Array(text.length * 3);
+    // UTF-8 needs at most 3 bytes per UTF-16 unit; the lanes may read LANES bytes past the end.
+    if (bytes.length < text.length * 3 + LANES) bytes = new Uint8Array(text.length * 3 + LANES);
     const buffer = bytes;
     encoder ??= new TextEncoder();
     const { written } = encoder.encodeInto(text, buffer);
-    let offset = 0;
-    for (let at = 0; at < written; at += 1) {
-      const byte = buffer[at] as number;
-      const cell = offset + (byte < ASCII ? (columnOf[byte] as number) : 0);
-      let entry = delta[cell] as number;
-      if (entry === UNSET) entry = this.resolve(cell);
-      if (entry < 0) {
-        offset = ~entry;
-        const first = (offset / columns) * words;
-        for (let word = 0; word < words; word += 1) {
-          into[word] = (into[word] as number) | (output[first + word] as number);
-        }
-      } else offset = entry;
+    buffer.fill(0, written, written + LANES);
+    const { columnOf, delta } = this;
+    if (written < LANES * DEPTH * 2) {
+      let state = 0;
+      for (let at = 0; at < written; at += 1) {
+        const cell = state + (columnOf[buffer[at] as number] as number);
+        let entry = delta[cell] as number;
+        if (entry === UNSET) entry = this.resolve(cell);
+        if (entry < 0) state = this.hit(~entry, into);
+        else state = entry;
+      }
+      return;
     }
+    const quarter = Math.ceil(written / LANES);
+    const steps = quarter + DEPTH - 1;
+    const from1 = quarter - (DEPTH - 1);
+    const from2 = from1 + quarter;
+    const from3 = from2 + quarter;
+    let state0 = 0;
+    let state1 = 0;
+    let state2 = 0;
+    let state3 = 0;
+    for (let at = 0; at < steps; at += 1) {
+      const cell0 = state0 + (columnOf[buffer[at] as number] as number);
+      const cell1 = state1 + (columnOf[buffer[from1 + at] as number] as number);
+      const cell2 = state2 + (columnOf[buffer[from2 + at] as number] as number);
+      const cell3 = state3 + (columnOf[buffer[from3 + at] as number] as number);
+      let entry0 = delta[cell0] as number;
+      let entry1 = delta[cell1] as number;
+      let entry2 = delta[cell2] as number;
+      let entry3 = delta[cell3] as number;
+      if (entry0 === UNSET) entry0 = this.resolve(cell0);
+      if (entry1 === UNSET) entry1 = this.resolve(cell1);
+      if (entry2 === UNSET) entry2 = this.resolve(cell2);
+      if (entry3 === UNSET) entry3 = this.resolve(cell3);
+      state0 = entry0 < 0 ? this.hit(~entry0, into) : entry0;
+      state1 = entry1 < 0 ? this.hit(~entry1, into) : entry1;
+      state2 = entry2 < 0 ? this.hit(~entry2, into) : entry2;
+      state3 = entry3 < 0 ? this.hit(~entry3, into) : entry3;
+    }
+  }
+
+  /** Adds to `into` the lists whose literal ends at the state at row `offset`; returns `offset`. */
+  private hit(offset: number, into: Int32Array): number {
+    const { output, words } = this;
+    const first = (offset / this.columns) * words;
+    for (let word = 0; word < words; word += 1) {
+      into[word] = (into[word] as number) | (output[first + word] as number);
+    }
+    return offset;
   }
 
   /** Resolves and keeps the DFA transition of one cell (state × columns + column). */
