@@ -144,14 +144,11 @@ export function literalPrefilter(): Prefilter {
     FEATURE_NAMES.forEach((name, index) => {
       firstEntry[index] = lists.length;
       if (name === 'quotaIdWindow') return;
-      const vocabulary = VOCABULARY_OF[name];
-      const literals = REQUIRED_LITERALS[vocabulary.name];
-      const count = vocabulary.patterns().length;
-      entryCount[index] = count;
-      // A table out of step with the patterns (the test catches it) only costs speed: every entry runs.
-      for (let entry = 0; entry < count; entry += 1) {
-        lists.push(literals?.length === count ? (literals[entry] ?? undefined) : undefined);
-      }
+      // The table's rows give the layout (reading the patterns here would build every regex
+      // object); `read` checks a row against its vocabulary before trusting it.
+      const literals = REQUIRED_LITERALS[VOCABULARY_OF[name].name] ?? [];
+      entryCount[index] = literals.length;
+      for (const entry of literals) lists.push(entry ?? undefined);
     });
     const scanner = new LiteralScanner(lists);
     prefilter = { scanner, firstEntry, entryCount, candidates: new Int32Array(scanner.words), scans: 0 };
@@ -235,13 +232,16 @@ export class Features {
       filter.scans += 1;
       this.scan = filter.scans;
     }
-    const among = candidateEntries(
-      filter.candidates,
-      filter.firstEntry[index] as number,
-      filter.entryCount[index] as number,
-    );
-    // No required literal of any entry in the text: the vocabulary cannot match (prefilter.ts).
-    const found = among === 0 ? undefined : VOCABULARY_OF[name].findAmong(text, among);
+    const vocabulary = VOCABULARY_OF[name];
+    const count = filter.entryCount[index] as number;
+    // A table out of step with the patterns (its test fails) only costs speed: the whole vocabulary runs.
+    let found: string | undefined;
+    if (count !== vocabulary.patterns().length) found = vocabulary.find(text);
+    else {
+      const among = candidateEntries(filter.candidates, filter.firstEntry[index] as number, count);
+      // No required literal of any entry in the text: the vocabulary cannot match (prefilter.ts).
+      found = among === 0 ? undefined : vocabulary.findAmong(text, among);
+    }
     this.remember(name, found);
     return found;
   }

@@ -30,13 +30,15 @@ const LANES = 4;
 /** Literals are read in ASCII; a list with a literal beyond it is run always (never the case). */
 const ASCII = 128;
 
-/** A literal the automaton can read: not empty, ASCII, no NUL (column 0 is "any other character"). */
-const readable = (literal: string): boolean =>
-  literal.length > 0 &&
-  [...literal].every((character) => {
-    const code = character.charCodeAt(0);
-    return code > 0 && code < ASCII;
-  });
+/** A literal the automaton can read: not empty, ASCII, no NUL (column 0 is "any other byte"). */
+function readable(literal: string): boolean {
+  if (literal.length === 0) return false;
+  for (let at = 0; at < literal.length; at += 1) {
+    const code = literal.charCodeAt(at);
+    if (code === 0 || code >= ASCII) return false;
+  }
+  return true;
+}
 
 // The scan's byte buffer and encoder, made on the first scan and reused (classify is synchronous).
 let bytes = new Uint8Array(0);
@@ -60,11 +62,11 @@ export class LiteralScanner {
   /** Each byte's column; 0 for a byte no literal contains (every byte ≥ 0x80). */
   private readonly columnOf = new Uint8Array(256);
   private readonly columns: number;
-  /** The trie: `trie[state × columns + column]` is the child state, or -1. */
-  private readonly trie: Int32Array;
+  /** The trie: `trie[state × columns + column]` is the child state, or 0 (the root is no child). */
+  private readonly trie: Uint16Array;
   /** Each trie state's parent and the column that leads to it from there. */
-  private readonly parent: Int32Array;
-  private readonly parentColumn: Int32Array;
+  private readonly parent: Uint16Array;
+  private readonly parentColumn: Uint8Array;
   /** The lists whose literal ends exactly at each state: `words` words a state. */
   private readonly ends: Int32Array;
   /** Each state's failure state, resolved lazily (-1 until then). */
@@ -103,11 +105,12 @@ export class LiteralScanner {
       return prefixes;
     });
     this.columns = columns;
-    // At most one state per literal character, plus the root.
-    this.trie = new Int32Array(length * columns).fill(-1);
-    this.parent = new Int32Array(length);
-    this.parentColumn = new Int32Array(length);
-    this.ends = new Int32Array(length * words);
+    // At most one state per literal character, plus the root (cut to the states made, below).
+    if (length > 0xffff) throw new RangeError('LiteralScanner: too many literal characters');
+    const trie = new Uint16Array(length * columns);
+    const parent = new Uint16Array(length);
+    const parentColumn = new Uint8Array(length);
+    const ends = new Int32Array(length * words);
     let states = 1;
     kept.forEach((list, index) => {
       for (const literal of list ?? []) {
@@ -115,18 +118,22 @@ export class LiteralScanner {
         for (let at = 0; at < literal.length; at += 1) {
           const column = this.columnOf[literal.charCodeAt(at)] as number;
           const cell = state * columns + column;
-          if ((this.trie[cell] as number) === -1) {
-            this.trie[cell] = states;
-            this.parent[states] = state;
-            this.parentColumn[states] = column;
+          if ((trie[cell] as number) === 0) {
+            trie[cell] = states;
+            parent[states] = state;
+            parentColumn[states] = column;
             states += 1;
           }
-          state = this.trie[cell] as number;
+          state = trie[cell] as number;
         }
         const word = state * words + (index >> 5);
-        this.ends[word] = (this.ends[word] as number) | (1 << (index & 31));
+        ends[word] = (ends[word] as number) | (1 << (index & 31));
       }
     });
+    this.trie = trie.slice(0, states * columns);
+    this.parent = parent.slice(0, states);
+    this.parentColumn = parentColumn.slice(0, states);
+    this.ends = ends.slice(0, states * words);
     this.failure = new Int32Array(states).fill(-1);
     this.failure[0] = 0;
     this.outputKnown = new Uint8Array(states);
@@ -226,7 +233,7 @@ export class LiteralScanner {
     const entry = this.delta[cell] as number;
     if (entry !== UNSET) return (entry < 0 ? ~entry : entry) / this.columns;
     const child = this.trie[cell] as number;
-    if (child !== -1) return child;
+    if (child !== 0) return child;
     return state === 0 ? 0 : this.step(this.failureOf(state), column);
   }
 
