@@ -306,6 +306,27 @@ describe('classify decides the same with the prefilter as without it', () => {
     expect(busy.get('throttle')).toBeUndefined();
   });
 
+  it('findAmong: a subset of entries gives the leftmost match of its own alternation, and past the bound of compiled subsets the full one', () => {
+    const entries = () => [/z+/, /y{2}/, /x|w/, /v\d/, /uu?/, /t/, /s/, /r/, /q/, /p/];
+    const text = 'a ww yyy zz';
+    // Any subset of the first five entries: the leftmost match among just those entries (31 subsets,
+    // under the bound).
+    const some = new vocabularies.Vocabulary('some', entries);
+    for (let among = 1; among < 32; among += 1) {
+      const chosen = some.patterns().filter((_, index) => ((among >>> index) & 1) === 1);
+      const reference = new RegExp(chosen.map((entry) => `(?:${entry.source})`).join('|')).exec(text)?.[0];
+      expect(some.findAmong(text, among)).toBe(reference);
+    }
+    // Entries 0, 1 and 2 match somewhere in the text; every subset holding them (128, past the
+    // bound of 32 compiled) gives the full alternation's match, as the prefilter relies on.
+    const all = new vocabularies.Vocabulary('all', entries);
+    const full = all.find(text);
+    expect(full).toBe('w');
+    for (let rest = 0; rest < 128; rest += 1) {
+      expect(all.findAmong(text, 0b111 | (rest << 3))).toBe(full);
+    }
+  });
+
   it('reads every feature by its own index', () => {
     expect(Object.keys(INDEX_OF)).toEqual([...FEATURE_NAMES]);
     FEATURE_NAMES.forEach((name, index) => {

@@ -15,6 +15,9 @@
  * until then).
  */
 
+/** The most subset alternations a vocabulary keeps compiled (`findAmong`). */
+const MAX_SUBSETS = 32;
+
 /** A vocabulary: its entries, compiled lazily into one alternation. */
 export class Vocabulary {
   private compiled: RegExp | undefined;
@@ -51,6 +54,8 @@ export class Vocabulary {
     this.subsets ??= new Map();
     let compiled = this.subsets.get(among);
     if (compiled === undefined) {
+      // At most 2^entries subsets exist, and few occur; past a bound, the full alternation answers.
+      if (this.subsets.size >= MAX_SUBSETS) return this.find(text);
       compiled = new RegExp(
         this.patternList
           .filter((_, index) => ((among >>> index) & 1) === 1)
