@@ -49,20 +49,34 @@ describe('export list', { timeout: 120_000 }, () => {
   it('@faultline/classify/toolkit', () => {
     expect(exportList(entry1, new URL('./toolkit.ts', import.meta.url))).toEqual({
       values: [
+        'ERROR_CATEGORIES',
+        'ERROR_DOMAINS',
+        'FAILURE_ORIGINS',
+        'FAILURE_REASONS',
         'FEATURE_NAMES',
         'MAX_EVIDENCE_LENGTH',
         'MAX_PARSE_LENGTH',
         'MAX_RAW_BODY_LENGTH',
         'MAX_RETRY_AFTER_SECONDS',
+        'NETWORK_PHASES',
+        'NEXT_STEPS',
         'QUOTA_WAIT_THRESHOLD_SECONDS',
         'RULES',
+        'RULE_IDS',
+        'SDK_CONDITIONS',
+        'TAXONOMY',
+        'USER_ACTION_KINDS',
         'attachRawBody',
         'causeChain',
+        'classificationFor',
+        'classify',
         'constructorName',
         'defineExtractor',
         'findNetworkCode',
+        'fitsLength',
         'inspectTransportError',
         'messageOf',
+        'parseClassification',
         'parseDurationSeconds',
         'parseJsonSafely',
         'parseRetryAfterValue',
@@ -78,7 +92,7 @@ describe('export list', { timeout: 120_000 }, () => {
         'signalAbortOrigin',
         'waitFromText',
       ],
-      types: ['ExtractContext', 'ExtractorDefinition', 'Rule', 'TransportFailure'],
+      types: ['CheckResult', 'ExtractContext', 'ExtractorDefinition', 'Rule', 'TransportFailure'],
     });
   });
 });

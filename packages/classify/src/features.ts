@@ -1,4 +1,5 @@
-import { MAX_EVIDENCE_LENGTH, type ProviderErrorMetadata } from './schemas.ts';
+import type { ProviderErrorMetadata } from './schemas.ts';
+import { MAX_EVIDENCE_LENGTH } from './values.ts';
 import {
   ACCOUNT_BLOCK,
   ALLOWANCE,
