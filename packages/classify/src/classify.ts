@@ -1,7 +1,6 @@
+import { Classification, FailureOrigin, FailureReason, NetworkPhase, SdkCondition } from './checks.ts';
 import { evidenceOf, type FeatureName, Features, secondsOf } from './features.ts';
 import { RULES, type RuleInput, type Verdict } from './rules.ts';
-// The zod-free twins of the schemas (checks.ts): classify loads no schema library.
-import { Classification, FailureOrigin, FailureReason, NetworkPhase, SdkCondition } from './checks.ts';
 import type {
   Classification as ClassificationType,
   DecidedBy,

@@ -75,6 +75,7 @@ describe('export list', { timeout: 120_000 }, () => {
         'findNetworkCode',
         'fitsLength',
         'inspectTransportError',
+        'lenient',
         'messageOf',
         'parseClassification',
         'parseDurationSeconds',
@@ -92,7 +93,15 @@ describe('export list', { timeout: 120_000 }, () => {
         'signalAbortOrigin',
         'waitFromText',
       ],
-      types: ['CheckResult', 'ExtractContext', 'ExtractorDefinition', 'Rule', 'TransportFailure'],
+      types: [
+        'CheckResult',
+        'ExtractContext',
+        'ExtractorDefinition',
+        'Infer',
+        'Reader',
+        'Rule',
+        'TransportFailure',
+      ],
     });
   });
 });

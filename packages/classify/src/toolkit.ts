@@ -16,6 +16,7 @@ export {
   MAX_RAW_BODY_LENGTH,
 } from './extractor.ts';
 export { FEATURE_NAMES } from './features.ts';
+export { type Infer, lenient, type Reader } from './lenient.ts';
 export {
   causeChain,
   constructorName,
