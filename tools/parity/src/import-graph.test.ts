@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { REPOSITORY_ROOT, readProviderList } from './provider-list.ts';
 
@@ -82,14 +82,16 @@ describe('importing an adapter loads no zod and nothing outside faultline', () =
   );
   for (const { name } of providers) {
     const specifier = `@faultline/extract-${name}`;
+    // Loaded by path, as the other parity checks do: a scaffolded provider is no dependency of parity.
+    const directory = join(REPOSITORY_ROOT, 'packages', `extract-${name}`);
+    const source = pathToFileURL(join(directory, 'src', 'index.ts')).href;
+    const dist = join(directory, 'dist', 'index.js');
 
     it(`${specifier} (sources): no zod, only faultline's own modules`, () => {
       // tsx's own modules are the test's tooling (it reads the sources), not the adapter's graph.
-      const urls = resolvedWhileImporting(specifier, [
-        '--conditions=@faultline/source',
-        '--import',
-        tsx,
-      ]).filter((url) => !['tsx', 'esbuild', 'get-tsconfig', 'resolve-pkg-maps'].includes(ownerOf(url)));
+      const urls = resolvedWhileImporting(source, ['--conditions=@faultline/source', '--import', tsx]).filter(
+        (url) => !['tsx', 'esbuild', 'get-tsconfig', 'resolve-pkg-maps'].includes(ownerOf(url)),
+      );
       expect(urls.some((url) => url.includes('/packages/classify/src/classify.ts'))).toBe(true);
       expect(urls.filter((url) => /[\\/]zod[\\/]|^zod$/.test(url))).toEqual([]);
       expect([...new Set(urls.map(ownerOf))].filter((owner) => !allowedOwners(name).has(owner))).toEqual([]);
@@ -102,9 +104,8 @@ describe('importing an adapter loads no zod and nothing outside faultline', () =
     // The built files, as a user gets them: tsup's code splitting must not put a zod import (or the
     // render main entry's picocolors) into a chunk the adapter loads. CI builds before testing (a
     // copy without builds, as the scaffolder's check makes, has only the sources to check).
-    const dist = join(REPOSITORY_ROOT, 'packages', `extract-${name}`, 'dist', 'index.js');
     it.runIf(existsSync(dist))(`${specifier} (dist): no zod, no picocolors`, () => {
-      const urls = resolvedWhileImporting(specifier, []);
+      const urls = resolvedWhileImporting(pathToFileURL(dist).href, []);
       expect(urls.some((url) => url.endsWith(`/extract-${name}/dist/index.js`))).toBe(true);
       expect(urls.filter((url) => /[\\/]zod[\\/]/.test(url))).toEqual([]);
       expect([...new Set(urls.map(ownerOf))].filter((owner) => !allowedOwners(name).has(owner))).toEqual([]);
