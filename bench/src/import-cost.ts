@@ -28,15 +28,20 @@ function coldImportMs(specifier: string): number {
   return Number(output.toString());
 }
 
-/** Cold `import` time of each package in a fresh Node process (built `dist`, as a user gets it). */
-export function benchImportCost(specifiers: string[], runs = 7): ImportCostRow[] {
-  const measure = (specifier: string) => {
-    const samples = Array.from({ length: runs }, () => coldImportMs(specifier));
-    return { specifier, medianMs: median(samples), minMs: Math.min(...samples), maxMs: Math.max(...samples) };
-  };
-  const zod = measure('zod');
-  return [measure(BARE_NODE), zod, ...specifiers.map(measure)].map((row) => ({
-    ...row,
-    ratioToZod: row.medianMs / zod.medianMs,
-  }));
+/**
+ * Cold `import` time of each package in a fresh Node process (built `dist`, as a user gets it).
+ * Interleaved: each round measures every specifier once, so a burst of load on a shared machine
+ * touches every row alike instead of one row's runs.
+ */
+export function benchImportCost(specifiers: string[], runs = 9): ImportCostRow[] {
+  const all = [BARE_NODE, 'zod', ...specifiers];
+  const samples = new Map(all.map((specifier) => [specifier, [] as number[]]));
+  for (let round = 0; round < runs; round++)
+    for (const specifier of all) samples.get(specifier)?.push(coldImportMs(specifier));
+  const rows = all.map((specifier) => {
+    const taken = samples.get(specifier) ?? [];
+    return { specifier, medianMs: median(taken), minMs: Math.min(...taken), maxMs: Math.max(...taken) };
+  });
+  const zod = rows[1] as (typeof rows)[number];
+  return rows.map((row) => ({ ...row, ratioToZod: row.medianMs / zod.medianMs }));
 }

@@ -144,11 +144,19 @@ if (wants('import')) {
     ['@faultline/extract-mistral', '@mistralai/mistralai'],
     ['@faultline/extract-groq', 'groq-sdk'],
   ];
-  const specifiers = ['@faultline/classify', '@faultline/render', ...adapters.flat()];
+  // The zod-free entries an adapter loads (classify/toolkit, render/adapter) beside the application
+  // entries that export the zod schemas.
+  const specifiers = [
+    '@faultline/classify',
+    '@faultline/classify/toolkit',
+    '@faultline/render',
+    '@faultline/render/adapter',
+    ...adapters.flat(),
+  ];
   const imports = benchImportCost(specifiers);
   results.importCost = imports;
   const bare = imports.find((row) => row.specifier === BARE_NODE)!;
-  say('\n### Cold import time (fresh Node process, built packages; 7 runs)\n');
+  say('\n### Cold import time (fresh Node process, built packages; 9 interleaved rounds)\n');
   say('| module | median | min–max | above a bare process | against zod |');
   say('|---|---|---|---|---|');
   for (const row of imports) {

@@ -1,16 +1,12 @@
+import { Classification, FailureOrigin, FailureReason, NetworkPhase, SdkCondition } from './checks.ts';
 import { evidenceOf, type FeatureName, Features, secondsOf } from './features.ts';
 import { RULES, type RuleInput, type Verdict } from './rules.ts';
-import {
-  Classification,
-  type Classification as ClassificationType,
-  type DecidedBy,
-  FailureOrigin,
-  FailureReason,
-  type FailureReason as FailureReasonType,
-  NetworkPhase,
-  type ProviderErrorMetadata,
-  type RuleId,
-  SdkCondition,
+import type {
+  Classification as ClassificationType,
+  DecidedBy,
+  FailureReason as FailureReasonType,
+  ProviderErrorMetadata,
+  RuleId,
 } from './schemas.ts';
 import { TAXONOMY } from './taxonomy.ts';
 import { WAIT_IN_WORDS } from './vocabulary.ts';

@@ -1,5 +1,6 @@
 import { LiteralScanner } from './prefilter.ts';
-import { MAX_EVIDENCE_LENGTH, type ProviderErrorMetadata } from './schemas.ts';
+import type { ProviderErrorMetadata } from './schemas.ts';
+import { MAX_EVIDENCE_LENGTH } from './values.ts';
 import {
   ACCOUNT_BLOCK,
   ALLOWANCE,

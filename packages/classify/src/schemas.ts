@@ -1,61 +1,36 @@
 import { z } from 'zod';
+import {
+  ERROR_CATEGORIES,
+  ERROR_DOMAINS,
+  FAILURE_ORIGINS,
+  FAILURE_REASONS,
+  MAX_EVIDENCE_LENGTH,
+  NETWORK_PHASES,
+  NEXT_STEPS,
+  RULE_IDS,
+  SDK_CONDITIONS,
+  USER_ACTION_KINDS,
+} from './values.ts';
+
+export { MAX_EVIDENCE_LENGTH };
 
 /**
  * What drives the retry decision. Only `transient` is retryable by default (`ambiguous` too when the
  * caller says the call is idempotent). `cancelled` is the caller's own abort: not a failure at all.
  */
-export const ErrorCategory = z.enum([
-  'transient',
-  'ambiguous',
-  'configuration',
-  'capacity',
-  'content',
-  'cancelled',
-  'unknown',
-]);
+export const ErrorCategory = z.enum(ERROR_CATEGORIES);
 export type ErrorCategory = z.infer<typeof ErrorCategory>;
 
 /** The finer cause; drives recovery. One row of the taxonomy table per value. */
-export const FailureReason = z.enum([
-  'rate_limit',
-  'overloaded',
-  'server_error',
-  'timeout',
-  'connection',
-  'interrupted',
-  'auth',
-  'permission',
-  'model_not_found',
-  'not_found',
-  'endpoint',
-  'quota',
-  'billing',
-  'context_overflow',
-  'content_policy',
-  'invalid_request',
-  'unsupported_media',
-  'local_bug',
-  'cancelled',
-  'unknown',
-]);
+export const FailureReason = z.enum(FAILURE_REASONS);
 export type FailureReason = z.infer<typeof FailureReason>;
 
 /** Advice for a person. */
-export const UserActionKind = z.enum([
-  'wait_and_retry',
-  'check_credentials',
-  'contact_support',
-  'change_model',
-  'check_configuration',
-  'check_billing',
-  'change_input',
-  'none',
-  'unknown',
-]);
+export const UserActionKind = z.enum(USER_ACTION_KINDS);
 export type UserActionKind = z.infer<typeof UserActionKind>;
 
 /** Drives the HTTP status a server answers with. */
-export const ErrorDomain = z.enum(['runtime', 'config', 'input']);
+export const ErrorDomain = z.enum(ERROR_DOMAINS);
 export type ErrorDomain = z.infer<typeof ErrorDomain>;
 
 /**
@@ -63,16 +38,7 @@ export type ErrorDomain = z.infer<typeof ErrorDomain>;
  * request (an interrupted call); repeat it only if doing so twice is safe. `stop`: the caller
  * cancelled; nothing to do.
  */
-export const NextStep = z.enum([
-  'retry',
-  'retry_if_idempotent',
-  'compress',
-  'change_input',
-  'fallback',
-  'fix_configuration',
-  'report_bug',
-  'stop',
-]);
+export const NextStep = z.enum(NEXT_STEPS);
 export type NextStep = z.infer<typeof NextStep>;
 
 /**
@@ -88,18 +54,7 @@ export type NextStep = z.infer<typeof NextStep>;
  * - `validation`: the SDK rejected its own input or the response shape before/after sending.
  * - `unknown`: none of the above could be established.
  */
-export const FailureOrigin = z.enum([
-  'http',
-  'stream_event',
-  'network',
-  'timeout',
-  'abort',
-  'malformed_response',
-  'blocked_response',
-  'local',
-  'validation',
-  'unknown',
-]);
+export const FailureOrigin = z.enum(FAILURE_ORIGINS);
 export type FailureOrigin = z.infer<typeof FailureOrigin>;
 
 /**
@@ -111,14 +66,7 @@ export type FailureOrigin = z.infer<typeof FailureOrigin>;
  * - `stream`: a streamed answer was cut or stalled after some output.
  * - `unknown`: the phase could not be established.
  */
-export const NetworkPhase = z.enum([
-  'dns',
-  'connect',
-  'before_response',
-  'response_body',
-  'stream',
-  'unknown',
-]);
+export const NetworkPhase = z.enum(NETWORK_PHASES);
 export type NetworkPhase = z.infer<typeof NetworkPhase>;
 
 /**
@@ -129,12 +77,7 @@ export type NetworkPhase = z.infer<typeof NetworkPhase>;
  * - `missing_region`: the client cannot build a URL without a region or endpoint (nothing was sent).
  * - `stream_incomplete`: the SDK could not assemble an answer from what a stream delivered.
  */
-export const SdkCondition = z.enum([
-  'missing_credentials',
-  'missing_region',
-  'stream_incomplete',
-  'unknown_model',
-]);
+export const SdkCondition = z.enum(SDK_CONDITIONS);
 export type SdkCondition = z.infer<typeof SdkCondition>;
 
 /** How much output a stream had delivered before it failed. */
@@ -205,54 +148,8 @@ export type RecoveryHints = z.infer<typeof RecoveryHints>;
  * order). Ids are never renamed: overrides and dashboards key on them. `assigned` is not a rule of
  * the table: the classification was built for a reason directly (`classificationFor`).
  */
-export const RuleId = z.enum([
-  'local_error',
-  'caller_abort',
-  'sdk_missing_credentials',
-  'sdk_missing_region',
-  'sdk_stream_incomplete',
-  'sdk_unknown_model',
-  'blocked_overflow',
-  'blocked_answer',
-  'overflow_vocabulary',
-  'request_too_large',
-  'network_phase',
-  'deadline',
-  'unreadable_body',
-  'success_status',
-  'no_provider_signal',
-  'quota_id_long_window',
-  'quota_id_short_window',
-  'account_block',
-  'payment_status',
-  'long_window',
-  'short_window',
-  'payment_vocabulary',
-  'allowance_vocabulary',
-  'credential_rejected',
-  'auth_status',
-  'auth_vocabulary',
-  'model_unavailable',
-  'content_policy_vocabulary',
-  'permission_vocabulary',
-  'forbidden_status',
-  'unsupported_media',
-  'warming_up',
-  'capacity_vocabulary',
-  'throttle_vocabulary',
-  'throttle_status',
-  'status_default',
-  'invalid_request_vocabulary',
-  'server_vocabulary',
-  'sdk_validation',
-  'unrecognised',
-  'long_wait',
-  'assigned',
-]);
+export const RuleId = z.enum(RULE_IDS);
 export type RuleId = z.infer<typeof RuleId>;
-
-/** The longest evidence a `decidedBy` carries. */
-export const MAX_EVIDENCE_LENGTH = 120;
 
 /** The rule that decided, and a bounded, scrubbed piece of what it matched. */
 export const DecidedBy = z.object({

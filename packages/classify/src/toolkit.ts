@@ -1,6 +1,13 @@
 // The adapter author's toolkit (`@faultline/classify/toolkit`): defining a total extractor and the
 // total readers it is written with. An application needs none of it; see `@faultline/classify`.
-export { QUOTA_WAIT_THRESHOLD_SECONDS, waitFromText } from './classify.ts';
+// classify() and the taxonomy without zod, for the packages an adapter loads (render's errors,
+// reports and guards): importing `@faultline/classify` loads its zod schemas, this entry does not.
+export {
+  type CheckResult,
+  fitsLength,
+  parseClassification,
+} from './checks.ts';
+export { classificationFor, classify, QUOTA_WAIT_THRESHOLD_SECONDS, waitFromText } from './classify.ts';
 export {
   attachRawBody,
   defineExtractor,
@@ -9,6 +16,7 @@ export {
   MAX_RAW_BODY_LENGTH,
 } from './extractor.ts';
 export { FEATURE_NAMES } from './features.ts';
+export { type Infer, lenient, type Reader } from './lenient.ts';
 export {
   causeChain,
   constructorName,
@@ -31,10 +39,22 @@ export {
   retryAfterFromHeaders,
 } from './retry-after.ts';
 export { RULES, type Rule } from './rules.ts';
-export { MAX_EVIDENCE_LENGTH } from './schemas.ts';
+export { TAXONOMY } from './taxonomy.ts';
 export {
   findNetworkCode,
   inspectTransportError,
   signalAbortOrigin,
   type TransportFailure,
 } from './transport.ts';
+export {
+  ERROR_CATEGORIES,
+  ERROR_DOMAINS,
+  FAILURE_ORIGINS,
+  FAILURE_REASONS,
+  MAX_EVIDENCE_LENGTH,
+  NETWORK_PHASES,
+  NEXT_STEPS,
+  RULE_IDS,
+  SDK_CONDITIONS,
+  USER_ACTION_KINDS,
+} from './values.ts';

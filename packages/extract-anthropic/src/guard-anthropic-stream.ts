@@ -1,6 +1,10 @@
 import type { ProviderErrorMetadata } from '@faultline/classify';
-import type { GuardedStream, GuardStreamOptions } from '@faultline/render';
-import { type ChunkFacts, chunkScan } from '@faultline/render/toolkit';
+import {
+  type ChunkFacts,
+  chunkScan,
+  type GuardedStream,
+  type GuardStreamOptions,
+} from '@faultline/render/adapter';
 import { guardStainlessStream } from '@faultline/stainless';
 import { ANTHROPIC_PROVIDER, anthropicExtractor } from './extract-anthropic.ts';
 

@@ -1,4 +1,9 @@
-import { z } from 'zod';
+import { type Infer, lenient } from '@faultline/classify/toolkit';
+
+// Zod-free lenient readers (the toolkit's `lenient`, zod's API for the combinators used here):
+// STYLE asks for lenient zod schemas in a shape file, but issue 17's import goal overrides it
+// (zod alone costs about 60 ms to import). bedrock-error-shape.test.ts holds each reader equal to
+// the zod schema it replaced, verdict and output.
 
 /**
  * Lenient schemas of what @aws-sdk/client-bedrock-runtime throws and answers with. Never
@@ -11,15 +16,15 @@ import { z } from 'zod';
  */
 
 /** `$metadata` of an AWS SDK v3 error (`ResponseMetadata`). All optional: transport errors carry only attempts. */
-export const AwsResponseMetadata = z.looseObject({
-  httpStatusCode: z.number().int().optional().catch(undefined),
-  requestId: z.string().optional().catch(undefined),
-  extendedRequestId: z.string().optional().catch(undefined),
-  cfId: z.string().optional().catch(undefined),
-  attempts: z.number().int().nonnegative().optional().catch(undefined),
-  totalRetryDelay: z.number().nonnegative().optional().catch(undefined),
+export const AwsResponseMetadata = lenient.looseObject({
+  httpStatusCode: lenient.integer().optional().catch(undefined),
+  requestId: lenient.string().optional().catch(undefined),
+  extendedRequestId: lenient.string().optional().catch(undefined),
+  cfId: lenient.string().optional().catch(undefined),
+  attempts: lenient.integer(true).optional().catch(undefined),
+  totalRetryDelay: lenient.nonNegativeNumber().optional().catch(undefined),
 });
-export type AwsResponseMetadata = z.infer<typeof AwsResponseMetadata>;
+export type AwsResponseMetadata = Infer<typeof AwsResponseMetadata>;
 
 /**
  * A snapshot of a Bedrock service exception's readable fields (taken with safe readers first,
@@ -27,41 +32,41 @@ export type AwsResponseMetadata = z.infer<typeof AwsResponseMetadata>;
  * `Unknown`), `$fault` is `client`/`server`, and the modelled extras of ModelErrorException and
  * ModelStreamErrorException (`originalStatusCode`, `originalMessage`, `resourceName`).
  */
-export const BedrockServiceExceptionSnapshot = z.looseObject({
-  name: z.string().optional().catch(undefined),
-  message: z.string().optional().catch(undefined),
-  $fault: z.enum(['client', 'server']),
+export const BedrockServiceExceptionSnapshot = lenient.looseObject({
+  name: lenient.string().optional().catch(undefined),
+  message: lenient.string().optional().catch(undefined),
+  $fault: lenient.enum(['client', 'server']),
   $metadata: AwsResponseMetadata.optional().catch(undefined),
-  __type: z.string().optional().catch(undefined),
-  originalStatusCode: z.number().int().optional().catch(undefined),
-  originalMessage: z.string().optional().catch(undefined),
-  resourceName: z.string().optional().catch(undefined),
+  __type: lenient.string().optional().catch(undefined),
+  originalStatusCode: lenient.integer().optional().catch(undefined),
+  originalMessage: lenient.string().optional().catch(undefined),
+  resourceName: lenient.string().optional().catch(undefined),
 });
-export type BedrockServiceExceptionSnapshot = z.infer<typeof BedrockServiceExceptionSnapshot>;
+export type BedrockServiceExceptionSnapshot = Infer<typeof BedrockServiceExceptionSnapshot>;
 
 /**
  * The JSON payload of an event-stream exception frame (`:message-type: exception`), which the SDK
  * puts verbatim into `message` when it does not model the exception type:
  * `{"message":"...","originalStatusCode":500,"originalMessage":"..."}`.
  */
-export const BedrockStreamExceptionPayload = z.looseObject({
-  message: z.string().optional().catch(undefined),
-  Message: z.string().optional().catch(undefined),
-  originalStatusCode: z.number().int().optional().catch(undefined),
-  originalMessage: z.string().optional().catch(undefined),
+export const BedrockStreamExceptionPayload = lenient.looseObject({
+  message: lenient.string().optional().catch(undefined),
+  Message: lenient.string().optional().catch(undefined),
+  originalStatusCode: lenient.integer().optional().catch(undefined),
+  originalMessage: lenient.string().optional().catch(undefined),
 });
-export type BedrockStreamExceptionPayload = z.infer<typeof BedrockStreamExceptionPayload>;
+export type BedrockStreamExceptionPayload = Infer<typeof BedrockStreamExceptionPayload>;
 
 /**
  * A successful Converse / ConverseStream answer, as far as the blocked-answer detector needs it.
  * `stopReason` is `guardrail_intervened` when a guardrail blocked the answer and
  * `content_filtered` when the model's own filter did (Converse API reference, `StopReason`).
  */
-export const BedrockConverseResult = z.looseObject({
-  stopReason: z.string().optional().catch(undefined),
+export const BedrockConverseResult = lenient.looseObject({
+  stopReason: lenient.string().optional().catch(undefined),
   $metadata: AwsResponseMetadata.optional().catch(undefined),
 });
-export type BedrockConverseResult = z.infer<typeof BedrockConverseResult>;
+export type BedrockConverseResult = Infer<typeof BedrockConverseResult>;
 
 /**
  * The parts of an InvokeModel body that say the answer was withheld:
@@ -70,16 +75,20 @@ export type BedrockConverseResult = z.infer<typeof BedrockConverseResult>;
  * (`guardrail_intervened`/`content_filtered`, as in Converse), Amazon Titan Text
  * `results[].completionReason: "CONTENT_FILTERED"`.
  */
-export const BedrockInvokeModelBody = z.looseObject({
-  'amazon-bedrock-guardrailAction': z.string().optional().catch(undefined),
-  stop_reason: z.string().nullable().optional().catch(undefined),
-  stopReason: z.string().nullable().optional().catch(undefined),
-  results: z
-    .array(z.looseObject({ completionReason: z.string().nullable().optional().catch(undefined) }).catch({}))
+export const BedrockInvokeModelBody = lenient.looseObject({
+  'amazon-bedrock-guardrailAction': lenient.string().optional().catch(undefined),
+  stop_reason: lenient.string().nullable().optional().catch(undefined),
+  stopReason: lenient.string().nullable().optional().catch(undefined),
+  results: lenient
+    .array(
+      lenient
+        .looseObject({ completionReason: lenient.string().nullable().optional().catch(undefined) })
+        .catch({}),
+    )
     .optional()
     .catch(undefined),
 });
-export type BedrockInvokeModelBody = z.infer<typeof BedrockInvokeModelBody>;
+export type BedrockInvokeModelBody = Infer<typeof BedrockInvokeModelBody>;
 
 /** Parses a stream exception payload; `undefined` for anything that is not such an object. */
 export function parseStreamExceptionPayload(value: unknown): BedrockStreamExceptionPayload | undefined {

@@ -1,7 +1,12 @@
 import type { ProviderErrorMetadata } from '@faultline/classify';
 import { safeGet, safePath, safeString } from '@faultline/classify/toolkit';
-import { type GuardedStream, type GuardStreamOptions, guardStream } from '@faultline/render';
-import { type ChunkFacts, chunkScan } from '@faultline/render/toolkit';
+import {
+  type ChunkFacts,
+  chunkScan,
+  type GuardedStream,
+  type GuardStreamOptions,
+  guardStream,
+} from '@faultline/render/adapter';
 import { BEDROCK_PROVIDER, bedrockExtractor } from './extract-bedrock.ts';
 import { BLOCKED_STOP_REASONS, blockedInBody } from './inspect-bedrock-result.ts';
 

@@ -1,12 +1,13 @@
 import type { ProviderErrorMetadata } from '@faultline/classify';
 import { safeGet } from '@faultline/classify/toolkit';
 import {
+  type ChunkFacts,
+  chunkScan,
   type GuardedStream,
   type GuardStreamOptions,
   guardStream,
   type StreamChunk,
-} from '@faultline/render';
-import { type ChunkFacts, chunkScan } from '@faultline/render/toolkit';
+} from '@faultline/render/adapter';
 import {
   detectGeminiBlockedAnswer,
   GOOGLE_GENAI_PROVIDER,

@@ -1,5 +1,10 @@
-import type { GuardedStream, GuardStreamOptions, StreamChunk } from '@faultline/render';
-import { type ChunkFacts, chunkScan } from '@faultline/render/toolkit';
+import {
+  type ChunkFacts,
+  chunkScan,
+  type GuardedStream,
+  type GuardStreamOptions,
+  type StreamChunk,
+} from '@faultline/render/adapter';
 import { guardStainlessStream } from '@faultline/stainless';
 import { detectGroqBlockedAnswer } from './blocked-answer.ts';
 import { GROQ_PROVIDER, groqErrorChunkMetadata, groqExtractor } from './extract-groq.ts';

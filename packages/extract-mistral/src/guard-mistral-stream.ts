@@ -1,10 +1,11 @@
 import {
+  type ChunkFacts,
+  chunkScan,
   type GuardedStream,
   type GuardStreamOptions,
   guardStream,
   type StreamChunk,
-} from '@faultline/render';
-import { type ChunkFacts, chunkScan } from '@faultline/render/toolkit';
+} from '@faultline/render/adapter';
 import { detectMistralStreamFailure } from './blocked-answer.ts';
 import { MISTRAL_PROVIDER, mistralExtractor } from './extract-mistral.ts';
 

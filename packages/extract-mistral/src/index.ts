@@ -1,4 +1,4 @@
-import { bindWithClassifiedErrors } from '@faultline/render/toolkit';
+import { bindWithClassifiedErrors } from '@faultline/render/adapter';
 import { detectMistralBlockedAnswer } from './blocked-answer.ts';
 import { mistralExtractor } from './extract-mistral.ts';
 

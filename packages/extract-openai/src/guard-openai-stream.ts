@@ -1,7 +1,12 @@
 import type { ProviderErrorMetadata } from '@faultline/classify';
 import { safeGet } from '@faultline/classify/toolkit';
-import type { GuardedStream, GuardStreamOptions, StreamChunk } from '@faultline/render';
-import { type ChunkFacts, chunkScan } from '@faultline/render/toolkit';
+import {
+  type ChunkFacts,
+  chunkScan,
+  type GuardedStream,
+  type GuardStreamOptions,
+  type StreamChunk,
+} from '@faultline/render/adapter';
 import { guardStainlessStream } from '@faultline/stainless';
 import { OPENAI_PROVIDER, openaiExtractor } from './extract-openai.ts';
 

@@ -1,13 +1,11 @@
-import {
-  type Classification,
-  type ClassificationOverride,
-  classificationFor,
-  classify,
-  type DeliveredOutput,
-  type Extractor,
-  type ProviderErrorMetadata,
+import type {
+  Classification,
+  ClassificationOverride,
+  DeliveredOutput,
+  Extractor,
+  ProviderErrorMetadata,
 } from '@faultline/classify';
-import { constructorName, safeGet } from '@faultline/classify/toolkit';
+import { classificationFor, classify, constructorName, safeGet } from '@faultline/classify/toolkit';
 import { extractMetadata, type RenderExtractContext } from './built-in-extractors.ts';
 import { compactClassification } from './compact-classification.ts';
 import {

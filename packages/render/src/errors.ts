@@ -1,13 +1,18 @@
+import type {
+  Classification as ClassificationType,
+  DeliveredOutput,
+  ProviderErrorMetadata,
+} from '@faultline/classify';
+// The toolkit entry, not `@faultline/classify`: it loads no zod (issue 17, adapter import cost).
 import {
-  Classification,
-  type Classification as ClassificationType,
+  attachRawBody,
   classificationFor,
   classify,
-  type DeliveredOutput,
-  type ProviderErrorMetadata,
+  messageOf,
+  parseClassification,
+  safeGet,
   TAXONOMY,
-} from '@faultline/classify';
-import { attachRawBody, messageOf, safeGet } from '@faultline/classify/toolkit';
+} from '@faultline/classify/toolkit';
 import { extractMetadata } from './built-in-extractors.ts';
 import {
   causeLinks,
@@ -82,8 +87,8 @@ function copyMetadata(metadata: unknown): ProviderErrorMetadata {
 
 function readClassification(value: unknown): ClassificationType | undefined {
   try {
-    const parsed = Classification.safeParse(value);
-    return parsed.success ? parsed.data : undefined;
+    // zod-free, with `Classification.safeParse`'s verdict and output (classify's checks.ts).
+    return parseClassification(value);
   } catch {
     return undefined;
   }

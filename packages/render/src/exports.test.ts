@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { exportList } from '../../../vitest.exports.ts';
+import * as entry2 from './adapter.ts';
 import * as entry0 from './index.ts';
 import * as entry1 from './toolkit.ts';
 
@@ -86,6 +87,26 @@ describe('export list', { timeout: 120_000 }, () => {
         'unrecoverableReport',
       ],
       types: ['BoundWithClassifiedErrors', 'ChunkFacts', 'ChunkScanCallbacks'],
+    });
+  });
+  it('@faultline/render/adapter', () => {
+    expect(exportList(entry2, new URL('./adapter.ts', import.meta.url))).toEqual({
+      values: [
+        'DEFAULT_STREAM_IDLE_TIMEOUT_MS',
+        'bindWithClassifiedErrors',
+        'chunkScan',
+        'controllerRelease',
+        'guardStream',
+      ],
+      types: [
+        'BoundWithClassifiedErrors',
+        'ChunkFacts',
+        'ChunkScanCallbacks',
+        'GuardStreamOptions',
+        'GuardedStream',
+        'StreamChunk',
+        'StreamResultMethod',
+      ],
     });
   });
 });

@@ -56,14 +56,8 @@ export {
   type ProblemDetailsOptions,
   problemDetails,
 } from './http.ts';
-export {
-  type AttemptRecord,
-  ERROR_REPORT_SCHEMA_VERSION,
-  ErrorReport,
-  fromDict,
-  ReportProviderMetadata,
-  WaitKind,
-} from './report.ts';
+export { type AttemptRecord, ERROR_REPORT_SCHEMA_VERSION } from './report.ts';
+export { ErrorReport, fromDict, ReportProviderMetadata, WaitKind } from './report-schema.ts';
 export { ThrownValueError } from './thrown-value.ts';
 export {
   type AttemptContext,

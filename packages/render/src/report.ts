@@ -1,22 +1,24 @@
+import type { Classification, DeliveredOutput } from '@faultline/classify';
 import {
-  Classification,
   classificationFor,
-  DecidedBy,
-  DeliveredOutput,
-  ErrorCategory,
-  ErrorDomain,
-  FailureOrigin,
-  FailureReason,
-  NetworkPhase,
-  NextStep,
-  RecoveryHints,
+  constructorName,
+  FAILURE_ORIGINS,
+  MAX_EVIDENCE_LENGTH,
+  messageOf,
+  NETWORK_PHASES,
+  parseClassification,
+  safeGet,
   TAXONOMY,
-  UserActionKind,
-} from '@faultline/classify';
-import { constructorName, MAX_EVIDENCE_LENGTH, messageOf, safeGet } from '@faultline/classify/toolkit';
-import { z } from 'zod';
+} from '@faultline/classify/toolkit';
 import { causeLinks, hasFaultlineMarker, TRUSTED_ERRORS } from './identity.ts';
+// The zod-free check of a report (the public zod schema is in report-schema.ts, which nothing an
+// adapter loads imports): exported here under the schema's name for the modules that check reports.
+import { ERROR_REPORT_SCHEMA_VERSION, ErrorReport } from './report-check.ts';
+import type { ReportProviderMetadata, WaitKind } from './report-schema.ts';
 import { MAX_MESSAGE_LENGTH, scrubAndCut } from './secrets.ts';
+
+export type { ReportProviderMetadata, WaitKind };
+export { ERROR_REPORT_SCHEMA_VERSION, ErrorReport };
 
 /** What a retry loop did before this error left it: attempts made and the wait before each retry. */
 export interface AttemptRecord {
@@ -55,15 +57,6 @@ export function readAttemptRecord(value: unknown): AttemptRecord | undefined {
   return record;
 }
 
-/** The version of the `ErrorReport` shape. Bumped on any breaking change to the schema. */
-export const ERROR_REPORT_SCHEMA_VERSION = 2;
-
-const ShortText = z.string().max(512);
-
-/** What a report's wait means; see `ErrorReport.waitKind`. */
-export const WaitKind = z.enum(['retry_after', 'quota_reset', 'provider_wait']);
-export type WaitKind = z.infer<typeof WaitKind>;
-
 /** The meaning of a classification's wait, from its category alone. */
 export function waitKindFor(classification: Pick<Classification, 'category' | 'retryable'>): WaitKind {
   if (
@@ -75,94 +68,9 @@ export function waitKindFor(classification: Pick<Classification, 'category' | 'r
   return classification.category === 'capacity' ? 'quota_reset' : 'provider_wait';
 }
 
-/** What the provider said, minus the raw body, headers and anything secret. */
-export const ReportProviderMetadata = z
-  .object({
-    origin: FailureOrigin,
-    statusCode: z.number().int().optional(),
-    requestId: ShortText.optional(),
-    providerCode: ShortText.optional(),
-    providerType: ShortText.optional(),
-    sdkErrorType: ShortText.optional(),
-    networkCode: ShortText.optional(),
-    networkPhase: NetworkPhase.optional(),
-    sdkAttempts: z.number().int().nonnegative().optional(),
-  })
-  .strict();
-export type ReportProviderMetadata = z.infer<typeof ReportProviderMetadata>;
-
-/**
- * The strict, versioned, JSON-only report of one failure: what every consumer (retry loop, HTTP
- * adapter, agent, job queue, terminal) reads. Unknown keys are rejected.
- */
-export const ErrorReport = z
-  .object({
-    schemaVersion: z.literal(ERROR_REPORT_SCHEMA_VERSION),
-    errorType: ShortText,
-    message: z.string().max(MAX_MESSAGE_LENGTH),
-    category: ErrorCategory,
-    reason: FailureReason,
-    retryable: z.boolean(),
-    userAction: z
-      .object({ kind: UserActionKind, detail: z.string().max(MAX_MESSAGE_LENGTH).optional() })
-      .strict(),
-    nextStep: NextStep,
-    recovery: RecoveryHints.strict(),
-    domain: ErrorDomain,
-    httpStatus: z.number().int().min(400).max(599),
-    provider: ShortText,
-    model: ShortText.nullable(),
-    operation: ShortText.optional(),
-    retryAfterSeconds: z.number().nonnegative().optional(),
-    /**
-     * What `retryAfterSeconds` is (present exactly when it is): `retry_after`, the wait before a
-     * retry; `quota_reset`, when a spent allowance resets (a capacity failure is not retried, the
-     * wait tells a scheduler when it could be); `provider_wait`, a wait the provider stated on a
-     * failure no retry fixes.
-     */
-    waitKind: WaitKind.optional(),
-    /**
-     * True for an ambiguous failure (the provider may have processed the request): repeat the call
-     * only if doing it twice is safe. `retryable` is then true only when the caller said so.
-     */
-    retryOnlyIfIdempotent: z.boolean(),
-    /** What the retry loop did before giving up: attempts made and the wait before each retry. */
-    attempts: z
-      .object({
-        made: z.number().int().min(1),
-        waitsMs: z.array(z.number().int().nonnegative()).max(100),
-      })
-      .strict()
-      .optional(),
-    /** True when a retryable failure outlived its retries (attempts or deadline); nextStep is then `fallback`. */
-    retriesExhausted: z.boolean().optional(),
-    /** True when the caller's own AbortSignal ended the call: not a provider failure. */
-    callerAborted: z.boolean(),
-    providerMetadata: ReportProviderMetadata,
-    delivered: DeliveredOutput.strict().optional(),
-    /** The rule of classify's table that decided, and the (scrubbed) evidence it matched. */
-    decidedBy: DecidedBy.strict().optional(),
-  })
-  .strict();
-export type ErrorReport = z.infer<typeof ErrorReport>;
-
 /** A plain JSON copy of a report (no prototypes, no undefined members); the public form is format.ts's `toDict`. */
 export function plainReport(report: ErrorReport): Record<string, unknown> {
   return JSON.parse(JSON.stringify(report)) as Record<string, unknown>;
-}
-
-/** Reads a report back from a plain object; throws a `ZodError` when it is not a valid report. */
-export function fromDict(value: unknown): ErrorReport {
-  return ErrorReport.parse(value);
-}
-
-/** Like `fromDict`, but returns zod's result instead of throwing (for a bridge recovering a report). */
-export function safeFromDict(value: unknown): ReturnType<typeof ErrorReport.safeParse> {
-  try {
-    return ErrorReport.safeParse(value);
-  } catch (error) {
-    return ErrorReport.safeParse({ unreadable: String(error instanceof Error ? error.message : 'value') });
-  }
 }
 
 function text(value: unknown, maxLength = 200): string | undefined {
@@ -177,8 +85,8 @@ function finiteNonNegative(value: unknown): number | undefined {
 
 function readClassification(value: unknown): Classification | undefined {
   try {
-    const parsed = Classification.safeParse(safeGet(value, 'classification'));
-    return parsed.success ? parsed.data : undefined;
+    // zod-free, with `Classification.safeParse`'s verdict and output (classify's checks.ts).
+    return parseClassification(safeGet(value, 'classification'));
   } catch {
     return undefined;
   }
@@ -193,8 +101,8 @@ function readDelivered(value: unknown): DeliveredOutput | undefined {
   return { chunks, characters };
 }
 
-const ORIGINS: ReadonlySet<string> = new Set(FailureOrigin.options);
-const PHASES: ReadonlySet<string> = new Set(NetworkPhase.options);
+const ORIGINS: ReadonlySet<string> = new Set(FAILURE_ORIGINS);
+const PHASES: ReadonlySet<string> = new Set(NETWORK_PHASES);
 
 function readProviderMetadata(metadata: unknown): ReportProviderMetadata {
   const origin = safeGet(metadata, 'origin');

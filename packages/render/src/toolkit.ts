@@ -11,6 +11,6 @@ export {
   DEFAULT_STREAM_IDLE_TIMEOUT_MS,
 } from './guard-stream.ts';
 export { nearestFaultlineError } from './identity.ts';
-export { safeFromDict } from './report.ts';
+export { safeFromDict } from './report-schema.ts';
 export { scrubIdentifiers, scrubSecrets } from './secrets.ts';
 export { type BoundWithClassifiedErrors, bindWithClassifiedErrors } from './with-classified-errors.ts';

@@ -1,11 +1,11 @@
 import type { Extractor } from '@faultline/classify';
 import {
+  controllerRelease,
   type GuardedStream,
   type GuardStreamOptions,
   guardStream,
   type StreamChunk,
-} from '@faultline/render';
-import { controllerRelease } from '@faultline/render/toolkit';
+} from '@faultline/render/adapter';
 
 /**
  * render's `guardStream` over a stream of a Stainless-generated SDK, with what every SDK of the
