@@ -1,3 +1,4 @@
+import { safeGet } from './read.ts';
 import type { ProviderErrorMetadata } from './schemas.ts';
 
 /** What a caller knows that helps an extractor tell cases apart. */
@@ -82,8 +83,7 @@ export function defineExtractor(definition: ExtractorDefinition): Extractor {
         if (metadata === undefined || metadata === null) return undefined;
         if (metadata.provider !== provider) {
           const copy = { ...metadata, provider };
-          const raw = (metadata as { rawBody?: unknown }).rawBody;
-          if (typeof raw === 'string') attachRawBody(copy, raw);
+          copyRawBody(metadata, copy);
           return copy;
         }
         return metadata;
@@ -115,4 +115,93 @@ export function attachRawBody<T extends object>(metadata: T, body: string): T {
     configurable: true,
   });
   return metadata;
+}
+
+/**
+ * The SDK's parsed bodies whose JSON text has not been read yet, by the metadata that will show
+ * it. The SDK error already holds the body object, so a pending body costs one entry here instead
+ * of a second copy of the body as a string per error (issue 17: most errors are never asked for
+ * their raw body). A WeakMap and one shared getter rather than a closure per error: a closure and
+ * its context cost more than the entry.
+ */
+const PENDING_RAW_BODIES = new WeakMap<object, object>();
+
+/** The JSON text of a parsed body, cut; `undefined` for bytes, a cycle or a throwing getter. */
+function jsonBodyText(body: unknown): string | undefined {
+  try {
+    if (typeof body === 'object' && body !== null && (ArrayBuffer.isView(body) || body instanceof ArrayBuffer)) {
+      return undefined;
+    }
+    const text = JSON.stringify(body);
+    if (typeof text !== 'string' || text.length === 0) return undefined;
+    return text.length > MAX_RAW_BODY_LENGTH ? text.slice(0, MAX_RAW_BODY_LENGTH) : text;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The `rawBody` getter of every pending body: writes the text once, then keeps it as a value. */
+function readPendingRawBody(this: unknown): string | undefined {
+  try {
+    if (this === null || typeof this !== 'object') return undefined;
+    const body = PENDING_RAW_BODIES.get(this);
+    if (body === undefined) return undefined;
+    const text = jsonBodyText(body);
+    try {
+      Object.defineProperty(this, 'rawBody', { value: text, enumerable: false, writable: false, configurable: true });
+      PENDING_RAW_BODIES.delete(this);
+    } catch {
+      // A frozen metadata keeps the getter: the text is written again on each read, the same.
+    }
+    return text;
+  } catch {
+    return undefined;
+  }
+}
+
+function attachPendingRawBody(metadata: object, body: object): void {
+  PENDING_RAW_BODIES.set(metadata, body);
+  Object.defineProperty(metadata, 'rawBody', {
+    get: readPendingRawBody,
+    enumerable: false,
+    configurable: true,
+  });
+}
+
+/**
+ * `attachRawBody` for a body the SDK has already parsed: `rawBody` reads its JSON text (cut to
+ * `MAX_RAW_BODY_LENGTH`, as `JSON.stringify` writes it), written on the first read only and kept.
+ * An object body is held by reference until then (the SDK error holds it anyway), so a later
+ * mutation of the SDK's body shows in a `rawBody` not yet read. Attaches nothing when the body has
+ * no JSON text (`undefined`, bytes); a primitive is written at once, as before.
+ */
+export function attachRawJsonBody<T extends object>(metadata: T, body: unknown): T {
+  if (typeof body === 'object' && body !== null) {
+    if (ArrayBuffer.isView(body) || body instanceof ArrayBuffer) return metadata;
+    attachPendingRawBody(metadata, body);
+    return metadata;
+  }
+  const text = jsonBodyText(body);
+  if (text !== undefined) attachRawBody(metadata, text);
+  return metadata;
+}
+
+/**
+ * Gives `to` the `rawBody` of `from`, still unwritten if it has not been read (so copying metadata
+ * never writes the text); total on any `from`, a Proxy or a throwing getter included.
+ */
+export function copyRawBody(from: unknown, to: object): void {
+  try {
+    if (typeof from === 'object' && from !== null) {
+      const body = PENDING_RAW_BODIES.get(from);
+      if (body !== undefined) {
+        attachPendingRawBody(to, body);
+        return;
+      }
+    }
+    const raw = safeGet(from, 'rawBody');
+    if (typeof raw === 'string') attachRawBody(to, raw);
+  } catch {
+    // `to` could not take the property (frozen): it keeps no raw body.
+  }
 }

@@ -10,6 +10,8 @@ export {
 export { classificationFor, classify, QUOTA_WAIT_THRESHOLD_SECONDS, waitFromText } from './classify.ts';
 export {
   attachRawBody,
+  attachRawJsonBody,
+  copyRawBody,
   defineExtractor,
   type ExtractContext,
   type ExtractorDefinition,

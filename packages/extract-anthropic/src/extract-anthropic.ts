@@ -6,6 +6,7 @@ import type {
 } from '@faultline/classify';
 import {
   attachRawBody,
+  attachRawJsonBody,
   causeChain,
   defineExtractor,
   messageOf,
@@ -167,13 +168,13 @@ function answeredMetadata(
   const providerCode = firstString(body?.error.details?.error_code, safeGet(source, 'errorCode'));
   if (providerCode !== undefined) metadata.providerCode = providerCode;
   const errorField = failure.error;
-  const raw =
-    body !== undefined
-      ? jsonText(body)
-      : errorField !== null && typeof errorField === 'object'
-        ? jsonText(errorField)
-        : textBodyOf(sdkMessage, status);
-  if (raw !== undefined) attachRawBody(metadata, raw);
+  // The SDK's parsed body is written as JSON text on first read only (issue 17: memory).
+  if (body !== undefined) attachRawJsonBody(metadata, body);
+  else if (errorField !== null && typeof errorField === 'object') attachRawJsonBody(metadata, errorField);
+  else {
+    const raw = textBodyOf(sdkMessage, status);
+    if (raw !== undefined) attachRawBody(metadata, raw);
+  }
   return metadata;
 }
 

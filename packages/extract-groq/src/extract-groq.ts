@@ -6,6 +6,7 @@ import type {
 } from '@faultline/classify';
 import {
   attachRawBody,
+  attachRawJsonBody,
   defineExtractor,
   type ExtractContext,
   messageOf,
@@ -87,8 +88,17 @@ function readErrorFields(metadata: ProviderErrorMetadata, inner: GroqErrorObject
   }
 }
 
-function rawBodyText(body: unknown): string | undefined {
-  return body === undefined || body === null ? undefined : jsonText(body);
+/**
+ * Keeps the body as `rawBody`: the SDK's parsed body is written as JSON text on first read only
+ * (issue 17: memory); a primitive body's JSON text, else `fallback` (a text body), at once.
+ */
+function attachBody(metadata: ProviderErrorMetadata, body: unknown, fallback?: () => string | undefined): void {
+  if (typeof body === 'object' && body !== null && !ArrayBuffer.isView(body) && !(body instanceof ArrayBuffer)) {
+    attachRawJsonBody(metadata, body);
+    return;
+  }
+  const raw = (body === undefined || body === null ? undefined : jsonText(body)) ?? fallback?.();
+  if (raw !== undefined && raw !== '') attachRawBody(metadata, raw);
 }
 
 /** The longest SDK message read: groq-sdk folds a whole text body into it. */
@@ -165,8 +175,7 @@ function answeredMetadata(
   if (inner !== undefined) readErrorFields(metadata, inner);
   readAnsweredHeaders(metadata, source, failure.headers, now, { requestIdHeaders: ['x-request-id'] });
   // Without a JSON body the SDK's message is "<status> <body text>": the text stays in rawBody only.
-  const raw = rawBodyText(body) ?? textBodyOf(sdkMessage, status);
-  if (raw !== undefined && raw !== '') attachRawBody(metadata, raw);
+  attachBody(metadata, body, () => textBodyOf(sdkMessage, status));
   return metadata;
 }
 
@@ -227,7 +236,6 @@ export function groqErrorChunkMetadata(chunk: unknown): ProviderErrorMetadata | 
     origin: 'stream_event',
   };
   readErrorFields(metadata, inner);
-  const raw = rawBodyText(chunk);
-  if (raw !== undefined && raw !== '') attachRawBody(metadata, raw);
+  attachBody(metadata, chunk);
   return metadata;
 }

@@ -6,6 +6,7 @@ import type {
 } from '@faultline/classify';
 import {
   attachRawBody,
+  attachRawJsonBody,
   constructorName,
   defineExtractor,
   messageOf,
@@ -198,8 +199,12 @@ function answeredFailureMetadata(
       metadata.providerType = 'moderation';
     }
   }
-  const raw = innerValue !== undefined ? jsonText(innerValue) : textBodyOf(sdkMessage, status);
-  if (raw !== undefined && raw.length > 0) attachRawBody(metadata, raw);
+  // The SDK's parsed body is written as JSON text on first read only (issue 17: memory).
+  if (innerValue !== undefined) attachRawJsonBody(metadata, innerValue);
+  else {
+    const raw = textBodyOf(sdkMessage, status);
+    if (raw !== undefined && raw.length > 0) attachRawBody(metadata, raw);
+  }
   return metadata;
 }
 

@@ -5,7 +5,7 @@ import type {
 } from '@faultline/classify';
 // The toolkit entry, not `@faultline/classify`: it loads no zod (issue 17, adapter import cost).
 import {
-  attachRawBody,
+  copyRawBody,
   classificationFor,
   classify,
   messageOf,
@@ -80,8 +80,8 @@ function copyMetadata(metadata: unknown): ProviderErrorMetadata {
   if (typeof copy.provider !== 'string') copy.provider = 'unknown';
   if (typeof copy.message !== 'string') copy.message = '';
   if (typeof copy.origin !== 'string') copy.origin = 'unknown';
-  const raw = safeGet(metadata, 'rawBody');
-  if (typeof raw === 'string') attachRawBody(copy, raw);
+  // Still unwritten if the extractor's body has not been read (classify's `copyRawBody`).
+  copyRawBody(metadata, copy);
   return copy as ProviderErrorMetadata;
 }
 
