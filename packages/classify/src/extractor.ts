@@ -176,13 +176,18 @@ function attachPendingRawBody(metadata: object, body: object): void {
  * no JSON text (`undefined`, bytes); a primitive is written at once, as before.
  */
 export function attachRawJsonBody<T extends object>(metadata: T, body: unknown): T {
-  if (typeof body === 'object' && body !== null) {
-    if (ArrayBuffer.isView(body) || body instanceof ArrayBuffer) return metadata;
-    attachPendingRawBody(metadata, body);
-    return metadata;
+  try {
+    if (typeof body === 'object' && body !== null) {
+      // `instanceof` on a revoked Proxy throws: caught below, the body is then not kept.
+      if (ArrayBuffer.isView(body) || body instanceof ArrayBuffer) return metadata;
+      attachPendingRawBody(metadata, body);
+      return metadata;
+    }
+    const text = jsonBodyText(body);
+    if (text !== undefined) attachRawBody(metadata, text);
+  } catch {
+    // A revoked Proxy as the body, or a frozen metadata: no raw body, as jsonText gave none.
   }
-  const text = jsonBodyText(body);
-  if (text !== undefined) attachRawBody(metadata, text);
   return metadata;
 }
 

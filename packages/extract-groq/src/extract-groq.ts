@@ -88,12 +88,21 @@ function readErrorFields(metadata: ProviderErrorMetadata, inner: GroqErrorObject
   }
 }
 
+/** Bytes (no JSON text), or a revoked Proxy (`instanceof` throws): left to `jsonText`, as before. */
+function hasNoJsonText(body: object): boolean {
+  try {
+    return ArrayBuffer.isView(body) || body instanceof ArrayBuffer;
+  } catch {
+    return true;
+  }
+}
+
 /**
  * Keeps the body as `rawBody`: the SDK's parsed body is written as JSON text on first read only
  * (issue 17: memory); a primitive body's JSON text, else `fallback` (a text body), at once.
  */
 function attachBody(metadata: ProviderErrorMetadata, body: unknown, fallback?: () => string | undefined): void {
-  if (typeof body === 'object' && body !== null && !ArrayBuffer.isView(body) && !(body instanceof ArrayBuffer)) {
+  if (typeof body === 'object' && body !== null && !hasNoJsonText(body)) {
     attachRawJsonBody(metadata, body);
     return;
   }

@@ -137,6 +137,25 @@ for (const sdk of SDKS) {
       expect(metadata.rawBody).toContain('<center>cloudflare</center>');
     });
 
+    it('writes the JSON body as rawBody on first read only, the same text through classifyError', async () => {
+      const scenario = scenarios.find((candidate) => candidate.id === 'openai/overloaded-503')!;
+      const thrown = await thrownBy(sdk, scenario);
+      const metadata = openaiExtractor.extract(thrown)!;
+      const descriptor = Object.getOwnPropertyDescriptor(metadata, 'rawBody')!;
+      // Unread: a getter over the body the SDK parsed (issue 17, memory), not a second copy.
+      expect(typeof descriptor.get).toBe('function');
+      expect(descriptor.enumerable).toBe(false);
+      const expected = JSON.stringify((thrown as { error: unknown }).error);
+      const error = classifyError(thrown, { extractors: [openaiExtractor] });
+      expect(typeof Object.getOwnPropertyDescriptor(error.metadata, 'rawBody')!.get).toBe('function');
+      expect(error.metadata.rawBody).toBe(expected);
+      // Read once: kept as a value, no longer a getter.
+      expect(Object.getOwnPropertyDescriptor(error.metadata, 'rawBody')).toMatchObject({ value: expected });
+      expect(metadata.rawBody).toBe(expected);
+      expect(Object.keys(error.metadata)).not.toContain('rawBody');
+      expect(JSON.stringify(error.metadata)).not.toContain('rawBody');
+    });
+
     it('reads a huge error body quickly, keeping the message and the raw body bounded', async () => {
       const huge = { response: { kind: 'http', status: 500, body: bigBody(8) } } as const;
       const client = newClient(sdk, {
