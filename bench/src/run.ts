@@ -103,10 +103,18 @@ if (wants('stream')) {
     );
   }
   const missed = sdk.filter((row) => !row.met).map((row) => row.provider);
-  const unreachable = sdk.filter((row) => row.floorShare >= STREAM_GUARD_GOAL_SHARE).map((row) => row.provider);
+  const floorOf = (wrapper: string) =>
+    stream.floors.find((floor) => floor.wrapper === wrapper)!.addedNsPerChunk;
+  // Where even the floor is above the goal, say what the goal asks for in nanoseconds.
+  const unreachable = sdk
+    .filter((row) => row.floorShare >= STREAM_GUARD_GOAL_SHARE)
+    .map(
+      (row) =>
+        `For ${row.provider}, ${goal} of its ${formatNs(row.sdkNsPerChunk)} per chunk is ${formatNs(row.sdkNsPerChunk * STREAM_GUARD_GOAL_SHARE)}: ${row.sdkNsPerChunk * STREAM_GUARD_GOAL_SHARE < floorOf('then') ? `less than one \`.then\` per \`next()\` (${formatNs(floorOf('then'))}), which any guard that classifies an error needs` : `less than a promise of its own per \`next()\` (${formatNs(floorOf('rejectable'))}), which any guard whose idle timer rejects a stalled read needs`}, so no async-iterator guard can meet it with the idle timer on (the least is ${formatNs(floorOf('rejectable'))}, ${(row.floorShare * 100).toFixed(2)} %).`,
+    );
   results.streamGuardGoalMet = missed.length === 0;
   say(
-    `\nGoal (every guard under ${goal} of its SDK's cost per chunk): ${missed.length === 0 ? 'met' : `missed (${missed.join(', ')})`}. The floor share is the rejectable floor above against the SDK's cost per chunk: the least any async-iterator guard with an idle timer can add${unreachable.length === 0 ? '' : `; it is above the goal for ${unreachable.join(', ')}, where no such guard can meet it`}. The last column, guarded against unguarded on the real stream itself, lies within that stream's own spread.`,
+    `\nGoal (every guard under ${goal} of its SDK's cost per chunk): ${missed.length === 0 ? 'met' : `missed (${missed.join(', ')})`}. The floor share is the rejectable floor above against the SDK's cost per chunk: the least any async-iterator guard with an idle timer can add. ${unreachable.join(' ')}${unreachable.length === 0 ? '' : ' '}The last column, guarded against unguarded on the real stream itself, lies within that stream's own spread.`,
   );
 }
 

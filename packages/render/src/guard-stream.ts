@@ -130,7 +130,10 @@ function resultMethodsOf(source: unknown): string[] {
       let level: unknown = prototype;
       for (
         let depth = 1;
-        depth < RESULT_METHOD_DEPTH && level !== null && typeof level === 'object' && level !== Object.prototype;
+        depth < RESULT_METHOD_DEPTH &&
+        level !== null &&
+        typeof level === 'object' &&
+        level !== Object.prototype;
         depth += 1
       ) {
         addOwnResultMethods(level, found);
@@ -666,7 +669,7 @@ class GuardIterator<T> implements AsyncIterator<T> {
       throw this.fail(this.classified(thrown));
     }
     const { signal } = this;
-    if (signal !== undefined && signal.aborted) {
+    if (signal?.aborted === true) {
       // The source ignored the caller's abort and went on: ask it to stop, release the request.
       if (done !== true) this.abandon();
       throw this.fail(signal.reason);
@@ -702,7 +705,12 @@ class GuardIterator<T> implements AsyncIterator<T> {
       } catch {
         // Nothing read.
       }
-      if (failure !== undefined && failure !== null && typeof failure === 'object' && this.throwsOn(failure)) {
+      if (
+        failure !== undefined &&
+        failure !== null &&
+        typeof failure === 'object' &&
+        this.throwsOn(failure)
+      ) {
         return this.closeAndThrow(this.failWith(failure as ProviderErrorMetadata));
       }
       this.chunks += 1;
