@@ -270,7 +270,9 @@ async function benchFloors(count: number, rounds: number): Promise<StreamFloorRo
   return floorWrappers.map(({ wrapper, description }, index) => ({
     wrapper,
     description,
-    addedNsPerChunk: median(perRound.map((round) => (round[index + 1]!.medianNs - round[0]!.medianNs) / count)),
+    addedNsPerChunk: median(
+      perRound.map((round) => (round[index + 1]!.medianNs - round[0]!.medianNs) / count),
+    ),
   }));
 }
 
