@@ -651,7 +651,11 @@ class GuardIterator<T> implements AsyncIterator<T> {
     }
   };
 
-  /** What one source step gives the caller. Throws the error to reject the read with. */
+  /**
+   * What one source step gives the caller. Throws the error to reject the read with. The usual
+   * step (a chunk read by the provider's one scan) stays in this method; the rest is in methods of
+   * their own, so that this one stays small enough for the engine to inline into its handlers.
+   */
   private take(step: IteratorResult<T>): IteratorResult<T> | Promise<IteratorResult<T>> {
     if (this.finished) return { done: true, value: undefined }; // return() ran while we read
     let done: unknown;
@@ -668,74 +672,95 @@ class GuardIterator<T> implements AsyncIterator<T> {
     } catch (thrown) {
       throw this.fail(this.classified(thrown));
     }
-    const { signal } = this;
-    if (signal?.aborted === true) {
-      // The source ignored the caller's abort and went on: ask it to stop, release the request.
-      if (done !== true) this.abandon();
-      throw this.fail(signal.reason);
-    }
-    if (done === true) {
-      if (this.requireTerminal && !this.terminalSeen) {
-        throw this.failWith({
-          provider: this.options.provider ?? 'unknown',
-          message: 'stream ended without its terminal event',
-          origin: 'network',
-          networkPhase: 'stream',
-        });
-      }
-      this.finish({ kind: 'completed' });
-      return { done: true, value: undefined };
-    }
+    if (this.signal?.aborted === true) return this.abortedMeanwhile(done === true);
+    if (done === true) return this.end();
     const { scan } = this;
-    if (scan !== undefined) {
-      // The same answers as the three callbacks give, read in one scan (see chunkScan); a scan
-      // that throws reads as an ordinary chunk.
-      const facts = this.facts;
-      facts.failure = undefined;
-      facts.characters = 0;
-      facts.terminal = false;
-      let failure: unknown;
-      let size: unknown = 0;
-      let terminal: unknown = false;
-      try {
-        scan(chunk, facts);
-        failure = facts.failure;
-        size = facts.characters;
-        terminal = facts.terminal;
-      } catch {
-        // Nothing read.
-      }
-      if (
-        failure !== undefined &&
-        failure !== null &&
-        typeof failure === 'object' &&
-        this.throwsOn(failure)
-      ) {
-        return this.closeAndThrow(this.failWith(failure as ProviderErrorMetadata));
-      }
-      this.chunks += 1;
-      if (typeof size === 'number' && size > 0 && Number.isFinite(size)) this.characters += Math.floor(size);
-      if (terminal === true) this.terminalSeen = true;
-    } else {
-      const { inspectChunk, measure, isTerminal } = this;
-      if (inspectChunk !== undefined) {
-        const metadata = attempt(inspectChunk, chunk, undefined);
-        if (
-          metadata !== undefined &&
-          metadata !== null &&
-          typeof metadata === 'object' &&
-          this.throwsOn(metadata)
-        ) {
-          return this.closeAndThrow(this.failWith(metadata));
-        }
-      }
-      this.chunks += 1;
-      const size =
-        measure !== undefined ? attempt(measure, chunk, 0) : typeof chunk === 'string' ? chunk.length : 0;
-      if (typeof size === 'number' && size > 0 && Number.isFinite(size)) this.characters += Math.floor(size);
-      if (isTerminal !== undefined && attempt(isTerminal, chunk, false) === true) this.terminalSeen = true;
+    if (scan === undefined) return this.takeWithCallbacks(chunk, asIs ? step : undefined);
+    // The same answers as the three callbacks give, read in one scan (see chunkScan); a scan that
+    // throws reads as an ordinary chunk.
+    const facts = this.facts;
+    facts.failure = undefined;
+    facts.characters = 0;
+    facts.terminal = false;
+    let failure: unknown;
+    let size: unknown = 0;
+    let terminal: unknown = false;
+    try {
+      scan(chunk, facts);
+      failure = facts.failure;
+      size = facts.characters;
+      terminal = facts.terminal;
+    } catch {
+      // Nothing read.
     }
+    if (failure !== undefined && failure !== null) return this.failureChunk(failure, chunk);
+    this.chunks += 1;
+    if (typeof size === 'number' && size > 0 && Number.isFinite(size)) this.characters += Math.floor(size);
+    if (terminal === true) this.terminalSeen = true;
     return asIs ? step : { done: false, value: chunk };
+  }
+
+  /** The caller's signal fired and the source went on (or ended): stop it, throw the signal's reason. */
+  private abortedMeanwhile(ended: boolean): never {
+    // The source ignored the caller's abort and went on: ask it to stop, release the request.
+    if (!ended) this.abandon();
+    throw this.fail(this.signal?.reason);
+  }
+
+  /** The source ended: complete, or `interrupted` without the terminal event it needed. */
+  private end(): IteratorResult<T> {
+    if (this.requireTerminal && !this.terminalSeen) {
+      throw this.failWith({
+        provider: this.options.provider ?? 'unknown',
+        message: 'stream ended without its terminal event',
+        origin: 'network',
+        networkPhase: 'stream',
+      });
+    }
+    this.finish({ kind: 'completed' });
+    return { done: true, value: undefined };
+  }
+
+  /** A chunk the scan found a failure in: thrown, or let through as ordinary (see `throwsOn`). */
+  private failureChunk(failure: unknown, chunk: T): IteratorResult<T> | Promise<IteratorResult<T>> {
+    const facts = this.facts;
+    if (typeof failure === 'object' && this.throwsOn(failure as object)) {
+      return this.closeAndThrow(this.failWith(failure as ProviderErrorMetadata));
+    }
+    // Let through: counted as the scan read it.
+    this.chunks += 1;
+    const size = facts.characters;
+    if (typeof size === 'number' && size > 0 && Number.isFinite(size)) this.characters += Math.floor(size);
+    if (facts.terminal === true) this.terminalSeen = true;
+    return { done: false, value: chunk };
+  }
+
+  /**
+   * A chunk read by the three callbacks one by one (they are not all from one `chunkScan`);
+   * `step` is the source's own, when it can be handed on as it is.
+   */
+  private takeWithCallbacks(
+    chunk: T,
+    step: IteratorResult<T> | undefined,
+  ): IteratorResult<T> | Promise<IteratorResult<T>> {
+    const { inspectChunk, measure, isTerminal } = this;
+    if (inspectChunk !== undefined) {
+      const metadata = attempt(inspectChunk, chunk, undefined);
+      if (
+        metadata !== undefined &&
+        metadata !== null &&
+        typeof metadata === 'object' &&
+        this.throwsOn(metadata)
+      ) {
+        return this.closeAndThrow(this.failWith(metadata));
+      }
+    }
+    this.chunks += 1;
+    const size =
+      measure !== undefined ? attempt(measure, chunk, 0) : typeof chunk === 'string' ? chunk.length : 0;
+    if (typeof size === 'number' && size > 0 && Number.isFinite(size)) this.characters += Math.floor(size);
+    if (isTerminal !== undefined && attempt(isTerminal, chunk, false) === true) this.terminalSeen = true;
+    return step ?? { done: false, value: chunk };
   }
 
   /**
