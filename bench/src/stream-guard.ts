@@ -578,7 +578,9 @@ export async function benchStreamGuard({
   for (const subject of subjects) {
     inMemory.push(await benchInMemory(subject, inMemoryChunks, idleTimeoutMs, rounds));
   }
-  const floors = await benchFloors(inMemoryChunks, rounds);
+  // More rounds than a guard's row: each floor stands for every provider, and one noisy round
+  // would move every floor share.
+  const floors = await benchFloors(inMemoryChunks, rounds * 2 - 1);
   const rejectable = floors.find((floor) => floor.wrapper === 'rejectable')!;
   const server = await startStreamServer();
   const sdk: StreamGuardSdkResult[] = [];
