@@ -25,7 +25,12 @@ export interface ClassifyThroughput {
  * server, and the metadata of those whose message is 300–500 characters long is classified in
  * turn. The case bodies are long JSON answers: nothing here is synthetic.
  */
-export async function benchClassifyThroughput(servers: ScenarioServers): Promise<ClassifyThroughput> {
+/**
+ * The metadata `classify` is measured on: every corpus case (corpus/cases/*.json, each a recorded
+ * provider answer) played through its real SDK and extractor against the loopback server, kept
+ * when its message is 300–500 characters long.
+ */
+export async function classifyThroughputSample(servers: ScenarioServers): Promise<ProviderErrorMetadata[]> {
   // Only HTTP answers carry a provider's message this long; the others would only add waits.
   const cases = loadCorpus().filter(
     (entry) => entry.scenario.response.kind === 'http' && entry.scenario.response.body.length >= 300,
@@ -43,6 +48,15 @@ export async function benchClassifyThroughput(servers: ScenarioServers): Promise
   }
   if (metadata.length < 5)
     throw new Error(`bench: only ${metadata.length} corpus messages of 300–500 characters`);
+  return metadata;
+}
+
+/**
+ * `classify` alone on real provider messages (`classifyThroughputSample`), classified in turn.
+ * The case bodies are long JSON answers: nothing here is synthetic.
+ */
+export async function benchClassifyThroughput(servers: ScenarioServers): Promise<ClassifyThroughput> {
+  const metadata = await classifyThroughputSample(servers);
   let next = 0;
   const bench = new Bench({ time: 1000, warmupTime: 200 });
   bench.add('classify', () => {

@@ -1,3 +1,4 @@
+import { LiteralScanner } from './prefilter.ts';
 import { MAX_EVIDENCE_LENGTH, type ProviderErrorMetadata } from './schemas.ts';
 import {
   ACCOUNT_BLOCK,
@@ -27,6 +28,7 @@ import {
   WAIT_IN_WORDS,
   WARMING_UP,
 } from './vocabulary.ts';
+import { REQUIRED_LITERALS } from './vocabulary-literals.ts';
 
 /** The provider-blind features classify reads; each is a piece of evidence, or absent. */
 export const FEATURE_NAMES = [
@@ -57,7 +59,9 @@ export const FEATURE_NAMES = [
 ] as const;
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 
-const VOCABULARY_OF: Readonly<Record<Exclude<FeatureName, 'quotaIdWindow'>, Vocabulary>> = {
+type TextFeature = Exclude<FeatureName, 'quotaIdWindow'>;
+
+const VOCABULARY_OF: Readonly<Record<TextFeature, Vocabulary>> = {
   overflow: OVERFLOW,
   ambiguousOverflow: AMBIGUOUS_OVERFLOW,
   tooLargeForBudget: TOO_LARGE_FOR_BUDGET,
@@ -83,6 +87,85 @@ const VOCABULARY_OF: Readonly<Record<Exclude<FeatureName, 'quotaIdWindow'>, Voca
   invalidRequest: INVALID_REQUEST,
 };
 
+/**
+ * Each feature's index in FEATURE_NAMES: its slot in `Features`' values and its bit (1 << index)
+ * in the masks of what was read and what may match. Written out, not built from FEATURE_NAMES, so
+ * that it is an object of fixed shape (a keyed read of it is one inline-cached load; a test checks
+ * it against FEATURE_NAMES).
+ */
+export const INDEX_OF: Readonly<Record<FeatureName, number>> = {
+  quotaIdWindow: 0,
+  overflow: 1,
+  ambiguousOverflow: 2,
+  tooLargeForBudget: 3,
+  limitNumbers: 4,
+  limitContext: 5,
+  shortWindow: 6,
+  longWindow: 7,
+  waitInWords: 8,
+  payment: 9,
+  allowance: 10,
+  accountBlock: 11,
+  credentialRejected: 12,
+  auth: 13,
+  permission: 14,
+  availability: 15,
+  noRoute: 16,
+  contentPolicy: 17,
+  unsupportedMedia: 18,
+  warmingUp: 19,
+  throttle: 20,
+  capacity: 21,
+  serverFault: 22,
+  invalidRequest: 23,
+};
+
+/**
+ * The prefilter (prefilter.ts), built on the first text feature read, never at import: one pass
+ * over the text says which vocabulary entries can match it at all (their required literals occur
+ * in it); a vocabulary none of whose entries can is not run, and one with some runs just those.
+ * Feature i's entries are the scanner's lists `firstEntry[i]` to `firstEntry[i] + entryCount[i] - 1`.
+ */
+interface Prefilter {
+  readonly scanner: LiteralScanner;
+  readonly firstEntry: Int32Array;
+  readonly entryCount: Int32Array;
+  /** The last scan's answer, and its number (the `Features` that made it keeps the number). */
+  readonly candidates: Int32Array;
+  scans: number;
+}
+let prefilter: Prefilter | undefined;
+
+export function literalPrefilter(): Prefilter {
+  if (prefilter === undefined) {
+    const lists: Array<readonly string[] | undefined> = [];
+    const firstEntry = new Int32Array(FEATURE_NAMES.length);
+    const entryCount = new Int32Array(FEATURE_NAMES.length);
+    FEATURE_NAMES.forEach((name, index) => {
+      firstEntry[index] = lists.length;
+      if (name === 'quotaIdWindow') return;
+      // The table's rows give the layout (reading the patterns here would build every regex
+      // object); `read` checks a row against its vocabulary before trusting it.
+      const literals = REQUIRED_LITERALS[VOCABULARY_OF[name].name] ?? [];
+      entryCount[index] = literals.length;
+      for (const entry of literals) lists.push(entry ?? undefined);
+    });
+    const scanner = new LiteralScanner(lists);
+    prefilter = { scanner, firstEntry, entryCount, candidates: new Int32Array(scanner.words), scans: 0 };
+  }
+  return prefilter;
+}
+
+/** The entries (bit i: entry i) of `count` lists from `first` that a scan's answer leaves as candidates. */
+export function candidateEntries(candidates: Int32Array, first: number, count: number): number {
+  const shift = first & 31;
+  const word = first >> 5;
+  let bits = (candidates[word] as number) >>> shift;
+  // The entries run on into the next word (shift > 0 here, so the shift below is under 32).
+  if (shift + count > 32) bits |= (candidates[word + 1] as number) << (32 - shift);
+  return count >= 32 ? bits : bits & ((1 << count) - 1);
+}
+
 /** The window a structured quota id names (only the window: the tier never decides). */
 export interface QuotaIdWindow {
   readonly window: 'short' | 'long';
@@ -104,8 +187,11 @@ let limitNumberPattern: RegExp | undefined;
  */
 export class Features {
   private textCache: string | undefined;
-  // Created on the first feature read: a structured field that decides reads none.
-  private cache: Map<FeatureName, unknown> | undefined;
+  /** The number of this Features' scan of the text (prefilter), -1 before it scans. */
+  private scan = -1;
+  /** The features read so far (bit i: FEATURE_NAMES[i]), their values by index, and their order. */
+  private readMask = 0;
+  private readonly values: unknown[] = [];
   private readonly order: FeatureName[] = [];
 
   constructor(private readonly metadata: ProviderErrorMetadata) {}
@@ -114,8 +200,12 @@ export class Features {
   get text(): string {
     if (this.textCache === undefined) {
       const { metadata } = this;
-      urlPattern ??= /\b(?:https?|wss?):\/\/\S+/gi;
-      const prose = metadata.message.slice(0, MAX_READ_LENGTH).replace(urlPattern, ' ');
+      let prose = metadata.message.slice(0, MAX_READ_LENGTH);
+      // Every URL has "://": without it the replace has nothing to do.
+      if (prose.includes('://')) {
+        urlPattern ??= /\b(?:https?|wss?):\/\/\S+/gi;
+        prose = prose.replace(urlPattern, ' ');
+      }
       this.textCache =
         `${prose} ${metadata.providerCode ?? ''} ${metadata.providerType ?? ''} ${metadata.sdkErrorType ?? ''}`.toLowerCase();
     }
@@ -123,17 +213,42 @@ export class Features {
   }
 
   /** The piece of the provider's words that shows a feature, or `undefined`. */
-  get(name: Exclude<FeatureName, 'quotaIdWindow'>): string | undefined {
-    if (this.cache?.has(name) === true) return this.cache.get(name) as string | undefined;
-    const found = VOCABULARY_OF[name].find(this.text);
+  get(name: TextFeature): string | undefined {
+    // Kept small so that it inlines into each rule, where `name` is a constant.
+    const index = INDEX_OF[name];
+    return ((this.readMask >>> index) & 1) === 1
+      ? (this.values[index] as string | undefined)
+      : this.read(name, index);
+  }
+
+  /** Reads a text feature for the first time. */
+  private read(name: TextFeature, index: number): string | undefined {
+    const text = this.text;
+    const filter = literalPrefilter();
+    // One scan per Features; its answer lives in the module's buffer until another Features scans
+    // (a classify run in between, e.g. from an override: then this one scans again).
+    if (this.scan !== filter.scans) {
+      filter.scanner.scan(text, filter.candidates);
+      filter.scans += 1;
+      this.scan = filter.scans;
+    }
+    const vocabulary = VOCABULARY_OF[name];
+    const count = filter.entryCount[index] as number;
+    // A table out of step with the patterns (its test fails) only costs speed: the whole vocabulary runs.
+    let found: string | undefined;
+    if (count !== vocabulary.patterns().length) found = vocabulary.find(text);
+    else {
+      const among = candidateEntries(filter.candidates, filter.firstEntry[index] as number, count);
+      // No required literal of any entry in the text: the vocabulary cannot match (prefilter.ts).
+      found = among === 0 ? undefined : vocabulary.findAmong(text, among);
+    }
     this.remember(name, found);
     return found;
   }
 
   /** The window of the structured quota ids: any long window outranks a short one. */
   quotaIdWindow(): QuotaIdWindow | undefined {
-    if (this.cache?.has('quotaIdWindow') === true)
-      return this.cache.get('quotaIdWindow') as QuotaIdWindow | undefined;
+    if ((this.readMask & 1) === 1) return this.values[INDEX_OF.quotaIdWindow] as QuotaIdWindow | undefined;
     let result: QuotaIdWindow | undefined;
     const ids = this.metadata.quotaIds ?? [];
     for (const id of ids) {
@@ -183,7 +298,7 @@ export class Features {
   summary(): Partial<Record<FeatureName, string | null>> {
     const summary: Partial<Record<FeatureName, string | null>> = {};
     for (const name of this.order) {
-      const value = this.cache?.get(name);
+      const value = this.values[INDEX_OF[name]];
       if (value === undefined) summary[name] = null;
       else if (typeof value === 'string') summary[name] = evidenceOf(value);
       else
@@ -193,30 +308,52 @@ export class Features {
   }
 
   private remember(name: FeatureName, value: unknown): void {
-    this.cache ??= new Map();
-    this.cache.set(name, value);
+    const index = INDEX_OF[name];
+    this.readMask |= 1 << index;
+    this.values[index] = value;
     this.order.push(name);
   }
 }
 
-const UNIT_SECONDS: ReadonlyArray<readonly [RegExp, number]> = [
-  [/^(?:milliseconds?|ms)$/, 0.001],
-  [/^(?:hours?|hrs?|h)$/, 3600],
-  [/^(?:minutes?|mins?|m)$/, 60],
-  [/^(?:seconds?|secs?|s)$/, 1],
-];
+/** Seconds per unit, for every unit word the WAIT_IN_WORDS pattern accepts. */
+const UNIT_SECONDS: ReadonlyMap<string, number> = new Map([
+  ['millisecond', 0.001],
+  ['milliseconds', 0.001],
+  ['ms', 0.001],
+  ['hour', 3600],
+  ['hours', 3600],
+  ['hr', 3600],
+  ['hrs', 3600],
+  ['h', 3600],
+  ['minute', 60],
+  ['minutes', 60],
+  ['min', 60],
+  ['mins', 60],
+  ['m', 60],
+  ['second', 1],
+  ['seconds', 1],
+  ['sec', 1],
+  ['secs', 1],
+  ['s', 1],
+]);
+
+// Built on first use.
+let amountPattern: RegExp | undefined;
 
 /** "try again in 2h 14m" → 8040; "retry in 26.028202s" → 26.028202; "in 450ms" → 0.45. */
 export function secondsOf(words: string): number | undefined {
   let total = 0;
   let found = false;
-  for (const match of words.toLowerCase().matchAll(/(\d+(?:\.\d+)?)\s*([a-z]+)/g)) {
-    const unit = match[2] ?? '';
-    const row = UNIT_SECONDS.find(([pattern]) => pattern.test(unit));
-    if (row === undefined) continue;
-    total += Number(match[1]) * row[1];
+  amountPattern ??= /(\d+(?:\.\d+)?)\s*([a-z]+)/g;
+  amountPattern.lastIndex = 0;
+  const lower = words.toLowerCase();
+  for (let match = amountPattern.exec(lower); match !== null; match = amountPattern.exec(lower)) {
+    const perUnit = UNIT_SECONDS.get(match[2] ?? '');
+    if (perUnit === undefined) continue;
+    total += Number(match[1]) * perUnit;
     found = true;
   }
+  amountPattern.lastIndex = 0;
   return found && Number.isFinite(total) ? total : undefined;
 }
 
@@ -233,6 +370,21 @@ let secretHint: RegExp | undefined;
  * collapsed, keys, tokens and account or organisation identifiers replaced.
  */
 export function evidenceOf(text: string): string {
+  const known = evidenceMemo.get(text);
+  if (known !== undefined) return known;
+  const evidence = scrubbedEvidence(text);
+  // A pure function of short, recurring inputs ("status 429", "per minute", "rate limit"): kept,
+  // bounded (emptied when full) so that a stream of distinct inputs holds little.
+  if (text.length <= 256) {
+    if (evidenceMemo.size >= 256) evidenceMemo.clear();
+    evidenceMemo.set(text, evidence);
+  }
+  return evidence;
+}
+
+const evidenceMemo = new Map<string, string>();
+
+function scrubbedEvidence(text: string): string {
   secretPatterns ??= [
     [/\b(bearer|basic)\s+\S+/gi, '$1 [redacted]'],
     [

@@ -8,12 +8,22 @@
  *
  * Patterns are built on first use, never at import (classify runs on every failure; most
  * failures only ever need two or three of these), and each vocabulary is tested as ONE combined
- * alternation: one regex pass instead of one per entry.
+ * alternation: one regex pass instead of one per entry. Before that, one pass over the text for
+ * every vocabulary's required literals (prefilter.ts, vocabulary-literals.ts) says which can
+ * match at all; the others are not run. After changing an entry, regenerate the literals:
+ * `UPDATE_LITERALS=1 npx vitest run src/prefilter.test.ts` in packages/classify (the test fails
+ * until then).
  */
+
+/** The most subset alternations a vocabulary keeps compiled (`findAmong`). */
+const MAX_SUBSETS = 32;
 
 /** A vocabulary: its entries, compiled lazily into one alternation. */
 export class Vocabulary {
   private compiled: RegExp | undefined;
+  private patternList: readonly RegExp[] | undefined;
+  /** The alternations of subsets of the entries (`findAmong`), by subset, built on first use. */
+  private subsets: Map<number, RegExp> | undefined;
   constructor(
     readonly name: string,
     private readonly entries: () => readonly RegExp[],
@@ -23,13 +33,45 @@ export class Vocabulary {
   find(text: string): string | undefined {
     if (this.compiled === undefined) {
       this.compiled = new RegExp(
-        this.entries()
+        this.patterns()
           .map((entry) => `(?:${entry.source})`)
           .join('|'),
       );
     }
     const match = this.compiled.exec(text);
     return match === null ? undefined : match[0];
+  }
+
+  /**
+   * `find`, where only the entries in `among` (bit i: entry i) can match `text` (the others' required
+   * literals are absent from it: prefilter.ts). The alternation of just those entries, in their
+   * order, gives the same match: an entry that matches nowhere in the text changes neither the
+   * leftmost position of a match nor which entry matches first there.
+   */
+  findAmong(text: string, among: number): string | undefined {
+    this.patternList ??= this.entries();
+    if (among === (1 << this.patternList.length) - 1) return this.find(text);
+    this.subsets ??= new Map();
+    let compiled = this.subsets.get(among);
+    if (compiled === undefined) {
+      // At most 2^entries subsets exist, and few occur; past a bound, the full alternation answers.
+      if (this.subsets.size >= MAX_SUBSETS) return this.find(text);
+      compiled = new RegExp(
+        this.patternList
+          .filter((_, index) => ((among >>> index) & 1) === 1)
+          .map((entry) => `(?:${entry.source})`)
+          .join('|'),
+      );
+      this.subsets.set(among, compiled);
+    }
+    const match = compiled.exec(text);
+    return match === null ? undefined : match[0];
+  }
+
+  /** The entries, in order (for reading their required literals: required-literals.ts). */
+  patterns(): readonly RegExp[] {
+    this.patternList ??= this.entries();
+    return this.patternList;
   }
 }
 

@@ -9,7 +9,16 @@ import {
 } from '@faultline/classify';
 import { constructorName, safeGet } from '@faultline/classify/toolkit';
 import { extractMetadata, type RenderExtractContext } from './built-in-extractors.ts';
-import { errorClassFor, errorClassForType, FaultlineError, type InferenceFamily } from './errors.ts';
+import { compactClassification } from './compact-classification.ts';
+import {
+  DEFERRED,
+  type DeferredFields,
+  errorClassFor,
+  errorClassForType,
+  FaultlineError,
+  type FaultlineErrorOptions,
+  type InferenceFamily,
+} from './errors.ts';
 import { causeLinks, hasFaultlineMarker, TRUSTED_ERRORS, trustClassification } from './identity.ts';
 import { type AttemptRecord, ErrorReport, minimalReport, reportFromChain } from './report.ts';
 import { scrubAndCut } from './secrets.ts';
@@ -98,27 +107,101 @@ export function classifyAttempt(
 ): FaultlineError {
   if (hasFaultlineMarker(error)) return error as FaultlineError;
   try {
-    const signal = optionOf<AbortSignal>(options, 'signal');
-    const provider = optionOf<string>(options, 'provider');
-    const nowOption = optionOf<number | (() => number)>(options, 'now');
-    const now =
-      typeof nowOption === 'number'
-        ? () => nowOption
-        : typeof nowOption === 'function'
-          ? nowOption
-          : undefined;
-    const context: RenderExtractContext = {
-      signal,
-      now,
-      streaming: optionOf<boolean>(options, 'streaming') === true,
-    };
-    let metadata: ProviderErrorMetadata;
-    if (isCallerAbort(error, signal)) {
-      metadata = { provider: provider ?? 'unknown', message: describeThrown(error), origin: 'abort' };
-    } else {
-      metadata = extractMetadata(error, optionOf<readonly Extractor[]>(options, 'extractors'), context);
+    const attempt = new PendingAttempt(error, options, facts);
+    // With a family, the error's class depends on the classification: it is decided now.
+    if (attempt.family !== undefined) {
+      const { message, options: fields } = attempt.fields();
+      const ErrorClass = errorClassFor(attempt.family, fields.classification as Classification);
+      return new ErrorClass(message, fields);
     }
-    const deadlineMs = facts?.deadlineFiredMs;
+    return new FaultlineError(undefined, { cause: error, [DEFERRED]: attempt } as FaultlineErrorOptions);
+  } catch {
+    return new FaultlineError(describeThrown(error), { cause: error });
+  }
+}
+
+let neverAborted: AbortSignal | undefined;
+
+/** A signal that has not fired and never will: what an extractor read later sees for one that had not fired at throw time. */
+function notAbortedSignal(): AbortSignal {
+  neverAborted ??= new AbortController().signal;
+  return neverAborted;
+}
+
+/**
+ * What `classifyAttempt` captures when the failure is caught, and the work it defers: the options
+ * as they were (a caller may reuse and change its options object), the signal's state (an abort
+ * that fires later must not make this failure the caller's), the clock (an HTTP-date Retry-After
+ * is read against the moment of the failure) and what the retry loop knew. `metadata()` is the
+ * extraction alone (what the retry loop's abort check needs); `fields()` adds classification.
+ */
+class PendingAttempt implements DeferredFields {
+  readonly thrown: unknown;
+  readonly family: InferenceFamily | undefined;
+  readonly extractors: readonly Extractor[] | undefined;
+  readonly provider: string | undefined;
+  readonly model: string | undefined;
+  readonly operation: string | undefined;
+  readonly override: ClassificationOverride | undefined;
+  readonly idempotent: boolean | undefined;
+  readonly delivered: DeliveredOutput | undefined;
+  readonly signal: AbortSignal | undefined;
+  /** The clock read at throw time (a `now` function that threw is kept, to be called as before). */
+  readonly now: number | (() => number);
+  readonly streaming: boolean;
+  /** Aborted at throw time: the caller's own abort, decided then. */
+  readonly callerAbort: boolean;
+  readonly facts: AttemptFacts | undefined;
+  #metadata: ProviderErrorMetadata | undefined;
+
+  constructor(thrown: unknown, options: unknown, facts: AttemptFacts | undefined) {
+    this.thrown = thrown;
+    this.facts = facts;
+    this.family = optionOf<InferenceFamily>(options, 'family');
+    this.extractors = optionOf<readonly Extractor[]>(options, 'extractors');
+    this.provider = optionOf<string>(options, 'provider');
+    this.model = optionOf<string>(options, 'model');
+    this.operation = optionOf<string>(options, 'operation');
+    this.override = optionOf<ClassificationOverride>(options, 'override');
+    this.idempotent = optionOf<boolean>(options, 'idempotent');
+    this.delivered = optionOf<DeliveredOutput>(options, 'delivered');
+    const given = optionOf<AbortSignal>(options, 'signal');
+    const aborted = given !== undefined && safeGet(given, 'aborted') === true;
+    // A signal's abort is final: one that had fired is passed on as is; one that had not is
+    // replaced by one that never will, so an abort after the failure changes nothing.
+    const signal = given === undefined ? undefined : aborted ? given : notAbortedSignal();
+    this.callerAbort = aborted && isCallerAbort(thrown, given);
+    this.now = clockReading(optionOf<number | (() => number)>(options, 'now'));
+    this.signal = signal;
+    this.streaming = optionOf<boolean>(options, 'streaming') === true;
+  }
+
+  /** What extractors are told: the signal and the clock as they were at throw time. */
+  get context(): RenderExtractContext {
+    const now = this.now;
+    return {
+      signal: this.signal,
+      now: typeof now === 'function' ? now : () => now,
+      streaming: this.streaming,
+    };
+  }
+
+  /** The extraction (with the deadline, stream and delivery facts applied), once. Total. */
+  metadata(): ProviderErrorMetadata {
+    this.#metadata ??= this.#extract();
+    return this.#metadata;
+  }
+
+  #extract(): ProviderErrorMetadata {
+    const error = this.thrown;
+    const context = this.context;
+    let metadata: ProviderErrorMetadata;
+    if (this.callerAbort) {
+      metadata = { provider: this.provider ?? 'unknown', message: describeThrown(error), origin: 'abort' };
+    } else {
+      metadata = extractMetadata(error, this.extractors, context);
+    }
+    const deadlineMs = this.facts?.deadlineFiredMs;
     if (deadlineMs !== undefined && !ANSWERED_ORIGINS.has(metadata.origin)) {
       const timedOut: ProviderErrorMetadata = {
         provider: metadata.provider,
@@ -142,31 +225,63 @@ export function classifyAttempt(
     ) {
       metadata = { ...metadata, networkPhase: 'stream' };
     }
-    const delivered = optionOf<DeliveredOutput>(options, 'delivered');
-    if (delivered !== undefined) metadata = { ...metadata, delivered };
+    if (this.delivered !== undefined) metadata = { ...metadata, delivered: this.delivered };
+    return metadata;
+  }
+
+  /** Whether the classification will say `callerAborted`, without classifying when it can tell. */
+  callerAborted(): boolean | undefined {
+    // classify sets callerAborted from the origin alone; an override may change it.
+    return this.override === undefined ? this.metadata().origin === 'abort' : undefined;
+  }
+
+  /** The constructor's message and options: classification included. Total (classify is). */
+  fields(): { readonly message: unknown; readonly options: FaultlineErrorOptions } {
+    try {
+      return this.#fields();
+    } catch {
+      return { message: describeThrown(this.thrown), options: { cause: this.thrown } };
+    }
+  }
+
+  #fields(): { readonly message: unknown; readonly options: FaultlineErrorOptions } {
+    const metadata = this.metadata();
     let classification = classificationFor('unknown');
     try {
       // classify() returns a fresh, valid classification: trusted, so the error does not re-parse it.
       classification = trustClassification(
-        classify(metadata, {
-          override: optionOf(options, 'override'),
-          idempotent: optionOf<boolean>(options, 'idempotent'),
-        }),
+        compactClassification(classify(metadata, { override: this.override, idempotent: this.idempotent })),
       );
     } catch {
       // classify is total; this keeps classifyError total even if it were not.
     }
-    return buildError(
-      metadata.message || describeThrown(error),
-      classification,
-      metadata,
-      options,
-      error,
-      facts?.attempts,
-    );
-  } catch {
-    return new FaultlineError(describeThrown(error), { cause: error });
+    return {
+      message: metadata.message || describeThrown(this.thrown),
+      options: {
+        cause: this.thrown,
+        classification,
+        metadata,
+        provider: this.provider ?? metadata.provider,
+        model: this.model,
+        operation: this.operation,
+        attempts: this.facts?.attempts,
+      },
+    };
   }
+}
+
+/** The clock as the failure saw it: the `now` option read at throw time, else `Date.now()`. */
+function clockReading(option: number | (() => number) | undefined): number | (() => number) {
+  if (typeof option === 'number') return option;
+  if (typeof option === 'function') {
+    try {
+      return option();
+    } catch {
+      // A throwing clock: extractors call it later and fall back as they always did.
+      return option;
+    }
+  }
+  return Date.now();
 }
 
 function buildError(
@@ -175,7 +290,6 @@ function buildError(
   metadata: ProviderErrorMetadata,
   options: unknown,
   cause: unknown,
-  attempts?: AttemptRecord,
 ): FaultlineError {
   const ErrorClass = errorClassFor(optionOf(options, 'family'), classification);
   return new ErrorClass(message, {
@@ -185,7 +299,6 @@ function buildError(
     provider: optionOf<string>(options, 'provider') ?? metadata.provider,
     model: optionOf<string>(options, 'model'),
     operation: optionOf<string>(options, 'operation'),
-    attempts,
   });
 }
 
@@ -195,9 +308,11 @@ function buildError(
  * safeGet: a marked error from another copy (or an impostor) arrives here too. Total.
  */
 export function isUntouchedCallerAbort(error: unknown, thrown: unknown): boolean {
-  return (
-    safeGet(safeGet(error, 'classification'), 'callerAborted') === true && safeGet(error, 'cause') === thrown
-  );
+  if (safeGet(error, 'cause') !== thrown) return false;
+  // An error whose classification has not run yet answers from its extraction alone.
+  const pending = FaultlineError.pendingOf(error);
+  const known = pending instanceof PendingAttempt ? pending.callerAborted() : undefined;
+  return known ?? safeGet(safeGet(error, 'classification'), 'callerAborted') === true;
 }
 
 /**
@@ -247,10 +362,15 @@ export function errorFromMetadata(
     if (delivered !== undefined) withDelivered = { ...metadata, delivered };
     let classification = classificationFor('unknown');
     try {
-      classification = classify(withDelivered, {
-        override: optionOf(options, 'override'),
-        idempotent: optionOf<boolean>(options, 'idempotent'),
-      });
+      // classify() returns a fresh, valid classification: trusted, so the error does not re-parse it.
+      classification = trustClassification(
+        compactClassification(
+          classify(withDelivered, {
+            override: optionOf(options, 'override'),
+            idempotent: optionOf<boolean>(options, 'idempotent'),
+          }),
+        ),
+      );
     } catch {
       // classify is total.
     }

@@ -15,8 +15,8 @@ import {
   FAULTLINE_ERROR_TYPES,
   faultlineErrorTypes,
   hasFaultlineMarker,
+  setOwnErrorCheck,
   TRUSTED_CLASSIFICATIONS,
-  TRUSTED_ERRORS,
   trustClassification,
 } from './identity.ts';
 import {
@@ -28,7 +28,7 @@ import {
   reportFromChain,
 } from './report.ts';
 import { scrubAndCut, scrubSecrets } from './secrets.ts';
-import { normaliseCause } from './thrown-value.ts';
+import { describeThrown, normaliseCause } from './thrown-value.ts';
 
 /** The inference families, one error class (and a `*ModelNotFoundError` sibling) each. */
 export type InferenceFamily =
@@ -100,6 +100,21 @@ function errorTypesOf(errorClass: unknown): readonly string[] {
   if (known !== undefined) return known;
   const types = Object.freeze(readErrorTypes(errorClass));
   ERROR_TYPES_OF_CLASS.set(errorClass, types);
+  // Defined once on the class's prototype rather than on every instance.
+  const proto = safeGet(errorClass, 'prototype');
+  if (typeof proto === 'object' && proto !== null && !Object.hasOwn(proto, FAULTLINE_ERROR_TYPES)) {
+    try {
+      Object.defineProperty(proto, FAULTLINE_ERROR_TYPES, { value: types });
+      if (!Object.hasOwn(proto, 'name'))
+        Object.defineProperty(proto, 'name', {
+          value: types[0] ?? 'FaultlineError',
+          writable: true,
+          configurable: true,
+        });
+    } catch {
+      // A frozen prototype: the marked value then declares its nearest ancestor's types.
+    }
+  }
   return types;
 }
 
@@ -115,9 +130,79 @@ function readErrorTypes(errorClass: unknown): string[] {
 }
 
 /**
+ * The work a FaultlineError defers to its first read: given by `classifyError`, which captured at
+ * throw time what could change later (the signal's state, the clock, the attempt facts). `fields`
+ * runs extraction and classification and gives the constructor's message and options; it is
+ * called at most once. Internal: not exported from the package.
+ */
+export interface DeferredFields {
+  fields(): { readonly message: unknown; readonly options: FaultlineErrorOptions };
+}
+
+/** The key under which `classifyError` hands a constructor its deferred work (module-private). */
+export const DEFERRED: unique symbol = Symbol('faultline.deferred') as never;
+
+/** What the constructor computes from its message and options (now, or on the first read). */
+interface Prepared {
+  readonly text: string;
+  readonly classification: ClassificationType;
+  readonly metadata: ProviderErrorMetadata;
+  readonly provider: string | undefined;
+  readonly model: string | undefined;
+  readonly operation: string | undefined;
+  readonly attempts: AttemptRecord | undefined;
+}
+
+function prepare(message: unknown, options: unknown): Prepared {
+  const metadata = copyMetadata(safeGet(options, 'metadata'));
+  const given = safeGet(options, 'classification');
+  let classification =
+    typeof given === 'object' && given !== null && TRUSTED_CLASSIFICATIONS.has(given)
+      ? (given as ClassificationType)
+      : readClassification(given);
+  if (classification === undefined) {
+    try {
+      classification = classify(metadata);
+    } catch {
+      classification = classificationFor('unknown');
+    }
+  }
+  if (!TRUSTED_CLASSIFICATIONS.has(classification))
+    classification = trustClassification({ ...classification });
+  const text =
+    safeText(typeof message === 'string' ? message : messageOf(message, 16 * 1024), 2000) ??
+    safeText(metadata.message, 2000) ??
+    TAXONOMY[classification.reason].advice;
+  const attempts = safeGet(options, 'attempts');
+  return {
+    text,
+    classification,
+    metadata,
+    provider: safeText(safeGet(options, 'provider')),
+    model: safeText(safeGet(options, 'model')),
+    operation: safeText(safeGet(options, 'operation')),
+    attempts: attempts === undefined ? undefined : readAttemptRecord(attempts),
+  };
+}
+
+/** An own field as an assignment would make it (enumerable, writable, configurable). */
+function defineField(target: object, key: PropertyKey, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** The fields read on first access, in the order the error shows them (after `errorType`). */
+const LAZY_FIELDS = ['classification', 'metadata', 'provider', 'model', 'operation', 'attempts'] as const;
+
+/**
  * The root of every faultline error. Identity survives duplicate installs and realms through the
  * `Symbol.for('faultline.error')` marker: use `FaultlineError.isInstance(value)` (or
  * `CompletionError.isInstance(value)` for a family), never `instanceof`. Building one never throws.
+ *
+ * An error from `classifyError` is built at throw time around its cause alone (no stack of its
+ * own, nothing read yet); extraction, classification and the message run once, on the first read
+ * of any of its fields, `message`, `name`, `stack`, `toErrorReport()`, `toJSON()` or
+ * `util.inspect`, and the fields then become own properties as if they had been set at
+ * construction (STYLE: compute lazily what a caller may never read).
  */
 export class FaultlineError extends Error {
   static readonly errorType: string = 'FaultlineError';
@@ -136,71 +221,124 @@ export class FaultlineError extends Error {
   /** The class's errorType, e.g. `CompletionModelNotFoundError`. */
   readonly errorType: string;
   declare readonly classification: ClassificationType;
-  readonly metadata: ProviderErrorMetadata;
-  readonly provider?: string;
-  readonly model?: string;
-  readonly operation?: string;
+  declare readonly metadata: ProviderErrorMetadata;
+  declare readonly provider?: string;
+  declare readonly model?: string;
+  declare readonly operation?: string;
   /** What the retry loop did (attempts made, each wait), when this error left `withClassifiedErrors`. */
-  readonly attempts?: AttemptRecord;
+  declare readonly attempts?: AttemptRecord;
   declare readonly cause: unknown;
+  /** The deferred work until the first read; `undefined` once the fields are own properties. */
+  #pending: DeferredFields | undefined;
 
   constructor(message?: unknown, options: FaultlineErrorOptions = {}) {
     const rawCause = safeGet(options, 'cause');
     const hasCause = rawCause !== undefined;
     const cause = hasCause ? normaliseCause(rawCause) : undefined;
-    const metadata = copyMetadata(safeGet(options, 'metadata'));
-    const given = safeGet(options, 'classification');
-    let classification =
-      typeof given === 'object' && given !== null && TRUSTED_CLASSIFICATIONS.has(given)
-        ? (given as ClassificationType)
-        : readClassification(given);
-    if (classification === undefined) {
-      try {
-        classification = classify(metadata);
-      } catch {
-        classification = classificationFor('unknown');
-      }
-    }
-    if (!TRUSTED_CLASSIFICATIONS.has(classification))
-      classification = trustClassification({ ...classification });
-    const text =
-      safeText(typeof message === 'string' ? message : messageOf(message, 16 * 1024), 2000) ??
-      safeText(metadata.message, 2000) ??
-      TAXONOMY[classification.reason].advice;
+    const deferred = safeGet(options, DEFERRED) as DeferredFields | undefined;
+    const prepared = deferred === undefined ? prepare(message, options) : undefined;
     // A wrapping error needs no stack of its own: its cause holds the frames that matter, and
     // capturing them again is most of the cost of building it (as Node core does for its own
     // errors). An error with no cause keeps its stack.
     const stackTraceLimit = Error.stackTraceLimit;
     if (hasCause) Error.stackTraceLimit = 0;
     try {
-      super(text, hasCause ? { cause } : undefined);
+      // A deferred error has no own `message` until it is read (the prototype's getter computes it).
+      super(prepared?.text, hasCause ? { cause } : undefined);
     } finally {
       if (hasCause) Error.stackTraceLimit = stackTraceLimit;
     }
-    const types = errorTypesOf(new.target);
-    const errorType = types[0] ?? 'FaultlineError';
-    Object.defineProperty(this, 'name', { value: errorType, writable: true, configurable: true });
-    Object.defineProperty(this, FAULTLINE_ERROR_MARKER, { value: true });
-    Object.defineProperty(this, FAULTLINE_ERROR_TYPES, { value: types });
-    this.errorType = errorType;
-    Object.defineProperty(this, 'classification', {
-      value: classification,
-      enumerable: true,
-      writable: false,
-    });
-    TRUSTED_ERRORS.add(this);
-    this.metadata = metadata;
-    const provider = safeText(safeGet(options, 'provider'));
-    if (provider !== undefined) this.provider = provider;
-    const model = safeText(safeGet(options, 'model'));
-    if (model !== undefined) this.model = model;
-    const operation = safeText(safeGet(options, 'operation'));
-    if (operation !== undefined) this.operation = operation;
-    const attempts = safeGet(options, 'attempts');
-    if (attempts !== undefined) {
-      const record = readAttemptRecord(attempts);
-      if (record !== undefined) this.attempts = record;
+    this.errorType =
+      new.target === FaultlineError ? 'FaultlineError' : (errorTypesOf(new.target)[0] ?? 'FaultlineError');
+    this.#pending = deferred;
+    if (prepared !== undefined) install(this, prepared);
+  }
+
+  /** True when `value` was built by this copy's constructor (its classification is validated and frozen). */
+  static #isOwn(value: unknown): value is FaultlineError {
+    return typeof value === 'object' && value !== null && #pending in value;
+  }
+
+  /** Runs the deferred work once and installs the fields; a no-op once done (or on a foreign value). */
+  static #materialise(error: unknown): void {
+    if (!FaultlineError.#isOwn(error)) return;
+    const pending = error.#pending;
+    if (pending === undefined) return;
+    // Cleared first: a re-entrant read during the work sees absent fields, never a loop.
+    error.#pending = undefined;
+    let message: unknown;
+    let options: FaultlineErrorOptions;
+    try {
+      ({ message, options } = pending.fields());
+    } catch {
+      // The deferred work is total; this keeps the first read total even if it were not.
+      message = describeThrown(error.cause);
+      options = {};
     }
+    let prepared: Prepared;
+    try {
+      prepared = prepare(message, options);
+    } catch {
+      prepared = prepare(describeThrown(error.cause), {});
+    }
+    Object.defineProperty(error, 'message', { value: prepared.text, writable: true, configurable: true });
+    install(error, prepared);
+  }
+
+  /** The deferred work of an error this copy built, while it has not run (for render's retry loop). */
+  static pendingOf(error: unknown): DeferredFields | undefined {
+    return FaultlineError.#isOwn(error) ? error.#pending : undefined;
+  }
+
+  static {
+    const proto = FaultlineError.prototype;
+    Object.defineProperty(proto, FAULTLINE_ERROR_MARKER, { value: true });
+    errorTypesOf(FaultlineError);
+    for (const key of LAZY_FIELDS) {
+      Object.defineProperty(proto, key, {
+        configurable: true,
+        get(this: FaultlineError) {
+          FaultlineError.#materialise(this);
+          // Installed now when present (this getter is not reached again); absent otherwise.
+          return Object.hasOwn(this, key) ? this[key] : undefined;
+        },
+        set(this: FaultlineError, value: unknown) {
+          FaultlineError.#materialise(this);
+          if (Object.hasOwn(this, key)) (this as unknown as Record<string, unknown>)[key] = value;
+          else defineField(this, key, value);
+        },
+      });
+    }
+    Object.defineProperty(proto, 'message', {
+      configurable: true,
+      get(this: FaultlineError) {
+        FaultlineError.#materialise(this);
+        return Object.hasOwn(this, 'message') ? this.message : '';
+      },
+      set(this: FaultlineError, value: unknown) {
+        FaultlineError.#materialise(this);
+        Object.defineProperty(this, 'message', { value, writable: true, configurable: true });
+      },
+    });
+    // `util.inspect`/`console.log` list own enumerable keys before they read `stack`: materialise
+    // first so the classification shows. Render imports no node: module, so the symbol is spelled out.
+    // Once run, it is shadowed on the instance (non-enumerable `undefined`) and `this` is returned, so
+    // the inspector formats the error itself, nested values with their own custom inspection intact.
+    const custom = Symbol.for('nodejs.util.inspect.custom');
+    Object.defineProperty(proto, custom, {
+      configurable: true,
+      writable: true,
+      value(this: FaultlineError) {
+        FaultlineError.#materialise(this);
+        try {
+          Object.defineProperty(this, custom, { value: undefined, configurable: true, writable: true });
+        } catch {
+          // A frozen error: the inspector then formats it as it is.
+        }
+        return this;
+      },
+    });
+    setOwnErrorCheck(FaultlineError.#isOwn);
   }
 
   /** How much a stream had delivered before it failed, when known. */
@@ -217,6 +355,16 @@ export class FaultlineError extends Error {
   toJSON(): Record<string, unknown> {
     return plainReport(this.toErrorReport());
   }
+}
+
+/** Installs the computed fields as own properties, in the order the error has always shown them. */
+function install(error: FaultlineError, prepared: Prepared): void {
+  Object.defineProperty(error, 'classification', { value: prepared.classification, enumerable: true });
+  defineField(error, 'metadata', prepared.metadata);
+  if (prepared.provider !== undefined) defineField(error, 'provider', prepared.provider);
+  if (prepared.model !== undefined) defineField(error, 'model', prepared.model);
+  if (prepared.operation !== undefined) defineField(error, 'operation', prepared.operation);
+  if (prepared.attempts !== undefined) defineField(error, 'attempts', prepared.attempts);
 }
 
 export class CompletionError extends FaultlineError {

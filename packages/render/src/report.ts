@@ -28,7 +28,11 @@ export interface AttemptRecord {
   readonly exhausted: boolean;
 }
 
+/** Records this module built (frozen, valid): read back as they are, not copied again. */
+const OWN_RECORDS: WeakSet<object> = new WeakSet();
+
 export function readAttemptRecord(value: unknown): AttemptRecord | undefined {
+  if (typeof value === 'object' && value !== null && OWN_RECORDS.has(value)) return value as AttemptRecord;
   const made = safeGet(value, 'made');
   const waits = safeGet(value, 'waitsMs');
   if (typeof made !== 'number' || !Number.isSafeInteger(made) || made < 1 || !Array.isArray(waits))
@@ -42,11 +46,13 @@ export function readAttemptRecord(value: unknown): AttemptRecord | undefined {
   } catch {
     return undefined;
   }
-  return Object.freeze({
+  const record = Object.freeze({
     made,
     waitsMs: Object.freeze(waitsMs),
     exhausted: safeGet(value, 'exhausted') === true,
   });
+  OWN_RECORDS.add(record);
+  return record;
 }
 
 /** The version of the `ErrorReport` shape. Bumped on any breaking change to the schema. */
@@ -280,47 +286,111 @@ export function reportFromChain(head: unknown): ErrorReport | undefined {
     }
     provider ??= text(safeGet(metadata, 'provider')) ?? 'unknown';
 
+    // An error this copy built holds a frozen classification: the report shares its sub-objects
+    // where they are the same (memory: one copy per error, not two), and copies them otherwise.
+    const trusted = TRUSTED_ERRORS.has(source as object);
     const detail = text(classification.userAction.detail, MAX_MESSAGE_LENGTH);
-    const report: ErrorReport = {
-      schemaVersion: ERROR_REPORT_SCHEMA_VERSION,
-      errorType,
-      message,
-      category: classification.category,
-      reason: classification.reason,
-      retryable: classification.retryable,
-      userAction:
-        detail === undefined
+    const userAction =
+      trusted &&
+      detail !== undefined &&
+      detail === classification.userAction.detail &&
+      Object.keys(classification.userAction).length === 2
+        ? classification.userAction
+        : detail === undefined
           ? { kind: classification.userAction.kind }
-          : { kind: classification.userAction.kind, detail },
-      nextStep: classification.nextStep,
-      recovery: { ...classification.recovery },
-      domain: classification.domain,
-      httpStatus: classification.httpStatus,
-      provider,
-      model: model ?? null,
-      retryOnlyIfIdempotent: classification.category === 'ambiguous',
-      callerAborted: classification.callerAborted,
-      providerMetadata: readProviderMetadata(metadata),
-    };
-    if (operation !== undefined) report.operation = operation;
+          : { kind: classification.userAction.kind, detail };
+    const recovery = trusted ? classification.recovery : { ...classification.recovery };
+    const providerMetadata = readProviderMetadata(metadata);
     const wait = finiteNonNegative(classification.retryAfterSeconds);
-    if (wait !== undefined) {
-      report.retryAfterSeconds = wait;
-      report.waitKind = waitKindFor(classification);
-    }
-    if (attempts !== undefined) {
-      report.attempts = { made: attempts.made, waitsMs: [...attempts.waitsMs] };
-      report.retriesExhausted = attempts.exhausted;
-    }
-    if (delivered !== undefined) report.delivered = delivered;
     const evidence = text(classification.decidedBy.evidence, MAX_EVIDENCE_LENGTH);
-    report.decidedBy =
-      evidence === undefined
-        ? { rule: classification.decidedBy.rule }
-        : { rule: classification.decidedBy.rule, evidence };
+    const decidedBy =
+      trusted &&
+      evidence === classification.decidedBy.evidence &&
+      Object.keys(classification.decidedBy).length === (evidence === undefined ? 1 : 2)
+        ? classification.decidedBy
+        : evidence === undefined
+          ? { rule: classification.decidedBy.rule }
+          : { rule: classification.decidedBy.rule, evidence };
+    let report: ErrorReport;
+    if (operation === undefined && attempts === undefined && delivered === undefined) {
+      // The common report as one literal (memory: members added one by one after a literal go to a
+      // separate, over-allocated store); the key order is the general path's.
+      report =
+        wait === undefined
+          ? {
+              schemaVersion: ERROR_REPORT_SCHEMA_VERSION,
+              errorType,
+              message,
+              category: classification.category,
+              reason: classification.reason,
+              retryable: classification.retryable,
+              userAction,
+              nextStep: classification.nextStep,
+              recovery,
+              domain: classification.domain,
+              httpStatus: classification.httpStatus,
+              provider,
+              model: model ?? null,
+              retryOnlyIfIdempotent: classification.category === 'ambiguous',
+              callerAborted: classification.callerAborted,
+              providerMetadata,
+              decidedBy,
+            }
+          : {
+              schemaVersion: ERROR_REPORT_SCHEMA_VERSION,
+              errorType,
+              message,
+              category: classification.category,
+              reason: classification.reason,
+              retryable: classification.retryable,
+              userAction,
+              nextStep: classification.nextStep,
+              recovery,
+              domain: classification.domain,
+              httpStatus: classification.httpStatus,
+              provider,
+              model: model ?? null,
+              retryOnlyIfIdempotent: classification.category === 'ambiguous',
+              callerAborted: classification.callerAborted,
+              providerMetadata,
+              retryAfterSeconds: wait,
+              waitKind: waitKindFor(classification),
+              decidedBy,
+            };
+    } else {
+      report = {
+        schemaVersion: ERROR_REPORT_SCHEMA_VERSION,
+        errorType,
+        message,
+        category: classification.category,
+        reason: classification.reason,
+        retryable: classification.retryable,
+        userAction,
+        nextStep: classification.nextStep,
+        recovery,
+        domain: classification.domain,
+        httpStatus: classification.httpStatus,
+        provider,
+        model: model ?? null,
+        retryOnlyIfIdempotent: classification.category === 'ambiguous',
+        callerAborted: classification.callerAborted,
+        providerMetadata,
+      };
+      if (operation !== undefined) report.operation = operation;
+      if (wait !== undefined) {
+        report.retryAfterSeconds = wait;
+        report.waitKind = waitKindFor(classification);
+      }
+      if (attempts !== undefined) {
+        report.attempts = { made: attempts.made, waitsMs: [...attempts.waitsMs] };
+        report.retriesExhausted = attempts.exhausted;
+      }
+      if (delivered !== undefined) report.delivered = delivered;
+      report.decidedBy = decidedBy;
+    }
     // Built from a classification this copy validated, scrubbed text and checked enums, the report
     // is valid by construction; anything read from a foreign copy is checked against the schema.
-    if (TRUSTED_ERRORS.has(source as object)) return report;
+    if (trusted) return report;
     const checked = ErrorReport.safeParse(report);
     return checked.success ? checked.data : minimalReport(message);
   } catch {

@@ -9,7 +9,7 @@ import {
 } from './classify-error.ts';
 import type { FaultlineError } from './errors.ts';
 import { invalidOption, isSignalOption } from './invalid-option.ts';
-import type { AttemptRecord, ErrorReport } from './report.ts';
+import { type AttemptRecord, type ErrorReport, readAttemptRecord } from './report.ts';
 
 /** What `fn` gets on each attempt. `attempt` starts at 1. */
 export interface AttemptContext {
@@ -269,8 +269,9 @@ async function runWithClassifiedErrors<T>(
   return runGuarded(fn, options, policy);
 }
 
+// One record shared by every error of the lean path (built by readAttemptRecord, so no error copies it).
 const ONE_ATTEMPT: { readonly attempts: AttemptRecord } = Object.freeze({
-  attempts: Object.freeze({ made: 1, waitsMs: Object.freeze([]) as readonly number[], exhausted: false }),
+  attempts: readAttemptRecord({ made: 1, waitsMs: [], exhausted: false }) as AttemptRecord,
 });
 
 async function runGuarded<T>(
@@ -338,8 +339,10 @@ async function runGuarded<T>(
         // The caller's abort through a signal given to the SDK only: untouched too.
         if (isUntouchedCallerAbort(error, thrown)) throw thrown;
       }
-      const retryable = shouldRetry(error, options.idempotent);
-      if (policy === undefined || !retryable) throw finish(error, attempt, false);
+      // No retries asked for (or none allowed): nothing here reads the classification, which stays
+      // deferred until the caller reads it.
+      if (policy === undefined || maxAttempts === 1) throw finish(error, attempt, false);
+      if (!shouldRetry(error, options.idempotent)) throw finish(error, attempt, false);
       // Exhausted only when retries were allowed: `maxAttempts: 1` asked for none.
       if (attempt >= maxAttempts || deadlineFired) throw finish(error, attempt, maxAttempts > 1);
       const wait = safeGet(safeGet(error, 'classification'), 'retryAfterSeconds');

@@ -1,0 +1,382 @@
+/**
+ * The literal prefilter (prefilter.ts) gives the same answers as running every vocabulary's regex,
+ * which is what classify did before it (issue 17):
+ * - the table of required literals is what the patterns require (re-derived here);
+ * - soundness: wherever a vocabulary's regex matches a text, the scanner says it may, over every
+ *   corpus and scenario string and fuzzed text built from the patterns themselves;
+ * - the whole decision: `explainClassification` (classification, rule, evidence and every feature
+ *   read with its evidence) is identical with the prefilter and with it turned off (the scan
+ *   answering "every list may match", i.e. every regex runs, the reference path);
+ * - `secondsOf` equals its former regex-table implementation.
+ */
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  candidateEntries,
+  FEATURE_NAMES,
+  Features,
+  INDEX_OF,
+  literalPrefilter,
+  secondsOf,
+} from './features.ts';
+import { explainClassification, type ProviderErrorMetadata } from './index.ts';
+import { LiteralScanner } from './prefilter.ts';
+import { entryLiterals, literalsTableSource, requiredLiterals } from './required-literals.ts';
+import * as vocabularies from './vocabulary.ts';
+import { REQUIRED_LITERALS } from './vocabulary-literals.ts';
+
+const ALL: readonly vocabularies.Vocabulary[] = Object.values(vocabularies).filter(
+  (value): value is vocabularies.Vocabulary => value instanceof vocabularies.Vocabulary,
+);
+const TEXT_FEATURES = FEATURE_NAMES.filter((name) => name !== 'quotaIdWindow');
+const byName = new Map(ALL.map((vocabulary) => [vocabulary.name, vocabulary]));
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+
+/** Every string in a JSON value (messages, codes, types, nested bodies), and each JSON body whole. */
+function stringsOf(value: unknown, into: string[]): void {
+  if (typeof value === 'string') {
+    into.push(value);
+    return;
+  }
+  if (Array.isArray(value)) for (const item of value) stringsOf(item, into);
+  else if (value !== null && typeof value === 'object') {
+    into.push(JSON.stringify(value));
+    for (const item of Object.values(value)) stringsOf(item, into);
+  }
+}
+
+function jsonFiles(directory: string): string[] {
+  return readdirSync(directory).flatMap((name) => {
+    const path = join(directory, name);
+    if (statSync(path).isDirectory()) return jsonFiles(path);
+    return name.endsWith('.json') ? [path] : [];
+  });
+}
+
+/** The corpus (corpus/cases) and every llm-mock scenario: real provider wordings, as strings. */
+const REAL_TEXTS: readonly string[] = (() => {
+  const strings: string[] = [];
+  for (const path of [
+    ...jsonFiles(join(root, 'corpus/cases')),
+    ...jsonFiles(join(root, 'packages/llm-mock/scenarios')),
+  ]) {
+    stringsOf(JSON.parse(readFileSync(path, 'utf8')) as unknown, strings);
+  }
+  return [...new Set(strings)];
+})();
+
+/**
+ * The reference: each vocabulary's full alternation (`find`, what classify ran before). Where it
+ * matches, the scan must leave at least one entry as a candidate, and the alternation of the
+ * candidates must give the very same match.
+ */
+function expectSound(text: string): void {
+  const lower = text.toLowerCase();
+  const { scanner, firstEntry } = literalPrefilter();
+  const candidates = new Int32Array(scanner.words);
+  scanner.scan(lower, candidates);
+  for (const name of TEXT_FEATURES) {
+    const vocabulary = byName.get(name);
+    if (vocabulary === undefined) throw new Error(`no vocabulary named ${name}`);
+    const reference = vocabulary.find(lower);
+    const among = candidateEntries(
+      candidates,
+      firstEntry[INDEX_OF[name]] ?? -1,
+      vocabulary.patterns().length,
+    );
+    const found = among === 0 ? undefined : vocabulary.findAmong(lower, among);
+    if (found !== reference) {
+      expect({ name, found }, `${name} on ${JSON.stringify(lower.slice(0, 200))}`).toEqual({
+        name,
+        found: reference,
+      });
+    }
+  }
+}
+
+/** Metadata the rule table reads in many ways: each status and origin that changes which rules run. */
+function metadataFor(message: string, variant: number): ProviderErrorMetadata {
+  const statuses = [undefined, 400, 402, 403, 404, 413, 415, 422, 429, 500, 503, 529];
+  const origins = ['http', 'stream_event', 'blocked_response', 'validation', 'unknown'] as const;
+  const status = statuses[variant % statuses.length];
+  const origin = origins[Math.floor(variant / statuses.length) % origins.length] ?? 'http';
+  const metadata: ProviderErrorMetadata = { provider: 'test', origin, message };
+  if (status !== undefined) metadata.statusCode = status;
+  return metadata;
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** `explainClassification` with the prefilter and without it (every vocabulary's regex runs). */
+function expectSameExplanation(metadata: ProviderErrorMetadata): void {
+  const withPrefilter = explainClassification(metadata);
+  const spy = vi.spyOn(LiteralScanner.prototype, 'scan').mockImplementation((_, into) => {
+    into.fill(-1);
+  });
+  const reference = explainClassification(metadata);
+  spy.mockRestore();
+  expect(withPrefilter).toEqual(reference);
+}
+
+describe('the required literals', () => {
+  it('vocabulary-literals.ts is what the patterns require (UPDATE_LITERALS=1 rewrites it)', () => {
+    const source = literalsTableSource(ALL);
+    if (process.env.UPDATE_LITERALS === '1') {
+      writeFileSync(fileURLToPath(new URL('./vocabulary-literals.ts', import.meta.url)), source);
+    }
+    for (const vocabulary of ALL) {
+      expect(
+        REQUIRED_LITERALS[vocabulary.name]?.map((literals) => literals ?? undefined),
+        vocabulary.name,
+      ).toEqual(entryLiterals(vocabulary));
+    }
+    expect(Object.keys(REQUIRED_LITERALS).sort()).toEqual(ALL.map((vocabulary) => vocabulary.name).sort());
+  });
+
+  it('are read from the pattern syntax soundly (what the reader claims, the regex requires)', () => {
+    expect(requiredLiterals(/context[ _-]?(?:length|window)/)).toEqual(
+      new Set(['', ' ', '_', '-'].flatMap((gap) => [`context${gap}length`, `context${gap}window`])),
+    );
+    expect(requiredLiterals(/consumer .{0,120} has been suspended/)).toEqual(
+      new Set([' has been suspended']),
+    );
+    // Nothing known before or after an unbounded piece: `a.*b` requires neither `ab` nor more.
+    expect(requiredLiterals(/a.*b/)).toEqual(new Set(['a']));
+    expect(requiredLiterals(/x?/)).toBeUndefined();
+    expect(requiredLiterals(/\d+/)).toBeUndefined();
+    expect(requiredLiterals(/abc/i)).toBeUndefined();
+    // A lookaround matches no character: it is skipped, never required.
+    expect(requiredLiterals(/caps?\b(?! per)/)).toEqual(new Set(['cap']));
+    // Every string a small pattern matches contains one of its literals.
+    for (const pattern of [/(?:ab|cd)e?f{2,3}/, /(?:x-)?api[ _-]?key/, /a(?:b|c)*d/, /[ab]c|d[^e]f/]) {
+      const literals = requiredLiterals(pattern);
+      fc.assert(
+        fc.property(fc.stringMatching(pattern), (text) => {
+          expect(literals === undefined || [...literals].some((literal) => text.includes(literal))).toBe(
+            true,
+          );
+        }),
+        { numRuns: 200 },
+      );
+    }
+  });
+
+  it('the scanner finds a literal wherever it is, overlapping or not', () => {
+    const lists = [['he', 'she', 'hers'], ['his'], ['rate limit'], ['limit']];
+    const own = new LiteralScanner(lists);
+    fc.assert(
+      fc.property(
+        // Short texts take the one-lane loop, long ones the four lanes (a literal across a lane's edge).
+        fc.array(fc.constantFrom('h', 'e', 's', 'i', 'r', 'x', 'rate limit', ' ', 'limi', 't', 'é'), {
+          maxLength: 200,
+        }),
+        (parts) => {
+          const text = parts.join('');
+          let expected = 0;
+          lists.forEach((list, index) => {
+            if (list.some((literal) => text.includes(literal))) expected |= 1 << index;
+          });
+          const found = new Int32Array(own.words);
+          own.scan(text, found);
+          expect(found[0]).toBe(expected);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+    // A list with no requirement is always a candidate; non-ASCII text is read, never misread.
+    const withAlways = new LiteralScanner([undefined, ['é'], ['ab']]);
+    const found = new Int32Array(1);
+    withAlways.scan('', found);
+    expect(found[0]).toBe(0b011);
+    withAlways.scan('xäbab', found);
+    expect(found[0]).toBe(0b111);
+    // More lists than one word holds: list 40 is bit 8 of the second word.
+    const many = new LiteralScanner(Array.from({ length: 41 }, (_, index) => [`w${index}w`]));
+    const words = new Int32Array(many.words);
+    many.scan('.. w40w w3w ..', words);
+    expect([...words]).toEqual([1 << 3, 1 << 8]);
+  });
+});
+
+// Phrases each vocabulary entry matches (generated from the entry itself: fast-check's
+// generator knows no `\b` or lookaround, so those are left out of the generating copy), spliced
+// into real wordings and noise, with case changes and word boundaries around them.
+const phrase = fc.oneof(
+  ...ALL.flatMap((vocabulary) =>
+    vocabulary.patterns().map((pattern) =>
+      fc.stringMatching(new RegExp(pattern.source.replace(/\\b/g, '').replace(/\(\?<?[=!][^)]*\)/g, '')), {
+        size: 'small',
+      }),
+    ),
+  ),
+);
+const noise = fc.oneof(
+  fc.constantFrom(' ', '', '_', '-', '"', ': ', '. ', '(', ')', '\n', 'é', '`'),
+  fc.string({ maxLength: 8 }),
+  fc.constantFrom(...REAL_TEXTS.filter((text) => text.length < 300)),
+);
+const spliced = fc
+  .array(
+    fc.oneof(
+      phrase,
+      noise,
+      fc.constantFrom(
+        ...Object.values(REQUIRED_LITERALS).flatMap((entries) => entries.flatMap((list) => list ?? [])),
+      ),
+    ),
+    {
+      maxLength: 8,
+    },
+  )
+  .chain((parts) =>
+    fc
+      .tuple(fc.constant(parts.join('')), fc.boolean())
+      .map(([text, upper]) => (upper ? text.toUpperCase() : text)),
+  );
+
+describe('the prefilter never hides a match', () => {
+  it(`over every corpus and scenario string (${REAL_TEXTS.length})`, () => {
+    expect(REAL_TEXTS.length).toBeGreaterThan(500);
+    for (const text of REAL_TEXTS) expectSound(text);
+  });
+
+  it('over fuzzed text built from the patterns, the literals, real wordings and noise', () => {
+    fc.assert(
+      fc.property(spliced, (text) => {
+        expectSound(text);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+describe('classify decides the same with the prefilter as without it', () => {
+  it('on every corpus and scenario string, under every status and origin that changes the rules read', () => {
+    let compared = 0;
+    REAL_TEXTS.forEach((text, index) => {
+      // Each text under three of the 60 status × origin variants, rotating.
+      for (const offset of [0, 20, 40]) {
+        expectSameExplanation(metadataFor(text, index + offset));
+        compared += 1;
+      }
+    });
+    expect(compared).toBeGreaterThan(1500);
+  });
+
+  it('on fuzzed metadata', () => {
+    fc.assert(
+      fc.property(
+        spliced,
+        fc.nat(59),
+        fc.option(fc.constantFrom('rate_limit_exceeded', 'insufficient_quota', 'RESOURCE_EXHAUSTED', 'x')),
+        fc.option(fc.array(fc.constantFrom('PerMinute', 'per_day', 'FreeTier', 'requests_per_second'))),
+        (message, variant, providerCode, quotaIds) => {
+          const metadata = metadataFor(message, variant);
+          if (providerCode !== null) metadata.providerCode = providerCode;
+          if (quotaIds !== null) metadata.quotaIds = quotaIds;
+          expectSameExplanation(metadata);
+        },
+      ),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('keeps each Features to its own text when two read in turn (the scan buffer is shared)', () => {
+    const rate = new Features({
+      provider: 'test',
+      origin: 'http',
+      statusCode: 429,
+      message: 'Rate limit reached',
+    });
+    const busy = new Features({
+      provider: 'test',
+      origin: 'http',
+      statusCode: 503,
+      message: 'The model is overloaded',
+    });
+    expect(rate.get('overflow')).toBeUndefined();
+    expect(busy.get('capacity')).toBe('overloaded');
+    expect(rate.get('throttle')).toBe('rate limit');
+    expect(rate.get('capacity')).toBeUndefined();
+    expect(busy.get('throttle')).toBeUndefined();
+  });
+
+  it('findAmong: a subset of entries gives the leftmost match of its own alternation, and past the bound of compiled subsets the full one', () => {
+    const entries = () => [/z+/, /y{2}/, /x|w/, /v\d/, /uu?/, /t/, /s/, /r/, /q/, /p/];
+    const text = 'a ww yyy zz';
+    // Any subset of the first five entries: the leftmost match among just those entries (31 subsets,
+    // under the bound).
+    const some = new vocabularies.Vocabulary('some', entries);
+    for (let among = 1; among < 32; among += 1) {
+      const chosen = some.patterns().filter((_, index) => ((among >>> index) & 1) === 1);
+      const reference = new RegExp(chosen.map((entry) => `(?:${entry.source})`).join('|')).exec(text)?.[0];
+      expect(some.findAmong(text, among)).toBe(reference);
+    }
+    // Entries 0, 1 and 2 match somewhere in the text; every subset holding them (128, past the
+    // bound of 32 compiled) gives the full alternation's match, as the prefilter relies on.
+    const all = new vocabularies.Vocabulary('all', entries);
+    const full = all.find(text);
+    expect(full).toBe('w');
+    for (let rest = 0; rest < 128; rest += 1) {
+      expect(all.findAmong(text, 0b111 | (rest << 3))).toBe(full);
+    }
+  });
+
+  it('reads every feature by its own index', () => {
+    expect(Object.keys(INDEX_OF)).toEqual([...FEATURE_NAMES]);
+    FEATURE_NAMES.forEach((name, index) => {
+      expect(INDEX_OF[name]).toBe(index);
+    });
+  });
+});
+
+/** `secondsOf` as it was: a table of unit patterns, matchAll. */
+function referenceSecondsOf(words: string): number | undefined {
+  const units: ReadonlyArray<readonly [RegExp, number]> = [
+    [/^(?:milliseconds?|ms)$/, 0.001],
+    [/^(?:hours?|hrs?|h)$/, 3600],
+    [/^(?:minutes?|mins?|m)$/, 60],
+    [/^(?:seconds?|secs?|s)$/, 1],
+  ];
+  let total = 0;
+  let found = false;
+  for (const match of words.toLowerCase().matchAll(/(\d+(?:\.\d+)?)\s*([a-z]+)/g)) {
+    const row = units.find(([pattern]) => pattern.test(match[2] ?? ''));
+    if (row === undefined) continue;
+    total += Number(match[1]) * row[1];
+    found = true;
+  }
+  return found && Number.isFinite(total) ? total : undefined;
+}
+
+describe('secondsOf', () => {
+  it('equals its former implementation', () => {
+    const unit = fc.constantFrom(
+      ...['ms', 'millisecond', 'milliseconds', 'h', 'hr', 'hrs', 'hour', 'hours', 'm', 'min', 'mins'],
+      ...['minute', 'minutes', 's', 'sec', 'secs', 'second', 'seconds', 'S', 'Ms', 'days', 'x', 'msec'],
+    );
+    const amount = fc.oneof(
+      fc.nat(100000).map(String),
+      fc.double({ min: 0, max: 1e4, noNaN: true }).map((n) => n.toFixed(3)),
+    );
+    const words = fc
+      .array(
+        fc.tuple(amount, fc.constantFrom('', ' ', '  '), unit, fc.constantFrom(' ', ', ', ' and ', '')),
+        {
+          maxLength: 5,
+        },
+      )
+      .map((parts) => `try again in ${parts.map((part) => part.join('')).join('')}`);
+    fc.assert(
+      fc.property(fc.oneof(words, fc.string()), (text) => {
+        expect(secondsOf(text)).toBe(referenceSecondsOf(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});

@@ -1,0 +1,262 @@
+/**
+ * The literal prefilter in front of the vocabularies (issue 17: one pass over the text instead of
+ * one regex pass per list).
+ *
+ * Each vocabulary has REQUIRED LITERALS (vocabulary-literals.ts, derived from its patterns by
+ * required-literals.ts and kept equal to them by a test): every match of the vocabulary contains
+ * one of them. One Aho–Corasick pass over the lower-cased text says which vocabularies have a
+ * required literal somewhere in it; only those run their regex, unchanged. A vocabulary whose
+ * literals are all absent cannot match, so its answer (`undefined`) is the regex's own: answers
+ * and evidence are identical by construction, and the differential test (prefilter.test.ts)
+ * checks it over the corpus, the scenarios and fuzzed text.
+ *
+ * Written here rather than taken from a package: the npm Aho–Corasick packages (e.g.
+ * modern-ahocorasick, ahocorasick) return the matches as arrays of objects, and classify needs
+ * only one bit per list per call, with no allocation, over a string that is already lower-cased;
+ * the DFA below is one flat typed array and a short loop.
+ */
+
+/**
+ * The longest prefix of a literal the automaton keeps: a text that contains a literal contains
+ * its prefix, so a prefix is as sound a requirement, and past this length it is as selective while
+ * the automaton (built on the first classify) stays small.
+ */
+const DEPTH = 10;
+const prefixOf = (literal: string): string => literal.slice(0, DEPTH);
+
+/** How many lanes a long text is scanned in (`scan`). */
+const LANES = 4;
+
+/** Literals are read in ASCII; a list with a literal beyond it is run always (never the case). */
+const ASCII = 128;
+
+/** A literal the automaton can read: not empty, ASCII, no NUL (column 0 is "any other byte"). */
+function readable(literal: string): boolean {
+  if (literal.length === 0) return false;
+  for (let at = 0; at < literal.length; at += 1) {
+    const code = literal.charCodeAt(at);
+    if (code === 0 || code >= ASCII) return false;
+  }
+  return true;
+}
+
+// The scan's byte buffer and encoder, made on the first scan and reused (classify is synchronous).
+let bytes = new Uint8Array(0);
+let encoder: TextEncoder | undefined;
+
+/** A transition not resolved yet (greater than any row offset). */
+const UNSET = 0x7fffffff;
+
+/**
+ * One Aho–Corasick automaton over the required literals of many lists: `scan(text, into)` is one
+ * pass that sets bit `i % 32` of `into[i >> 5]` when a literal of list `i` occurs in `text`. A list
+ * with no requirement has its bit set always.
+ *
+ * The trie is built on construction (a few thousand steps); the DFA's transitions (the trie's
+ * goto with the failure links folded in) are resolved the first time a scan takes them and kept,
+ * so the first classify does not pay for a full table it mostly never visits.
+ */
+export class LiteralScanner {
+  /** How many 32-bit words a mask of the lists takes. */
+  readonly words: number;
+  /** Each byte's column; 0 for a byte no literal contains (every byte ≥ 0x80). */
+  private readonly columnOf = new Uint8Array(256);
+  private readonly columns: number;
+  /** The trie: `trie[state × columns + column]` is the child state, or 0 (the root is no child). */
+  private readonly trie: Uint16Array;
+  /** Each trie state's parent and the column that leads to it from there. */
+  private readonly parent: Uint16Array;
+  private readonly parentColumn: Uint8Array;
+  /** The lists whose literal ends exactly at each state: `words` words a state. */
+  private readonly ends: Int32Array;
+  /** Each state's failure state, resolved lazily (-1 until then). */
+  private readonly failure: Int32Array;
+  /** Whether a state's `output` is resolved; its lists: its own, and its failure state's. */
+  private readonly outputKnown: Uint8Array;
+  private readonly output: Int32Array;
+  /**
+   * The DFA: `delta[state × columns + column]` is the next state's row offset (state × columns),
+   * bit-inverted (negative) when a literal ends at that state; UNSET until first taken.
+   */
+  private readonly delta: Int32Array;
+  /** The lists that have no requirement: their bits are always set. */
+  private readonly always: Int32Array;
+
+  /** `lists[i]` is list i's literals, or `undefined` when it has no requirement. */
+  constructor(lists: ReadonlyArray<readonly string[] | undefined>) {
+    const words = Math.max(1, Math.ceil(lists.length / 32));
+    this.words = words;
+    this.always = new Int32Array(words);
+    let columns = 1;
+    let length = 1;
+    const kept: Array<readonly string[] | undefined> = lists.map((list, index) => {
+      if (list === undefined || list.length === 0 || !list.every(readable)) {
+        this.always[index >> 5] = (this.always[index >> 5] as number) | (1 << (index & 31));
+        return undefined;
+      }
+      const prefixes = list.map(prefixOf);
+      for (const literal of prefixes) {
+        length += literal.length;
+        for (let at = 0; at < literal.length; at += 1) {
+          const code = literal.charCodeAt(at);
+          if (this.columnOf[code] === 0) this.columnOf[code] = columns++;
+        }
+      }
+      return prefixes;
+    });
+    this.columns = columns;
+    // At most one state per literal character, plus the root (cut to the states made, below).
+    if (length > 0xffff) throw new RangeError('LiteralScanner: too many literal characters');
+    const trie = new Uint16Array(length * columns);
+    const parent = new Uint16Array(length);
+    const parentColumn = new Uint8Array(length);
+    const ends = new Int32Array(length * words);
+    let states = 1;
+    kept.forEach((list, index) => {
+      for (const literal of list ?? []) {
+        let state = 0;
+        for (let at = 0; at < literal.length; at += 1) {
+          const column = this.columnOf[literal.charCodeAt(at)] as number;
+          const cell = state * columns + column;
+          if ((trie[cell] as number) === 0) {
+            trie[cell] = states;
+            parent[states] = state;
+            parentColumn[states] = column;
+            states += 1;
+          }
+          state = trie[cell] as number;
+        }
+        const word = state * words + (index >> 5);
+        ends[word] = (ends[word] as number) | (1 << (index & 31));
+      }
+    });
+    this.trie = trie.slice(0, states * columns);
+    this.parent = parent.slice(0, states);
+    this.parentColumn = parentColumn.slice(0, states);
+    this.ends = ends.slice(0, states * words);
+    this.failure = new Int32Array(states).fill(-1);
+    this.failure[0] = 0;
+    this.outputKnown = new Uint8Array(states);
+    this.outputKnown[0] = 1; // The root: no literal is empty.
+    this.output = new Int32Array(states * words);
+    this.delta = new Int32Array(states * columns).fill(UNSET);
+  }
+
+  /**
+   * Sets in `into` (`words` words, cleared here) the lists that may match `text`: one pass, no
+   * allocation. The text is read as UTF-8 bytes written into a reused buffer (one native copy; a
+   * byte loop is faster than `charCodeAt`). Literals are ASCII, and in UTF-8 no byte of a
+   * non-ASCII character is ASCII, so every literal occurs in the bytes exactly where it occurs in
+   * the text; a non-ASCII character (bytes ≥ 0x80, column 0) leads back to the root either way.
+   *
+   * A DFA step waits on the previous one's table load, so a long text is read as four lanes
+   * stepped together (four independent chains the CPU overlaps): lane k reads from k quarters in,
+   * less DEPTH − 1 bytes, for a quarter plus DEPTH − 1 bytes. Every kept literal is at most DEPTH
+   * long, so each occurrence lies whole inside some lane; lanes overlap, which only sets a bit
+   * twice. Bytes past the text are zeros (column 0), which match nothing.
+   */
+  scan(text: string, into: Int32Array): void {
+    into.set(this.always);
+    // UTF-8 needs at most 3 bytes per UTF-16 unit; the lanes may read LANES bytes past the end.
+    if (bytes.length < text.length * 3 + LANES) bytes = new Uint8Array(text.length * 3 + LANES);
+    const buffer = bytes;
+    encoder ??= new TextEncoder();
+    const { written } = encoder.encodeInto(text, buffer);
+    buffer.fill(0, written, written + LANES);
+    const { columnOf, delta } = this;
+    if (written < LANES * DEPTH * 2) {
+      let state = 0;
+      for (let at = 0; at < written; at += 1) {
+        const cell = state + (columnOf[buffer[at] as number] as number);
+        let entry = delta[cell] as number;
+        if (entry === UNSET) entry = this.resolve(cell);
+        if (entry < 0) state = this.hit(~entry, into);
+        else state = entry;
+      }
+      return;
+    }
+    const quarter = Math.ceil(written / LANES);
+    const steps = quarter + DEPTH - 1;
+    const from1 = quarter - (DEPTH - 1);
+    const from2 = from1 + quarter;
+    const from3 = from2 + quarter;
+    let state0 = 0;
+    let state1 = 0;
+    let state2 = 0;
+    let state3 = 0;
+    for (let at = 0; at < steps; at += 1) {
+      const cell0 = state0 + (columnOf[buffer[at] as number] as number);
+      const cell1 = state1 + (columnOf[buffer[from1 + at] as number] as number);
+      const cell2 = state2 + (columnOf[buffer[from2 + at] as number] as number);
+      const cell3 = state3 + (columnOf[buffer[from3 + at] as number] as number);
+      let entry0 = delta[cell0] as number;
+      let entry1 = delta[cell1] as number;
+      let entry2 = delta[cell2] as number;
+      let entry3 = delta[cell3] as number;
+      if (entry0 === UNSET) entry0 = this.resolve(cell0);
+      if (entry1 === UNSET) entry1 = this.resolve(cell1);
+      if (entry2 === UNSET) entry2 = this.resolve(cell2);
+      if (entry3 === UNSET) entry3 = this.resolve(cell3);
+      state0 = entry0 < 0 ? this.hit(~entry0, into) : entry0;
+      state1 = entry1 < 0 ? this.hit(~entry1, into) : entry1;
+      state2 = entry2 < 0 ? this.hit(~entry2, into) : entry2;
+      state3 = entry3 < 0 ? this.hit(~entry3, into) : entry3;
+    }
+  }
+
+  /** Adds to `into` the lists whose literal ends at the state at row `offset`; returns `offset`. */
+  private hit(offset: number, into: Int32Array): number {
+    const { output, words } = this;
+    const first = (offset / this.columns) * words;
+    for (let word = 0; word < words; word += 1) {
+      into[word] = (into[word] as number) | (output[first + word] as number);
+    }
+    return offset;
+  }
+
+  /** Resolves and keeps the DFA transition of one cell (state × columns + column). */
+  private resolve(cell: number): number {
+    const { columns, words } = this;
+    const target = this.step(Math.floor(cell / columns), cell % columns);
+    this.resolveOutput(target);
+    let any = 0;
+    for (let word = 0; word < words; word += 1) any |= this.output[target * words + word] as number;
+    const offset = target * columns;
+    const entry = any === 0 ? offset : ~offset;
+    this.delta[cell] = entry;
+    return entry;
+  }
+
+  /** The DFA's next state from `state` on `column`. */
+  private step(state: number, column: number): number {
+    const cell = state * this.columns + column;
+    const entry = this.delta[cell] as number;
+    if (entry !== UNSET) return (entry < 0 ? ~entry : entry) / this.columns;
+    const child = this.trie[cell] as number;
+    if (child !== 0) return child;
+    return state === 0 ? 0 : this.step(this.failureOf(state), column);
+  }
+
+  /** The state of the longest proper suffix of `state`'s string that is in the trie. */
+  private failureOf(state: number): number {
+    const known = this.failure[state] as number;
+    if (known !== -1) return known;
+    const parent = this.parent[state] as number;
+    const failure = parent === 0 ? 0 : this.step(this.failureOf(parent), this.parentColumn[state] as number);
+    this.failure[state] = failure;
+    return failure;
+  }
+
+  /** The lists whose literal ends at `state`: its own, and its failure state's. */
+  private resolveOutput(state: number): void {
+    if (this.outputKnown[state] === 1) return;
+    const failure = this.failureOf(state);
+    this.resolveOutput(failure);
+    const { words } = this;
+    for (let word = 0; word < words; word += 1) {
+      this.output[state * words + word] =
+        (this.ends[state * words + word] as number) | (this.output[failure * words + word] as number);
+    }
+    this.outputKnown[state] = 1;
+  }
+}

@@ -1,0 +1,299 @@
+/**
+ * Reads a vocabulary's REQUIRED LITERALS: a set of strings such that every match of the pattern
+ * contains at least one of them (`context[ _-]?(?:length|window)` requires `context`, and
+ * `(?:prompt|input) (?:is )?too long` one of `prompt `, `input `). A text that contains none of a
+ * vocabulary's literals cannot match it, so its regex need not run (prefilter.ts).
+ *
+ * Reading 130 patterns costs about 30 ms, too much for the first classify, so this runs in the
+ * tests, which keep the table in vocabulary-literals.ts equal to what it derives
+ * (prefilter.test.ts; `UPDATE_LITERALS=1` rewrites the table). It follows the regex subset the
+ * vocabularies use; anything it does not know gives "no requirement", which only means the regex
+ * runs every time (sound, never wrong).
+ */
+
+import type { Vocabulary } from './vocabulary.ts';
+
+/** What one piece of a pattern can match, as far as literals go. */
+interface Info {
+  /** Every string the piece can match, when few and known; `undefined` when not. */
+  readonly exact: ReadonlySet<string> | undefined;
+  /** Every match contains one of these (none may be empty); `undefined`: no requirement known. */
+  readonly required: ReadonlySet<string> | undefined;
+}
+
+/** The most strings an `exact` set keeps before it is given up (a cross product grows fast). */
+const MAX_EXACT = 64;
+
+/** One character of a class the reader does not list (`.`, `\\d`, `[a-z]`). */
+const UNKNOWN_CHARACTER: Info = { exact: undefined, required: undefined };
+/** Matches no character (`\b`, `^`, a lookaround). */
+const EMPTY: Info = { exact: new Set(['']), required: undefined };
+/** Matches anything, maybe nothing (`.{0,40}`, `x*`). */
+const ANY: Info = { exact: undefined, required: undefined };
+
+/** The requirement a piece gives on its own: its exact strings when none is empty. */
+function requiredOf(info: Info): ReadonlySet<string> | undefined {
+  return better(info.exact !== undefined && !info.exact.has('') ? info.exact : undefined, info.required);
+}
+
+/** The shortest string of a set, counted up to `SELECTIVE`. */
+function shortest(set: ReadonlySet<string>): number {
+  let length = SELECTIVE;
+  for (const entry of set) length = Math.min(length, entry.length);
+  return length;
+}
+
+/**
+ * A literal this long is rare enough in prose: past it, fewer literals (a smaller automaton) beat
+ * longer ones (`context` rather than the 64 spellings of `context[ _-]?(?:length|window|...)`).
+ */
+const SELECTIVE = 10;
+
+/** The better of two requirements: the one whose shortest literal is longer, then the smaller. */
+function better(
+  a: ReadonlySet<string> | undefined,
+  b: ReadonlySet<string> | undefined,
+): ReadonlySet<string> | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  const lengthA = shortest(a);
+  const lengthB = shortest(b);
+  if (lengthA !== lengthB) return lengthA > lengthB ? a : b;
+  return a.size <= b.size ? a : b;
+}
+
+function concatenate(left: Info, right: Info): Info {
+  let exact: Set<string> | undefined;
+  if (
+    left.exact !== undefined &&
+    right.exact !== undefined &&
+    left.exact.size * right.exact.size <= MAX_EXACT
+  ) {
+    exact = new Set();
+    for (const a of left.exact) for (const b of right.exact) exact.add(a + b);
+  }
+  const required = better(
+    exact !== undefined && !exact.has('') ? exact : undefined,
+    better(requiredOf(left), requiredOf(right)),
+  );
+  return { exact, required };
+}
+
+function alternate(branches: readonly Info[]): Info {
+  let exact: Set<string> | undefined = new Set();
+  let required: Set<string> | undefined = new Set();
+  for (const branch of branches) {
+    if (exact !== undefined && branch.exact !== undefined && exact.size + branch.exact.size <= MAX_EXACT) {
+      for (const entry of branch.exact) exact.add(entry);
+    } else exact = undefined;
+    const own = requiredOf(branch);
+    if (required !== undefined && own !== undefined) for (const entry of own) required.add(entry);
+    else required = undefined;
+  }
+  return { exact, required };
+}
+
+/**
+ * A recursive-descent reader of the regex subset the vocabularies use: literals, escapes, `.`,
+ * classes, groups (capturing, non-capturing, lookarounds), alternation and quantifiers. It never
+ * needs to accept a pattern: the pattern is a RegExp already; it only has to stay sound.
+ */
+class PatternReader {
+  private at = 0;
+  constructor(private readonly source: string) {}
+
+  read(): Info {
+    const info = this.alternation();
+    // Anything left over (an unbalanced `)`) means the reader lost its way: claim nothing.
+    return this.at === this.source.length ? info : UNKNOWN_CHARACTER;
+  }
+
+  private alternation(): Info {
+    const branches = [this.sequence()];
+    while (this.source[this.at] === '|') {
+      this.at += 1;
+      branches.push(this.sequence());
+    }
+    return branches.length === 1 ? (branches[0] as Info) : alternate(branches);
+  }
+
+  private sequence(): Info {
+    // `whole`: what the sequence as a whole can match (for the groups and alternations around it).
+    // `run`: the exact strings of the pieces since the last unknown one, so that a literal after a
+    // `.{0,40}` (`consumer .{0,120} has been suspended`) still counts; any contiguous run's
+    // requirement is one of the whole sequence's, and the best one is kept.
+    let whole = EMPTY;
+    let run = EMPTY;
+    let best: ReadonlySet<string> | undefined;
+    while (this.at < this.source.length && this.source[this.at] !== '|' && this.source[this.at] !== ')') {
+      const piece = this.quantified(this.atom());
+      whole = concatenate(whole, piece);
+      const extended = concatenate(run, piece);
+      if (extended.exact !== undefined) run = extended;
+      else {
+        best = better(best, better(requiredOf(run), extended.required));
+        run = piece.exact !== undefined ? piece : EMPTY;
+      }
+    }
+    return { exact: whole.exact, required: better(whole.required, better(best, requiredOf(run))) };
+  }
+
+  private quantified(atom: Info): Info {
+    const next = this.source[this.at];
+    let minimum: number;
+    if (next === '?' || next === '*') {
+      minimum = 0;
+      this.at += 1;
+    } else if (next === '+') {
+      minimum = 1;
+      this.at += 1;
+    } else if (next === '{') {
+      const bounds = /^\{(\d+)(,(\d*))?\}/.exec(this.source.slice(this.at));
+      if (bounds === null) return atom; // A literal `{` (not used, but harmless).
+      minimum = Number(bounds[1]);
+      const exactCount = bounds[2] === undefined;
+      this.at += bounds[0].length;
+      if (this.source[this.at] === '?') this.at += 1;
+      if (exactCount && minimum === 1) return atom;
+      // `x{0,n}` may match nothing or anything x can repeat into: it claims nothing.
+      return minimum === 0 ? ANY : { exact: undefined, required: requiredOf(atom) };
+    } else {
+      return atom;
+    }
+    if (this.source[this.at] === '?') this.at += 1; // Lazy: the same strings.
+    if (minimum === 0) {
+      // `x?`: x or nothing; `x*`: nothing is required.
+      if (next === '?' && atom.exact !== undefined)
+        return { exact: new Set([...atom.exact, '']), required: undefined };
+      return ANY;
+    }
+    // `x+`: every match contains a match of x.
+    return { exact: undefined, required: requiredOf(atom) };
+  }
+
+  private atom(): Info {
+    const character = this.source[this.at] as string;
+    this.at += 1;
+    switch (character) {
+      case '(':
+        return this.group();
+      case '[':
+        return this.characterClass();
+      case '\\':
+        return this.escape();
+      case '.':
+        return UNKNOWN_CHARACTER;
+      case '^':
+      case '$':
+        return EMPTY;
+      default:
+        return { exact: new Set([character]), required: undefined };
+    }
+  }
+
+  private group(): Info {
+    let lookaround = false;
+    if (this.source[this.at] === '?') {
+      const kind = this.source.slice(this.at, this.at + 3);
+      if (kind.startsWith('?:')) this.at += 2;
+      else if (kind.startsWith('?=') || kind.startsWith('?!')) {
+        this.at += 2;
+        lookaround = true;
+      } else if (kind === '?<=' || kind === '?<!') {
+        this.at += 3;
+        lookaround = true;
+      } else {
+        // A named group `(?<name>`: skip the name.
+        const close = this.source.indexOf('>', this.at);
+        this.at = close === -1 ? this.source.length : close + 1;
+      }
+    }
+    const inner = this.alternation();
+    if (this.source[this.at] === ')') this.at += 1;
+    // A lookaround matches no characters: ignoring what it asserts only weakens the requirement.
+    return lookaround ? EMPTY : inner;
+  }
+
+  private characterClass(): Info {
+    const characters = new Set<string>();
+    let simple = this.source[this.at] !== '^';
+    while (this.at < this.source.length && this.source[this.at] !== ']') {
+      let character = this.source[this.at] as string;
+      this.at += 1;
+      if (character === '\\') {
+        character = this.source[this.at] ?? '';
+        this.at += 1;
+        if (/[a-zA-Z0-9]/.test(character)) simple = false; // \d, \w, \s, \u…: a range of characters.
+      } else if (character === '-' && characters.size > 0 && this.source[this.at] !== ']') {
+        simple = false; // A range a-z.
+      }
+      characters.add(character);
+    }
+    this.at += 1; // The closing `]`.
+    return simple && characters.size <= 8 ? { exact: characters, required: undefined } : UNKNOWN_CHARACTER;
+  }
+
+  private escape(): Info {
+    const character = this.source[this.at] ?? '';
+    this.at += 1;
+    if (character === 'b' || character === 'B') return EMPTY; // A word boundary matches no character.
+    // An escaped punctuation mark is itself; a letter or digit escape (\d, \s, \w, \n, \u…) is a
+    // class of characters, or more, and claims nothing.
+    if (/[a-zA-Z0-9]/.test(character)) return UNKNOWN_CHARACTER;
+    return { exact: new Set([character]), required: undefined };
+  }
+}
+
+/**
+ * The literals one of which every match of `pattern` contains, or `undefined` when the pattern
+ * has no such requirement (or uses syntax the reader does not follow). The pattern must have no
+ * flags that change what a literal matches (`i`, `u`, `v`): the vocabularies have none.
+ */
+export function requiredLiterals(pattern: RegExp): ReadonlySet<string> | undefined {
+  if (/[iuvx]/.test(pattern.flags)) return undefined;
+  if (/\\[upPkcx]/.test(pattern.source)) return undefined;
+  const required = requiredOf(new PatternReader(pattern.source).read());
+  if (required === undefined || required.size === 0) return undefined;
+  for (const literal of required) if (literal === '') return undefined;
+  return required;
+}
+
+/**
+ * The required literals of each entry of a vocabulary, without any literal that contains another
+ * (the shorter occurs wherever the longer does); `undefined` for an entry that has none.
+ */
+export function entryLiterals(vocabulary: Vocabulary): Array<readonly string[] | undefined> {
+  return vocabulary.patterns().map((entry) => {
+    const literals = requiredLiterals(entry);
+    if (literals === undefined) return undefined;
+    return [...literals]
+      .filter((literal) => ![...literals].some((other) => other !== literal && literal.includes(other)))
+      .sort();
+  });
+}
+
+const quoted = (literal: string): string => `'${literal.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+/** The source of vocabulary-literals.ts for these vocabularies (what `UPDATE_LITERALS=1` writes). */
+export function literalsTableSource(vocabularies: readonly Vocabulary[]): string {
+  const rows = vocabularies.map((vocabulary) => {
+    const entries = entryLiterals(vocabulary).map((literals) =>
+      literals === undefined ? 'null' : `[${literals.map(quoted).join(', ')}]`,
+    );
+    return `  ${vocabulary.name}: [${entries.join(', ')}],`;
+  });
+  return `// Generated from vocabulary.ts by required-literals.ts: do not edit. After changing a vocabulary,
+// run \`UPDATE_LITERALS=1 npx vitest run src/prefilter.test.ts\` in packages/classify, then
+// \`pnpm biome format --write packages/classify/src/vocabulary-literals.ts\` (that test fails while
+// this table differs from what the patterns require).
+
+/**
+ * The required literals of each entry of each vocabulary, in entry order: every match of the entry
+ * contains one of them (null: the entry has none, and always runs). Read by the prefilter
+ * (prefilter.ts).
+ */
+export const REQUIRED_LITERALS: Readonly<Record<string, ReadonlyArray<readonly string[] | null>>> = {
+${rows.join('\n')}
+};
+`;
+}
