@@ -88,7 +88,8 @@ describe('copyRawBody', () => {
   it("keeps the body unwritten through defineExtractor's provider fix", () => {
     const extractor = defineExtractor({
       provider: 'fixed',
-      extract: () => attachRawJsonBody({ provider: 'other', message: 'm', origin: 'http' }, { b: 2 }),
+      extract: () =>
+        attachRawJsonBody({ provider: 'other', message: 'm', origin: 'http' as const }, { b: 2 }),
     });
     const result = extractor.extract(new Error('x'))!;
     expect(result.provider).toBe('fixed');

@@ -129,7 +129,11 @@ const PENDING_RAW_BODIES = new WeakMap<object, object>();
 /** The JSON text of a parsed body, cut; `undefined` for bytes, a cycle or a throwing getter. */
 function jsonBodyText(body: unknown): string | undefined {
   try {
-    if (typeof body === 'object' && body !== null && (ArrayBuffer.isView(body) || body instanceof ArrayBuffer)) {
+    if (
+      typeof body === 'object' &&
+      body !== null &&
+      (ArrayBuffer.isView(body) || body instanceof ArrayBuffer)
+    ) {
       return undefined;
     }
     const text = JSON.stringify(body);
@@ -148,7 +152,12 @@ function readPendingRawBody(this: unknown): string | undefined {
     if (body === undefined) return undefined;
     const text = jsonBodyText(body);
     try {
-      Object.defineProperty(this, 'rawBody', { value: text, enumerable: false, writable: false, configurable: true });
+      Object.defineProperty(this, 'rawBody', {
+        value: text,
+        enumerable: false,
+        writable: false,
+        configurable: true,
+      });
       PENDING_RAW_BODIES.delete(this);
     } catch {
       // A frozen metadata keeps the getter: the text is written again on each read, the same.

@@ -101,7 +101,11 @@ function hasNoJsonText(body: object): boolean {
  * Keeps the body as `rawBody`: the SDK's parsed body is written as JSON text on first read only
  * (issue 17: memory); a primitive body's JSON text, else `fallback` (a text body), at once.
  */
-function attachBody(metadata: ProviderErrorMetadata, body: unknown, fallback?: () => string | undefined): void {
+function attachBody(
+  metadata: ProviderErrorMetadata,
+  body: unknown,
+  fallback?: () => string | undefined,
+): void {
   if (typeof body === 'object' && body !== null && !hasNoJsonText(body)) {
     attachRawJsonBody(metadata, body);
     return;

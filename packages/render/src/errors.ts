@@ -5,9 +5,9 @@ import type {
 } from '@faultline/classify';
 // The toolkit entry, not `@faultline/classify`: it loads no zod (issue 17, adapter import cost).
 import {
-  copyRawBody,
   classificationFor,
   classify,
+  copyRawBody,
   messageOf,
   parseClassification,
   safeGet,
