@@ -206,11 +206,17 @@ describe('the required literals', () => {
     // Hundreds of literals over a small alphabet: the scans below reach far more than the rows the
     // table starts with, so it grows (twice or more) between and within scans.
     const letters = (from: string[], minLength: number, maxLength: number) =>
-      fc.array(fc.constantFrom(...from), { minLength, maxLength, size: 'max' }).map((parts) => parts.join(''));
+      fc
+        .array(fc.constantFrom(...from), { minLength, maxLength, size: 'max' })
+        .map((parts) => parts.join(''));
     const literal = letters(['a', 'b', 'c', ' '], 3, 8);
     fc.assert(
       fc.property(
-        fc.array(fc.array(literal, { minLength: 1, maxLength: 4, size: 'max' }), { minLength: 60, maxLength: 90, size: 'max' }),
+        fc.array(fc.array(literal, { minLength: 1, maxLength: 4, size: 'max' }), {
+          minLength: 60,
+          maxLength: 90,
+          size: 'max',
+        }),
         fc.array(letters(['a', 'b', 'c', 'é', ' '], 0, 600), { minLength: 1, maxLength: 8 }),
         (lists, texts) => {
           const own = new LiteralScanner(lists);
