@@ -137,6 +137,16 @@ interface Prefilter {
 }
 let prefilter: Prefilter | undefined;
 
+/**
+ * How many `Features` read their text with every vocabulary's own regex before the prefilter is
+ * built: the automaton pays for itself over many classifies, not over one (building it is most of
+ * a cold process's first classify), so a process that classifies one failure never builds it.
+ * The answers are the same either way (the prefilter only skips regexes that cannot match).
+ */
+let unfilteredLeft = 1;
+/** `Features.scan` of one that reads without the prefilter. */
+const UNFILTERED = -2;
+
 export function literalPrefilter(): Prefilter {
   if (prefilter === undefined) {
     const lists: Array<readonly string[] | undefined> = [];
@@ -188,7 +198,7 @@ let limitNumberPattern: RegExp | undefined;
  */
 export class Features {
   private textCache: string | undefined;
-  /** The number of this Features' scan of the text (prefilter), -1 before it scans. */
+  /** The number of this Features' scan of the text (prefilter), -1 before it scans, UNFILTERED when it reads without. */
   private scan = -1;
   /** The features read so far (bit i: FEATURE_NAMES[i]), their values by index, and their order. */
   private readMask = 0;
@@ -225,6 +235,15 @@ export class Features {
   /** Reads a text feature for the first time. */
   private read(name: TextFeature, index: number): string | undefined {
     const text = this.text;
+    if (this.scan === -1 && prefilter === undefined && unfilteredLeft > 0) {
+      unfilteredLeft -= 1;
+      this.scan = UNFILTERED;
+    }
+    if (this.scan === UNFILTERED) {
+      const found = VOCABULARY_OF[name].find(text);
+      this.remember(name, found);
+      return found;
+    }
     const filter = literalPrefilter();
     // One scan per Features; its answer lives in the module's buffer until another Features scans
     // (a classify run in between, e.g. from an override: then this one scans again).

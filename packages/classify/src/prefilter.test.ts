@@ -234,6 +234,27 @@ describe('the required literals', () => {
     );
   });
 
+  it('a process reads its first Features without the prefilter, and builds it for the next', async () => {
+    // A fresh copy of the modules: nothing has classified in it yet.
+    vi.resetModules();
+    const fresh = await import('./classify.ts');
+    const { LiteralScanner: FreshScanner } = await import('./prefilter.ts');
+    const built = vi.spyOn(FreshScanner.prototype, 'scan');
+    const metadata: ProviderErrorMetadata = {
+      provider: 'openai',
+      origin: 'http',
+      statusCode: 429,
+      message: 'Rate limit reached for gpt-4o on tokens per min (TPM): Limit 30000. Please try again in 20s.',
+    };
+    const first = fresh.explainClassification(metadata);
+    expect(built).not.toHaveBeenCalled();
+    const second = fresh.explainClassification(metadata);
+    expect(built).toHaveBeenCalledTimes(1);
+    expect(second).toEqual(first);
+    expect(first).toEqual(explainClassification(metadata));
+    expect(first.classification.reason).toBe('rate_limit');
+  });
+
   it('keeps the real vocabularies under its table bound, and past it runs every list (sound)', () => {
     // The real literals fit (a DEPTH or vocabulary that outgrew the Uint16 table would filter nothing).
     const { scanner } = literalPrefilter();

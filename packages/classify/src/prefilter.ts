@@ -133,16 +133,19 @@ export class LiteralScanner {
     const parent = new Uint16Array(length);
     const parentColumn = new Uint8Array(length);
     const ends = new Int32Array(length * words);
+    // A dense goto table while inserting (one load a character instead of a walk along the
+    // siblings, up to 30 at the root), dropped after: only the links are kept.
+    const trie = new Uint16Array(length * columns);
     let states = 1;
     kept.forEach((list, index) => {
       for (const literal of list ?? []) {
         let state = 0;
         for (let at = 0; at < literal.length; at += 1) {
           const column = this.columnOf[literal.charCodeAt(at)] as number;
-          let child = firstChild[state] as number;
-          while (child !== 0 && parentColumn[child] !== column) child = nextSibling[child] as number;
+          let child = trie[state * columns + column] as number;
           if (child === 0) {
             child = states;
+            trie[state * columns + column] = child;
             states += 1;
             parent[child] = state;
             parentColumn[child] = column;

@@ -1,0 +1,12 @@
+import { readFileSync } from 'node:fs';
+const sample = JSON.parse(readFileSync('/tmp/c2/sample.json', 'utf8'));
+const f = await import('./src/features.ts');
+const c = await import('./src/index.ts');
+const t1 = performance.now();
+const p = f.literalPrefilter();
+const t2 = performance.now();
+p.scanner.scan(sample[0].message.toLowerCase(), p.candidates);
+const t3 = performance.now();
+c.classify(sample[0]);
+const t4 = performance.now();
+console.log(JSON.stringify({ build: +(t2 - t1).toFixed(2), firstScan: +(t3 - t2).toFixed(2), firstClassify: +(t4 - t3).toFixed(2) }));
