@@ -122,6 +122,13 @@ export const INDEX_OF: Readonly<Record<FeatureName, number>> = {
 };
 
 /**
+ * Each feature's vocabulary by its index (`undefined` for quotaIdWindow, which reads no text):
+ * `read` looks its vocabulary up by the index it already has (a keyed load by a feature name that
+ * varies from call to call is a megamorphic one).
+ */
+let vocabularyAt: ReadonlyArray<Vocabulary | undefined> | undefined;
+
+/**
  * The prefilter (prefilter.ts), built on the first text feature read, never at import: one pass
  * over the text says which vocabulary entries can match it at all (their required literals occur
  * in it); a vocabulary none of whose entries can is not run, and one with some runs just those.
@@ -252,7 +259,10 @@ export class Features {
       filter.scans += 1;
       this.scan = filter.scans;
     }
-    const vocabulary = VOCABULARY_OF[name];
+    vocabularyAt ??= FEATURE_NAMES.map((feature) =>
+      feature === 'quotaIdWindow' ? undefined : VOCABULARY_OF[feature],
+    );
+    const vocabulary = vocabularyAt[index] as Vocabulary;
     const count = filter.entryCount[index] as number;
     // A table out of step with the patterns (its test fails) only costs speed: the whole vocabulary runs.
     let found: string | undefined;
