@@ -68,14 +68,29 @@ export interface StreamGuardSdkResult {
   readonly guardNsPerChunk: number;
   /** guardNsPerChunk / sdkNsPerChunk. */
   readonly share: number;
+  /**
+   * The least any guard with an idle timer adds per chunk (the `rejectable` floor, in memory)
+   * against sdkNsPerChunk: below the goal only where a guard can meet it at all.
+   */
+  readonly floorShare: number;
   readonly goalShare: number;
   readonly met: boolean;
+}
+
+/** A wrapper that does nothing a guard does beyond what its name says: the floor under every guard. */
+export interface StreamFloorRow {
+  readonly wrapper: 'forward' | 'then' | 'rejectable' | 'yield*';
+  readonly description: string;
+  /** Median over the paired rounds of (wrapped − unwrapped) / chunks. */
+  readonly addedNsPerChunk: number;
 }
 
 export interface StreamGuardResult {
   readonly idleTimeoutMs: number;
   readonly rounds: number;
   readonly inMemory: StreamGuardRow[];
+  /** Measured in the same run as `inMemory`, on openai's chunks (no floor reads a chunk). */
+  readonly floors: StreamFloorRow[];
   readonly sdk: StreamGuardSdkResult[];
 }
 
@@ -150,6 +165,115 @@ function checkUntouched(label: string, expected: readonly unknown[], actual: rea
   if (actual.length !== expected.length || actual.some((chunk, index) => chunk !== expected[index])) {
     throw new Error(`bench: ${label} did not pass the chunks through untouched`);
   }
+}
+
+type Step = IteratorResult<object>;
+
+/** Hands on the source's own promise: sees nothing, so it can classify nothing. */
+class ForwardingIterator {
+  constructor(private readonly source: AsyncIterator<object>) {}
+  next(): Promise<Step> {
+    return this.source.next();
+  }
+}
+
+/**
+ * One `.then` per `next()`, the step handed on as it is: sees every step and every error, the
+ * least any guard adds that classifies an error or reads a chunk (a guard without an idle timer).
+ */
+class ThenIterator {
+  constructor(private readonly source: AsyncIterator<object>) {}
+  private readonly pass = (step: Step): Step => step;
+  private readonly fail = (error: unknown): never => {
+    throw error;
+  };
+  next(): Promise<Step> {
+    return this.source.next().then(this.pass, this.fail);
+  }
+}
+
+/**
+ * The same, handing the caller a promise of its own per `next()` that a stalled read could be
+ * rejected through: the least any guard with an idle timer adds (the source's promise cannot be
+ * rejected from outside, and a promise from `.then` settles only when the source's does).
+ */
+class RejectableIterator {
+  private resolve: ((step: Step) => void) | undefined;
+  private reject: ((error: unknown) => void) | undefined;
+  constructor(private readonly source: AsyncIterator<object>) {}
+  private readonly capture = (resolve: (step: Step) => void, reject: (error: unknown) => void) => {
+    this.resolve = resolve;
+    this.reject = reject;
+  };
+  private readonly pass = (step: Step): void => this.resolve!(step);
+  private readonly fail = (error: unknown): void => this.reject!(error);
+  next(): Promise<Step> {
+    const read = new Promise<Step>(this.capture);
+    this.source.next().then(this.pass, this.fail);
+    return read;
+  }
+}
+
+async function* yieldAll(source: AsyncIterable<object>): AsyncGenerator<object, void, undefined> {
+  yield* source;
+}
+
+const iterableOf = (iterator: { next(): Promise<Step> }): AsyncIterable<object> => ({
+  [Symbol.asyncIterator]: () => iterator as AsyncIterator<object>,
+});
+
+const floorWrappers: ReadonlyArray<{
+  readonly wrapper: StreamFloorRow['wrapper'];
+  readonly description: string;
+  readonly wrap: (source: AsyncIterable<object>) => AsyncIterable<object>;
+}> = [
+  {
+    wrapper: 'forward',
+    description: "`next()` returns the source's own promise (sees nothing)",
+    wrap: (source) => iterableOf(new ForwardingIterator(source[Symbol.asyncIterator]())),
+  },
+  {
+    wrapper: 'then',
+    description:
+      'one `.then` per `next()`, the step handed on (sees every step: the least a guard without an idle timer adds)',
+    wrap: (source) => iterableOf(new ThenIterator(source[Symbol.asyncIterator]())),
+  },
+  {
+    wrapper: 'rejectable',
+    description:
+      'the same plus a promise of its own per `next()` that a stalled read can be rejected through (the least a guard with an idle timer adds)',
+    wrap: (source) => iterableOf(new RejectableIterator(source[Symbol.asyncIterator]())),
+  },
+  {
+    wrapper: 'yield*',
+    description: 'an `async function*` pass-through (`yield* source`)',
+    wrap: yieldAll,
+  },
+];
+
+/** What a wrapper costs that does nothing a guard does: the floor under the guards' figures. */
+async function benchFloors(count: number, rounds: number): Promise<StreamFloorRow[]> {
+  const chunks = openaiChunks(count);
+  for (const { wrapper, wrap } of floorWrappers) {
+    checkUntouched(`the ${wrapper} floor`, chunks, await drain(wrap(replay(chunks))));
+  }
+  const perRound = await cpuRounds(
+    [
+      ['floor: unwrapped', () => consume(replay(chunks))],
+      ...floorWrappers.map(
+        ({ wrapper, wrap }) => [`floor: ${wrapper}`, () => consume(wrap(replay(chunks)))] as const,
+      ),
+    ],
+    rounds,
+    200,
+  );
+  return floorWrappers.map(({ wrapper, description }, index) => ({
+    wrapper,
+    description,
+    addedNsPerChunk: median(
+      perRound.map((round) => (round[index + 1]!.medianNs - round[0]!.medianNs) / count),
+    ),
+  }));
 }
 
 async function benchInMemory(
@@ -387,6 +511,7 @@ async function benchSdkStream(
   idleTimeoutMs: number,
   rounds: number,
   guardNsPerChunk: number,
+  floorNsPerChunk: number,
 ): Promise<StreamGuardSdkResult> {
   const open = sdkSubject.opener(server);
   const unguarded = async () => consume(await open(count));
@@ -430,6 +555,7 @@ async function benchSdkStream(
     sdkNsPerChunk,
     guardNsPerChunk,
     share,
+    floorShare: floorNsPerChunk / sdkNsPerChunk,
     goalShare: STREAM_GUARD_GOAL_SHARE,
     met: share < STREAM_GUARD_GOAL_SHARE,
   };
@@ -437,7 +563,8 @@ async function benchSdkStream(
 
 /**
  * The stream guards' cost. In memory: each provider's complete stream replayed from an array,
- * drained unguarded and guarded (default idle timer, and with it off), in paired rounds. Against
+ * drained unguarded and guarded (default idle timer, and with it off), in paired rounds; then the
+ * floors, wrappers that do nothing a guard does beyond looking at each step. Against
  * each real SDK: a stream from a loopback server in a child process, unguarded and guarded; each
  * guard's in-memory added cost per chunk is set against its SDK's own cost per chunk.
  */
@@ -451,6 +578,10 @@ export async function benchStreamGuard({
   for (const subject of subjects) {
     inMemory.push(await benchInMemory(subject, inMemoryChunks, idleTimeoutMs, rounds));
   }
+  // More rounds than a guard's row: each floor stands for every provider, and one noisy round
+  // would move every floor share.
+  const floors = await benchFloors(inMemoryChunks, rounds * 2 - 1);
+  const rejectable = floors.find((floor) => floor.wrapper === 'rejectable')!;
   const server = await startStreamServer();
   const sdk: StreamGuardSdkResult[] = [];
   try {
@@ -466,11 +597,12 @@ export async function benchStreamGuard({
           idleTimeoutMs,
           rounds,
           row.addedNsPerChunk,
+          rejectable.addedNsPerChunk,
         ),
       );
     }
   } finally {
     await server.close();
   }
-  return { idleTimeoutMs, rounds, inMemory, sdk };
+  return { idleTimeoutMs, rounds, inMemory, floors, sdk };
 }

@@ -41,31 +41,29 @@ const REFUSAL = (): ProviderErrorMetadata => ({
  * - failure: a `message_delta` whose stop_reason is `refusal` (the streamed answer was declined);
  *   render's guard lets it through when the caller sets `detectBlockedAnswer: false`.
  */
-function eventScanner() {
-  return (value: unknown, facts: ChunkFacts): void => {
-    if (value === null || typeof value !== 'object') return;
-    const event = value as EventView;
-    const type = event.type;
-    if (type === 'content_block_delta') {
-      const delta = event.delta;
-      if (delta === null || typeof delta !== 'object') return;
-      const text = delta.text;
-      if (typeof text === 'string') facts.characters = text.length;
+function scanAnthropicEvent(value: unknown, facts: ChunkFacts): void {
+  if (value === null || typeof value !== 'object') return;
+  const event = value as EventView;
+  const type = event.type;
+  if (type === 'content_block_delta') {
+    const delta = event.delta;
+    if (delta === null || typeof delta !== 'object') return;
+    const text = delta.text;
+    if (typeof text === 'string') facts.characters = text.length;
+    else {
+      const thinking = delta.thinking;
+      if (typeof thinking === 'string') facts.characters = thinking.length;
       else {
-        const thinking = delta.thinking;
-        if (typeof thinking === 'string') facts.characters = thinking.length;
-        else {
-          const json = delta.partial_json;
-          if (typeof json === 'string') facts.characters = json.length;
-        }
+        const json = delta.partial_json;
+        if (typeof json === 'string') facts.characters = json.length;
       }
-    } else if (type === 'message_stop') facts.terminal = true;
-    else if (type === 'message_delta') {
-      const delta = event.delta;
-      if (delta !== null && typeof delta === 'object' && delta.stop_reason === 'refusal')
-        facts.failure = REFUSAL();
     }
-  };
+  } else if (type === 'message_stop') facts.terminal = true;
+  else if (type === 'message_delta') {
+    const delta = event.delta;
+    if (delta !== null && typeof delta === 'object' && delta.stop_reason === 'refusal')
+      facts.failure = REFUSAL();
+  }
 }
 
 /**
@@ -85,7 +83,7 @@ export function guardAnthropicStream<S extends AsyncIterable<unknown>>(
 ): GuardedStream<S> {
   const { inspectChunk, ...rest } = options;
   const userInspect = inspectChunk;
-  const scan = chunkScan(eventScanner());
+  const scan = chunkScan(scanAnthropicEvent);
   const scanInspect = scan.inspectChunk;
   return guardStainlessStream(stream as AsyncIterable<unknown>, anthropicExtractor, {
     provider: ANTHROPIC_PROVIDER,

@@ -528,6 +528,36 @@ describe('guardStream: chunks as they are', () => {
     expect(chunks[1]).toBe(proxy);
   });
 
+  it("hands on the source's own step object for an ordinary step, a fresh one otherwise", async () => {
+    const ordinary = { done: false, value: text('a') };
+    // A step that becomes a thenable once its promise is fulfilled: handed on, it would be adopted.
+    const thenable: Record<string, unknown> = { done: false, value: text('b') };
+    const loose = { done: 0, value: text('c') };
+    const steps: object[] = [ordinary, thenable, loose, { done: false, value: stop }];
+    let index = 0;
+    const source: AsyncIterable<Chunk> = {
+      [Symbol.asyncIterator]: () => ({
+        next: () => {
+          const step = steps[index++] ?? { done: true, value: undefined };
+          const fulfilled = Promise.resolve(step as IteratorResult<Chunk>);
+          // biome-ignore lint/suspicious/noThenProperty: a step that becomes a thenable is what this test is about
+          if (step === thenable) thenable.then = () => {};
+          return fulfilled;
+        },
+      }),
+    };
+    const iterator = guardStream(source, options)[Symbol.asyncIterator]();
+    expect(await iterator.next()).toBe(ordinary);
+    const second = await iterator.next();
+    expect(second).not.toBe(thenable);
+    expect(second).toEqual({ done: false, value: thenable.value });
+    const third = await iterator.next();
+    expect(third).not.toBe(loose);
+    expect(third).toEqual({ done: false, value: loose.value });
+    expect((await iterator.next()).value).toBe(stop);
+    expect(await iterator.next()).toEqual({ done: true, value: undefined });
+  });
+
   it('reads one step at a time when next() is called without awaiting', async () => {
     const iterator = guardStream(scripted<Chunk>([text('a'), text('b'), stop]), options)[
       Symbol.asyncIterator
