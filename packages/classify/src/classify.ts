@@ -258,20 +258,13 @@ function run(
   return decision === undefined ? { classification } : { classification, features: decision.features };
 }
 
-// The closed sets normalise checks against, and its readers: module-level, so a call allocates no
-// closures (normalise runs on every failure).
+// The closed sets normalise checks against: module-level, so a call allocates nothing for them
+// (normalise runs on every failure).
 const ORIGINS: ReadonlySet<string> = new Set(FailureOrigin.options);
 const PHASES: ReadonlySet<string> = new Set(NetworkPhase.options);
-const TEXT_FIELDS = [
-  'sdkErrorType',
-  'requestId',
-  'providerCode',
-  'providerType',
-  'providerParam',
-  'networkCode',
-  'blockReason',
-] as const;
+const CONDITIONS: ReadonlySet<string> = new Set(SdkCondition.options);
 
+/** A field of the metadata; `undefined` when reading it throws (a getter, a proxy). */
 function readField(metadata: unknown, key: string): unknown {
   try {
     return (metadata as Record<string, unknown> | null | undefined)?.[key];
@@ -280,45 +273,124 @@ function readField(metadata: unknown, key: string): unknown {
   }
 }
 
-function textField(metadata: unknown, key: string): string | undefined {
-  const value = readField(metadata, key);
+function text(value: unknown): string | undefined {
   return typeof value === 'string' ? value.slice(0, 8192) : undefined;
 }
 
-function numberField(metadata: unknown, key: string): number | undefined {
-  const value = readField(metadata, key);
+function finite(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+/** The metadata's fields, as `normalise` reads them. */
+interface Fields {
+  provider: unknown;
+  message: unknown;
+  origin: unknown;
+  statusCode: unknown;
+  retryAfterSeconds: unknown;
+  sdkErrorType: unknown;
+  requestId: unknown;
+  providerCode: unknown;
+  providerType: unknown;
+  providerParam: unknown;
+  networkCode: unknown;
+  blockReason: unknown;
+  networkPhase: unknown;
+  quotaIds: unknown;
+  sdkCondition: unknown;
+}
+
+/**
+ * Reads every field once: each read is a property load by a constant name (one inline-cached load
+ * where the metadata has one shape, as an extractor's always has), in one `try`; when a read
+ * throws, the fields are read again one by one, each throwing read giving `undefined`.
+ */
+function readFields(metadata: unknown): Fields {
+  if (metadata !== null && typeof metadata === 'object') {
+    const m = metadata as Record<string, unknown>;
+    try {
+      return {
+        provider: m.provider,
+        message: m.message,
+        origin: m.origin,
+        statusCode: m.statusCode,
+        retryAfterSeconds: m.retryAfterSeconds,
+        sdkErrorType: m.sdkErrorType,
+        requestId: m.requestId,
+        providerCode: m.providerCode,
+        providerType: m.providerType,
+        providerParam: m.providerParam,
+        networkCode: m.networkCode,
+        blockReason: m.blockReason,
+        networkPhase: m.networkPhase,
+        quotaIds: m.quotaIds,
+        sdkCondition: m.sdkCondition,
+      };
+    } catch {
+      // A getter or proxy threw: read field by field below.
+    }
+  }
+  return {
+    provider: readField(metadata, 'provider'),
+    message: readField(metadata, 'message'),
+    origin: readField(metadata, 'origin'),
+    statusCode: readField(metadata, 'statusCode'),
+    retryAfterSeconds: readField(metadata, 'retryAfterSeconds'),
+    sdkErrorType: readField(metadata, 'sdkErrorType'),
+    requestId: readField(metadata, 'requestId'),
+    providerCode: readField(metadata, 'providerCode'),
+    providerType: readField(metadata, 'providerType'),
+    providerParam: readField(metadata, 'providerParam'),
+    networkCode: readField(metadata, 'networkCode'),
+    blockReason: readField(metadata, 'blockReason'),
+    networkPhase: readField(metadata, 'networkPhase'),
+    quotaIds: readField(metadata, 'quotaIds'),
+    sdkCondition: readField(metadata, 'sdkCondition'),
+  };
 }
 
 /** Keeps only well-typed fields, so that classify stays total on malformed metadata. */
 function normalise(metadata: unknown): ProviderErrorMetadata {
-  const origin = textField(metadata, 'origin');
-  const phase = textField(metadata, 'networkPhase');
-  const quotaIds = readField(metadata, 'quotaIds');
-  const status = numberField(metadata, 'statusCode');
-  const retryAfter = numberField(metadata, 'retryAfterSeconds');
+  const fields = readFields(metadata);
+  const origin = text(fields.origin);
   const result: ProviderErrorMetadata = {
-    provider: textField(metadata, 'provider') ?? 'unknown',
-    message: textField(metadata, 'message') ?? '',
+    provider: text(fields.provider) ?? 'unknown',
+    message: text(fields.message) ?? '',
     origin:
       origin !== undefined && ORIGINS.has(origin) ? (origin as ProviderErrorMetadata['origin']) : 'unknown',
   };
+  const status = finite(fields.statusCode);
   if (status !== undefined && Number.isInteger(status)) result.statusCode = status;
+  const retryAfter = finite(fields.retryAfterSeconds);
   if (retryAfter !== undefined && retryAfter >= 0) result.retryAfterSeconds = retryAfter;
-  for (const key of TEXT_FIELDS) {
-    const value = textField(metadata, key);
-    if (value !== undefined) result[key] = value;
-  }
+  // One statement a field (not a loop over the names): each store has a constant name, and the
+  // fields are added in the same order as before.
+  const sdkErrorType = text(fields.sdkErrorType);
+  if (sdkErrorType !== undefined) result.sdkErrorType = sdkErrorType;
+  const requestId = text(fields.requestId);
+  if (requestId !== undefined) result.requestId = requestId;
+  const providerCode = text(fields.providerCode);
+  if (providerCode !== undefined) result.providerCode = providerCode;
+  const providerType = text(fields.providerType);
+  if (providerType !== undefined) result.providerType = providerType;
+  const providerParam = text(fields.providerParam);
+  if (providerParam !== undefined) result.providerParam = providerParam;
+  const networkCode = text(fields.networkCode);
+  if (networkCode !== undefined) result.networkCode = networkCode;
+  const blockReason = text(fields.blockReason);
+  if (blockReason !== undefined) result.blockReason = blockReason;
+  const phase = text(fields.networkPhase);
   if (phase !== undefined && PHASES.has(phase))
     result.networkPhase = phase as ProviderErrorMetadata['networkPhase'];
+  const { quotaIds } = fields;
   if (Array.isArray(quotaIds))
     result.quotaIds = quotaIds
       .slice(0, 50)
       .filter((id): id is string => typeof id === 'string')
       .map((id) => id.slice(0, 200));
   // A plain lookup, not zod's safeParse: a failed parse builds an error object on every call.
-  const condition = readField(metadata, 'sdkCondition');
-  if (typeof condition === 'string' && (SdkCondition.options as readonly string[]).includes(condition))
+  const condition = fields.sdkCondition;
+  if (typeof condition === 'string' && CONDITIONS.has(condition))
     result.sdkCondition = condition as SdkCondition;
   return result;
 }

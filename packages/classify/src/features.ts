@@ -122,6 +122,13 @@ export const INDEX_OF: Readonly<Record<FeatureName, number>> = {
 };
 
 /**
+ * Each feature's vocabulary by its index (`undefined` for quotaIdWindow, which reads no text):
+ * `read` looks its vocabulary up by the index it already has (a keyed load by a feature name that
+ * varies from call to call is a megamorphic one).
+ */
+let vocabularyAt: ReadonlyArray<Vocabulary | undefined> | undefined;
+
+/**
  * The prefilter (prefilter.ts), built on the first text feature read, never at import: one pass
  * over the text says which vocabulary entries can match it at all (their required literals occur
  * in it); a vocabulary none of whose entries can is not run, and one with some runs just those.
@@ -136,6 +143,16 @@ interface Prefilter {
   scans: number;
 }
 let prefilter: Prefilter | undefined;
+
+/**
+ * How many `Features` read their text with every vocabulary's own regex before the prefilter is
+ * built: the automaton pays for itself over many classifies, not over one (building it is most of
+ * a cold process's first classify), so a process that classifies one failure never builds it.
+ * The answers are the same either way (the prefilter only skips regexes that cannot match).
+ */
+let unfilteredLeft = 1;
+/** `Features.scan` of one that reads without the prefilter. */
+const UNFILTERED = -2;
 
 export function literalPrefilter(): Prefilter {
   if (prefilter === undefined) {
@@ -188,7 +205,7 @@ let limitNumberPattern: RegExp | undefined;
  */
 export class Features {
   private textCache: string | undefined;
-  /** The number of this Features' scan of the text (prefilter), -1 before it scans. */
+  /** The number of this Features' scan of the text (prefilter), -1 before it scans, UNFILTERED when it reads without. */
   private scan = -1;
   /** The features read so far (bit i: FEATURE_NAMES[i]), their values by index, and their order. */
   private readMask = 0;
@@ -225,6 +242,15 @@ export class Features {
   /** Reads a text feature for the first time. */
   private read(name: TextFeature, index: number): string | undefined {
     const text = this.text;
+    if (this.scan === -1 && prefilter === undefined && unfilteredLeft > 0) {
+      unfilteredLeft -= 1;
+      this.scan = UNFILTERED;
+    }
+    if (this.scan === UNFILTERED) {
+      const found = VOCABULARY_OF[name].find(text);
+      this.remember(name, found);
+      return found;
+    }
     const filter = literalPrefilter();
     // One scan per Features; its answer lives in the module's buffer until another Features scans
     // (a classify run in between, e.g. from an override: then this one scans again).
@@ -233,7 +259,10 @@ export class Features {
       filter.scans += 1;
       this.scan = filter.scans;
     }
-    const vocabulary = VOCABULARY_OF[name];
+    vocabularyAt ??= FEATURE_NAMES.map((feature) =>
+      feature === 'quotaIdWindow' ? undefined : VOCABULARY_OF[feature],
+    );
+    const vocabulary = vocabularyAt[index] as Vocabulary;
     const count = filter.entryCount[index] as number;
     // A table out of step with the patterns (its test fails) only costs speed: the whole vocabulary runs.
     let found: string | undefined;

@@ -201,6 +201,76 @@ describe('the required literals', () => {
     many.scan('.. w40w w3w ..', words);
     expect([...words]).toEqual([1 << 3, 1 << 8]);
   });
+
+  it('grows its table as scans reach more states, and answers the same after', () => {
+    // Hundreds of literals over a small alphabet: the scans below reach far more than the rows the
+    // table starts with, so it grows (twice or more) between and within scans.
+    const letters = (from: string[], minLength: number, maxLength: number) =>
+      fc
+        .array(fc.constantFrom(...from), { minLength, maxLength, size: 'max' })
+        .map((parts) => parts.join(''));
+    const literal = letters(['a', 'b', 'c', ' '], 3, 8);
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(literal, { minLength: 1, maxLength: 4, size: 'max' }), {
+          minLength: 60,
+          maxLength: 90,
+          size: 'max',
+        }),
+        fc.array(letters(['a', 'b', 'c', 'é', ' '], 0, 600), { minLength: 1, maxLength: 8 }),
+        (lists, texts) => {
+          const own = new LiteralScanner(lists);
+          const found = new Int32Array(own.words);
+          for (const text of texts) {
+            own.scan(text, found);
+            lists.forEach((list, index) => {
+              const expected = list.some((entry) => text.includes(entry)) ? 1 : 0;
+              expect(((found[index >> 5] as number) >>> (index & 31)) & 1).toBe(expected);
+            });
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('a process reads its first Features without the prefilter, and builds it for the next', async () => {
+    // A fresh copy of the modules: nothing has classified in it yet.
+    vi.resetModules();
+    const fresh = await import('./classify.ts');
+    const { LiteralScanner: FreshScanner } = await import('./prefilter.ts');
+    const built = vi.spyOn(FreshScanner.prototype, 'scan');
+    const metadata: ProviderErrorMetadata = {
+      provider: 'openai',
+      origin: 'http',
+      statusCode: 429,
+      message: 'Rate limit reached for gpt-4o on tokens per min (TPM): Limit 30000. Please try again in 20s.',
+    };
+    const first = fresh.explainClassification(metadata);
+    expect(built).not.toHaveBeenCalled();
+    const second = fresh.explainClassification(metadata);
+    expect(built).toHaveBeenCalledTimes(1);
+    expect(second).toEqual(first);
+    expect(first).toEqual(explainClassification(metadata));
+    expect(first.classification.reason).toBe('rate_limit');
+  });
+
+  it('keeps the real vocabularies under its table bound, and past it runs every list (sound)', () => {
+    // The real literals fit (a DEPTH or vocabulary that outgrew the Uint16 table would filter nothing).
+    const { scanner } = literalPrefilter();
+    expect(scanner.states).toBeGreaterThan(1000);
+    // 4,000 distinct 5-letter literals over 26 letters: more states than a Uint16 row offset reaches.
+    const letters = 'abcdefghijklmnopqrstuvwxyz';
+    const huge = Array.from({ length: 4000 }, (_, index) => [
+      Array.from({ length: 5 }, (_, at) => letters[Math.floor(index / 26 ** at) % 26]).join(''),
+    ]);
+    const tooBig = new LiteralScanner(huge);
+    expect(tooBig.states).toBe(1);
+    const found = new Int32Array(tooBig.words);
+    tooBig.scan('nothing here', found);
+    const set = huge.filter((_, index) => (((found[index >> 5] as number) >>> (index & 31)) & 1) === 1);
+    expect(set.length).toBe(huge.length);
+  });
 });
 
 // Phrases each vocabulary entry matches (generated from the entry itself: fast-check's

@@ -44,41 +44,62 @@ function readable(literal: string): boolean {
 let bytes = new Uint8Array(0);
 let encoder: TextEncoder | undefined;
 
-/** A transition not resolved yet (greater than any row offset). */
-const UNSET = 0x7fffffff;
+/** A transition not resolved yet (odd, and above any row offset: the table must stay under it). */
+const UNSET = 0xffff;
+
+/** A state that has no DFA row yet. */
+const NO_ROW = 0xffff;
+
+/** The rows the DFA table is made with (it doubles when a scan reaches more states). */
+const FIRST_ROWS = 64;
+
+/** A trie state that has no failure state resolved yet. */
+const NO_FAILURE = 0xffff;
 
 /**
  * One Aho–Corasick automaton over the required literals of many lists: `scan(text, into)` is one
  * pass that sets bit `i % 32` of `into[i >> 5]` when a literal of list `i` occurs in `text`. A list
  * with no requirement has its bit set always.
  *
- * The trie is built on construction (a few thousand steps); the DFA's transitions (the trie's
- * goto with the failure links folded in) are resolved the first time a scan takes them and kept,
- * so the first classify does not pay for a full table it mostly never visits.
+ * The trie is built on construction (a few thousand steps, kept as child and sibling links: a
+ * dense goto table was 120 KB for the few resolutions that read it); the DFA's transitions (the
+ * trie's goto with the failure links folded in) are resolved the first time a scan takes them and
+ * kept, so the first classify does not pay for a full table it mostly never visits. The DFA is one
+ * Uint16Array (a row offset fits: the table is kept under 64 K cells), with bit 0 marking a step
+ * into a state where a literal ends (rows are an even number of cells apart, so bit 0 is free).
  */
 export class LiteralScanner {
   /** How many 32-bit words a mask of the lists takes. */
   readonly words: number;
   /** Each byte's column; 0 for a byte no literal contains (every byte ≥ 0x80). */
   private readonly columnOf = new Uint8Array(256);
+  /** Cells a DFA row takes: the columns used, rounded up to even (see the class comment). */
   private readonly columns: number;
-  /** The trie: `trie[state × columns + column]` is the child state, or 0 (the root is no child). */
-  private readonly trie: Uint16Array;
+  /** The trie: each state's first child and next sibling (0: none; the root is no one's child). */
+  private readonly firstChild: Uint16Array;
+  private readonly nextSibling: Uint16Array;
   /** Each trie state's parent and the column that leads to it from there. */
   private readonly parent: Uint16Array;
   private readonly parentColumn: Uint8Array;
-  /** The lists whose literal ends exactly at each state: `words` words a state. */
-  private readonly ends: Int32Array;
-  /** Each state's failure state, resolved lazily (-1 until then). */
-  private readonly failure: Int32Array;
-  /** Whether a state's `output` is resolved; its lists: its own, and its failure state's. */
+  /** Each state's failure state, resolved lazily (NO_FAILURE until then). */
+  private readonly failure: Uint16Array;
+  /**
+   * Whether a state's `output` is resolved. Before, `output` holds the lists whose literal ends
+   * exactly at the state; after, also its failure state's (so every literal that ends there).
+   */
   private readonly outputKnown: Uint8Array;
   private readonly output: Int32Array;
   /**
-   * The DFA: `delta[state × columns + column]` is the next state's row offset (state × columns),
-   * bit-inverted (negative) when a literal ends at that state; UNSET until first taken.
+   * The DFA: `delta[row × columns + column]` is the next state's row offset (its row × columns),
+   * plus 1 when a literal ends at that state; UNSET until first taken. A state gets a row when a
+   * transition into it is first resolved (the root has row 0), and the table grows by doubling: a
+   * scan reaches a few hundred of the states, so the table holds those rows, not all of them.
    */
-  private readonly delta: Int32Array;
+  private delta: Uint16Array;
+  /** Each state's row (NO_ROW until it has one), and each row's state. */
+  private readonly rowOf: Uint16Array;
+  private stateOf: Uint16Array;
+  private rows = 1;
   /** The lists that have no requirement: their bits are always set. */
   private readonly always: Int32Array;
 
@@ -104,42 +125,68 @@ export class LiteralScanner {
       }
       return prefixes;
     });
+    columns += columns & 1;
     this.columns = columns;
     // At most one state per literal character, plus the root (cut to the states made, below).
-    if (length > 0xffff) throw new RangeError('LiteralScanner: too many literal characters');
-    const trie = new Uint16Array(length * columns);
+    const firstChild = new Uint16Array(length);
+    const nextSibling = new Uint16Array(length);
     const parent = new Uint16Array(length);
     const parentColumn = new Uint8Array(length);
     const ends = new Int32Array(length * words);
+    // A dense goto table while inserting (one load a character instead of a walk along the
+    // siblings, up to 30 at the root), dropped after: only the links are kept.
+    const trie = new Uint16Array(length * columns);
     let states = 1;
     kept.forEach((list, index) => {
       for (const literal of list ?? []) {
         let state = 0;
         for (let at = 0; at < literal.length; at += 1) {
           const column = this.columnOf[literal.charCodeAt(at)] as number;
-          const cell = state * columns + column;
-          if ((trie[cell] as number) === 0) {
-            trie[cell] = states;
-            parent[states] = state;
-            parentColumn[states] = column;
+          let child = trie[state * columns + column] as number;
+          if (child === 0) {
+            child = states;
+            trie[state * columns + column] = child;
             states += 1;
+            parent[child] = state;
+            parentColumn[child] = column;
+            nextSibling[child] = firstChild[state] as number;
+            firstChild[state] = child;
           }
-          state = trie[cell] as number;
+          state = child;
         }
         const word = state * words + (index >> 5);
         ends[word] = (ends[word] as number) | (1 << (index & 31));
       }
     });
-    this.trie = trie.slice(0, states * columns);
+    // Too many states for a row offset below UNSET: every list runs always (sound, only slower; a
+    // test keeps the real vocabularies well under it).
+    if (states * columns >= UNSET) {
+      for (let index = 0; index < lists.length; index += 1) {
+        this.always[index >> 5] = (this.always[index >> 5] as number) | (1 << (index & 31));
+      }
+      states = 1;
+      firstChild[0] = 0;
+      ends.fill(0);
+    }
+    this.firstChild = firstChild.slice(0, states);
+    this.nextSibling = nextSibling.slice(0, states);
     this.parent = parent.slice(0, states);
     this.parentColumn = parentColumn.slice(0, states);
-    this.ends = ends.slice(0, states * words);
-    this.failure = new Int32Array(states).fill(-1);
+    this.output = ends.slice(0, states * words);
+    this.failure = new Uint16Array(states).fill(NO_FAILURE);
     this.failure[0] = 0;
     this.outputKnown = new Uint8Array(states);
     this.outputKnown[0] = 1; // The root: no literal is empty.
-    this.output = new Int32Array(states * words);
-    this.delta = new Int32Array(states * columns).fill(UNSET);
+    this.rowOf = new Uint16Array(states).fill(NO_ROW);
+    this.rowOf[0] = 0;
+    const capacity = Math.min(states, FIRST_ROWS);
+    this.stateOf = new Uint16Array(capacity);
+    this.delta = new Uint16Array(capacity * columns).fill(UNSET);
+  }
+
+  /** The number of trie states (for the tests that keep the table small). */
+  get states(): number {
+    return this.parent.length;
   }
 
   /**
@@ -163,15 +210,20 @@ export class LiteralScanner {
     encoder ??= new TextEncoder();
     const { written } = encoder.encodeInto(text, buffer);
     buffer.fill(0, written, written + LANES);
-    const { columnOf, delta } = this;
+    const { columnOf } = this;
+    // Re-read after a resolve, which may have grown the table.
+    let delta = this.delta;
     if (written < LANES * DEPTH * 2) {
       let state = 0;
       for (let at = 0; at < written; at += 1) {
         const cell = state + (columnOf[buffer[at] as number] as number);
         let entry = delta[cell] as number;
-        if (entry === UNSET) entry = this.resolve(cell);
-        if (entry < 0) state = this.hit(~entry, into);
-        else state = entry;
+        if (entry === UNSET) {
+          entry = this.resolve(cell);
+          delta = this.delta;
+        }
+        if ((entry & 1) === 0) state = entry;
+        else state = this.hit(entry - 1, into);
       }
       return;
     }
@@ -193,21 +245,33 @@ export class LiteralScanner {
       let entry1 = delta[cell1] as number;
       let entry2 = delta[cell2] as number;
       let entry3 = delta[cell3] as number;
-      if (entry0 === UNSET) entry0 = this.resolve(cell0);
-      if (entry1 === UNSET) entry1 = this.resolve(cell1);
-      if (entry2 === UNSET) entry2 = this.resolve(cell2);
-      if (entry3 === UNSET) entry3 = this.resolve(cell3);
-      state0 = entry0 < 0 ? this.hit(~entry0, into) : entry0;
-      state1 = entry1 < 0 ? this.hit(~entry1, into) : entry1;
-      state2 = entry2 < 0 ? this.hit(~entry2, into) : entry2;
-      state3 = entry3 < 0 ? this.hit(~entry3, into) : entry3;
+      if (entry0 === UNSET) {
+        entry0 = this.resolve(cell0);
+        delta = this.delta;
+      }
+      if (entry1 === UNSET) {
+        entry1 = this.resolve(cell1);
+        delta = this.delta;
+      }
+      if (entry2 === UNSET) {
+        entry2 = this.resolve(cell2);
+        delta = this.delta;
+      }
+      if (entry3 === UNSET) {
+        entry3 = this.resolve(cell3);
+        delta = this.delta;
+      }
+      state0 = (entry0 & 1) === 0 ? entry0 : this.hit(entry0 - 1, into);
+      state1 = (entry1 & 1) === 0 ? entry1 : this.hit(entry1 - 1, into);
+      state2 = (entry2 & 1) === 0 ? entry2 : this.hit(entry2 - 1, into);
+      state3 = (entry3 & 1) === 0 ? entry3 : this.hit(entry3 - 1, into);
     }
   }
 
   /** Adds to `into` the lists whose literal ends at the state at row `offset`; returns `offset`. */
   private hit(offset: number, into: Int32Array): number {
     const { output, words } = this;
-    const first = (offset / this.columns) * words;
+    const first = (this.stateOf[offset / this.columns] as number) * words;
     for (let word = 0; word < words; word += 1) {
       into[word] = (into[word] as number) | (output[first + word] as number);
     }
@@ -217,45 +281,65 @@ export class LiteralScanner {
   /** Resolves and keeps the DFA transition of one cell (state × columns + column). */
   private resolve(cell: number): number {
     const { columns, words } = this;
-    const target = this.step(Math.floor(cell / columns), cell % columns);
+    const target = this.step(this.stateOf[Math.floor(cell / columns)] as number, cell % columns);
     this.resolveOutput(target);
     let any = 0;
     for (let word = 0; word < words; word += 1) any |= this.output[target * words + word] as number;
-    const offset = target * columns;
-    const entry = any === 0 ? offset : ~offset;
+    const entry = this.rowFor(target) * columns + (any === 0 ? 0 : 1);
     this.delta[cell] = entry;
     return entry;
   }
 
   /** The DFA's next state from `state` on `column`. */
   private step(state: number, column: number): number {
-    const cell = state * this.columns + column;
-    const entry = this.delta[cell] as number;
-    if (entry !== UNSET) return (entry < 0 ? ~entry : entry) / this.columns;
-    const child = this.trie[cell] as number;
+    const row = this.rowOf[state] as number;
+    const entry = row === NO_ROW ? UNSET : (this.delta[row * this.columns + column] as number);
+    if (entry !== UNSET) return this.stateOf[(entry - (entry & 1)) / this.columns] as number;
+    let child = this.firstChild[state] as number;
+    while (child !== 0 && this.parentColumn[child] !== column) child = this.nextSibling[child] as number;
     if (child !== 0) return child;
     return state === 0 ? 0 : this.step(this.failureOf(state), column);
+  }
+
+  /** The row of `state`, made (growing the table when full) if it has none yet. */
+  private rowFor(state: number): number {
+    const known = this.rowOf[state] as number;
+    if (known !== NO_ROW) return known;
+    const row = this.rows;
+    if (row === this.stateOf.length) {
+      const capacity = Math.min(this.rowOf.length, row * 2);
+      const stateOf = new Uint16Array(capacity);
+      stateOf.set(this.stateOf);
+      this.stateOf = stateOf;
+      const delta = new Uint16Array(capacity * this.columns).fill(UNSET);
+      delta.set(this.delta);
+      this.delta = delta;
+    }
+    this.rows = row + 1;
+    this.rowOf[state] = row;
+    this.stateOf[row] = state;
+    return row;
   }
 
   /** The state of the longest proper suffix of `state`'s string that is in the trie. */
   private failureOf(state: number): number {
     const known = this.failure[state] as number;
-    if (known !== -1) return known;
+    if (known !== NO_FAILURE) return known;
     const parent = this.parent[state] as number;
     const failure = parent === 0 ? 0 : this.step(this.failureOf(parent), this.parentColumn[state] as number);
     this.failure[state] = failure;
     return failure;
   }
 
-  /** The lists whose literal ends at `state`: its own, and its failure state's. */
+  /** Adds to `output[state]` (its own lists) its failure state's: every list whose literal ends there. */
   private resolveOutput(state: number): void {
     if (this.outputKnown[state] === 1) return;
     const failure = this.failureOf(state);
     this.resolveOutput(failure);
-    const { words } = this;
+    const { output, words } = this;
     for (let word = 0; word < words; word += 1) {
-      this.output[state * words + word] =
-        (this.ends[state * words + word] as number) | (this.output[failure * words + word] as number);
+      output[state * words + word] =
+        (output[state * words + word] as number) | (output[failure * words + word] as number);
     }
     this.outputKnown[state] = 1;
   }
