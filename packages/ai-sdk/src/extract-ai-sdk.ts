@@ -227,7 +227,7 @@ function fromErrorPart(
       { status: undefined, body },
       { now: now(context), sdkErrorType: aiSdkErrorName(value) ?? 'ErrorPart' },
     );
-    return { ...metadata, origin: 'stream_event' };
+    return Object.assign({}, metadata, { origin: 'stream_event' as const });
   }
   return extractAiSdk(value, hint, { ...context, streaming: true } as Context, 1);
 }
@@ -264,7 +264,7 @@ function extractAiSdk(
           networkPhase: transport.networkPhase,
         };
       }
-      return attempts === undefined ? inner : { ...inner, sdkAttempts: attempts };
+      return attempts === undefined ? inner : Object.assign({}, inner, { sdkAttempts: attempts });
     }
     case 'NoObjectGeneratedError': {
       const finishReason = safeString(safeGet(value, 'finishReason'), 50);
@@ -362,7 +362,7 @@ export function createAiSdkExtractor(options: AiSdkExtractorOptions = {}): Extra
         const metadata = extractAiSdk(error, hint, context, 0);
         if (metadata === undefined || hint === undefined || metadata.provider !== AI_SDK_PROVIDER)
           return metadata;
-        return { ...metadata, provider: hint };
+        return Object.assign({}, metadata, { provider: hint });
       } catch {
         return undefined;
       }
