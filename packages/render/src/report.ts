@@ -123,6 +123,26 @@ function readProviderMetadata(metadata: unknown): ReportProviderMetadata {
   return result;
 }
 
+// Memory (issue 17: a report retains no more than the SDK error): a burst of equal failures (the
+// same 429 from the same provider) gives equal provider metadata, and each report held its own
+// ~90 B copy. Without a request id (which differs per call) it is shared, frozen like the
+// classification's sub-objects a report already shares; keyed by its JSON, which the report writes
+// anyway. A Map and not a library: a bounded memo of frozen values, cleared when full.
+const SHARED_PROVIDER_METADATA: Map<string, ReportProviderMetadata> = new Map();
+const MAX_SHARED_PROVIDER_METADATA = 256;
+const MAX_SHARED_KEY_LENGTH = 1024;
+
+function sharedProviderMetadata(value: ReportProviderMetadata): ReportProviderMetadata {
+  if (value.requestId !== undefined) return value;
+  const key = JSON.stringify(value);
+  if (key.length > MAX_SHARED_KEY_LENGTH) return value;
+  const known = SHARED_PROVIDER_METADATA.get(key);
+  if (known !== undefined) return known;
+  if (SHARED_PROVIDER_METADATA.size >= MAX_SHARED_PROVIDER_METADATA) SHARED_PROVIDER_METADATA.clear();
+  SHARED_PROVIDER_METADATA.set(key, Object.freeze(value));
+  return value;
+}
+
 /** The report used when nothing else can be built (never expected; keeps `toErrorReport` total). */
 export function minimalReport(message = 'The failure could not be read.'): ErrorReport {
   const classification = classificationFor('unknown');
@@ -208,7 +228,7 @@ export function reportFromChain(head: unknown): ErrorReport | undefined {
           ? { kind: classification.userAction.kind }
           : { kind: classification.userAction.kind, detail };
     const recovery = trusted ? classification.recovery : { ...classification.recovery };
-    const providerMetadata = readProviderMetadata(metadata);
+    const providerMetadata = sharedProviderMetadata(readProviderMetadata(metadata));
     const wait = finiteNonNegative(classification.retryAfterSeconds);
     const evidence = text(classification.decidedBy.evidence, MAX_EVIDENCE_LENGTH);
     const decidedBy =
