@@ -20,12 +20,6 @@ export interface ClassifyThroughput {
 }
 
 /**
- * `classify` alone on real provider messages: every corpus case (corpus/cases/*.json, each a
- * recorded provider answer) is played through its real SDK and extractor against the loopback
- * server, and the metadata of those whose message is 300–500 characters long is classified in
- * turn. The case bodies are long JSON answers: nothing here is synthetic.
- */
-/**
  * The metadata `classify` is measured on: every corpus case (corpus/cases/*.json, each a recorded
  * provider answer) played through its real SDK and extractor against the loopback server, kept
  * when its message is 300–500 characters long.
