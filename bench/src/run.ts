@@ -7,7 +7,7 @@ import { DRIVEN_PROVIDERS, startScenarioServers } from '@faultline/scenario-driv
 import { benchClassifyThroughput, CLASSIFY_GOAL_PER_SECOND } from './classify-throughput.ts';
 import { benchErrorPath, ERROR_PATH_GOAL_SHARE } from './error-path.ts';
 import { benchFootprint } from './footprint.ts';
-import { BARE_NODE, benchImportCost } from './import-cost.ts';
+import { BARE_NODE, benchImportCost, IMPORT_ROUNDS, REFERENCE_ROUNDS } from './import-cost.ts';
 import { benchResilience } from './resilience.ts';
 import { benchRetained } from './retained.ts';
 import { benchRetryDecisions } from './retry-decisions.ts';
@@ -159,41 +159,60 @@ if (wants('import')) {
     ['@faultline/extract-mistral', '@mistralai/mistralai'],
     ['@faultline/extract-groq', 'groq-sdk'],
   ];
-  // The zod-free entries an adapter loads (classify/toolkit, render/adapter) beside the application
-  // entries that export the zod schemas.
+  // The zod-free entries an adapter loads (classify/toolkit, render/adapter) and the adapters, then
+  // the references: the application entries that export the zod schemas, and the SDKs.
   const specifiers = [
-    '@faultline/classify',
     '@faultline/classify/toolkit',
-    '@faultline/render',
     '@faultline/render/adapter',
-    ...adapters.flat(),
+    ...adapters.map(([adapter]) => adapter),
   ];
-  const imports = benchImportCost(specifiers);
+  const references = ['@faultline/classify', '@faultline/render', ...adapters.map(([, sdk]) => sdk)];
+  const imports = benchImportCost(specifiers, references);
   results.importCost = imports;
   const bare = imports.find((row) => row.specifier === BARE_NODE)!;
-  say('\n### Cold import time (fresh Node process, built packages; 9 interleaved rounds)\n');
-  say('| module | median | min–max | above a bare process | against zod |');
-  say('|---|---|---|---|---|');
-  for (const row of imports) {
+  say(
+    `\n### Cold import time (fresh Node process, built packages; ${IMPORT_ROUNDS} interleaved rounds, ${REFERENCE_ROUNDS} for zod, the SDKs and the zod-loading entries)\n`,
+  );
+  say(
+    'CPU time is what the import itself costs (user + system, every thread). Wall-clock time adds the waits for a core, which on a shared machine move a median by several milliseconds between runs; the goal is judged on CPU time.\n',
+  );
+  say(
+    '| module | CPU median | above a bare process (CPU) | wall median | wall min–max | wall, above bare | against zod (wall) |',
+  );
+  say('|---|---|---|---|---|---|---|');
+  // Shown as before: the zod-loading entries beside the adapter's, each adapter beside its SDK.
+  const shown = [
+    BARE_NODE,
+    'zod',
+    references[0],
+    specifiers[0],
+    references[1],
+    specifiers[1],
+    ...adapters.flat(),
+  ];
+  for (const row of shown.map(
+    (specifier) => imports.find((candidate) => candidate.specifier === specifier)!,
+  )) {
     say(
-      `| \`${row.specifier}\` | ${row.medianMs.toFixed(1)} ms | ${row.minMs.toFixed(1)}–${row.maxMs.toFixed(1)} ms | ${(row.medianMs - bare.medianMs).toFixed(1)} ms | ×${row.ratioToZod.toFixed(2)} |`,
+      `| \`${row.specifier}\` | ${row.cpuMedianMs.toFixed(1)} ms | ${(row.cpuMedianMs - bare.cpuMedianMs).toFixed(1)} ms | ${row.medianMs.toFixed(1)} ms | ${row.minMs.toFixed(1)}–${row.maxMs.toFixed(1)} ms | ${(row.medianMs - bare.medianMs).toFixed(1)} ms | ×${row.ratioToZod.toFixed(2)} |`,
     );
   }
   const importGoals = adapters.map(([adapter, sdk]) => {
     const own = imports.find((row) => row.specifier === adapter)!;
     const served = imports.find((row) => row.specifier === sdk)!;
-    const above = own.medianMs - bare.medianMs;
+    const above = own.cpuMedianMs - bare.cpuMedianMs;
     return {
       adapter,
       sdk,
       aboveBareMs: above,
-      sdkMs: served.medianMs,
-      met: above <= IMPORT_GOAL_MS && own.medianMs < served.medianMs,
+      sdkMs: served.cpuMedianMs,
+      wallAboveBareMs: own.medianMs - bare.medianMs,
+      met: above <= IMPORT_GOAL_MS && own.cpuMedianMs < served.cpuMedianMs,
     };
   });
   results.importGoals = importGoals;
   say(
-    `\nGoal: an adapter's cold import at most ${IMPORT_GOAL_MS} ms above the bare process (the script importing nothing, measured in the same run) and below its SDK's. ${importGoals.map((row) => `\`${row.adapter}\`: ${row.aboveBareMs.toFixed(1)} ms above, against \`${row.sdk}\` ${row.sdkMs.toFixed(1)} ms, ${row.met ? 'met' : 'missed'}`).join('; ')}.`,
+    `\nGoal: an adapter's cold import at most ${IMPORT_GOAL_MS} ms of CPU time above the bare process (the script importing nothing, measured in the same run) and below its SDK's. ${importGoals.map((row) => `\`${row.adapter}\`: ${row.aboveBareMs.toFixed(1)} ms above (wall median ${row.wallAboveBareMs.toFixed(1)} ms), against \`${row.sdk}\` ${row.sdkMs.toFixed(1)} ms, ${row.met ? 'met' : 'missed'}`).join('; ')}.`,
   );
 }
 
