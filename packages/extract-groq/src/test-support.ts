@@ -34,7 +34,13 @@ export const SDKS: readonly Sdk[] = [
   {
     alias: 'groq-sdk',
     create: (baseURL, timeout, fetch) =>
-      new Groq({ apiKey: 'gsk_test_key', baseURL, maxRetries: 0, timeout, ...(fetch && { fetch }) }) as never,
+      new Groq({
+        apiKey: 'gsk_test_key',
+        baseURL,
+        maxRetries: 0,
+        timeout,
+        ...(fetch && { fetch }),
+      }) as never,
   },
   {
     alias: 'groq-sdk-v0',
@@ -44,7 +50,8 @@ export const SDKS: readonly Sdk[] = [
         baseURL,
         maxRetries: 0,
         timeout,
-        ...(fetch && { fetch }),
+        // groq-sdk 0.x types its own Fetch (URLLike input): the global fetch, as it is at run time.
+        ...(fetch && { fetch: fetch as never }),
       }) as never,
   },
 ];
