@@ -438,7 +438,10 @@ const MAX_TIMER_MS = 2_147_483_647;
  * Per chunk, with the idle timer off, it costs one `.then` on the source's own promise and the
  * provider's scan; the source's step object is handed on as it is (no new result object) when it
  * is an ordinary `{ done: false, value }`. With the timer on, the caller gets a promise of the
- * guard's own (so that a stall can reject it) and the timer costs one counter increment: no clock
+ * guard's own (so that a stall can reject it), unless `abandonEndsPull` says the source's pull can
+ * be ended from outside (a Stainless raw Stream whose fetch listens to its controller): then the
+ * caller gets the same `.then` as with the timer off, and a stall is ended by aborting the request,
+ * its outcome replaced by the idle error. The timer costs one counter increment per pull: no clock
  * read and no timer call per chunk. The handlers are made once per iterator, never per `next()`.
  *
  * The idle timer is an interval that compares the pull counter (`pulls`) between its checks: a pull
