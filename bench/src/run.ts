@@ -73,15 +73,20 @@ if (wants('stream')) {
     `\n### Stream guards: \`guardXStream(stream)\` against the stream alone (goal: under ${goal} of its SDK's own cost per chunk, every provider, idle timer on)\n`,
   );
   say(
-    `In memory: each provider's complete stream (${stream.inMemory[0]?.chunks.toLocaleString('en')} chunks in its SDK's shape, ending with its terminal event) replayed by an async generator and drained. Guarded: default options, idle timer on (${stream.idleTimeoutMs.toLocaleString('en')} ms); the chunks that come out are checked to be the very objects that went in. Times are this process's CPU time (what its code did, not the moments another process held the core). Per chunk: the drain's median ± IQR over its chunks; added and ratio: medians of ${stream.rounds} paired rounds.\n`,
+    `In memory: each provider's complete stream (${stream.inMemory[0]?.chunks.toLocaleString('en')} chunks in its SDK's shape, ending with its terminal event) replayed by an async generator and drained; for the Stainless SDKs (${stream.inMemory
+      .filter((row) => row.source === 'sdk-stream')
+      .map((row) => row.provider)
+      .join(
+        ', ',
+      )}) the generator runs inside the SDK's own raw \`Stream\`, holding an AbortController whose abort ends the replay as the SDK's fetch ends the body it reads: what \`create({ stream: true })\` gives a user, and what lets their guard stop a stall by aborting the request, so that a pull costs one \`.then\`. "Own promise" is the same guard where nobody listens to that controller (a custom \`fetch\` that drops the signal), which keeps a promise of its own per pull for the idle timer to reject. Guarded: default options, idle timer on (${stream.idleTimeoutMs.toLocaleString('en')} ms); the chunks that come out are checked to be the very objects that went in. Times are this process's CPU time (what its code did, not the moments another process held the core). Per chunk: the drain's median ± IQR over its chunks; added and ratio: medians of ${stream.rounds} paired rounds.\n`,
   );
   say(
-    '| provider | guard | unguarded, per chunk | guarded, per chunk | added per chunk | ratio | added, idle timer off |',
+    '| provider | guard | unguarded, per chunk | guarded, per chunk | added per chunk | ratio | added, idle timer off | added, own promise |',
   );
-  say('|---|---|---|---|---|---|---|');
+  say('|---|---|---|---|---|---|---|---|');
   for (const row of stream.inMemory) {
     say(
-      `| ${row.provider} | \`${row.guard}\` | ${perChunk(row.unguarded, row.chunks)} | ${perChunk(row.guarded, row.chunks)} | ${formatNs(row.addedNsPerChunk)} | ×${row.ratio.toFixed(2)} | ${formatNs(row.addedNsPerChunkTimerOff)} |`,
+      `| ${row.provider} | \`${row.guard}\` | ${perChunk(row.unguarded, row.chunks)} | ${perChunk(row.guarded, row.chunks)} | ${formatNs(row.addedNsPerChunk)} | ×${row.ratio.toFixed(2)} | ${formatNs(row.addedNsPerChunkTimerOff)} | ${row.addedNsPerChunkOwnPromise === undefined ? '(no abort handle)' : formatNs(row.addedNsPerChunkOwnPromise)} |`,
     );
   }
   say(
@@ -110,11 +115,11 @@ if (wants('stream')) {
     .filter((row) => row.floorShare >= STREAM_GUARD_GOAL_SHARE)
     .map(
       (row) =>
-        `For ${row.provider}, ${goal} of its ${formatNs(row.sdkNsPerChunk)} per chunk is ${formatNs(row.sdkNsPerChunk * STREAM_GUARD_GOAL_SHARE)}: ${row.sdkNsPerChunk * STREAM_GUARD_GOAL_SHARE < floorOf('then') ? `less than one \`.then\` per \`next()\` (${formatNs(floorOf('then'))}), which any guard that classifies an error needs` : `less than a promise of its own per \`next()\` (${formatNs(floorOf('rejectable'))}), which any guard whose idle timer rejects a stalled read needs`}, so no async-iterator guard can meet it with the idle timer on (the least is ${formatNs(floorOf('rejectable'))}, ${(row.floorShare * 100).toFixed(2)} %).`,
+        `For ${row.provider}, ${goal} of its ${formatNs(row.sdkNsPerChunk)} per chunk is ${formatNs(row.sdkNsPerChunk * STREAM_GUARD_GOAL_SHARE)}: ${row.sdkNsPerChunk * STREAM_GUARD_GOAL_SHARE < floorOf('then') ? `less than one \`.then\` per \`next()\` (${formatNs(floorOf('then'))}), which any guard that classifies an error needs` : `less than a promise of its own per \`next()\` (${formatNs(floorOf('rejectable'))}), which any guard whose idle timer rejects a stalled read needs`}, so no async-iterator guard can meet it with the idle timer on (the least is ${formatNs(floorOf(row.floor))}, ${(row.floorShare * 100).toFixed(2)} %).`,
     );
   results.streamGuardGoalMet = missed.length === 0;
   say(
-    `\nGoal (every guard under ${goal} of its SDK's cost per chunk): ${missed.length === 0 ? 'met' : `missed (${missed.join(', ')})`}. The floor share is the rejectable floor above against the SDK's cost per chunk: the least any async-iterator guard with an idle timer can add. ${unreachable.join(' ')}${unreachable.length === 0 ? '' : ' '}The last column, guarded against unguarded on the real stream itself, lies within that stream's own spread.`,
+    `\nGoal (every guard under ${goal} of its SDK's cost per chunk): ${missed.length === 0 ? 'met' : `missed (${missed.join(', ')})`}. The floor share is the least any async-iterator guard with an idle timer can add on that SDK's stream, against the SDK's cost per chunk: one \`.then\` for the Stainless SDKs, whose guard stops a stall by aborting the request, and the rejectable floor for the others, which offer no handle that ends a pending read. ${unreachable.join(' ')}${unreachable.length === 0 ? '' : ' '}The last column, guarded against unguarded on the real stream itself, lies within that stream's own spread.`,
   );
 }
 
