@@ -2,17 +2,21 @@
 // held alive, then a FaultlineError and its report for each; two heap snapshots (before and after
 // the second step) and the nodes new in the second, grouped by V8's type and name, bytes per error.
 // Usage: node --conditions=@faultline/source --import tsx --expose-gc src/retained-breakdown.ts openai [count]
-import { writeHeapSnapshot } from 'node:v8';
+
 import { readFileSync, rmSync } from 'node:fs';
+import { writeHeapSnapshot } from 'node:v8';
 import { classifyError } from '@faultline/render';
 import { startScenarioServers } from '@faultline/scenario-driver';
 import { rateLimitSample, subjects } from './error-path.ts';
+import { floorOf } from './retained-floor.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc!;
 const provider = process.argv[2] ?? 'openai';
 const count = Number(process.argv[3] ?? '20000');
 
-interface Snapshot { ids: Map<number, [string, string, number]> }
+interface Snapshot {
+  ids: Map<number, [string, string, number]>;
+}
 /** Written to a file only: parsing waits until both are taken, so that it allocates nothing between them. */
 function snapshotFile(): string {
   for (let pass = 0; pass < 3; pass += 1) gc();
@@ -46,7 +50,8 @@ function snapshot(file: string): Snapshot {
       if (keys.length < 4 && kind === 'element' && type === 'array') keys.push(`#`);
     }
     if (type === 'object' || type === 'hidden') name = `${name} {${keys.join(',')}}`;
-    if (type === 'string' || type === 'concatenated string' || type === 'sliced string') name = JSON.stringify(name.slice(0, 60));
+    if (type === 'string' || type === 'concatenated string' || type === 'sliced string')
+      name = JSON.stringify(name.slice(0, 60));
     ids.set(nodes[at + ii]!, [type, name, nodes[at + si]!]);
   }
   return { ids };
@@ -63,13 +68,21 @@ const sdkErrors: unknown[] = new Array(count);
 for (let i = 0; i < count; i += 1) sdkErrors[i] = construct();
 const errors: unknown[] = new Array(count);
 const reports: unknown[] = new Array(count);
-const firstFile = snapshotFile();
+let firstFile = snapshotFile();
 for (let i = 0; i < count; i += 1) {
   const error = classifyError(sdkErrors[i], options);
   errors[i] = error;
   reports[i] = error.toErrorReport();
 }
-const secondFile = snapshotFile();
+let secondFile = snapshotFile();
+// `floor` as a third argument: the nodes of the floor's objects (retained-floor.ts) instead.
+const floorHeld: unknown[] = [];
+if (process.argv[4] === 'floor') {
+  rmSync(firstFile);
+  firstFile = secondFile;
+  for (let i = 0; i < count; i += 1) floorHeld.push(floorOf(errors[i] as never, reports[i] as never));
+  secondFile = snapshotFile();
+}
 const first = snapshot(firstFile);
 const second = snapshot(secondFile);
 const groups = new Map<string, { bytes: number; nodes: number }>();
@@ -85,5 +98,9 @@ const rows = [...groups].sort((a, b) => b[1].bytes - a[1].bytes).filter(([, g]) 
 let total = 0;
 for (const [, g] of groups) total += g.bytes;
 console.log(`${provider}: ${(total / count).toFixed(1)} B per error in new nodes`);
-for (const [key, g] of rows) console.log(`${(g.bytes / count).toFixed(1).padStart(7)} B  ${(g.nodes / count).toFixed(2).padStart(5)}/err  ${key}`);
-if (sdkErrors.length + errors.length + reports.length !== 3 * count) throw new Error('unreachable');
+for (const [key, g] of rows)
+  console.log(
+    `${(g.bytes / count).toFixed(1).padStart(7)} B  ${(g.nodes / count).toFixed(2).padStart(5)}/err  ${key}`,
+  );
+if (sdkErrors.length + errors.length + reports.length + floorHeld.length < 3 * count)
+  throw new Error('unreachable');
