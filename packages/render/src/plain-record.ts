@@ -26,7 +26,8 @@ export function plainRecord(members: number): Record<string, unknown> {
     // A function of its own per count: each has its own initial layout. Named `Object`: where V8
     // reports an object's constructor by name (util.inspect once its prototype is gone, a heap
     // snapshot), it then says what it says of `{}`.
-    Maker = { Object: () => {} }.Object as unknown as PlainRecordMaker;
+    // biome-ignore lint/complexity/useArrowFunction: an arrow function cannot be called with `new`.
+    Maker = { Object: function () {} }.Object as unknown as PlainRecordMaker;
     Maker.prototype = Object.prototype;
     MAKERS[members] = Maker;
   }
