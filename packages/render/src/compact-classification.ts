@@ -40,7 +40,9 @@ function sharedAction(kind: Classification['userAction']['kind'], detail: string
   const memo = memoOf(ACTIONS, kind);
   const known = memo.get(detail);
   if (known !== undefined) return known;
-  const action = Object.freeze(detail === undefined ? { kind } : { kind, detail });
+  const action: Classification['userAction'] = Object.freeze(
+    detail === undefined ? { kind } : { kind, detail },
+  );
   if (sharedCount < MAX_SHARED) {
     memo.set(detail, action);
     sharedCount += 1;
@@ -48,11 +50,13 @@ function sharedAction(kind: Classification['userAction']['kind'], detail: string
   return action;
 }
 
-function sharedDecider(rule: string, evidence: string | undefined) {
+function sharedDecider(rule: Classification['decidedBy']['rule'], evidence: string | undefined) {
   const memo = memoOf(DECIDERS, rule);
   const known = memo.get(evidence);
   if (known !== undefined) return known;
-  const decider = Object.freeze(evidence === undefined ? { rule } : { rule, evidence });
+  const decider: Classification['decidedBy'] = Object.freeze(
+    evidence === undefined ? { rule } : { rule, evidence },
+  );
   if (sharedCount < MAX_SHARED) {
     memo.set(evidence, decider);
     sharedCount += 1;
