@@ -29,7 +29,12 @@ function snapshot(file: string): Snapshot {
   const fields: string[] = meta.node_fields;
   const types: string[] = meta.node_types[0];
   const width = fields.length;
-  const [ti, ni, ii, si] = ['type', 'name', 'id', 'self_size'].map((f) => fields.indexOf(f));
+  const [ti, ni, ii, si] = ['type', 'name', 'id', 'self_size'].map((f) => fields.indexOf(f)) as [
+    number,
+    number,
+    number,
+    number,
+  ];
   const ids = new Map<number, [string, string, number]>();
   const nodes: number[] = json.nodes;
   const edges: number[] = json.edges;
