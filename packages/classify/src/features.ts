@@ -1,4 +1,4 @@
-import { LiteralScanner } from './prefilter.ts';
+import { DEPTH, LiteralScanner } from './prefilter.ts';
 import type { ProviderErrorMetadata } from './schemas.ts';
 import { MAX_EVIDENCE_LENGTH } from './values.ts';
 import {
@@ -29,7 +29,7 @@ import {
   WAIT_IN_WORDS,
   WARMING_UP,
 } from './vocabulary.ts';
-import { REQUIRED_LITERALS } from './vocabulary-literals.ts';
+import { LITERAL_OFFSETS, REQUIRED_LITERALS } from './vocabulary-literals.ts';
 
 /** The provider-blind features classify reads; each is a piece of evidence, or absent. */
 export const FEATURE_NAMES = [
@@ -141,6 +141,13 @@ interface Prefilter {
   /** The last scan's answer, and its number (the `Features` that made it keeps the number). */
   readonly candidates: Int32Array;
   scans: number;
+  /** Whether the last scan's text was ASCII (its `firstAt` positions are character positions). */
+  ascii: boolean;
+  /**
+   * Each list's offset bound (vocabulary-literals.ts): the most characters a match of its entry
+   * has before the first of its literals; -1 when no bound is known.
+   */
+  readonly offsetBound: Int32Array;
 }
 let prefilter: Prefilter | undefined;
 
@@ -157,6 +164,7 @@ const UNFILTERED = -2;
 export function literalPrefilter(): Prefilter {
   if (prefilter === undefined) {
     const lists: Array<readonly string[] | undefined> = [];
+    const bounds: number[] = [];
     const firstEntry = new Int32Array(FEATURE_NAMES.length);
     const entryCount = new Int32Array(FEATURE_NAMES.length);
     FEATURE_NAMES.forEach((name, index) => {
@@ -165,11 +173,23 @@ export function literalPrefilter(): Prefilter {
       // The table's rows give the layout (reading the patterns here would build every regex
       // object); `read` checks a row against its vocabulary before trusting it.
       const literals = REQUIRED_LITERALS[VOCABULARY_OF[name].name] ?? [];
+      const offsets = LITERAL_OFFSETS[VOCABULARY_OF[name].name] ?? [];
       entryCount[index] = literals.length;
-      for (const entry of literals) lists.push(entry ?? undefined);
+      literals.forEach((entry, at) => {
+        lists.push(entry ?? undefined);
+        bounds.push(entry === null ? -1 : (offsets[at] ?? -1));
+      });
     });
     const scanner = new LiteralScanner(lists);
-    prefilter = { scanner, firstEntry, entryCount, candidates: new Int32Array(scanner.words), scans: 0 };
+    prefilter = {
+      scanner,
+      firstEntry,
+      entryCount,
+      candidates: new Int32Array(scanner.words),
+      scans: 0,
+      ascii: false,
+      offsetBound: Int32Array.from(bounds),
+    };
   }
   return prefilter;
 }
@@ -182,6 +202,26 @@ export function candidateEntries(candidates: Int32Array, first: number, count: n
   // The entries run on into the next word (shift > 0 here, so the shift below is under 32).
   if (shift + count > 32) bits |= (candidates[word + 1] as number) << (32 - shift);
   return count >= 32 ? bits : bits & ((1 << count) - 1);
+}
+
+/**
+ * Where a search for the candidate entries `among` (lists `first` on) may start in the last
+ * scanned text: no match of an entry starts before its first literal occurrence less its offset
+ * bound (required-literals.ts), and that occurrence starts at most DEPTH − 1 characters before the
+ * position the scan kept. 0 when the text was not ASCII or a candidate has no bound.
+ */
+export function searchStart(filter: Prefilter, first: number, among: number): number {
+  if (!filter.ascii) return 0;
+  const { firstAt } = filter.scanner;
+  let start = Number.MAX_SAFE_INTEGER;
+  for (let rest = among; rest !== 0; rest &= rest - 1) {
+    const list = first + 31 - Math.clz32(rest & -rest);
+    const bound = filter.offsetBound[list] as number;
+    if (bound < 0) return 0;
+    const from = (firstAt[list] as number) - (DEPTH - 1) - bound;
+    if (from < start) start = from;
+  }
+  return start > 0 ? start : 0;
 }
 
 /** The window a structured quota id names (only the window: the tier never decides). */
@@ -210,9 +250,16 @@ export class Features {
   /** The features read so far (bit i: FEATURE_NAMES[i]), their values by index, and their order. */
   private readMask = 0;
   private readonly values: unknown[] = [];
-  private readonly order: FeatureName[] = [];
+  /** The order they were read in, kept only for `summary` (explain). */
+  private readonly order: FeatureName[] | undefined;
 
-  constructor(private readonly metadata: ProviderErrorMetadata) {}
+  /** `keepOrder`: remember the order features are read in, for `summary` (classify needs none). */
+  constructor(
+    private readonly metadata: ProviderErrorMetadata,
+    keepOrder = true,
+  ) {
+    this.order = keepOrder ? [] : undefined;
+  }
 
   /** The provider's words: message (URLs removed), code, type and SDK error type, lower-cased. */
   get text(): string {
@@ -255,7 +302,7 @@ export class Features {
     // One scan per Features; its answer lives in the module's buffer until another Features scans
     // (a classify run in between, e.g. from an override: then this one scans again).
     if (this.scan !== filter.scans) {
-      filter.scanner.scan(text, filter.candidates);
+      filter.ascii = filter.scanner.scan(text, filter.candidates) === true;
       filter.scans += 1;
       this.scan = filter.scans;
     }
@@ -268,9 +315,11 @@ export class Features {
     let found: string | undefined;
     if (count !== vocabulary.patterns().length) found = vocabulary.find(text);
     else {
-      const among = candidateEntries(filter.candidates, filter.firstEntry[index] as number, count);
+      const first = filter.firstEntry[index] as number;
+      const among = candidateEntries(filter.candidates, first, count);
       // No required literal of any entry in the text: the vocabulary cannot match (prefilter.ts).
-      found = among === 0 ? undefined : vocabulary.findAmong(text, among);
+      found =
+        among === 0 ? undefined : vocabulary.findAmong(text, among, searchStart(filter, first, among));
     }
     this.remember(name, found);
     return found;
@@ -327,7 +376,7 @@ export class Features {
   /** Every feature read so far, with its evidence (for `explain`). */
   summary(): Partial<Record<FeatureName, string | null>> {
     const summary: Partial<Record<FeatureName, string | null>> = {};
-    for (const name of this.order) {
+    for (const name of this.order ?? []) {
       const value = this.values[INDEX_OF[name]];
       if (value === undefined) summary[name] = null;
       else if (typeof value === 'string') summary[name] = evidenceOf(value);
@@ -341,7 +390,7 @@ export class Features {
     const index = INDEX_OF[name];
     this.readMask |= 1 << index;
     this.values[index] = value;
-    this.order.push(name);
+    this.order?.push(name);
   }
 }
 

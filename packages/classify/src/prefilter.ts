@@ -21,7 +21,7 @@
  * its prefix, so a prefix is as sound a requirement, and past this length it is as selective while
  * the automaton (built on the first classify) stays small.
  */
-const DEPTH = 10;
+export const DEPTH = 10;
 const prefixOf = (literal: string): string => literal.slice(0, DEPTH);
 
 /** How many lanes a long text is scanned in (`scan`). */
@@ -102,12 +102,19 @@ export class LiteralScanner {
   private rows = 1;
   /** The lists that have no requirement: their bits are always set. */
   private readonly always: Int32Array;
+  /**
+   * After a scan that returned true: for each list whose bit it set by a hit, the position of the
+   * last character of that list's first literal (prefix) occurrence, so the occurrence starts at
+   * least DEPTH − 1 before it. A list with no requirement keeps 0.
+   */
+  readonly firstAt: Int32Array;
 
   /** `lists[i]` is list i's literals, or `undefined` when it has no requirement. */
   constructor(lists: ReadonlyArray<readonly string[] | undefined>) {
     const words = Math.max(1, Math.ceil(lists.length / 32));
     this.words = words;
     this.always = new Int32Array(words);
+    this.firstAt = new Int32Array(lists.length);
     let columns = 1;
     let length = 1;
     const kept: Array<readonly string[] | undefined> = lists.map((list, index) => {
@@ -201,8 +208,11 @@ export class LiteralScanner {
    * less DEPTH − 1 bytes, for a quarter plus DEPTH − 1 bytes. Every kept literal is at most DEPTH
    * long, so each occurrence lies whole inside some lane; lanes overlap, which only sets a bit
    * twice. Bytes past the text are zeros (column 0), which match nothing.
+   *
+   * Returns whether the text is ASCII (as many bytes as characters): then `firstAt`'s byte
+   * positions are the text's own character positions.
    */
-  scan(text: string, into: Int32Array): void {
+  scan(text: string, into: Int32Array): boolean {
     into.set(this.always);
     // UTF-8 needs at most 3 bytes per UTF-16 unit; the lanes may read LANES bytes past the end.
     if (bytes.length < text.length * 3 + LANES) bytes = new Uint8Array(text.length * 3 + LANES);
@@ -213,19 +223,21 @@ export class LiteralScanner {
     const { columnOf } = this;
     // Re-read after a resolve, which may have grown the table.
     let delta = this.delta;
+    // A step's entry is odd when it needs more than a load: a literal ends there (a hit) or the
+    // transition is not resolved yet (UNSET is odd). One test of the lanes' entries together keeps
+    // the common step to loads and an add; `settle` does the rest.
     if (written < LANES * DEPTH * 2) {
       let state = 0;
       for (let at = 0; at < written; at += 1) {
         const cell = state + (columnOf[buffer[at] as number] as number);
-        let entry = delta[cell] as number;
-        if (entry === UNSET) {
-          entry = this.resolve(cell);
+        const entry = delta[cell] as number;
+        if ((entry & 1) === 0) state = entry;
+        else {
+          state = this.settle(entry, cell, into, at);
           delta = this.delta;
         }
-        if ((entry & 1) === 0) state = entry;
-        else state = this.hit(entry - 1, into);
       }
-      return;
+      return written === text.length;
     }
     const quarter = Math.ceil(written / LANES);
     const steps = quarter + DEPTH - 1;
@@ -241,39 +253,53 @@ export class LiteralScanner {
       const cell1 = state1 + (columnOf[buffer[from1 + at] as number] as number);
       const cell2 = state2 + (columnOf[buffer[from2 + at] as number] as number);
       const cell3 = state3 + (columnOf[buffer[from3 + at] as number] as number);
-      let entry0 = delta[cell0] as number;
-      let entry1 = delta[cell1] as number;
-      let entry2 = delta[cell2] as number;
-      let entry3 = delta[cell3] as number;
-      if (entry0 === UNSET) {
-        entry0 = this.resolve(cell0);
-        delta = this.delta;
+      const entry0 = delta[cell0] as number;
+      const entry1 = delta[cell1] as number;
+      const entry2 = delta[cell2] as number;
+      const entry3 = delta[cell3] as number;
+      if (((entry0 | entry1 | entry2 | entry3) & 1) === 0) {
+        state0 = entry0;
+        state1 = entry1;
+        state2 = entry2;
+        state3 = entry3;
+        continue;
       }
-      if (entry1 === UNSET) {
-        entry1 = this.resolve(cell1);
-        delta = this.delta;
-      }
-      if (entry2 === UNSET) {
-        entry2 = this.resolve(cell2);
-        delta = this.delta;
-      }
-      if (entry3 === UNSET) {
-        entry3 = this.resolve(cell3);
-        delta = this.delta;
-      }
-      state0 = (entry0 & 1) === 0 ? entry0 : this.hit(entry0 - 1, into);
-      state1 = (entry1 & 1) === 0 ? entry1 : this.hit(entry1 - 1, into);
-      state2 = (entry2 & 1) === 0 ? entry2 : this.hit(entry2 - 1, into);
-      state3 = (entry3 & 1) === 0 ? entry3 : this.hit(entry3 - 1, into);
+      state0 = (entry0 & 1) === 0 ? entry0 : this.settle(entry0, cell0, into, at);
+      state1 = (entry1 & 1) === 0 ? entry1 : this.settle(entry1, cell1, into, from1 + at);
+      state2 = (entry2 & 1) === 0 ? entry2 : this.settle(entry2, cell2, into, from2 + at);
+      state3 = (entry3 & 1) === 0 ? entry3 : this.settle(entry3, cell3, into, from3 + at);
+      delta = this.delta;
     }
+    return written === text.length;
   }
 
-  /** Adds to `into` the lists whose literal ends at the state at row `offset`; returns `offset`. */
-  private hit(offset: number, into: Int32Array): number {
-    const { output, words } = this;
+  /**
+   * The next state of an odd entry of `cell`: resolves the transition when it is UNSET, then
+   * records the hit when a literal ends there (at position `at`).
+   */
+  private settle(entry: number, cell: number, into: Int32Array, at: number): number {
+    const resolved = entry === UNSET ? this.resolve(cell) : entry;
+    return (resolved & 1) === 0 ? resolved : this.hit(resolved - 1, into, at);
+  }
+
+  /**
+   * Adds to `into` the lists whose literal ends at the state at row `offset`, at position `at`,
+   * and keeps `at` as each one's first position when it is the earliest (the lanes do not step in
+   * text order); returns `offset`.
+   */
+  private hit(offset: number, into: Int32Array, at: number): number {
+    const { output, words, firstAt } = this;
     const first = (this.stateOf[offset / this.columns] as number) * words;
     for (let word = 0; word < words; word += 1) {
-      into[word] = (into[word] as number) | (output[first + word] as number);
+      const lists = output[first + word] as number;
+      if (lists === 0) continue;
+      const seen = into[word] as number;
+      into[word] = seen | lists;
+      for (let rest = lists; rest !== 0; rest &= rest - 1) {
+        const bit = rest & -rest;
+        const list = (word << 5) | (31 - Math.clz32(bit));
+        if ((seen & bit) === 0 || (firstAt[list] as number) > at) firstAt[list] = at;
+      }
     }
     return offset;
   }
