@@ -22,6 +22,7 @@ import {
   literalPrefilter,
   searchStart,
   secondsOf,
+  withoutUrls,
 } from './features.ts';
 import { classify, explainClassification, type ProviderErrorMetadata } from './index.ts';
 import { LiteralScanner } from './prefilter.ts';
@@ -508,5 +509,24 @@ describe('secondsOf', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe('withoutUrls', () => {
+  it('equals the regex replace it stands for', () => {
+    const reference = (text: string) => text.replace(/\b(?:https?|wss?):\/\/\S+/gi, ' ');
+    const piece = fc.oneof(
+      fc.constantFrom('http', 'https', 'HTTPS', 'hTtP', 'ws', 'wss', 'WsS', 'xhttp', '_ws', 'ftp', 'htt', 'ss'),
+      fc.constantFrom('://', ':/', '//', ':', '/', 'a', '.', '-', '_', ' ', '\n', '\t', '\u00a0', '\u2028', '\ufeff', 'é', 'ı', 'ſ'),
+      fc.string({ maxLength: 4 }),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 16 }), (parts) => {
+        const text = parts.join('');
+        expect(withoutUrls(text)).toBe(reference(text));
+      }),
+      { numRuns: 5000 },
+    );
+    for (const text of REAL_TEXTS) expect(withoutUrls(text)).toBe(reference(text));
   });
 });

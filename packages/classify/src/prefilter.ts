@@ -43,6 +43,8 @@ function readable(literal: string): boolean {
 // The scan's byte buffer and encoder, made on the first scan and reused (classify is synchronous).
 let bytes = new Uint8Array(0);
 let encoder: TextEncoder | undefined;
+/** The hits a scan notes (entry and position, in pairs), reused. */
+let hits = new Int32Array(0);
 
 /** A transition not resolved yet (odd, and above any row offset: the table must stay under it). */
 const UNSET = 0xffff;
@@ -100,6 +102,11 @@ export class LiteralScanner {
   private readonly rowOf: Uint16Array;
   private stateOf: Uint16Array;
   private rows = 1;
+  /**
+   * Where `lanes` paused on an unresolved transition, and where it starts: the four lanes' states,
+   * their cells, the step and the count of numbers noted (all 0: from the start).
+   */
+  private readonly paused = new Int32Array(10);
   /** The lists that have no requirement: their bits are always set. */
   private readonly always: Int32Array;
   /**
@@ -220,35 +227,71 @@ export class LiteralScanner {
     encoder ??= new TextEncoder();
     const { written } = encoder.encodeInto(text, buffer);
     buffer.fill(0, written, written + LANES);
-    const { columnOf } = this;
-    // Re-read after a resolve, which may have grown the table.
-    let delta = this.delta;
-    // A step's entry is odd when it needs more than a load: a literal ends there (a hit) or the
-    // transition is not resolved yet (UNSET is odd). One test of the lanes' entries together keeps
-    // the common step to loads and an add; `settle` does the rest.
-    if (written < LANES * DEPTH * 2) {
-      let state = 0;
-      for (let at = 0; at < written; at += 1) {
-        const cell = state + (columnOf[buffer[at] as number] as number);
-        const entry = delta[cell] as number;
-        if ((entry & 1) === 0) state = entry;
-        else {
-          state = this.settle(entry, cell, into, at);
-          delta = this.delta;
+    // UNSET cells are resolved by the one-lane loop; the four-lane loop gives up on meeting one
+    // (it returns -1) and the one-lane loop reads the text instead, so that the common loop keeps
+    // the table and its entries in constants.
+    if (hits.length < 2 * (written + LANES * DEPTH)) hits = new Int32Array(2 * (written + LANES * DEPTH));
+    let count: number;
+    if (written < LANES * DEPTH * 2) count = this.oneLane(buffer, written, hits);
+    else {
+      this.paused.fill(0);
+      count = this.lanes(buffer, written, hits);
+      // Paused at a transition not resolved yet: resolve it, and go on from there.
+      while (count === -1) {
+        for (let lane = 0; lane < LANES; lane += 1) {
+          const cell = this.paused[LANES + lane] as number;
+          if (this.delta[cell] === UNSET) this.resolve(cell);
         }
+        count = this.lanes(buffer, written, hits);
       }
-      return written === text.length;
     }
+    const noted = hits;
+    for (let at = 0; at < count; at += 2) {
+      this.hit((noted[at] as number) - 1, into, noted[at + 1] as number);
+    }
+    return written === text.length;
+  }
+
+  /**
+   * The text's bytes in one lane, resolving transitions as it meets them: notes each hit (entry,
+   * position) in `noted` and returns how many numbers it noted.
+   */
+  private oneLane(buffer: Uint8Array, written: number, noted: Int32Array): number {
+    const { columnOf } = this;
+    let count = 0;
+    let state = 0;
+    for (let at = 0; at < written; at += 1) {
+      const cell = state + (columnOf[buffer[at] as number] as number);
+      let entry = this.delta[cell] as number;
+      if (entry === UNSET) entry = this.resolve(cell);
+      if ((entry & 1) !== 0) {
+        noted[count++] = entry;
+        noted[count++] = at;
+      }
+      state = entry & ~1;
+    }
+    return count;
+  }
+
+  /**
+   * The text's bytes in four lanes stepped together (see `scan`), over resolved transitions only:
+   * notes each hit (entry, position) and returns how many numbers it noted, or -1 on meeting an
+   * unresolved one, pausing there (`paused`) for `scan` to resolve it and call again. A step's entry is odd when it needs more than a load (a hit, or UNSET, which
+   * is odd), so one test of the four entries keeps the common step to loads and adds.
+   */
+  private lanes(buffer: Uint8Array, written: number, noted: Int32Array): number {
+    const { columnOf, delta, paused } = this;
     const quarter = Math.ceil(written / LANES);
     const steps = quarter + DEPTH - 1;
     const from1 = quarter - (DEPTH - 1);
     const from2 = from1 + quarter;
     const from3 = from2 + quarter;
-    let state0 = 0;
-    let state1 = 0;
-    let state2 = 0;
-    let state3 = 0;
-    for (let at = 0; at < steps; at += 1) {
+    let count = paused[9] as number;
+    let state0 = paused[0] as number;
+    let state1 = paused[1] as number;
+    let state2 = paused[2] as number;
+    let state3 = paused[3] as number;
+    for (let at = paused[8] as number; at < steps; at += 1) {
       const cell0 = state0 + (columnOf[buffer[at] as number] as number);
       const cell1 = state1 + (columnOf[buffer[from1 + at] as number] as number);
       const cell2 = state2 + (columnOf[buffer[from2 + at] as number] as number);
@@ -257,29 +300,44 @@ export class LiteralScanner {
       const entry1 = delta[cell1] as number;
       const entry2 = delta[cell2] as number;
       const entry3 = delta[cell3] as number;
-      if (((entry0 | entry1 | entry2 | entry3) & 1) === 0) {
-        state0 = entry0;
-        state1 = entry1;
-        state2 = entry2;
-        state3 = entry3;
-        continue;
+      if (((entry0 | entry1 | entry2 | entry3) & 1) !== 0) {
+        if (entry0 === UNSET || entry1 === UNSET || entry2 === UNSET || entry3 === UNSET) {
+          // Pause: the lanes' states and cells, the position and the count, for `scan` to resume.
+          paused[0] = state0;
+          paused[1] = state1;
+          paused[2] = state2;
+          paused[3] = state3;
+          paused[4] = cell0;
+          paused[5] = cell1;
+          paused[6] = cell2;
+          paused[7] = cell3;
+          paused[8] = at;
+          paused[9] = count;
+          return -1;
+        }
+        if ((entry0 & 1) !== 0) {
+          noted[count++] = entry0;
+          noted[count++] = at;
+        }
+        if ((entry1 & 1) !== 0) {
+          noted[count++] = entry1;
+          noted[count++] = from1 + at;
+        }
+        if ((entry2 & 1) !== 0) {
+          noted[count++] = entry2;
+          noted[count++] = from2 + at;
+        }
+        if ((entry3 & 1) !== 0) {
+          noted[count++] = entry3;
+          noted[count++] = from3 + at;
+        }
       }
-      state0 = (entry0 & 1) === 0 ? entry0 : this.settle(entry0, cell0, into, at);
-      state1 = (entry1 & 1) === 0 ? entry1 : this.settle(entry1, cell1, into, from1 + at);
-      state2 = (entry2 & 1) === 0 ? entry2 : this.settle(entry2, cell2, into, from2 + at);
-      state3 = (entry3 & 1) === 0 ? entry3 : this.settle(entry3, cell3, into, from3 + at);
-      delta = this.delta;
+      state0 = entry0 & ~1;
+      state1 = entry1 & ~1;
+      state2 = entry2 & ~1;
+      state3 = entry3 & ~1;
     }
-    return written === text.length;
-  }
-
-  /**
-   * The next state of an odd entry of `cell`: resolves the transition when it is UNSET, then
-   * records the hit when a literal ends there (at position `at`).
-   */
-  private settle(entry: number, cell: number, into: Int32Array, at: number): number {
-    const resolved = entry === UNSET ? this.resolve(cell) : entry;
-    return (resolved & 1) === 0 ? resolved : this.hit(resolved - 1, into, at);
+    return count;
   }
 
   /**
