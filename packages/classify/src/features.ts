@@ -293,7 +293,8 @@ export class Features {
   private scan = -1;
   /** The features read so far (bit i: FEATURE_NAMES[i]), their values by index, and their order. */
   private readMask = 0;
-  private readonly values: unknown[] = [];
+  // Sized for every feature up front: a store past the end would grow it, read after read.
+  private readonly values: unknown[] = new Array(FEATURE_NAMES.length);
   /**
    * The text features (bit i: FEATURE_NAMES[i]) with a candidate entry in this Features' scan; all
    * bits set before it scans (or when it reads without the prefilter).
@@ -337,7 +338,7 @@ export class Features {
   private read(name: TextFeature, index: number): string | undefined {
     // After this Features' scan: a feature none of whose entries is a candidate is absent.
     if (((this.possible >>> index) & 1) === 0) {
-      this.remember(name, undefined);
+      this.remember(name, index, undefined);
       return undefined;
     }
     const text = this.text;
@@ -347,7 +348,7 @@ export class Features {
     }
     if (this.scan === UNFILTERED) {
       const found = VOCABULARY_OF[name].find(text);
-      this.remember(name, found);
+      this.remember(name, index, found);
       return found;
     }
     const filter = literalPrefilter();
@@ -374,7 +375,7 @@ export class Features {
       found =
         among === 0 ? undefined : vocabulary.findAmong(text, among, searchStart(filter, first, among));
     }
-    this.remember(name, found);
+    this.remember(name, index, found);
     return found;
   }
 
@@ -397,7 +398,7 @@ export class Features {
         }
       }
     }
-    this.remember('quotaIdWindow', result);
+    this.remember('quotaIdWindow', 0, result);
     return result;
   }
 
@@ -439,8 +440,8 @@ export class Features {
     return summary;
   }
 
-  private remember(name: FeatureName, value: unknown): void {
-    const index = INDEX_OF[name];
+  /** Keeps a feature's value; `index` is INDEX_OF[name], passed in (a keyed load by a name that varies is slow). */
+  private remember(name: FeatureName, index: number, value: unknown): void {
     this.readMask |= 1 << index;
     this.values[index] = value;
     this.order?.push(name);
