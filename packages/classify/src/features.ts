@@ -141,8 +141,8 @@ interface Prefilter {
   /** The last scan's answer, and its number (the `Features` that made it keeps the number). */
   readonly candidates: Int32Array;
   scans: number;
-  /** Whether the last scan's text was ASCII (its `firstAt` positions are character positions). */
-  ascii: boolean;
+  /** Whether the last scan kept positions (`firstAt`): a real scan does. */
+  positions: boolean;
   /**
    * Each list's offset bound (vocabulary-literals.ts): the most characters a match of its entry
    * has before the first of its literals; -1 when no bound is known.
@@ -188,7 +188,7 @@ export function literalPrefilter(): Prefilter {
       // One word more than the scan writes: `possibleFeatures` reads the word after a feature's first.
       candidates: new Int32Array(scanner.words + 1),
       scans: 0,
-      ascii: false,
+      positions: false,
       offsetBound: Int32Array.from(bounds),
     };
   }
@@ -209,10 +209,10 @@ export function candidateEntries(candidates: Int32Array, first: number, count: n
  * Where a search for the candidate entries `among` (lists `first` on) may start in the last
  * scanned text: no match of an entry starts before its first literal occurrence less its offset
  * bound (required-literals.ts), and that occurrence starts at most DEPTH − 1 characters before the
- * position the scan kept. 0 when the text was not ASCII or a candidate has no bound.
+ * position the scan kept. 0 when the scan kept no positions or a candidate has no bound.
  */
 export function searchStart(filter: Prefilter, first: number, among: number): number {
-  if (!filter.ascii) return 0;
+  if (!filter.positions) return 0;
   const { firstAt } = filter.scanner;
   let start = Number.MAX_SAFE_INTEGER;
   for (let rest = among; rest !== 0; rest &= rest - 1) {
@@ -355,7 +355,7 @@ export class Features {
     // One scan per Features; its answer lives in the module's buffer until another Features scans
     // (a classify run in between, e.g. from an override: then this one scans again).
     if (this.scan !== filter.scans) {
-      filter.ascii = filter.scanner.scan(text, filter.candidates) === true;
+      filter.positions = filter.scanner.scan(text, filter.candidates) === true;
       filter.scans += 1;
       this.scan = filter.scans;
       this.possible = possibleFeatures(filter);

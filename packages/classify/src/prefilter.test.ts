@@ -86,7 +86,7 @@ function expectSound(text: string): void {
   const filter = literalPrefilter();
   const { scanner, firstEntry } = filter;
   const candidates = new Int32Array(scanner.words);
-  filter.ascii = scanner.scan(lower, candidates);
+  filter.positions = scanner.scan(lower, candidates);
   for (const name of TEXT_FEATURES) {
     const vocabulary = byName.get(name);
     if (vocabulary === undefined) throw new Error(`no vocabulary named ${name}`);
@@ -245,6 +245,13 @@ describe('the required literals', () => {
           const found = new Int32Array(own.words);
           own.scan(text, found);
           expect(found[0]).toBe(expected);
+          // Each found list's first position: where its earliest-ending literal occurrence ends.
+          lists.forEach((list, index) => {
+            const ends = list
+              .filter((literal) => text.includes(literal))
+              .map((literal) => text.indexOf(literal) + literal.length - 1);
+            if (ends.length > 0) expect(own.firstAt[index], `${index} in ${text}`).toBe(Math.min(...ends));
+          });
         },
       ),
       { numRuns: 2000 },

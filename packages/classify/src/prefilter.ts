@@ -40,9 +40,6 @@ function readable(literal: string): boolean {
   return true;
 }
 
-// The scan's byte buffer and encoder, made on the first scan and reused (classify is synchronous).
-let bytes = new Uint8Array(0);
-let encoder: TextEncoder | undefined;
 /** The hits a scan notes (entry and position, in pairs), reused. */
 let hits = new Int32Array(0);
 
@@ -205,63 +202,57 @@ export class LiteralScanner {
 
   /**
    * Sets in `into` (`words` words, cleared here) the lists that may match `text`: one pass, no
-   * allocation. The text is read as UTF-8 bytes written into a reused buffer (one native copy; a
-   * byte loop is faster than `charCodeAt`). Literals are ASCII, and in UTF-8 no byte of a
-   * non-ASCII character is ASCII, so every literal occurs in the bytes exactly where it occurs in
-   * the text; a non-ASCII character (bytes ≥ 0x80, column 0) leads back to the root either way.
+   * allocation. Literals are ASCII: a character past ASCII (column 0) leads back to the root, as
+   * a character no literal has does.
    *
    * A DFA step waits on the previous one's table load, so a long text is read as four lanes
    * stepped together (four independent chains the CPU overlaps): lane k reads from k quarters in,
-   * less DEPTH − 1 bytes, for a quarter plus DEPTH − 1 bytes. Every kept literal is at most DEPTH
-   * long, so each occurrence lies whole inside some lane; lanes overlap, which only sets a bit
-   * twice. Bytes past the text are zeros (column 0), which match nothing.
+   * less DEPTH − 1 characters, for a quarter plus DEPTH − 1 characters. Every kept literal is at
+   * most DEPTH long, so each occurrence lies whole inside some lane; lanes overlap, which only
+   * notes a hit twice. (Reading the characters with `charCodeAt` costs about what reading UTF-8
+   * bytes did, without encoding the text into a buffer first, and keeps positions in characters.)
    *
-   * Returns whether the text is ASCII (as many bytes as characters): then `firstAt`'s byte
-   * positions are the text's own character positions.
+   * Returns true: `firstAt` holds character positions in `text` (a stand-in scan that knows no
+   * positions returns false).
    */
   scan(text: string, into: Int32Array): boolean {
     into.set(this.always);
-    // UTF-8 needs at most 3 bytes per UTF-16 unit; the lanes may read LANES bytes past the end.
-    if (bytes.length < text.length * 3 + LANES) bytes = new Uint8Array(text.length * 3 + LANES);
-    const buffer = bytes;
-    encoder ??= new TextEncoder();
-    const { written } = encoder.encodeInto(text, buffer);
-    buffer.fill(0, written, written + LANES);
-    // UNSET cells are resolved by the one-lane loop; the four-lane loop gives up on meeting one
-    // (it returns -1) and the one-lane loop reads the text instead, so that the common loop keeps
-    // the table and its entries in constants.
-    if (hits.length < 2 * (written + LANES * DEPTH)) hits = new Int32Array(2 * (written + LANES * DEPTH));
+    const { length } = text;
+    if (hits.length < 2 * (length + LANES * DEPTH)) hits = new Int32Array(2 * (length + LANES * DEPTH));
     let count: number;
-    if (written < LANES * DEPTH * 2) count = this.oneLane(buffer, written, hits);
+    if (length < LANES * DEPTH * 2) count = this.oneLane(text, hits);
     else {
-      this.paused.fill(0);
-      count = this.lanes(buffer, written, hits);
+      const { paused } = this;
+      paused.fill(0);
+      count = this.lanes(text, hits);
       // Paused at a transition not resolved yet: resolve it, and go on from there.
       while (count === -1) {
         for (let lane = 0; lane < LANES; lane += 1) {
-          const cell = this.paused[LANES + lane] as number;
+          const cell = paused[LANES + lane] as number;
           if (this.delta[cell] === UNSET) this.resolve(cell);
         }
-        count = this.lanes(buffer, written, hits);
+        count = this.lanes(text, hits);
       }
+      count = this.laneEnds(text, hits, count);
     }
     const noted = hits;
     for (let at = 0; at < count; at += 2) {
       this.hit((noted[at] as number) - 1, into, noted[at + 1] as number);
     }
-    return written === text.length;
+    return true;
   }
 
   /**
-   * The text's bytes in one lane, resolving transitions as it meets them: notes each hit (entry,
+   * The text in one lane, resolving transitions as it meets them: notes each hit (entry,
    * position) in `noted` and returns how many numbers it noted.
    */
-  private oneLane(buffer: Uint8Array, written: number, noted: Int32Array): number {
+  private oneLane(text: string, noted: Int32Array): number {
     const { columnOf } = this;
     let count = 0;
     let state = 0;
-    for (let at = 0; at < written; at += 1) {
-      const cell = state + (columnOf[buffer[at] as number] as number);
+    for (let at = 0; at < text.length; at += 1) {
+      const code = text.charCodeAt(at);
+      const cell = state + (code < ASCII ? (columnOf[code] as number) : 0);
       let entry = this.delta[cell] as number;
       if (entry === UNSET) entry = this.resolve(cell);
       if ((entry & 1) !== 0) {
@@ -274,15 +265,44 @@ export class LiteralScanner {
   }
 
   /**
-   * The text's bytes in four lanes stepped together (see `scan`), over resolved transitions only:
+   * The last steps of the four lanes, after `lanes` (from the states it left in `paused`): lane 3
+   * ends up to LANES − 1 characters before the others, so these steps check the text's end.
+   * Returns the count of numbers noted, with theirs.
+   */
+  private laneEnds(text: string, noted: Int32Array, noticed: number): number {
+    const { columnOf, paused } = this;
+    const quarter = Math.ceil(text.length / LANES);
+    const steps = quarter + DEPTH - 1;
+    let count = noticed;
+    for (let lane = 0; lane < LANES; lane += 1) {
+      const from = lane === 0 ? 0 : lane * quarter - (DEPTH - 1);
+      let state = paused[lane] as number;
+      for (let at = steps - (LANES - 1); at < steps && from + at < text.length; at += 1) {
+        const code = text.charCodeAt(from + at);
+        const cell = state + (code < ASCII ? (columnOf[code] as number) : 0);
+        let entry = this.delta[cell] as number;
+        if (entry === UNSET) entry = this.resolve(cell);
+        if ((entry & 1) !== 0) {
+          noted[count++] = entry;
+          noted[count++] = from + at;
+        }
+        state = entry & ~1;
+      }
+    }
+    return count;
+  }
+
+  /**
+   * The text in four lanes stepped together (see `scan`), over resolved transitions only:
    * notes each hit (entry, position) and returns how many numbers it noted, or -1 on meeting an
    * unresolved one, pausing there (`paused`) for `scan` to resolve it and call again. A step's entry is odd when it needs more than a load (a hit, or UNSET, which
    * is odd), so one test of the four entries keeps the common step to loads and adds.
    */
-  private lanes(buffer: Uint8Array, written: number, noted: Int32Array): number {
+  private lanes(text: string, noted: Int32Array): number {
     const { columnOf, delta, paused } = this;
-    const quarter = Math.ceil(written / LANES);
-    const steps = quarter + DEPTH - 1;
+    const quarter = Math.ceil(text.length / LANES);
+    // Every lane's character is inside the text for all but the last LANES − 1 steps (`laneEnds`).
+    const steps = quarter + DEPTH - 1 - (LANES - 1);
     const from1 = quarter - (DEPTH - 1);
     const from2 = from1 + quarter;
     const from3 = from2 + quarter;
@@ -292,10 +312,14 @@ export class LiteralScanner {
     let state2 = paused[2] as number;
     let state3 = paused[3] as number;
     for (let at = paused[8] as number; at < steps; at += 1) {
-      const cell0 = state0 + (columnOf[buffer[at] as number] as number);
-      const cell1 = state1 + (columnOf[buffer[from1 + at] as number] as number);
-      const cell2 = state2 + (columnOf[buffer[from2 + at] as number] as number);
-      const cell3 = state3 + (columnOf[buffer[from3 + at] as number] as number);
+      const code0 = text.charCodeAt(at);
+      const cell0 = state0 + (code0 < ASCII ? (columnOf[code0] as number) : 0);
+      const code1 = text.charCodeAt(from1 + at);
+      const cell1 = state1 + (code1 < ASCII ? (columnOf[code1] as number) : 0);
+      const code2 = text.charCodeAt(from2 + at);
+      const cell2 = state2 + (code2 < ASCII ? (columnOf[code2] as number) : 0);
+      const code3 = text.charCodeAt(from3 + at);
+      const cell3 = state3 + (code3 < ASCII ? (columnOf[code3] as number) : 0);
       const entry0 = delta[cell0] as number;
       const entry1 = delta[cell1] as number;
       const entry2 = delta[cell2] as number;
@@ -337,6 +361,10 @@ export class LiteralScanner {
       state2 = entry2 & ~1;
       state3 = entry3 & ~1;
     }
+    paused[0] = state0;
+    paused[1] = state1;
+    paused[2] = state2;
+    paused[3] = state3;
     return count;
   }
 
