@@ -222,7 +222,7 @@ export function searchStart(filter: Prefilter, first: number, among: number): nu
     const from = (firstAt[list] as number) - (DEPTH - 1) - bound;
     if (from < start) start = from;
   }
-  return start > 0 ? start : 0;
+  return Math.max(start, 0);
 }
 
 /**
@@ -232,7 +232,8 @@ export function searchStart(filter: Prefilter, first: number, among: number): nu
  * mask per word, made on first use.
  */
 function possibleFeatures(filter: Prefilter): number {
-  const masks = (featureMasks ??= masksOf(filter));
+  featureMasks ??= masksOf(filter);
+  const masks = featureMasks;
   const { candidates } = filter;
   let possible = outOfStep;
   for (let index = 1; index < FEATURE_NAMES.length; index += 1) {
@@ -372,8 +373,7 @@ export class Features {
       const first = filter.firstEntry[index] as number;
       const among = candidateEntries(filter.candidates, first, count);
       // No required literal of any entry in the text: the vocabulary cannot match (prefilter.ts).
-      found =
-        among === 0 ? undefined : vocabulary.findAmong(text, among, searchStart(filter, first, among));
+      found = among === 0 ? undefined : vocabulary.findAmong(text, among, searchStart(filter, first, among));
     }
     this.remember(name, index, found);
     return found;

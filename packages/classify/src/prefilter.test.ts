@@ -98,7 +98,8 @@ function expectSound(text: string): void {
     );
     const first = firstEntry[INDEX_OF[name]] ?? -1;
     // The search starts where classify starts it: past where no candidate's match can start.
-    const found = among === 0 ? undefined : vocabulary.findAmong(lower, among, searchStart(filter, first, among));
+    const found =
+      among === 0 ? undefined : vocabulary.findAmong(lower, among, searchStart(filter, first, among));
     if (found !== reference) {
       expect({ name, found }, `${name} on ${JSON.stringify(lower.slice(0, 200))}`).toEqual({
         name,
@@ -163,9 +164,13 @@ describe('the required literals', () => {
   it('bound how far into a match its first literal lies (no match starts earlier than that before it)', () => {
     expect(literalOffsetBound(/abc/, ['abc'])).toBe(0);
     expect(literalOffsetBound(/x.{0,40}abc/, ['abc'])).toBe(41);
-    expect(literalOffsetBound(/(?:your|current) (?:\w+ )?plan\b|upgrade (?:your )?plan/, ['current ', 'upgrade plan', 'your '])).toBe(
-      8,
-    );
+    expect(
+      literalOffsetBound(/(?:your|current) (?:\w+ )?plan\b|upgrade (?:your )?plan/, [
+        'current ',
+        'upgrade plan',
+        'your ',
+      ]),
+    ).toBe(8);
     // Unbounded before the literal, a literal that a match may lack, syntax not followed: no bound.
     expect(literalOffsetBound(/\w+abc/, ['abc'])).toBeUndefined();
     expect(literalOffsetBound(/(?:abc)?d/, ['abc'])).toBeUndefined();
@@ -191,7 +196,9 @@ describe('the required literals', () => {
                 return at === -1 ? Number.POSITIVE_INFINITY : at;
               }),
             );
-            expect(first, `${vocabulary.name}[${index}] on ${JSON.stringify(match)}`).toBeLessThanOrEqual(bound);
+            expect(first, `${vocabulary.name}[${index}] on ${JSON.stringify(match)}`).toBeLessThanOrEqual(
+              bound,
+            );
           }),
           { numRuns: 100 },
         );
@@ -523,8 +530,40 @@ describe('withoutUrls', () => {
   it('equals the regex replace it stands for', () => {
     const reference = (text: string) => text.replace(/\b(?:https?|wss?):\/\/\S+/gi, ' ');
     const piece = fc.oneof(
-      fc.constantFrom('http', 'https', 'HTTPS', 'hTtP', 'ws', 'wss', 'WsS', 'xhttp', '_ws', 'ftp', 'htt', 'ss'),
-      fc.constantFrom('://', ':/', '//', ':', '/', 'a', '.', '-', '_', ' ', '\n', '\t', '\u00a0', '\u2028', '\ufeff', 'é', 'ı', 'ſ'),
+      fc.constantFrom(
+        'http',
+        'https',
+        'HTTPS',
+        'hTtP',
+        'ws',
+        'wss',
+        'WsS',
+        'xhttp',
+        '_ws',
+        'ftp',
+        'htt',
+        'ss',
+      ),
+      fc.constantFrom(
+        '://',
+        ':/',
+        '//',
+        ':',
+        '/',
+        'a',
+        '.',
+        '-',
+        '_',
+        ' ',
+        '\n',
+        '\t',
+        '\u00a0',
+        '\u2028',
+        '\ufeff',
+        'é',
+        'ı',
+        'ſ',
+      ),
       fc.string({ maxLength: 4 }),
     );
     fc.assert(

@@ -368,8 +368,7 @@ class TreeReader {
       const bounds = /^\{(\d+)(,(\d*))?\}/.exec(this.source.slice(this.at));
       if (bounds === null) throw new Unfollowed();
       min = Number(bounds[1]);
-      max =
-        bounds[2] === undefined ? min : bounds[3] === '' ? Number.POSITIVE_INFINITY : Number(bounds[3]);
+      max = bounds[2] === undefined ? min : bounds[3] === '' ? Number.POSITIVE_INFINITY : Number(bounds[3]);
       this.at += bounds[0].length;
     } else {
       return node;
@@ -592,10 +591,8 @@ export function literalOffsetBound(pattern: RegExp, literals: readonly string[])
 /** Each entry's `literalOffsetBound` over its required literals (`undefined`: none, or no bound). */
 export function entryOffsetBounds(vocabulary: Vocabulary): Array<number | undefined> {
   const literals = entryLiterals(vocabulary);
-  return vocabulary
-    .patterns()
-    .map((entry, index) => {
-      const own = literals[index];
-      return own === undefined ? undefined : literalOffsetBound(entry, own);
-    });
+  return vocabulary.patterns().map((entry, index) => {
+    const own = literals[index];
+    return own === undefined ? undefined : literalOffsetBound(entry, own);
+  });
 }
