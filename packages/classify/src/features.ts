@@ -330,9 +330,14 @@ export class Features {
   get(name: TextFeature): string | undefined {
     // Kept small so that it inlines into each rule, where `name` is a constant.
     const index = INDEX_OF[name];
-    return ((this.readMask >>> index) & 1) === 1
-      ? (this.values[index] as string | undefined)
-      : this.read(name, index);
+    if (((this.readMask >>> index) & 1) === 1) return this.values[index] as string | undefined;
+    // After the scan, a feature with no candidate entry is absent: noted here, without a call.
+    if (((this.possible >>> index) & 1) === 0) {
+      this.readMask |= 1 << index;
+      this.order?.push(name);
+      return undefined;
+    }
+    return this.read(name, index);
   }
 
   /** Reads a text feature for the first time. */
