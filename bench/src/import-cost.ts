@@ -4,12 +4,32 @@ import { median } from './statistics.ts';
 
 export interface ImportCostRow {
   readonly specifier: string;
+  /** How many fresh processes imported it. */
+  readonly rounds: number;
+  /** Wall-clock time of the `import`, median over the rounds. */
   readonly medianMs: number;
   readonly minMs: number;
   readonly maxMs: number;
-  /** Against the cold import of zod, measured in the same run. */
+  /**
+   * CPU time (user + system, every thread of the process) the `import` took, median over the
+   * rounds: what the import itself costs, which waiting for a core on a loaded machine does not add to.
+   */
+  readonly cpuMedianMs: number;
+  /** Against the cold import of zod, measured in the same run (wall-clock medians). */
   readonly ratioToZod: number;
 }
+
+/**
+ * Rounds for the rows the goal is judged on (bare, faultline's adapter entries). With 9, the
+ * wall-clock medians of one adapter moved by 2–3 ms between two runs minutes apart on the shared
+ * 2-core machine, more than the margins the goal is judged on.
+ */
+export const IMPORT_ROUNDS = 25;
+/**
+ * Rounds for the reference rows (zod, the SDKs, the zod-loading application entries): far from
+ * any margin, and the SDKs take 0.1–1.5 s an import, so 25 rounds of them would take minutes.
+ */
+export const REFERENCE_ROUNDS = 9;
 
 const benchDirectory = fileURLToPath(new URL('..', import.meta.url));
 // zod is not a dependency of the bench itself: import it from where faultline gets it.
@@ -18,29 +38,49 @@ const classifyDirectory = fileURLToPath(new URL('../../packages/classify', impor
 /** The bare process's row: the same script importing nothing. */
 export const BARE_NODE = '(bare node)';
 
-function coldImportMs(specifier: string): number {
+interface Sample {
+  readonly wallMs: number;
+  readonly cpuMs: number;
+}
+
+function coldImport(specifier: string): Sample {
   const load = specifier === BARE_NODE ? '' : `await import(${JSON.stringify(specifier)});`;
-  const script = `const t = performance.now(); ${load} process.stdout.write(String(performance.now() - t));`;
+  // Both clocks stop before `process.stdout` is touched: its first read builds the stream (about
+  // 2.5 ms), which is no part of the import.
+  const script = `const t = performance.now(); const c = process.cpuUsage(); ${load} const d = process.cpuUsage(c); const w = performance.now() - t; process.stdout.write(JSON.stringify([w, (d.user + d.system) / 1000]));`;
   const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
     cwd: specifier === 'zod' ? classifyDirectory : benchDirectory,
     env: { ...process.env, NODE_OPTIONS: '' },
   });
-  return Number(output.toString());
+  const [wallMs, cpuMs] = JSON.parse(output.toString()) as [number, number];
+  return { wallMs, cpuMs };
 }
 
 /**
  * Cold `import` time of each package in a fresh Node process (built `dist`, as a user gets it).
- * Interleaved: each round measures every specifier once, so a burst of load on a shared machine
- * touches every row alike instead of one row's runs.
+ * Interleaved: each round measures every specifier once (the references in the first
+ * REFERENCE_ROUNDS rounds only), so a burst of load on a shared machine touches every row alike
+ * instead of one row's runs.
  */
-export function benchImportCost(specifiers: string[], runs = 9): ImportCostRow[] {
-  const all = [BARE_NODE, 'zod', ...specifiers];
-  const samples = new Map(all.map((specifier) => [specifier, [] as number[]]));
-  for (let round = 0; round < runs; round++)
-    for (const specifier of all) samples.get(specifier)?.push(coldImportMs(specifier));
+export function benchImportCost(specifiers: string[], references: string[]): ImportCostRow[] {
+  const all = [BARE_NODE, 'zod', ...specifiers, ...references];
+  const referenced = new Set(['zod', ...references]);
+  const samples = new Map(all.map((specifier) => [specifier, [] as Sample[]]));
+  for (let round = 0; round < IMPORT_ROUNDS; round++)
+    for (const specifier of all)
+      if (round < REFERENCE_ROUNDS || !referenced.has(specifier))
+        samples.get(specifier)?.push(coldImport(specifier));
   const rows = all.map((specifier) => {
     const taken = samples.get(specifier) ?? [];
-    return { specifier, medianMs: median(taken), minMs: Math.min(...taken), maxMs: Math.max(...taken) };
+    const wall = taken.map((sample) => sample.wallMs);
+    return {
+      specifier,
+      rounds: taken.length,
+      medianMs: median(wall),
+      minMs: Math.min(...wall),
+      maxMs: Math.max(...wall),
+      cpuMedianMs: median(taken.map((sample) => sample.cpuMs)),
+    };
   });
   const zod = rows[1] as (typeof rows)[number];
   return rows.map((row) => ({ ...row, ratioToZod: row.medianMs / zod.medianMs }));

@@ -7,7 +7,7 @@ import { DRIVEN_PROVIDERS, startScenarioServers } from '@faultline/scenario-driv
 import { benchClassifyThroughput, CLASSIFY_GOAL_PER_SECOND } from './classify-throughput.ts';
 import { benchErrorPath, ERROR_PATH_GOAL_SHARE } from './error-path.ts';
 import { benchFootprint } from './footprint.ts';
-import { BARE_NODE, benchImportCost } from './import-cost.ts';
+import { BARE_NODE, benchImportCost, IMPORT_ROUNDS, REFERENCE_ROUNDS } from './import-cost.ts';
 import { benchResilience } from './resilience.ts';
 import { benchRetained } from './retained.ts';
 import { benchRetryDecisions } from './retry-decisions.ts';
@@ -73,15 +73,20 @@ if (wants('stream')) {
     `\n### Stream guards: \`guardXStream(stream)\` against the stream alone (goal: under ${goal} of its SDK's own cost per chunk, every provider, idle timer on)\n`,
   );
   say(
-    `In memory: each provider's complete stream (${stream.inMemory[0]?.chunks.toLocaleString('en')} chunks in its SDK's shape, ending with its terminal event) replayed by an async generator and drained. Guarded: default options, idle timer on (${stream.idleTimeoutMs.toLocaleString('en')} ms); the chunks that come out are checked to be the very objects that went in. Times are this process's CPU time (what its code did, not the moments another process held the core). Per chunk: the drain's median ± IQR over its chunks; added and ratio: medians of ${stream.rounds} paired rounds.\n`,
+    `In memory: each provider's complete stream (${stream.inMemory[0]?.chunks.toLocaleString('en')} chunks in its SDK's shape, ending with its terminal event) replayed by an async generator and drained; for the Stainless SDKs (${stream.inMemory
+      .filter((row) => row.source === 'sdk-stream')
+      .map((row) => row.provider)
+      .join(
+        ', ',
+      )}) the generator runs inside the SDK's own raw \`Stream\`, holding an AbortController whose abort ends the replay as the SDK's fetch ends the body it reads: what \`create({ stream: true })\` gives a user, and what lets their guard stop a stall by aborting the request, so that a pull costs one \`.then\`. "Own promise" is the same guard where nobody listens to that controller (a custom \`fetch\` that drops the signal), which keeps a promise of its own per pull for the idle timer to reject. Guarded: default options, idle timer on (${stream.idleTimeoutMs.toLocaleString('en')} ms); the chunks that come out are checked to be the very objects that went in. Times are this process's CPU time (what its code did, not the moments another process held the core). Per chunk: the drain's median ± IQR over its chunks; added and ratio: medians of ${stream.rounds} paired rounds.\n`,
   );
   say(
-    '| provider | guard | unguarded, per chunk | guarded, per chunk | added per chunk | ratio | added, idle timer off |',
+    '| provider | guard | unguarded, per chunk | guarded, per chunk | added per chunk | ratio | added, idle timer off | added, own promise |',
   );
-  say('|---|---|---|---|---|---|---|');
+  say('|---|---|---|---|---|---|---|---|');
   for (const row of stream.inMemory) {
     say(
-      `| ${row.provider} | \`${row.guard}\` | ${perChunk(row.unguarded, row.chunks)} | ${perChunk(row.guarded, row.chunks)} | ${formatNs(row.addedNsPerChunk)} | ×${row.ratio.toFixed(2)} | ${formatNs(row.addedNsPerChunkTimerOff)} |`,
+      `| ${row.provider} | \`${row.guard}\` | ${perChunk(row.unguarded, row.chunks)} | ${perChunk(row.guarded, row.chunks)} | ${formatNs(row.addedNsPerChunk)} | ×${row.ratio.toFixed(2)} | ${formatNs(row.addedNsPerChunkTimerOff)} | ${row.addedNsPerChunkOwnPromise === undefined ? '(no abort handle)' : formatNs(row.addedNsPerChunkOwnPromise)} |`,
     );
   }
   say(
@@ -110,11 +115,11 @@ if (wants('stream')) {
     .filter((row) => row.floorShare >= STREAM_GUARD_GOAL_SHARE)
     .map(
       (row) =>
-        `For ${row.provider}, ${goal} of its ${formatNs(row.sdkNsPerChunk)} per chunk is ${formatNs(row.sdkNsPerChunk * STREAM_GUARD_GOAL_SHARE)}: ${row.sdkNsPerChunk * STREAM_GUARD_GOAL_SHARE < floorOf('then') ? `less than one \`.then\` per \`next()\` (${formatNs(floorOf('then'))}), which any guard that classifies an error needs` : `less than a promise of its own per \`next()\` (${formatNs(floorOf('rejectable'))}), which any guard whose idle timer rejects a stalled read needs`}, so no async-iterator guard can meet it with the idle timer on (the least is ${formatNs(floorOf('rejectable'))}, ${(row.floorShare * 100).toFixed(2)} %).`,
+        `For ${row.provider}, ${goal} of its ${formatNs(row.sdkNsPerChunk)} per chunk is ${formatNs(row.sdkNsPerChunk * STREAM_GUARD_GOAL_SHARE)}: ${row.sdkNsPerChunk * STREAM_GUARD_GOAL_SHARE < floorOf('then') ? `less than one \`.then\` per \`next()\` (${formatNs(floorOf('then'))}), which any guard that classifies an error needs` : `less than a promise of its own per \`next()\` (${formatNs(floorOf('rejectable'))}), which any guard whose idle timer rejects a stalled read needs`}, so no async-iterator guard can meet it with the idle timer on (the least is ${formatNs(floorOf(row.floor))}, ${(row.floorShare * 100).toFixed(2)} %).`,
     );
   results.streamGuardGoalMet = missed.length === 0;
   say(
-    `\nGoal (every guard under ${goal} of its SDK's cost per chunk): ${missed.length === 0 ? 'met' : `missed (${missed.join(', ')})`}. The floor share is the rejectable floor above against the SDK's cost per chunk: the least any async-iterator guard with an idle timer can add. ${unreachable.join(' ')}${unreachable.length === 0 ? '' : ' '}The last column, guarded against unguarded on the real stream itself, lies within that stream's own spread.`,
+    `\nGoal (every guard under ${goal} of its SDK's cost per chunk): ${missed.length === 0 ? 'met' : `missed (${missed.join(', ')})`}. The floor share is the least any async-iterator guard with an idle timer can add on that SDK's stream, against the SDK's cost per chunk: one \`.then\` for the Stainless SDKs, whose guard stops a stall by aborting the request, and the rejectable floor for the others, which offer no handle that ends a pending read. ${unreachable.join(' ')}${unreachable.length === 0 ? '' : ' '}The last column, guarded against unguarded on the real stream itself, lies within that stream's own spread.`,
   );
 }
 
@@ -159,41 +164,60 @@ if (wants('import')) {
     ['@faultline/extract-mistral', '@mistralai/mistralai'],
     ['@faultline/extract-groq', 'groq-sdk'],
   ];
-  // The zod-free entries an adapter loads (classify/toolkit, render/adapter) beside the application
-  // entries that export the zod schemas.
+  // The zod-free entries an adapter loads (classify/toolkit, render/adapter) and the adapters, then
+  // the references: the application entries that export the zod schemas, and the SDKs.
   const specifiers = [
-    '@faultline/classify',
     '@faultline/classify/toolkit',
-    '@faultline/render',
     '@faultline/render/adapter',
-    ...adapters.flat(),
+    ...adapters.map(([adapter]) => adapter),
   ];
-  const imports = benchImportCost(specifiers);
+  const references = ['@faultline/classify', '@faultline/render', ...adapters.map(([, sdk]) => sdk)];
+  const imports = benchImportCost(specifiers, references);
   results.importCost = imports;
   const bare = imports.find((row) => row.specifier === BARE_NODE)!;
-  say('\n### Cold import time (fresh Node process, built packages; 9 interleaved rounds)\n');
-  say('| module | median | min–max | above a bare process | against zod |');
-  say('|---|---|---|---|---|');
-  for (const row of imports) {
+  say(
+    `\n### Cold import time (fresh Node process, built packages; ${IMPORT_ROUNDS} interleaved rounds, ${REFERENCE_ROUNDS} for zod, the SDKs and the zod-loading entries)\n`,
+  );
+  say(
+    'CPU time is what the import itself costs (user + system, every thread). Wall-clock time adds the waits for a core, which on a shared machine move a median by several milliseconds between runs; the goal is judged on CPU time.\n',
+  );
+  say(
+    '| module | CPU median | above a bare process (CPU) | wall median | wall min–max | wall, above bare | against zod (wall) |',
+  );
+  say('|---|---|---|---|---|---|---|');
+  // Shown as before: the zod-loading entries beside the adapter's, each adapter beside its SDK.
+  const shown = [
+    BARE_NODE,
+    'zod',
+    references[0],
+    specifiers[0],
+    references[1],
+    specifiers[1],
+    ...adapters.flat(),
+  ];
+  for (const row of shown.map(
+    (specifier) => imports.find((candidate) => candidate.specifier === specifier)!,
+  )) {
     say(
-      `| \`${row.specifier}\` | ${row.medianMs.toFixed(1)} ms | ${row.minMs.toFixed(1)}–${row.maxMs.toFixed(1)} ms | ${(row.medianMs - bare.medianMs).toFixed(1)} ms | ×${row.ratioToZod.toFixed(2)} |`,
+      `| \`${row.specifier}\` | ${row.cpuMedianMs.toFixed(1)} ms | ${(row.cpuMedianMs - bare.cpuMedianMs).toFixed(1)} ms | ${row.medianMs.toFixed(1)} ms | ${row.minMs.toFixed(1)}–${row.maxMs.toFixed(1)} ms | ${(row.medianMs - bare.medianMs).toFixed(1)} ms | ×${row.ratioToZod.toFixed(2)} |`,
     );
   }
   const importGoals = adapters.map(([adapter, sdk]) => {
     const own = imports.find((row) => row.specifier === adapter)!;
     const served = imports.find((row) => row.specifier === sdk)!;
-    const above = own.medianMs - bare.medianMs;
+    const above = own.cpuMedianMs - bare.cpuMedianMs;
     return {
       adapter,
       sdk,
       aboveBareMs: above,
-      sdkMs: served.medianMs,
-      met: above <= IMPORT_GOAL_MS && own.medianMs < served.medianMs,
+      sdkMs: served.cpuMedianMs,
+      wallAboveBareMs: own.medianMs - bare.medianMs,
+      met: above <= IMPORT_GOAL_MS && own.cpuMedianMs < served.cpuMedianMs,
     };
   });
   results.importGoals = importGoals;
   say(
-    `\nGoal: an adapter's cold import at most ${IMPORT_GOAL_MS} ms above the bare process (the script importing nothing, measured in the same run) and below its SDK's. ${importGoals.map((row) => `\`${row.adapter}\`: ${row.aboveBareMs.toFixed(1)} ms above, against \`${row.sdk}\` ${row.sdkMs.toFixed(1)} ms, ${row.met ? 'met' : 'missed'}`).join('; ')}.`,
+    `\nGoal: an adapter's cold import at most ${IMPORT_GOAL_MS} ms of CPU time above the bare process (the script importing nothing, measured in the same run) and below its SDK's. ${importGoals.map((row) => `\`${row.adapter}\`: ${row.aboveBareMs.toFixed(1)} ms above (wall median ${row.wallAboveBareMs.toFixed(1)} ms), against \`${row.sdk}\` ${row.sdkMs.toFixed(1)} ms, ${row.met ? 'met' : 'missed'}`).join('; ')}.`,
   );
 }
 

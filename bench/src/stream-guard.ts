@@ -1,6 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import Anthropic from '@anthropic-ai/sdk';
+import { Stream as AnthropicStream } from '@anthropic-ai/sdk/streaming';
 import { BedrockRuntimeClient, ConverseStreamCommand } from '@aws-sdk/client-bedrock-runtime';
 import { guardAnthropicStream } from '@faultline/extract-anthropic';
 import { guardBedrockStream } from '@faultline/extract-bedrock';
@@ -12,7 +13,9 @@ import { DEFAULT_STREAM_IDLE_TIMEOUT_MS } from '@faultline/render/toolkit';
 import { GoogleGenAI } from '@google/genai';
 import { Mistral } from '@mistralai/mistralai';
 import Groq from 'groq-sdk';
+import { Stream as GroqStream } from 'groq-sdk/core/streaming';
 import OpenAI from 'openai';
+import { Stream as OpenAIStream } from 'openai/streaming';
 import { cpuRounds, type Measured, median } from './statistics.ts';
 import {
   anthropicEvents,
@@ -41,6 +44,18 @@ export interface StreamGuardRow {
   readonly addedNsPerChunkTimerOff: number;
   /** Median over the paired rounds of guarded / unguarded. */
   readonly ratio: number;
+  /**
+   * The source the chunks are replayed through: `sdk-stream` for the Stainless SDKs (their own
+   * `Stream` class, with the AbortController a request has, whose abort ends the replay as the
+   * SDK's fetch ends the body it reads: what a user's `create({ stream: true })` gives), else
+   * `generator` (an async generator, which is what those SDKs' streams iterate with).
+   */
+  readonly source: 'sdk-stream' | 'generator';
+  /**
+   * Stainless only: the same guard on the same Stream class whose controller nobody listens to (a
+   * custom fetch that drops the signal), so that the idle timer keeps a promise of its own per pull.
+   */
+  readonly addedNsPerChunkOwnPromise?: number | undefined;
 }
 
 export interface StreamGuardSdkResult {
@@ -69,10 +84,13 @@ export interface StreamGuardSdkResult {
   /** guardNsPerChunk / sdkNsPerChunk. */
   readonly share: number;
   /**
-   * The least any guard with an idle timer adds per chunk (the `rejectable` floor, in memory)
-   * against sdkNsPerChunk: below the goal only where a guard can meet it at all.
+   * The least any guard with an idle timer adds per chunk on this SDK's stream, in memory, against
+   * sdkNsPerChunk: the `then` floor where the guard stops a stall by aborting the request (the
+   * Stainless SDKs), else the `rejectable` floor. Below the goal only where a guard can meet it.
    */
   readonly floorShare: number;
+  /** Which floor `floorShare` is. */
+  readonly floor: 'then' | 'rejectable';
   readonly goalShare: number;
   readonly met: boolean;
 }
@@ -101,7 +119,15 @@ interface Subject {
   readonly guard: string;
   readonly chunks: (count: number) => object[];
   readonly wrap: Guard;
+  /** The SDK's own raw `Stream` class (the Stainless SDKs): the in-memory replay goes through it. */
+  readonly streamClass?: StainlessStreamClass | undefined;
 }
+
+/** A Stainless SDK's raw `Stream`: `new Stream(iterator, controller)`, iterated by `iterator()`. */
+type StainlessStreamClass = new (
+  iterator: () => AsyncIterator<object>,
+  controller: AbortController,
+) => AsyncIterable<object>;
 
 const subjects: Subject[] = [
   {
@@ -109,12 +135,14 @@ const subjects: Subject[] = [
     guard: 'guardOpenAIStream',
     chunks: openaiChunks,
     wrap: (stream, options) => guardOpenAIStream(stream, options),
+    streamClass: OpenAIStream as unknown as StainlessStreamClass,
   },
   {
     provider: 'anthropic',
     guard: 'guardAnthropicStream',
     chunks: anthropicEvents,
     wrap: (stream, options) => guardAnthropicStream(stream, options),
+    streamClass: AnthropicStream as unknown as StainlessStreamClass,
   },
   {
     provider: 'google-genai',
@@ -139,11 +167,35 @@ const subjects: Subject[] = [
     guard: 'guardGroqStream',
     chunks: groqChunks,
     wrap: (stream, options) => guardGroqStream(stream, options),
+    streamClass: GroqStream as unknown as StainlessStreamClass,
   },
 ];
 
 async function* replay(chunks: readonly object[]): AsyncGenerator<object, void, undefined> {
   for (const chunk of chunks) yield chunk;
+}
+
+/**
+ * The chunks through a Stainless SDK's own `Stream`, as `create({ stream: true })` returns it: the
+ * Stream holds the request's AbortController, and (`listened`) the abort ends the replay, as the
+ * SDK's fetch, listening to that signal, ends the body it reads. With a listener there, the guard
+ * stops a stall by aborting (one `.then` per pull); without (a custom fetch that drops the signal)
+ * it keeps a promise of its own per pull. A replay never stalls: the listener only has to exist.
+ */
+function sdkReplay(
+  StreamClass: StainlessStreamClass,
+  chunks: readonly object[],
+  listened: boolean,
+): AsyncIterable<object> {
+  const controller = new AbortController();
+  let aborted = false;
+  if (listened) controller.signal.addEventListener('abort', () => (aborted = true), { once: true });
+  return new StreamClass(async function* () {
+    for (const chunk of chunks) {
+      if (aborted) return;
+      yield chunk;
+    }
+  }, controller);
 }
 
 /** Reads a stream to its end; the chunks, so that the check can compare them. */
@@ -241,7 +293,7 @@ const floorWrappers: ReadonlyArray<{
   {
     wrapper: 'rejectable',
     description:
-      'the same plus a promise of its own per `next()` that a stalled read can be rejected through (the least a guard with an idle timer adds)',
+      'the same plus a promise of its own per `next()` that a stalled read can be rejected through (the least a guard with an idle timer adds when it cannot end a stalled read by aborting its request)',
     wrap: (source) => iterableOf(new RejectableIterator(source[Symbol.asyncIterator]())),
   },
   {
@@ -284,22 +336,43 @@ async function benchInMemory(
 ): Promise<StreamGuardRow> {
   const chunks = subject.chunks(count);
   const label = `${subject.guard} (in memory)`;
-  checkUntouched(label, chunks, await drain(subject.wrap(replay(chunks), { idleTimeoutMs })));
-  checkUntouched(label, chunks, await drain(subject.wrap(replay(chunks), { idleTimeoutMs: 0 })));
+  const { streamClass } = subject;
+  const source = (): AsyncIterable<object> =>
+    streamClass === undefined ? replay(chunks) : sdkReplay(streamClass, chunks, true);
+  checkUntouched(label, chunks, await drain(subject.wrap(source(), { idleTimeoutMs })));
+  checkUntouched(label, chunks, await drain(subject.wrap(source(), { idleTimeoutMs: 0 })));
+  const ownPromise =
+    streamClass === undefined
+      ? []
+      : ([
+          [
+            `${subject.provider}: guarded, own promise`,
+            () => consume(subject.wrap(sdkReplay(streamClass, chunks, false), { idleTimeoutMs })),
+          ],
+        ] as const);
   const perRound = await cpuRounds(
     [
-      [`${subject.provider}: unguarded`, () => consume(replay(chunks))],
-      [`${subject.provider}: guarded`, () => consume(subject.wrap(replay(chunks), { idleTimeoutMs }))],
+      [`${subject.provider}: unguarded`, () => consume(source())],
+      [`${subject.provider}: guarded`, () => consume(subject.wrap(source(), { idleTimeoutMs }))],
       [
         `${subject.provider}: guarded, idle timer off`,
-        () => consume(subject.wrap(replay(chunks), { idleTimeoutMs: 0 })),
+        () => consume(subject.wrap(source(), { idleTimeoutMs: 0 })),
       ],
+      ...ownPromise,
     ],
     rounds,
     200,
   );
   const [unguarded, guarded, guardedTimerOff] = perRound.at(-1)!;
   return {
+    source: streamClass === undefined ? 'generator' : 'sdk-stream',
+    ...(streamClass === undefined
+      ? {}
+      : {
+          addedNsPerChunkOwnPromise: median(
+            perRound.map(([base, , , own]) => (own!.medianNs - base!.medianNs) / count),
+          ),
+        }),
     provider: subject.provider,
     guard: subject.guard,
     chunks: count,
@@ -511,7 +584,7 @@ async function benchSdkStream(
   idleTimeoutMs: number,
   rounds: number,
   guardNsPerChunk: number,
-  floorNsPerChunk: number,
+  floor: { readonly wrapper: 'then' | 'rejectable'; readonly addedNsPerChunk: number },
 ): Promise<StreamGuardSdkResult> {
   const open = sdkSubject.opener(server);
   const unguarded = async () => consume(await open(count));
@@ -555,15 +628,19 @@ async function benchSdkStream(
     sdkNsPerChunk,
     guardNsPerChunk,
     share,
-    floorShare: floorNsPerChunk / sdkNsPerChunk,
+    floorShare: floor.addedNsPerChunk / sdkNsPerChunk,
+    floor: floor.wrapper,
     goalShare: STREAM_GUARD_GOAL_SHARE,
     met: share < STREAM_GUARD_GOAL_SHARE,
   };
 }
 
 /**
- * The stream guards' cost. In memory: each provider's complete stream replayed from an array,
- * drained unguarded and guarded (default idle timer, and with it off), in paired rounds; then the
+ * The stream guards' cost. In memory: each provider's complete stream replayed from an array
+ * (through the SDK's own raw `Stream` for the Stainless SDKs, openai, anthropic and groq, since
+ * their guard's idle timer works through that Stream's controller), drained unguarded and guarded
+ * (default idle timer, and with it off; for the Stainless SDKs also with nobody listening to the
+ * controller, the own-promise path), in paired rounds; then the
  * floors, wrappers that do nothing a guard does beyond looking at each step. Against
  * each real SDK: a stream from a loopback server in a child process, unguarded and guarded; each
  * guard's in-memory added cost per chunk is set against its SDK's own cost per chunk.
@@ -581,7 +658,7 @@ export async function benchStreamGuard({
   // More rounds than a guard's row: each floor stands for every provider, and one noisy round
   // would move every floor share.
   const floors = await benchFloors(inMemoryChunks, rounds * 2 - 1);
-  const rejectable = floors.find((floor) => floor.wrapper === 'rejectable')!;
+  const floorOf = (wrapper: 'then' | 'rejectable') => floors.find((floor) => floor.wrapper === wrapper)!;
   const server = await startStreamServer();
   const sdk: StreamGuardSdkResult[] = [];
   try {
@@ -597,7 +674,11 @@ export async function benchStreamGuard({
           idleTimeoutMs,
           rounds,
           row.addedNsPerChunk,
-          rejectable.addedNsPerChunk,
+          // A Stainless guard stops a stall by aborting the request: its floor is one `.then`.
+          floorOf(subject.streamClass === undefined ? 'rejectable' : 'then') as {
+            wrapper: 'then' | 'rejectable';
+            addedNsPerChunk: number;
+          },
         ),
       );
     }

@@ -122,6 +122,8 @@ export interface OpenCall {
   readonly signal: AbortSignal;
   /** The SDK's own timeout: long, so that only the guard's idle timer can end a stall. */
   readonly timeoutMs: number;
+  /** A custom `fetch` for the SDK's client (surfaces with `acceptsFetch`); the SDK's own when absent. */
+  readonly fetch?: typeof globalThis.fetch | undefined;
 }
 
 /** One way of streaming with the SDK: `create({ stream: true })`, a `.stream()` helper … */
@@ -146,6 +148,8 @@ export interface StreamSurface<Sdk, E = unknown> {
    * request closed.
    */
   readonly releasesRequest?: boolean | undefined;
+  /** True when `open` hands `call.fetch` to the SDK's client (for the stall-both-ways case). */
+  readonly acceptsFetch?: boolean | undefined;
 }
 
 export interface GuardCallOptions {
@@ -169,6 +173,12 @@ export interface StreamMatrix<Sdk extends { readonly alias: string }> {
   guard(stream: AsyncIterable<unknown>, options: GuardCallOptions): AsyncIterable<unknown>;
   /** The report of a classified error, `undefined` for anything else. */
   reportOf(error: unknown): MatrixReport | undefined;
+  /**
+   * render's `controllerAbortEndsRead`, for the Stainless SDKs: whether the guard will stop a stall
+   * by aborting the stream's request (one `.then` per pull) rather than rejecting a promise of its
+   * own. With it, surfaces with `acceptsFetch` run the stall both ways and compare the errors.
+   */
+  readonly abortEndsRead?: ((stream: unknown) => boolean) | undefined;
 }
 
 /** How long the idle timer waits in every case but the stall. */
@@ -400,6 +410,51 @@ function registerSurface<Sdk extends { readonly alias: string }, E>(
       expect(request?.responseClosed, 'the stalled request was never closed').toBe(true);
       await expectResultRejects(wire.partial, 'stall', 'interrupted', STALL_IDLE_MS);
     });
+
+    const { abortEndsRead } = matrix;
+    if (surface.acceptsFetch === true && abortEndsRead !== undefined) {
+      it('stall, both ways: aborting the request gives the idle error the own-promise path gives, and a fetch that drops the signal still ends', async () => {
+        const stallOnce = async (fetch?: typeof globalThis.fetch) => {
+          const scenario = { response: wire.frame(wire.partial, 'stall') };
+          const baseUrl = serverOf().baseUrlFor(
+            scenario,
+            surface.pathPrefix === undefined ? {} : { pathPrefix: surface.pathPrefix },
+          );
+          const source = await surface.open(sdk, baseUrl, {
+            signal: new AbortController().signal,
+            timeoutMs: SDK_TIMEOUT_MS,
+            fetch,
+          });
+          const abortive = abortEndsRead(source);
+          const outcome = await drain(matrix.guard(source, { idleTimeoutMs: STALL_IDLE_MS }));
+          return { abortive, outcome, request: () => serverOf().requests(scenario)[0] };
+        };
+        // The SDK's own fetch listens to the request's signal: the guard aborts the request.
+        const aborted = await stallOnce();
+        expect(aborted.abortive, "the SDK's own fetch must let the guard stop a stall by aborting").toBe(
+          true,
+        );
+        // A fetch that drops the signal: an abort cannot end the read (unless the SDK listens itself),
+        // so the guard must not rely on it; the stall still ends, with the same error.
+        const deaf = await stallOnce((input, init) => {
+          const { signal: _dropped, ...rest } = init ?? {};
+          return globalThis.fetch(input, rest);
+        });
+        const delivered = deliveredFor('stall');
+        const abortedReport = expectClassified(aborted.outcome, delivered);
+        const deafReport = expectClassified(deaf.outcome, delivered);
+        expect(abortedReport).toEqual(deafReport);
+        expect(abortedReport.providerMetadata.origin).toBe('timeout');
+        const [a, b] = [aborted.outcome.error as Error, deaf.outcome.error as Error];
+        expect(a.constructor).toBe(b.constructor);
+        expect([a.name, a.message]).toEqual([b.name, b.message]);
+        const deadline = Date.now() + 5_000;
+        while (aborted.request()?.responseClosed !== true && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        expect(aborted.request()?.responseClosed, 'the aborted request was never closed').toBe(true);
+      });
+    }
 
     it('endWithoutTerminal: a stream that ends without its terminal event is interrupted', async () => {
       const report = expectClassified(await guarded(wire.partial, 'end'), deliveredFor('endWithoutTerminal'));

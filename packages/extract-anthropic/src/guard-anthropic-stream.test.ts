@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FaultlineError } from '@faultline/render';
+import { controllerAbortEndsRead } from '@faultline/render/adapter';
 import {
   expectedFor,
   type LoopbackServer,
@@ -41,19 +42,24 @@ const messagesWire: StreamWire<SseEvent> = {
   },
 };
 
-const clientOf = (sdk: Sdk, baseUrl: string, timeoutMs: number): AnyClient =>
-  clientFor(sdk.Client, baseUrl, timeoutMs);
+const clientOf = (sdk: Sdk, baseUrl: string, timeoutMs: number, fetch?: typeof globalThis.fetch): AnyClient =>
+  clientFor(sdk.Client, baseUrl, timeoutMs, fetch);
 
 /** `create({ stream: true })` on `messages` or `beta.messages`: the SDK's raw event stream. */
 const createStream = (messagesOf: (client: AnyClient) => MessagesLike) => ({
   wire: messagesWire,
   releasesRequest: true,
+  acceptsFetch: true,
   open: async (
     sdk: Sdk,
     baseUrl: string,
-    { signal, timeoutMs }: { signal: AbortSignal; timeoutMs: number },
+    {
+      signal,
+      timeoutMs,
+      fetch,
+    }: { signal: AbortSignal; timeoutMs: number; fetch?: typeof globalThis.fetch | undefined },
   ) =>
-    (await messagesOf(clientOf(sdk, baseUrl, timeoutMs)).create(
+    (await messagesOf(clientOf(sdk, baseUrl, timeoutMs, fetch)).create(
       { ...REQUEST, stream: true },
       { signal },
     )) as AsyncIterable<unknown>,
@@ -76,6 +82,7 @@ streamMatrix({
   sdks: SDKS,
   sdkPackage: { name: '@anthropic-ai/sdk', packageDir: new URL('..', import.meta.url).pathname },
   guard: (stream, options) => guardAnthropicStream(stream, options),
+  abortEndsRead: controllerAbortEndsRead,
   reportOf: (error) => (FaultlineError.isInstance(error) ? error.toErrorReport() : undefined),
   // The guard closes the request itself when it gives up on a stall, on every surface.
   surfaces: [

@@ -37,8 +37,19 @@ export const REQUEST = {
   messages: [{ role: 'user', content: 'Say hello.' }],
 };
 
-export function clientFor(Client: ClientConstructor, baseURL: string, timeout = 5_000): AnyClient {
-  return new Client({ apiKey: API_KEY, baseURL, maxRetries: 0, timeout }) as AnyClient;
+export function clientFor(
+  Client: ClientConstructor,
+  baseURL: string,
+  timeout = 5_000,
+  fetch?: typeof globalThis.fetch,
+): AnyClient {
+  return new Client({
+    apiKey: API_KEY,
+    baseURL,
+    maxRetries: 0,
+    timeout,
+    ...(fetch && { fetch }),
+  }) as AnyClient;
 }
 
 /** Anthropic Messages stream events (https://docs.anthropic.com/en/docs/build-with-claude/streaming). */

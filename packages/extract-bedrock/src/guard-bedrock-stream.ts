@@ -194,26 +194,30 @@ interface ConverseEventView {
 }
 
 /**
- * A ConverseStream event, read once and directly (every event passes here; nothing allocated for an
- * ordinary delta): as `isConverseTerminal`, `measureConverse` and `blockedInConverse`.
+ * The output characters of a ConverseStream `contentBlockDelta` (text, reasoning text, tool input),
+ * read directly: nothing allocated.
  */
-function scanConverse(event: ConverseEventView, facts: ChunkFacts, detectBlocked: boolean): void {
-  const block = event.contentBlockDelta;
-  if (block !== undefined && block !== null && typeof block === 'object') {
-    const delta = block.delta;
-    if (delta !== undefined && delta !== null && typeof delta === 'object') {
-      const text = delta.text;
-      if (isString(text)) facts.characters = text.length;
-      else {
-        const reasoning = delta.reasoningContent?.text;
-        if (isString(reasoning)) facts.characters = reasoning.length;
-        else {
-          const input = delta.toolUse?.input;
-          if (isString(input)) facts.characters = input.length;
-        }
-      }
+function measureDelta(block: ConverseEventView['contentBlockDelta'], facts: ChunkFacts): void {
+  if (block === null || typeof block !== 'object') return;
+  const delta = block.delta;
+  if (delta === undefined || delta === null || typeof delta !== 'object') return;
+  const text = delta.text;
+  if (isString(text)) facts.characters = text.length;
+  else {
+    const reasoning = delta.reasoningContent?.text;
+    if (isString(reasoning)) facts.characters = reasoning.length;
+    else {
+      const input = delta.toolUse?.input;
+      if (isString(input)) facts.characters = input.length;
     }
   }
+}
+
+/**
+ * A ConverseStream event other than a `contentBlockDelta`, read once and directly: as
+ * `isConverseTerminal` and `blockedInConverse`.
+ */
+function scanConverse(event: ConverseEventView, facts: ChunkFacts, detectBlocked: boolean): void {
   const stop = event.messageStop;
   if (stop !== undefined || event.metadata !== undefined) facts.terminal = true;
   if (detectBlocked && stop !== undefined && stop !== null)
@@ -228,6 +232,15 @@ function eventScanner(detectBlocked: boolean) {
   return (value: unknown, facts: ChunkFacts): void => {
     if (value === null || typeof value !== 'object') return;
     const event = value as ConverseEventView;
+    // The usual event first, alone: a ConverseStream event is one member of a union (the SDK
+    // builds `{ contentBlockDelta }`, `{ messageStop }` …, one key each), and nearly every one is a
+    // `contentBlockDelta`. A property read here sees every event shape of the stream (five or more,
+    // so each read is a megamorphic lookup): a delta now costs one such read instead of four.
+    const block = event.contentBlockDelta;
+    if (block !== undefined) {
+      measureDelta(block, facts);
+      return;
+    }
     const wrapper = event.chunk;
     const bytes =
       wrapper !== undefined && wrapper !== null && typeof wrapper === 'object' ? wrapper.bytes : undefined;

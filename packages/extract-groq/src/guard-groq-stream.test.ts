@@ -1,5 +1,6 @@
 import { type FailureReason, TAXONOMY } from '@faultline/classify';
 import { type ErrorReport, FaultlineError } from '@faultline/render';
+import { controllerAbortEndsRead } from '@faultline/render/adapter';
 import {
   expectedFor,
   type LoopbackServer,
@@ -94,8 +95,11 @@ const namedErrorWire: StreamWire<SseEvent> = {
   errorEvent: errorEventFrom('stream-error-event-named'),
 };
 
-const openCreate = (sdk: Sdk, baseUrl: string, call: { signal: AbortSignal; timeoutMs: number }) =>
-  openChatStream(sdk, baseUrl, call);
+const openCreate = (
+  sdk: Sdk,
+  baseUrl: string,
+  call: { signal: AbortSignal; timeoutMs: number; fetch?: typeof globalThis.fetch | undefined },
+) => openChatStream(sdk, baseUrl, call);
 
 // Neither major has a stream helper (no `chat.completions.stream()`, no runner, no final*()
 // methods): `create({ stream: true })` is the only streaming surface of groq-sdk 0.37 and 1.6.
@@ -104,6 +108,7 @@ streamMatrix({
   sdks: SDKS,
   sdkPackage: { name: 'groq-sdk', packageDir: new URL('..', import.meta.url).pathname },
   guard: (stream, options) => guardGroqStream(stream, options),
+  abortEndsRead: controllerAbortEndsRead,
   reportOf: (error) => (FaultlineError.isInstance(error) ? error.toErrorReport() : undefined),
   surfaces: [
     {
@@ -111,6 +116,7 @@ streamMatrix({
       wire: chatWire,
       open: openCreate,
       releasesRequest: true,
+      acceptsFetch: true,
     },
     {
       name: 'chat.completions.create({ stream: true }), error as a named `event: error`',

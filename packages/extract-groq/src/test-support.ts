@@ -26,20 +26,33 @@ export interface GroqLike {
 export interface Sdk {
   /** The devDependency name in package.json. */
   readonly alias: string;
-  create(baseURL: string, timeout: number): GroqLike;
+  create(baseURL: string, timeout: number, fetch?: typeof globalThis.fetch): GroqLike;
 }
 
 /** Every supported major of groq-sdk, by devDependency alias; retries off. */
 export const SDKS: readonly Sdk[] = [
   {
     alias: 'groq-sdk',
-    create: (baseURL, timeout) =>
-      new Groq({ apiKey: 'gsk_test_key', baseURL, maxRetries: 0, timeout }) as never,
+    create: (baseURL, timeout, fetch) =>
+      new Groq({
+        apiKey: 'gsk_test_key',
+        baseURL,
+        maxRetries: 0,
+        timeout,
+        ...(fetch && { fetch }),
+      }) as never,
   },
   {
     alias: 'groq-sdk-v0',
-    create: (baseURL, timeout) =>
-      new GroqV0({ apiKey: 'gsk_test_key', baseURL, maxRetries: 0, timeout }) as never,
+    create: (baseURL, timeout, fetch) =>
+      new GroqV0({
+        apiKey: 'gsk_test_key',
+        baseURL,
+        maxRetries: 0,
+        timeout,
+        // groq-sdk 0.x types its own Fetch (URLLike input): the global fetch, as it is at run time.
+        ...(fetch && { fetch: fetch as never }),
+      }) as never,
   },
 ];
 
@@ -52,9 +65,9 @@ export const CHAT_PARAMS = {
 export async function openChatStream(
   sdk: Sdk,
   baseURL: string,
-  options: { signal?: AbortSignal; timeoutMs?: number } = {},
+  options: { signal?: AbortSignal; timeoutMs?: number; fetch?: typeof globalThis.fetch | undefined } = {},
 ): Promise<AsyncIterable<unknown>> {
-  const client = sdk.create(baseURL, options.timeoutMs ?? 15_000);
+  const client = sdk.create(baseURL, options.timeoutMs ?? 15_000, options.fetch);
   return (await client.chat.completions.create(
     { ...CHAT_PARAMS, stream: true },
     options.signal === undefined ? {} : { signal: options.signal },

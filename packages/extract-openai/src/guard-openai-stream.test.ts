@@ -1,4 +1,5 @@
 import { FaultlineError } from '@faultline/render';
+import { controllerAbortEndsRead } from '@faultline/render/adapter';
 import { type LoopbackServer, startLoopbackServer } from '@faultline/test-fixtures';
 import {
   drain,
@@ -125,8 +126,8 @@ interface StreamingClient {
     stream(body: object, options: object): AsyncIterable<unknown>;
   };
 }
-const clientOf = (sdk: Sdk, baseURL: string, timeout: number) =>
-  newClient(sdk, { baseURL, timeout }) as unknown as StreamingClient & ChatClient;
+const clientOf = (sdk: Sdk, baseURL: string, timeout: number, fetch?: typeof globalThis.fetch) =>
+  newClient(sdk, { baseURL, timeout, ...(fetch && { fetch }) }) as unknown as StreamingClient & ChatClient;
 const RESPONSES_PARAMS = { model: 'gpt-4o-mini', input: 'Say hello' };
 
 streamMatrix({
@@ -134,6 +135,7 @@ streamMatrix({
   sdks: SDKS,
   sdkPackage: { name: 'openai', packageDir: new URL('..', import.meta.url).pathname },
   guard: (stream, options) => guardOpenAIStream(stream, options),
+  abortEndsRead: controllerAbortEndsRead,
   reportOf: (error) => (FaultlineError.isInstance(error) ? error.toErrorReport() : undefined),
   surfaces: [
     {
@@ -141,8 +143,9 @@ streamMatrix({
       wire: chatWire,
       pathPrefix: '/v1',
       releasesRequest: true,
-      open: (sdk, baseUrl, { signal, timeoutMs }) =>
-        clientOf(sdk, baseUrl, timeoutMs).chat.completions.create(
+      acceptsFetch: true,
+      open: (sdk, baseUrl, { signal, timeoutMs, fetch }) =>
+        clientOf(sdk, baseUrl, timeoutMs, fetch).chat.completions.create(
           { ...CHAT_PARAMS, stream: true },
           { signal },
         ),
@@ -161,8 +164,12 @@ streamMatrix({
       wire: responsesWire,
       pathPrefix: '/v1',
       releasesRequest: true,
-      open: (sdk, baseUrl, { signal, timeoutMs }) =>
-        clientOf(sdk, baseUrl, timeoutMs).responses.create({ ...RESPONSES_PARAMS, stream: true }, { signal }),
+      acceptsFetch: true,
+      open: (sdk, baseUrl, { signal, timeoutMs, fetch }) =>
+        clientOf(sdk, baseUrl, timeoutMs, fetch).responses.create(
+          { ...RESPONSES_PARAMS, stream: true },
+          { signal },
+        ),
     },
     {
       name: 'responses.stream()',

@@ -8,6 +8,7 @@ export {
   type ChunkFacts,
   type ChunkScanCallbacks,
   chunkScan,
+  controllerAbortEndsRead,
   controllerRelease,
   DEFAULT_STREAM_IDLE_TIMEOUT_MS,
   type GuardedStream,

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { classifyError, FaultlineError, guardStream } from './index.ts';
-import { chunkScan } from './toolkit.ts';
+import { chunkScan, controllerAbortEndsRead } from './toolkit.ts';
 
 interface Chunk {
   type: string;
@@ -497,6 +497,141 @@ describe('guardStream: onAbandon', () => {
       }),
     );
     expect((error as FaultlineError).classification.reason).toBe('interrupted');
+  });
+});
+
+/**
+ * A source whose pending read ends when its AbortController aborts, as a Stainless SDK's raw
+ * Stream does when the fetch that made its request listens to the signal: the read then ends
+ * quietly (`end`) or rejects with the signal's reason (`throw`).
+ */
+function abortable(first: Chunk, onAbort: 'end' | 'throw' | 'nothing') {
+  const controller = new AbortController();
+  let served = false;
+  const source = {
+    controller,
+    returned: 0,
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    next(): Promise<IteratorResult<Chunk>> {
+      if (!served) {
+        served = true;
+        return Promise.resolve({ done: false, value: first });
+      }
+      return new Promise((resolve, reject) => {
+        if (onAbort === 'nothing') return;
+        controller.signal.addEventListener('abort', () => {
+          if (onAbort === 'end') resolve({ done: true, value: undefined });
+          else reject(controller.signal.reason);
+        });
+      });
+    },
+    return(): Promise<IteratorResult<Chunk>> {
+      source.returned += 1;
+      return Promise.resolve({ done: true, value: undefined });
+    },
+  };
+  return source;
+}
+
+describe('guardStream: abandonEndsPull (the idle timer stops a stall by aborting the request)', () => {
+  const abortOptions = (source: ReturnType<typeof abortable>, signal?: AbortSignal) => ({
+    ...options,
+    provider: 'acme',
+    idleTimeoutMs: 5000,
+    onAbandon: () => source.controller.abort(),
+    abandonEndsPull: true,
+    ...(signal === undefined ? {} : { signal }),
+  });
+
+  for (const onAbort of ['end', 'throw'] as const) {
+    it(`a stalled pull the abort ends (${onAbort === 'end' ? 'quietly' : 'with the abort error'}) gives the idle error the own-promise path gives`, async () => {
+      vi.useFakeTimers();
+      const source = abortable(text('abcd'), onAbort);
+      const result = collect(guardStream(source, abortOptions(source)));
+      // The same stall through the guard's own promise (no abandonEndsPull), for comparison.
+      const plain = scripted<Chunk>([text('abcd'), 'hang']);
+      const plainResult = collect(guardStream(plain, { ...options, provider: 'acme', idleTimeoutMs: 5000 }));
+      await vi.advanceTimersByTimeAsync(4999);
+      expect(source.controller.signal.aborted).toBe(false);
+      await vi.advanceTimersByTimeAsync(1251);
+      const [{ chunks, error }, own] = await Promise.all([result, plainResult]);
+      expect(source.controller.signal.aborted).toBe(true);
+      expect(source.returned).toBe(1);
+      expect(chunks).toHaveLength(1);
+      expect(FaultlineError.isInstance(error)).toBe(true);
+      const faultline = error as FaultlineError;
+      const reference = own.error as FaultlineError;
+      expect([faultline.name, faultline.message]).toEqual([reference.name, reference.message]);
+      expect(faultline.toErrorReport()).toEqual(reference.toErrorReport());
+      expect(faultline.toErrorReport().providerMetadata).toMatchObject({
+        origin: 'timeout',
+        networkPhase: 'stream',
+      });
+      expect(vi.getTimerCount()).toBe(0);
+    });
+  }
+
+  it("the caller's abort is told apart from the idle abort: its reason, not the idle error", async () => {
+    const source = abortable(text('abcd'), 'end');
+    const caller = new AbortController();
+    // The caller's signal reaches the request, as an SDK links it to its own controller.
+    caller.signal.addEventListener('abort', () => source.controller.abort());
+    const iterator = guardStream(source, abortOptions(source, caller.signal))[Symbol.asyncIterator]();
+    await iterator.next();
+    const pending = iterator.next();
+    caller.abort(new Error('caller gave up'));
+    await expect(pending).rejects.toBe(caller.signal.reason);
+  });
+
+  it("a caller's abort already fired when the idle timer gives up: its reason", async () => {
+    vi.useFakeTimers();
+    const source = abortable(text('abcd'), 'end');
+    const caller = new AbortController();
+    const result = collect(guardStream(source, abortOptions(source, caller.signal)));
+    await vi.advanceTimersByTimeAsync(10);
+    caller.abort(new Error('caller gave up'));
+    await vi.advanceTimersByTimeAsync(6250);
+    expect((await result).error).toBe(caller.signal.reason);
+  });
+
+  it('is the option: without it, an abort that does not end the read still cannot hang the guard', async () => {
+    vi.useFakeTimers();
+    const source = abortable(text('abcd'), 'nothing');
+    const { abandonEndsPull: _off, ...own } = abortOptions(source);
+    const result = collect(guardStream(source, own));
+    await vi.advanceTimersByTimeAsync(6250);
+    const { error } = await result;
+    expect((error as FaultlineError).toErrorReport().providerMetadata.origin).toBe('timeout');
+    expect(source.controller.signal.aborted).toBe(true);
+  });
+});
+
+describe('controllerAbortEndsRead', () => {
+  it('is true only for a stream whose controller has an abort listener and no abort() of its own', () => {
+    const controller = new AbortController();
+    const stream = { controller };
+    expect(controllerAbortEndsRead(stream)).toBe(false);
+    const listener = () => {};
+    controller.signal.addEventListener('abort', listener);
+    expect(controllerAbortEndsRead(stream)).toBe(true);
+    expect(controllerAbortEndsRead({ controller, abort: () => {} })).toBe(false);
+    controller.signal.removeEventListener('abort', listener);
+    expect(controllerAbortEndsRead(stream)).toBe(false);
+  });
+  it('is total', () => {
+    const hostile = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error('no');
+        },
+      },
+    );
+    for (const value of [undefined, null, 1, 'x', {}, { controller: null }, { controller: {} }, hostile])
+      expect(controllerAbortEndsRead(value)).toBe(false);
+    expect(controllerAbortEndsRead({ controller: { abort: () => {}, signal: {} } })).toBe(false);
   });
 });
 

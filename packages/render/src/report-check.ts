@@ -85,18 +85,6 @@ export const WAIT_KINDS = ['retry_after', 'quota_reset', 'provider_wait'] as con
 
 const shortText = text(512);
 
-const providerMetadata = strictObject([
-  ['origin', false, oneOf(FAILURE_ORIGINS)],
-  ['statusCode', true, integer()],
-  ['requestId', true, shortText],
-  ['providerCode', true, shortText],
-  ['providerType', true, shortText],
-  ['sdkErrorType', true, shortText],
-  ['networkCode', true, shortText],
-  ['networkPhase', true, oneOf(NETWORK_PHASES)],
-  ['sdkAttempts', true, integer(0)],
-]);
-
 const waitsMs: Reader = (value) => {
   if (!Array.isArray(value)) return INVALID;
   const wait = integer(0);
@@ -109,74 +97,99 @@ const waitsMs: Reader = (value) => {
   return output.length <= 100 ? output : INVALID;
 };
 
-const readReport = strictObject([
-  ['schemaVersion', false, (value) => (value === ERROR_REPORT_SCHEMA_VERSION ? value : INVALID)],
-  ['errorType', false, shortText],
-  ['message', false, text(MAX_MESSAGE_LENGTH)],
-  ['category', false, oneOf(ERROR_CATEGORIES)],
-  ['reason', false, oneOf(FAILURE_REASONS)],
-  ['retryable', false, boolean],
-  [
-    'userAction',
-    false,
-    strictObject([
-      ['kind', false, oneOf(USER_ACTION_KINDS)],
-      ['detail', true, text(MAX_MESSAGE_LENGTH)],
-    ]),
-  ],
-  ['nextStep', false, oneOf(NEXT_STEPS)],
-  [
-    'recovery',
-    false,
-    strictObject([
-      ['rotateCredential', false, boolean],
-      ['fallback', false, boolean],
-      ['compress', false, boolean],
-    ]),
-  ],
-  ['domain', false, oneOf(ERROR_DOMAINS)],
-  ['httpStatus', false, integer(400, 599)],
-  ['provider', false, shortText],
-  ['model', false, (value) => (value === null ? null : shortText(value))],
-  ['operation', true, shortText],
-  ['retryAfterSeconds', true, nonNegative],
-  ['waitKind', true, oneOf(WAIT_KINDS)],
-  ['retryOnlyIfIdempotent', false, boolean],
-  [
-    'attempts',
-    true,
-    strictObject([
-      ['made', false, integer(1)],
-      ['waitsMs', false, waitsMs],
-    ]),
-  ],
-  ['retriesExhausted', true, boolean],
-  ['callerAborted', false, boolean],
-  ['providerMetadata', false, providerMetadata],
-  [
-    'delivered',
-    true,
-    strictObject([
-      ['chunks', false, integer(0)],
-      ['characters', false, integer(0)],
-    ]),
-  ],
-  [
-    'decidedBy',
-    true,
-    strictObject([
-      ['rule', false, oneOf(RULE_IDS)],
-      ['evidence', true, text(MAX_EVIDENCE_LENGTH)],
-    ]),
-  ],
-]);
+/** A report's `providerMetadata`: part of the report's reader, built with it. */
+function providerMetadataReader(): Reader {
+  return strictObject([
+    ['origin', false, oneOf(FAILURE_ORIGINS)],
+    ['statusCode', true, integer()],
+    ['requestId', true, shortText],
+    ['providerCode', true, shortText],
+    ['providerType', true, shortText],
+    ['sdkErrorType', true, shortText],
+    ['networkCode', true, shortText],
+    ['networkPhase', true, oneOf(NETWORK_PHASES)],
+    ['sdkAttempts', true, integer(0)],
+  ]);
+}
+
+let readReport: Reader | undefined;
+
+/**
+ * The report's reader, built on the first check rather than at import: only a report from a foreign
+ * copy or one handed to the formatters is checked, and building it (eight sets, thirty readers)
+ * was among the largest top-level work on an adapter's import (issue 17).
+ */
+function reportReader(): Reader {
+  readReport ??= strictObject([
+    ['schemaVersion', false, (value) => (value === ERROR_REPORT_SCHEMA_VERSION ? value : INVALID)],
+    ['errorType', false, shortText],
+    ['message', false, text(MAX_MESSAGE_LENGTH)],
+    ['category', false, oneOf(ERROR_CATEGORIES)],
+    ['reason', false, oneOf(FAILURE_REASONS)],
+    ['retryable', false, boolean],
+    [
+      'userAction',
+      false,
+      strictObject([
+        ['kind', false, oneOf(USER_ACTION_KINDS)],
+        ['detail', true, text(MAX_MESSAGE_LENGTH)],
+      ]),
+    ],
+    ['nextStep', false, oneOf(NEXT_STEPS)],
+    [
+      'recovery',
+      false,
+      strictObject([
+        ['rotateCredential', false, boolean],
+        ['fallback', false, boolean],
+        ['compress', false, boolean],
+      ]),
+    ],
+    ['domain', false, oneOf(ERROR_DOMAINS)],
+    ['httpStatus', false, integer(400, 599)],
+    ['provider', false, shortText],
+    ['model', false, (value) => (value === null ? null : shortText(value))],
+    ['operation', true, shortText],
+    ['retryAfterSeconds', true, nonNegative],
+    ['waitKind', true, oneOf(WAIT_KINDS)],
+    ['retryOnlyIfIdempotent', false, boolean],
+    [
+      'attempts',
+      true,
+      strictObject([
+        ['made', false, integer(1)],
+        ['waitsMs', false, waitsMs],
+      ]),
+    ],
+    ['retriesExhausted', true, boolean],
+    ['callerAborted', false, boolean],
+    ['providerMetadata', false, providerMetadataReader()],
+    [
+      'delivered',
+      true,
+      strictObject([
+        ['chunks', false, integer(0)],
+        ['characters', false, integer(0)],
+      ]),
+    ],
+    [
+      'decidedBy',
+      true,
+      strictObject([
+        ['rule', false, oneOf(RULE_IDS)],
+        ['evidence', true, text(MAX_EVIDENCE_LENGTH)],
+      ]),
+    ],
+  ]);
+  return readReport;
+}
 
 /** `ErrorReport.safeParse`'s verdict and output without zod; never throws (a hostile getter fails). */
 export const ErrorReport = {
   safeParse(value: unknown): { success: true; data: ErrorReportType } | { success: false; data?: undefined } {
     let result: unknown;
     try {
-      result = readReport(value);
+      result = reportReader()(value);
     } catch {
       return { success: false };
     }

@@ -7,6 +7,7 @@ export {
   type ChunkFacts,
   type ChunkScanCallbacks,
   chunkScan,
+  controllerAbortEndsRead,
   controllerRelease,
   DEFAULT_STREAM_IDLE_TIMEOUT_MS,
 } from './guard-stream.ts';

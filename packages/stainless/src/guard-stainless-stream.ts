@@ -1,5 +1,6 @@
 import type { Extractor } from '@faultline/classify';
 import {
+  controllerAbortEndsRead,
   controllerRelease,
   type GuardedStream,
   type GuardStreamOptions,
@@ -14,8 +15,12 @@ import {
  * AbortController aborted. Its iterator is an async generator whose `return()` waits behind a
  * stalled read, and the SDK's `timeout` does not cover stream reads, so without this the request
  * would stay open. A helper stream with its own `abort()` (`messages.stream()`,
- * `chat.completions.stream()`) already aborts on `return()`. `options` are the adapter's defaults
- * merged with the caller's.
+ * `chat.completions.stream()`) already aborts on `return()`. When the fetch that made the request
+ * listens to that controller's signal (the default fetch of every major does; see
+ * `controllerAbortEndsRead`), the abort ends the stalled read itself, so the guard stops a stall
+ * that way (`abandonEndsPull`) and a pull costs one `.then`; a custom fetch that drops the signal
+ * keeps the guard's own promise per pull, which the idle timer rejects. `options` are the adapter's
+ * defaults merged with the caller's.
  */
 export function guardStainlessStream<S extends AsyncIterable<unknown>>(
   stream: S,
@@ -40,6 +45,10 @@ export function guardStainlessStream<S extends AsyncIterable<unknown>>(
                 onAbandon();
               },
       extractors: extractors === undefined ? [extractor] : [...extractors, extractor],
+      // Aborting the controller ends a stalled read when the request's fetch listens to its signal:
+      // the idle timer then aborts instead of racing a promise of its own (see abandonEndsPull).
+      abandonEndsPull:
+        options.abandonEndsPull === true || (release !== undefined && controllerAbortEndsRead(stream)),
     }),
   );
 }

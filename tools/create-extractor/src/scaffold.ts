@@ -142,6 +142,7 @@ function template(file: string): string {
 const FIXED_FILES: Record<string, string> = {
   'tsconfig.json': '{\n  "extends": "../../tsconfig.base.json",\n  "include": ["src", "test"]\n}\n',
   'tsup.config.ts': `import { defineConfig } from 'tsup';
+import { importPathOptions } from '../../tsup.shared.ts';
 
 export default defineConfig({
   entry: ['src/index.ts'],
@@ -150,6 +151,7 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   target: 'node20',
+  ...importPathOptions,
 });
 `,
   'vitest.config.ts': "export { default } from '../../vitest.shared.ts';\n",
