@@ -125,16 +125,18 @@ function selectivity(set: ReadonlySet<string>): number {
  */
 export function windowOf(literal: string): string {
   if (literal.length <= DEPTH) return literal;
-  // The window that tells most (`informative`), then the first: literals that start alike share
-  // the automaton's states, which its table bound needs.
+  // The window that tells most (`informative`), then whose characters are rarest (`surprise`).
   let best = literal.slice(0, DEPTH);
   let bestTells = informative(best);
+  let bestBits = surprise(best);
   for (let at = 1; at + DEPTH <= literal.length; at += 1) {
     const window = literal.slice(at, at + DEPTH);
     const tells = informative(window);
-    if (tells > bestTells) {
+    const bits = surprise(window);
+    if (tells > bestTells || (tells === bestTells && bits > bestBits)) {
       best = window;
       bestTells = tells;
+      bestBits = bits;
     }
   }
   return best;
