@@ -17,8 +17,10 @@
  */
 
 /**
- * The longest prefix of a literal the automaton keeps: a text that contains a literal contains
- * its prefix, so a prefix is as sound a requirement, and past this length it is as selective while
+ * The longest literal the automaton keeps (a longer one is cut to its prefix: a text that contains
+ * a literal contains its prefix, so a prefix is as sound a requirement). The generated table keeps
+ * each long literal as its rarest DEPTH-long window instead (required-literals.ts `windowOf`), so
+ * nothing of it is cut here. Past this length a literal is as selective while
  * the automaton (built on the first classify) stays small.
  */
 export const DEPTH = 10;

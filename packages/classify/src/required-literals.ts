@@ -40,10 +40,10 @@ function requiredOf(info: Info): ReadonlySet<string> | undefined {
 /**
  * How often each character occurs in English prose (letters: the usual letter frequencies, scaled
  * by the share of letters; the space about one character in six). A literal's SURPRISE is the sum
- * of its characters' −log2 frequency: the rarer its characters, the fewer texts contain it. It is a
- * rough estimate (it knows no words), but it ranks `day|week|month|year` above `per` and
- * `restricted` above `organizati`, which the length alone did not. A character not listed (digits,
- * `_`, `-`, punctuation) counts as rare (RARE).
+ * of its characters' −log2 frequency: the rarer its characters, the fewer texts contain it. A rough
+ * estimate that knows no words, used only to choose which part of a long literal to look for
+ * (`windowOf`: `nization_r` of `organization_restricted`, not `organizati`, which every
+ * "organization" has). A character not listed (digits, `_`, `-`, punctuation) counts as rare.
  */
 const FREQUENCY: Readonly<Record<string, number>> = {
   ' ': 0.17,
