@@ -78,15 +78,15 @@ if (wants('stream')) {
       .map((row) => row.provider)
       .join(
         ', ',
-      )}) the generator runs inside the SDK's own raw \`Stream\`, holding an AbortController whose abort ends the replay as the SDK's fetch ends the body it reads: what \`create({ stream: true })\` gives a user, and what lets their guard stop a stall by aborting the request, so that a pull costs one \`.then\`. "Own promise" is the same guard where nobody listens to that controller (a custom \`fetch\` that drops the signal), which keeps a promise of its own per pull for the idle timer to reject. Guarded: default options, idle timer on (${stream.idleTimeoutMs.toLocaleString('en')} ms); the chunks that come out are checked to be the very objects that went in. Times are this process's CPU time (what its code did, not the moments another process held the core). Per chunk: the drain's median ± IQR over its chunks; added and ratio: medians of ${stream.rounds} paired rounds.\n`,
+      )}) the generator runs inside the SDK's own raw \`Stream\`, holding an AbortController whose abort ends the replay as the SDK's fetch ends the body it reads: what \`create({ stream: true })\` gives a user. By default every guard keeps a promise of its own per pull for the idle timer to reject; the last column is the Stainless guards opted in with \`abandonEndsPull: true\`, which stop a stall by aborting the request instead, so that a pull costs one \`.then\` (opt-in: it relies on the request's fetch ending the read on abort). Guarded: default options, idle timer on (${stream.idleTimeoutMs.toLocaleString('en')} ms); the chunks that come out are checked to be the very objects that went in. Times are this process's CPU time (what its code did, not the moments another process held the core). Per chunk: the drain's median ± IQR over its chunks; added and ratio: medians of ${stream.rounds} paired rounds.\n`,
   );
   say(
-    '| provider | guard | unguarded, per chunk | guarded, per chunk | added per chunk | ratio | added, idle timer off | added, own promise |',
+    '| provider | guard | unguarded, per chunk | guarded, per chunk | added per chunk | ratio | added, idle timer off | added, `abandonEndsPull: true` |',
   );
   say('|---|---|---|---|---|---|---|---|');
   for (const row of stream.inMemory) {
     say(
-      `| ${row.provider} | \`${row.guard}\` | ${perChunk(row.unguarded, row.chunks)} | ${perChunk(row.guarded, row.chunks)} | ${formatNs(row.addedNsPerChunk)} | ×${row.ratio.toFixed(2)} | ${formatNs(row.addedNsPerChunkTimerOff)} | ${row.addedNsPerChunkOwnPromise === undefined ? '(no abort handle)' : formatNs(row.addedNsPerChunkOwnPromise)} |`,
+      `| ${row.provider} | \`${row.guard}\` | ${perChunk(row.unguarded, row.chunks)} | ${perChunk(row.guarded, row.chunks)} | ${formatNs(row.addedNsPerChunk)} | ×${row.ratio.toFixed(2)} | ${formatNs(row.addedNsPerChunkTimerOff)} | ${row.addedNsPerChunkAbortive === undefined ? '(no abort handle)' : formatNs(row.addedNsPerChunkAbortive)} |`,
     );
   }
   say(
@@ -119,7 +119,7 @@ if (wants('stream')) {
     );
   results.streamGuardGoalMet = missed.length === 0;
   say(
-    `\nGoal (every guard under ${goal} of its SDK's cost per chunk): ${missed.length === 0 ? 'met' : `missed (${missed.join(', ')})`}. The floor share is the least any async-iterator guard with an idle timer can add on that SDK's stream, against the SDK's cost per chunk: one \`.then\` for the Stainless SDKs, whose guard stops a stall by aborting the request, and the rejectable floor for the others, which offer no handle that ends a pending read. ${unreachable.join(' ')}${unreachable.length === 0 ? '' : ' '}The last column, guarded against unguarded on the real stream itself, lies within that stream's own spread.`,
+    `\nGoal (every guard under ${goal} of its SDK's cost per chunk): ${missed.length === 0 ? 'met' : `missed (${missed.join(', ')})`}. The floor share is the least any async-iterator guard whose idle timer rejects a stalled read can add on that SDK's stream (the rejectable floor: every guard's default), against the SDK's cost per chunk. ${unreachable.join(' ')}${unreachable.length === 0 ? '' : ' '}The last column, guarded against unguarded on the real stream itself, lies within that stream's own spread.`,
   );
 }
 

@@ -52,10 +52,11 @@ export interface StreamGuardRow {
    */
   readonly source: 'sdk-stream' | 'generator';
   /**
-   * Stainless only: the same guard on the same Stream class whose controller nobody listens to (a
-   * custom fetch that drops the signal), so that the idle timer keeps a promise of its own per pull.
+   * Stainless only: the same guard opted in with `abandonEndsPull: true` on the same Stream class,
+   * whose controller is listened to: the idle timer stops a stall by aborting the request, so a
+   * pull costs one `.then` instead of a promise of the guard's own (the default).
    */
-  readonly addedNsPerChunkOwnPromise?: number | undefined;
+  readonly addedNsPerChunkAbortive?: number | undefined;
 }
 
 export interface StreamGuardSdkResult {
@@ -85,8 +86,8 @@ export interface StreamGuardSdkResult {
   readonly share: number;
   /**
    * The least any guard with an idle timer adds per chunk on this SDK's stream, in memory, against
-   * sdkNsPerChunk: the `then` floor where the guard stops a stall by aborting the request (the
-   * Stainless SDKs), else the `rejectable` floor. Below the goal only where a guard can meet it.
+   * sdkNsPerChunk: the `rejectable` floor (a promise of the guard's own per pull, which the idle
+   * timer rejects: what every guard does by default). Below the goal only where a guard can meet it.
    */
   readonly floorShare: number;
   /** Which floor `floorShare` is. */
@@ -112,7 +113,10 @@ export interface StreamGuardResult {
   readonly sdk: StreamGuardSdkResult[];
 }
 
-type Guard = (stream: AsyncIterable<object>, options: { idleTimeoutMs: number }) => AsyncIterable<object>;
+type Guard = (
+  stream: AsyncIterable<object>,
+  options: { idleTimeoutMs: number; abandonEndsPull?: boolean },
+) => AsyncIterable<object>;
 
 interface Subject {
   readonly provider: string;
@@ -177,19 +181,15 @@ async function* replay(chunks: readonly object[]): AsyncGenerator<object, void, 
 
 /**
  * The chunks through a Stainless SDK's own `Stream`, as `create({ stream: true })` returns it: the
- * Stream holds the request's AbortController, and (`listened`) the abort ends the replay, as the
- * SDK's fetch, listening to that signal, ends the body it reads. With a listener there, the guard
- * stops a stall by aborting (one `.then` per pull); without (a custom fetch that drops the signal)
- * it keeps a promise of its own per pull. A replay never stalls: the listener only has to exist.
+ * Stream holds the request's AbortController, and the abort ends the replay, as the SDK's fetch,
+ * listening to that signal, ends the body it reads. By default the guard keeps a promise of its
+ * own per pull; opted in (`abandonEndsPull: true`), it sees the listener and stops a stall by
+ * aborting (one `.then` per pull). A replay never stalls: the listener only has to exist.
  */
-function sdkReplay(
-  StreamClass: StainlessStreamClass,
-  chunks: readonly object[],
-  listened: boolean,
-): AsyncIterable<object> {
+function sdkReplay(StreamClass: StainlessStreamClass, chunks: readonly object[]): AsyncIterable<object> {
   const controller = new AbortController();
   let aborted = false;
-  if (listened) controller.signal.addEventListener('abort', () => (aborted = true), { once: true });
+  controller.signal.addEventListener('abort', () => (aborted = true), { once: true });
   return new StreamClass(async function* () {
     for (const chunk of chunks) {
       if (aborted) return;
@@ -338,16 +338,20 @@ async function benchInMemory(
   const label = `${subject.guard} (in memory)`;
   const { streamClass } = subject;
   const source = (): AsyncIterable<object> =>
-    streamClass === undefined ? replay(chunks) : sdkReplay(streamClass, chunks, true);
+    streamClass === undefined ? replay(chunks) : sdkReplay(streamClass, chunks);
   checkUntouched(label, chunks, await drain(subject.wrap(source(), { idleTimeoutMs })));
   checkUntouched(label, chunks, await drain(subject.wrap(source(), { idleTimeoutMs: 0 })));
-  const ownPromise =
+  const abortiveOptions = { idleTimeoutMs, abandonEndsPull: true };
+  if (streamClass !== undefined) {
+    checkUntouched(label, chunks, await drain(subject.wrap(source(), abortiveOptions)));
+  }
+  const abortive =
     streamClass === undefined
       ? []
       : ([
           [
-            `${subject.provider}: guarded, own promise`,
-            () => consume(subject.wrap(sdkReplay(streamClass, chunks, false), { idleTimeoutMs })),
+            `${subject.provider}: guarded, abandonEndsPull`,
+            () => consume(subject.wrap(source(), abortiveOptions)),
           ],
         ] as const);
   const perRound = await cpuRounds(
@@ -358,7 +362,7 @@ async function benchInMemory(
         `${subject.provider}: guarded, idle timer off`,
         () => consume(subject.wrap(source(), { idleTimeoutMs: 0 })),
       ],
-      ...ownPromise,
+      ...abortive,
     ],
     rounds,
     200,
@@ -369,8 +373,8 @@ async function benchInMemory(
     ...(streamClass === undefined
       ? {}
       : {
-          addedNsPerChunkOwnPromise: median(
-            perRound.map(([base, , , own]) => (own!.medianNs - base!.medianNs) / count),
+          addedNsPerChunkAbortive: median(
+            perRound.map(([base, , , abortiveRun]) => (abortiveRun!.medianNs - base!.medianNs) / count),
           ),
         }),
     provider: subject.provider,
@@ -639,8 +643,8 @@ async function benchSdkStream(
  * The stream guards' cost. In memory: each provider's complete stream replayed from an array
  * (through the SDK's own raw `Stream` for the Stainless SDKs, openai, anthropic and groq, since
  * their guard's idle timer works through that Stream's controller), drained unguarded and guarded
- * (default idle timer, and with it off; for the Stainless SDKs also with nobody listening to the
- * controller, the own-promise path), in paired rounds; then the
+ * (default options, idle timer on, and with it off; for the Stainless SDKs also opted in with
+ * `abandonEndsPull: true`, one `.then` per pull), in paired rounds; then the
  * floors, wrappers that do nothing a guard does beyond looking at each step. Against
  * each real SDK: a stream from a loopback server in a child process, unguarded and guarded; each
  * guard's in-memory added cost per chunk is set against its SDK's own cost per chunk.
@@ -674,8 +678,8 @@ export async function benchStreamGuard({
           idleTimeoutMs,
           rounds,
           row.addedNsPerChunk,
-          // A Stainless guard stops a stall by aborting the request: its floor is one `.then`.
-          floorOf(subject.streamClass === undefined ? 'rejectable' : 'then') as {
+          // Every guard's default keeps a promise of its own per pull for the idle timer to reject.
+          floorOf('rejectable') as {
             wrapper: 'then' | 'rejectable';
             addedNsPerChunk: number;
           },

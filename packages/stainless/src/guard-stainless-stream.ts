@@ -15,12 +15,15 @@ import {
  * AbortController aborted. Its iterator is an async generator whose `return()` waits behind a
  * stalled read, and the SDK's `timeout` does not cover stream reads, so without this the request
  * would stay open. A helper stream with its own `abort()` (`messages.stream()`,
- * `chat.completions.stream()`) already aborts on `return()`. When the fetch that made the request
- * listens to that controller's signal (the default fetch of every major does; see
- * `controllerAbortEndsRead`), the abort ends the stalled read itself, so the guard stops a stall
- * that way (`abandonEndsPull`) and a pull costs one `.then`; a custom fetch that drops the signal
- * keeps the guard's own promise per pull, which the idle timer rejects. `options` are the adapter's
- * defaults merged with the caller's.
+ * `chat.completions.stream()`) already aborts on `return()`. By default the idle timer rejects a
+ * promise of the guard's own per pull, whatever the fetch does. With the caller's `abandonEndsPull:
+ * true`, and when the fetch that made the request listens to that controller's signal (the default
+ * fetch of every major does; see `controllerAbortEndsRead`), the guard stops a stall by aborting
+ * instead, and a pull costs one `.then`; a fetch that drops the signal keeps the own promise even
+ * then. Opt-in, not the default: a listener is evidence, not proof, that the abort ends the read (a
+ * custom fetch may listen and not hand the signal on), and a stall the abort cannot end would wait
+ * as long as the server does, the hang the idle timer exists to prevent.
+ * `options` are the adapter's defaults merged with the caller's.
  */
 export function guardStainlessStream<S extends AsyncIterable<unknown>>(
   stream: S,
@@ -45,10 +48,9 @@ export function guardStainlessStream<S extends AsyncIterable<unknown>>(
                 onAbandon();
               },
       extractors: extractors === undefined ? [extractor] : [...extractors, extractor],
-      // Aborting the controller ends a stalled read when the request's fetch listens to its signal:
-      // the idle timer then aborts instead of racing a promise of its own (see abandonEndsPull).
+      // Only on the caller's word (see above), and only where something listens to the signal.
       abandonEndsPull:
-        options.abandonEndsPull === true || (release !== undefined && controllerAbortEndsRead(stream)),
+        options.abandonEndsPull === true && release !== undefined && controllerAbortEndsRead(stream),
     }),
   );
 }
