@@ -171,7 +171,11 @@ describe('the required literals', () => {
         expect(kept === undefined, `${vocabulary.name}[${index}]`).toBe(required === undefined);
         if (required === undefined || kept === undefined) return;
         // Each required literal contains a kept one: a text with the literal has the kept part too.
-        for (const literal of required) expect(kept.some((part) => literal.includes(part)), literal).toBe(true);
+        for (const literal of required)
+          expect(
+            kept.some((part) => literal.includes(part)),
+            literal,
+          ).toBe(true);
         for (const part of kept) expect(part.length).toBeLessThanOrEqual(DEPTH);
       });
     }
