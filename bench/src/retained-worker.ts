@@ -4,6 +4,7 @@
 import { classifyError } from '@faultline/render';
 import { startScenarioServers } from '@faultline/scenario-driver';
 import { rateLimitSample, subjects } from './error-path.ts';
+import { floorOf } from './retained-floor.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined) throw new Error('bench: the retained-memory worker needs --expose-gc');
@@ -18,7 +19,7 @@ function heapAfterGc(): number {
 function measure(
   construct: () => unknown,
   options: Parameters<typeof classifyError>[1],
-): { sdkBytesPerError: number; faultlineBytesPerError: number } {
+): { sdkBytesPerError: number; faultlineBytesPerError: number; floorBytesPerError: number } {
   // Warm both paths so that code and caches are not counted as retained.
   for (let index = 0; index < 1000; index += 1) classifyError(construct(), options).toErrorReport();
   const before = heapAfterGc();
@@ -35,11 +36,30 @@ function measure(
     reports[index] = error.toErrorReport();
   }
   const withFaultline = heapAfterGc();
+  // Warmed like the rest, then the floor's error and report for every held pair, in two flat
+  // arrays as above (so that the figures compare).
+  for (let index = 0; index < 1000; index += 1)
+    floorOf(errors[index] as Record<string, unknown>, reports[index] as Record<string, unknown>);
+  const beforeFloor = heapAfterGc();
+  const floorErrors: unknown[] = new Array(count);
+  const floorReports: unknown[] = new Array(count);
+  for (let index = 0; index < count; index += 1) {
+    [floorErrors[index], floorReports[index]] = floorOf(
+      errors[index] as Record<string, unknown>,
+      reports[index] as Record<string, unknown>,
+    );
+  }
+  const withFloor = heapAfterGc();
   // Every array stays alive until here.
-  if (sdkErrors.length + errors.length + reports.length !== 3 * count) throw new Error('bench: unreachable');
+  if (
+    sdkErrors.length + errors.length + reports.length + floorErrors.length + floorReports.length !==
+    5 * count
+  )
+    throw new Error('bench: unreachable');
   return {
     sdkBytesPerError: (withSdkErrors - before) / count,
     faultlineBytesPerError: (withFaultline - withSdkErrors) / count,
+    floorBytesPerError: (withFloor - beforeFloor) / count,
   };
 }
 

@@ -85,16 +85,17 @@ export function waitFromText(text: string): number | undefined {
   return words === undefined ? undefined : secondsOf(words);
 }
 
-/** The decision of the rule table, and the features it read. */
+/** The decision of the rule table: the verdict and the rule that gave it. */
 interface Decision {
-  readonly verdict: Verdict;
-  readonly rule: Exclude<RuleId, 'assigned'>;
-  readonly features: Features;
+  verdict: Verdict;
+  rule: Exclude<RuleId, 'assigned'>;
 }
 
-/** Runs the rule table: the first rule with a verdict decides. Pure and provider-blind. */
-function decide(metadata: ProviderErrorMetadata): Decision {
-  const features = new Features(metadata);
+/**
+ * Runs the rule table over `features` (of `metadata`): the first rule with a verdict decides, and
+ * is written into `decision`. Pure and provider-blind.
+ */
+function decide(metadata: ProviderErrorMetadata, features: Features, decision: Decision): void {
   const { origin } = metadata;
   const status = metadata.statusCode;
   const accountStatus =
@@ -108,10 +109,13 @@ function decide(metadata: ProviderErrorMetadata): Decision {
   };
   for (const rule of RULES) {
     const verdict = rule.decide(input);
-    if (verdict !== undefined) return { verdict, rule: rule.id, features };
+    if (verdict !== undefined) {
+      decision.verdict = verdict;
+      decision.rule = rule.id;
+      return;
+    }
   }
   // Unreachable: the last rule always answers.
-  return { verdict: { reason: 'unknown' }, rule: 'unrecognised', features };
 }
 
 /** The override that applies to this classification: the function, or the entry of its rule. */
@@ -179,14 +183,15 @@ export function explainClassification(
   metadata: ProviderErrorMetadata,
   options: ClassifyOptions = {},
 ): Explanation {
-  const outcome = run(metadata, options);
+  const read: { features?: Features } = {};
+  const classification = run(metadata, options, read);
   let features: Explanation['features'] = {};
   try {
-    features = outcome.features?.summary() ?? {};
+    features = read.features?.summary() ?? {};
   } catch {
     features = {};
   }
-  return { classification: outcome.classification, features };
+  return { classification, features };
 }
 
 /**
@@ -196,25 +201,30 @@ export function explainClassification(
  * `decidedBy` names the rule that decided and the evidence it matched.
  */
 export function classify(metadata: ProviderErrorMetadata, options: ClassifyOptions = {}): ClassificationType {
-  return run(metadata, options).classification;
+  return run(metadata, options, undefined);
 }
 
+/**
+ * `classify`; when `explained` is given, the features the rules read are kept in order and
+ * handed back in it (only `explainClassification` needs their order).
+ */
 function run(
   metadata: ProviderErrorMetadata,
   options: ClassifyOptions,
-): { classification: ClassificationType; features?: Features } {
-  let decision: Decision | undefined;
+  explained: { features?: Features } | undefined,
+): ClassificationType {
   const safe = normalise(metadata);
-  let verdict: Verdict;
-  let rule: Exclude<RuleId, 'assigned'>;
+  const decision: Decision = { verdict: UNRECOGNISED, rule: 'unrecognised' };
+  let features: Features | undefined;
   try {
-    decision = decide(safe);
-    verdict = decision.verdict;
-    rule = decision.rule;
+    features = new Features(safe, explained !== undefined);
+    decide(safe, features, decision);
   } catch {
-    verdict = { reason: 'unknown' };
-    rule = 'unrecognised';
+    decision.verdict = UNRECOGNISED;
+    decision.rule = 'unrecognised';
+    features = undefined;
   }
+  let { verdict, rule } = decision;
   const transientish = TAXONOMY[verdict.reason].category === 'transient' || verdict.reason === 'quota';
   // The wait: the provider's structured one, else its words, read only when it can matter.
   let retryAfterSeconds = safe.retryAfterSeconds;
@@ -222,7 +232,7 @@ function run(
   const providerWords = safe.origin === 'http' || safe.origin === 'stream_event';
   if (retryAfterSeconds === undefined && providerWords && (transientish || options.override !== undefined)) {
     try {
-      retryAfterSeconds = decision?.features.waitInWords()?.seconds;
+      retryAfterSeconds = features?.waitInWords()?.seconds;
     } catch {
       retryAfterSeconds = undefined;
     }
@@ -251,12 +261,14 @@ function run(
   if (verdict.contactSupport === true) {
     builtIn.userAction = { kind: 'contact_support', detail: verdict.detail };
   }
-  const classification =
-    options.override === undefined
-      ? builtIn
-      : applyOverride(options.override, safe, builtIn, retryAfterSeconds, options.idempotent);
-  return decision === undefined ? { classification } : { classification, features: decision.features };
+  if (explained !== undefined && features !== undefined) explained.features = features;
+  return options.override === undefined
+    ? builtIn
+    : applyOverride(options.override, safe, builtIn, retryAfterSeconds, options.idempotent);
 }
+
+/** The verdict when the rule table itself failed (never, but classify is total). */
+const UNRECOGNISED: Verdict = { reason: 'unknown' };
 
 // The closed sets normalise checks against: module-level, so a call allocates nothing for them
 // (normalise runs on every failure).

@@ -1,4 +1,4 @@
-import { LiteralScanner } from './prefilter.ts';
+import { DEPTH, LiteralScanner } from './prefilter.ts';
 import type { ProviderErrorMetadata } from './schemas.ts';
 import { MAX_EVIDENCE_LENGTH } from './values.ts';
 import {
@@ -29,7 +29,7 @@ import {
   WAIT_IN_WORDS,
   WARMING_UP,
 } from './vocabulary.ts';
-import { REQUIRED_LITERALS } from './vocabulary-literals.ts';
+import { LITERAL_OFFSETS, REQUIRED_LITERALS } from './vocabulary-literals.ts';
 
 /** The provider-blind features classify reads; each is a piece of evidence, or absent. */
 export const FEATURE_NAMES = [
@@ -141,6 +141,13 @@ interface Prefilter {
   /** The last scan's answer, and its number (the `Features` that made it keeps the number). */
   readonly candidates: Int32Array;
   scans: number;
+  /** Whether the last scan kept positions (`firstAt`): a real scan does. */
+  positions: boolean;
+  /**
+   * Each list's offset bound (vocabulary-literals.ts): the most characters a match of its entry
+   * has before the first of its literals; -1 when no bound is known.
+   */
+  readonly offsetBound: Int32Array;
 }
 let prefilter: Prefilter | undefined;
 
@@ -157,6 +164,7 @@ const UNFILTERED = -2;
 export function literalPrefilter(): Prefilter {
   if (prefilter === undefined) {
     const lists: Array<readonly string[] | undefined> = [];
+    const bounds: number[] = [];
     const firstEntry = new Int32Array(FEATURE_NAMES.length);
     const entryCount = new Int32Array(FEATURE_NAMES.length);
     FEATURE_NAMES.forEach((name, index) => {
@@ -165,11 +173,24 @@ export function literalPrefilter(): Prefilter {
       // The table's rows give the layout (reading the patterns here would build every regex
       // object); `read` checks a row against its vocabulary before trusting it.
       const literals = REQUIRED_LITERALS[VOCABULARY_OF[name].name] ?? [];
+      const offsets = LITERAL_OFFSETS[VOCABULARY_OF[name].name] ?? [];
       entryCount[index] = literals.length;
-      for (const entry of literals) lists.push(entry ?? undefined);
+      literals.forEach((entry, at) => {
+        lists.push(entry ?? undefined);
+        bounds.push(entry === null ? -1 : (offsets[at] ?? -1));
+      });
     });
     const scanner = new LiteralScanner(lists);
-    prefilter = { scanner, firstEntry, entryCount, candidates: new Int32Array(scanner.words), scans: 0 };
+    prefilter = {
+      scanner,
+      firstEntry,
+      entryCount,
+      // One word more than the scan writes: `possibleFeatures` reads the word after a feature's first.
+      candidates: new Int32Array(scanner.words + 1),
+      scans: 0,
+      positions: false,
+      offsetBound: Int32Array.from(bounds),
+    };
   }
   return prefilter;
 }
@@ -184,6 +205,71 @@ export function candidateEntries(candidates: Int32Array, first: number, count: n
   return count >= 32 ? bits : bits & ((1 << count) - 1);
 }
 
+/**
+ * Where a search for the candidate entries `among` (lists `first` on) may start in the last
+ * scanned text: no match of an entry starts before its first literal occurrence less its offset
+ * bound (required-literals.ts), and that occurrence starts at most DEPTH − 1 characters before the
+ * position the scan kept. 0 when the scan kept no positions or a candidate has no bound.
+ */
+export function searchStart(filter: Prefilter, first: number, among: number): number {
+  if (!filter.positions) return 0;
+  const { firstAt } = filter.scanner;
+  let start = Number.MAX_SAFE_INTEGER;
+  for (let rest = among; rest !== 0; rest &= rest - 1) {
+    const list = first + 31 - Math.clz32(rest & -rest);
+    const bound = filter.offsetBound[list] as number;
+    if (bound < 0) return 0;
+    const from = (firstAt[list] as number) - (DEPTH - 1) - bound;
+    if (from < start) start = from;
+  }
+  return Math.max(start, 0);
+}
+
+/**
+ * The text features that have at least one candidate entry in the last scan (bit i: feature i),
+ * or whose row of the literal table is out of step with its patterns (the whole vocabulary runs).
+ * Each feature's entries are a run of at most 32 lists, so within two words of the answer: one
+ * mask per word, made on first use.
+ */
+function possibleFeatures(filter: Prefilter): number {
+  featureMasks ??= masksOf(filter);
+  const masks = featureMasks;
+  const { candidates } = filter;
+  let possible = outOfStep;
+  for (let index = 1; index < FEATURE_NAMES.length; index += 1) {
+    const word = masks[3 * index] as number;
+    if (
+      (((candidates[word] as number) & (masks[3 * index + 1] as number)) |
+        ((candidates[word + 1] as number) & (masks[3 * index + 2] as number))) !==
+      0
+    ) {
+      possible |= 1 << index;
+    }
+  }
+  return possible;
+}
+
+/** Per feature: the word its first entry is in, its entries' bits there and in the next word. */
+let featureMasks: Int32Array | undefined;
+/** The features whose literal table row has another length than their patterns (none, when tested). */
+let outOfStep = 0;
+
+function masksOf(filter: Prefilter): Int32Array {
+  const masks = new Int32Array(3 * FEATURE_NAMES.length);
+  for (let index = 1; index < FEATURE_NAMES.length; index += 1) {
+    const vocabulary = VOCABULARY_OF[FEATURE_NAMES[index] as TextFeature];
+    const first = filter.firstEntry[index] as number;
+    const count = filter.entryCount[index] as number;
+    if (count !== vocabulary.patterns().length || count > 32) outOfStep |= 1 << index;
+    masks[3 * index] = first >> 5;
+    for (let entry = first; entry < first + count; entry += 1) {
+      const at = 3 * index + 1 + ((entry >> 5) - (first >> 5));
+      masks[at] = (masks[at] as number) | (1 << (entry & 31));
+    }
+  }
+  return masks;
+}
+
 /** The window a structured quota id names (only the window: the tier never decides). */
 export interface QuotaIdWindow {
   readonly window: 'short' | 'long';
@@ -194,7 +280,6 @@ export interface QuotaIdWindow {
 export const MAX_READ_LENGTH = 8192;
 
 // Built on first use, not at import.
-let urlPattern: RegExp | undefined;
 let limitNumberPattern: RegExp | undefined;
 
 /**
@@ -209,21 +294,32 @@ export class Features {
   private scan = -1;
   /** The features read so far (bit i: FEATURE_NAMES[i]), their values by index, and their order. */
   private readMask = 0;
-  private readonly values: unknown[] = [];
-  private readonly order: FeatureName[] = [];
+  // Sized for every feature up front: a store past the end would grow it, read after read.
+  private readonly values: unknown[] = new Array(FEATURE_NAMES.length);
+  /**
+   * The text features (bit i: FEATURE_NAMES[i]) with a candidate entry in this Features' scan; all
+   * bits set before it scans (or when it reads without the prefilter).
+   */
+  private possible = -1;
+  /** The order they were read in, kept only for `summary` (explain). */
+  private readonly order: FeatureName[] | undefined;
 
-  constructor(private readonly metadata: ProviderErrorMetadata) {}
+  /** `keepOrder`: remember the order features are read in, for `summary` (classify needs none). */
+  constructor(
+    private readonly metadata: ProviderErrorMetadata,
+    keepOrder = true,
+  ) {
+    this.order = keepOrder ? [] : undefined;
+  }
 
   /** The provider's words: message (URLs removed), code, type and SDK error type, lower-cased. */
   get text(): string {
     if (this.textCache === undefined) {
       const { metadata } = this;
-      let prose = metadata.message.slice(0, MAX_READ_LENGTH);
-      // Every URL has "://": without it the replace has nothing to do.
-      if (prose.includes('://')) {
-        urlPattern ??= /\b(?:https?|wss?):\/\/\S+/gi;
-        prose = prose.replace(urlPattern, ' ');
-      }
+      const { message } = metadata;
+      let prose = message.length > MAX_READ_LENGTH ? message.slice(0, MAX_READ_LENGTH) : message;
+      // Every URL has "://": without it there is nothing to remove.
+      if (prose.includes('://')) prose = withoutUrls(prose);
       this.textCache =
         `${prose} ${metadata.providerCode ?? ''} ${metadata.providerType ?? ''} ${metadata.sdkErrorType ?? ''}`.toLowerCase();
     }
@@ -234,13 +330,23 @@ export class Features {
   get(name: TextFeature): string | undefined {
     // Kept small so that it inlines into each rule, where `name` is a constant.
     const index = INDEX_OF[name];
-    return ((this.readMask >>> index) & 1) === 1
-      ? (this.values[index] as string | undefined)
-      : this.read(name, index);
+    if (((this.readMask >>> index) & 1) === 1) return this.values[index] as string | undefined;
+    // After the scan, a feature with no candidate entry is absent: noted here, without a call.
+    if (((this.possible >>> index) & 1) === 0) {
+      this.readMask |= 1 << index;
+      this.order?.push(name);
+      return undefined;
+    }
+    return this.read(name, index);
   }
 
   /** Reads a text feature for the first time. */
   private read(name: TextFeature, index: number): string | undefined {
+    // After this Features' scan: a feature none of whose entries is a candidate is absent.
+    if (((this.possible >>> index) & 1) === 0) {
+      this.remember(name, index, undefined);
+      return undefined;
+    }
     const text = this.text;
     if (this.scan === -1 && prefilter === undefined && unfilteredLeft > 0) {
       unfilteredLeft -= 1;
@@ -248,16 +354,17 @@ export class Features {
     }
     if (this.scan === UNFILTERED) {
       const found = VOCABULARY_OF[name].find(text);
-      this.remember(name, found);
+      this.remember(name, index, found);
       return found;
     }
     const filter = literalPrefilter();
     // One scan per Features; its answer lives in the module's buffer until another Features scans
     // (a classify run in between, e.g. from an override: then this one scans again).
     if (this.scan !== filter.scans) {
-      filter.scanner.scan(text, filter.candidates);
+      filter.positions = filter.scanner.scan(text, filter.candidates) === true;
       filter.scans += 1;
       this.scan = filter.scans;
+      this.possible = possibleFeatures(filter);
     }
     vocabularyAt ??= FEATURE_NAMES.map((feature) =>
       feature === 'quotaIdWindow' ? undefined : VOCABULARY_OF[feature],
@@ -268,11 +375,12 @@ export class Features {
     let found: string | undefined;
     if (count !== vocabulary.patterns().length) found = vocabulary.find(text);
     else {
-      const among = candidateEntries(filter.candidates, filter.firstEntry[index] as number, count);
+      const first = filter.firstEntry[index] as number;
+      const among = candidateEntries(filter.candidates, first, count);
       // No required literal of any entry in the text: the vocabulary cannot match (prefilter.ts).
-      found = among === 0 ? undefined : vocabulary.findAmong(text, among);
+      found = among === 0 ? undefined : vocabulary.findAmong(text, among, searchStart(filter, first, among));
     }
-    this.remember(name, found);
+    this.remember(name, index, found);
     return found;
   }
 
@@ -295,7 +403,7 @@ export class Features {
         }
       }
     }
-    this.remember('quotaIdWindow', result);
+    this.remember('quotaIdWindow', 0, result);
     return result;
   }
 
@@ -327,7 +435,7 @@ export class Features {
   /** Every feature read so far, with its evidence (for `explain`). */
   summary(): Partial<Record<FeatureName, string | null>> {
     const summary: Partial<Record<FeatureName, string | null>> = {};
-    for (const name of this.order) {
+    for (const name of this.order ?? []) {
       const value = this.values[INDEX_OF[name]];
       if (value === undefined) summary[name] = null;
       else if (typeof value === 'string') summary[name] = evidenceOf(value);
@@ -337,12 +445,67 @@ export class Features {
     return summary;
   }
 
-  private remember(name: FeatureName, value: unknown): void {
-    const index = INDEX_OF[name];
+  /** Keeps a feature's value; `index` is INDEX_OF[name], passed in (a keyed load by a name that varies is slow). */
+  private remember(name: FeatureName, index: number, value: unknown): void {
     this.readMask |= 1 << index;
     this.values[index] = value;
-    this.order.push(name);
+    this.order?.push(name);
   }
+}
+
+/** An ASCII letter, digit or underscore: a word character of `\b` (without the `u` flag). */
+function isWordCharacter(code: number): boolean {
+  return (
+    (code >= 0x61 && code <= 0x7a) ||
+    (code >= 0x41 && code <= 0x5a) ||
+    (code >= 0x30 && code <= 0x39) ||
+    code === 0x5f
+  );
+}
+
+/** Whether `text` has `scheme` (lower-case ASCII) at `at`, in any case. */
+function schemeAt(text: string, at: number, scheme: string): boolean {
+  if (at < 0) return false;
+  for (let index = 0; index < scheme.length; index += 1) {
+    // ASCII letters only: `i` without `u` folds no other character onto them.
+    if ((text.charCodeAt(at + index) | 0x20) !== scheme.charCodeAt(index)) return false;
+  }
+  return true;
+}
+
+/**
+ * `text.replace(/\b(?:https?|wss?):\/\/\S+/gi, ' ')`, by hand (the regex walked every message
+ * with a "://"): each "://" with one of the schemes right before it, at a word boundary, and at
+ * least one non-space after it, is replaced up to the next white space. A scheme is letters and
+ * "://" has none, so a scheme ends exactly at its "://", and at most one of the four ends there
+ * ("https"/"http" end in s/p, "wss"/"ws" in ss/ws). The search goes on after each replaced URL,
+ * as the global regex's does.
+ */
+export function withoutUrls(text: string): string {
+  let result = '';
+  let kept = 0;
+  let from = 0;
+  for (let separator = text.indexOf('://'); separator !== -1; separator = text.indexOf('://', from)) {
+    let start = -1;
+    if (schemeAt(text, separator - 5, 'https')) start = separator - 5;
+    else if (schemeAt(text, separator - 4, 'http')) start = separator - 4;
+    else if (schemeAt(text, separator - 3, 'wss')) start = separator - 3;
+    else if (schemeAt(text, separator - 2, 'ws')) start = separator - 2;
+    let end = separator + 3;
+    if (start === -1 || (start > 0 && isWordCharacter(text.charCodeAt(start - 1))) || end >= text.length) {
+      from = separator + 1;
+      continue;
+    }
+    while (end < text.length && !isSpace(text.charCodeAt(end))) end += 1;
+    if (end === separator + 3) {
+      from = separator + 1;
+      continue;
+    }
+    result += `${text.slice(kept, start)} `;
+    kept = end;
+    from = end;
+  }
+  return kept === 0 ? text : result + text.slice(kept);
 }
 
 /** Seconds per unit, for every unit word the WAIT_IN_WORDS pattern accepts. */
@@ -367,23 +530,67 @@ const UNIT_SECONDS: ReadonlyMap<string, number> = new Map([
   ['s', 1],
 ]);
 
-// Built on first use.
-let amountPattern: RegExp | undefined;
+/**
+ * JavaScript's white space (`\s`): what `\s*` skips and `\S+` stops at. Written out rather than
+ * tested with a regex: it runs on every character of a URL.
+ */
+function isSpace(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  if (code < 0xa0) return false;
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
 
-/** "try again in 2h 14m" → 8040; "retry in 26.028202s" → 26.028202; "in 450ms" → 0.45. */
+const isDigit = (code: number): boolean => code >= 0x30 && code <= 0x39;
+const isLowerLetter = (code: number): boolean => code >= 0x61 && code <= 0x7a;
+
+/**
+ * "try again in 2h 14m" → 8040; "retry in 26.028202s" → 26.028202; "in 450ms" → 0.45.
+ *
+ * Each amount is what `/(\d+(?:\.\d+)?)\s*([a-z]+)/g` finds in the lower-cased words, read by hand
+ * (the regex, its match arrays and a unit lookup per amount were a tenth of classify's time on a
+ * rate-limit message): a run of digits, a fraction when a dot and a digit follow, white space, then
+ * the whole run of letters, whose unit counts when known. Where no letter follows, the regex finds
+ * no match starting anywhere in that number either, and moves on; so does this.
+ */
 export function secondsOf(words: string): number | undefined {
   let total = 0;
   let found = false;
-  amountPattern ??= /(\d+(?:\.\d+)?)\s*([a-z]+)/g;
-  amountPattern.lastIndex = 0;
   const lower = words.toLowerCase();
-  for (let match = amountPattern.exec(lower); match !== null; match = amountPattern.exec(lower)) {
-    const perUnit = UNIT_SECONDS.get(match[2] ?? '');
+  const length = lower.length;
+  let at = 0;
+  while (at < length) {
+    if (!isDigit(lower.charCodeAt(at))) {
+      at += 1;
+      continue;
+    }
+    const start = at;
+    while (at < length && isDigit(lower.charCodeAt(at))) at += 1;
+    if (at + 1 < length && lower.charCodeAt(at) === 0x2e && isDigit(lower.charCodeAt(at + 1))) {
+      at += 1;
+      while (at < length && isDigit(lower.charCodeAt(at))) at += 1;
+    }
+    const end = at;
+    let unitStart = at;
+    while (unitStart < length && isSpace(lower.charCodeAt(unitStart))) unitStart += 1;
+    let unitEnd = unitStart;
+    while (unitEnd < length && isLowerLetter(lower.charCodeAt(unitEnd))) unitEnd += 1;
+    if (unitEnd === unitStart) continue; // No letters: no match here; the scan goes on after the number.
+    at = unitEnd;
+    const perUnit = UNIT_SECONDS.get(lower.slice(unitStart, unitEnd));
     if (perUnit === undefined) continue;
-    total += Number(match[1]) * perUnit;
+    total += Number(lower.slice(start, end)) * perUnit;
     found = true;
   }
-  amountPattern.lastIndex = 0;
   return found && Number.isFinite(total) ? total : undefined;
 }
 

@@ -20,13 +20,21 @@ import {
   Features,
   INDEX_OF,
   literalPrefilter,
+  searchStart,
   secondsOf,
+  withoutUrls,
 } from './features.ts';
-import { explainClassification, type ProviderErrorMetadata } from './index.ts';
+import { classify, explainClassification, type ProviderErrorMetadata } from './index.ts';
 import { LiteralScanner } from './prefilter.ts';
-import { entryLiterals, literalsTableSource, requiredLiterals } from './required-literals.ts';
+import {
+  entryLiterals,
+  entryOffsetBounds,
+  literalOffsetBound,
+  literalsTableSource,
+  requiredLiterals,
+} from './required-literals.ts';
 import * as vocabularies from './vocabulary.ts';
-import { REQUIRED_LITERALS } from './vocabulary-literals.ts';
+import { LITERAL_OFFSETS, REQUIRED_LITERALS } from './vocabulary-literals.ts';
 
 const ALL: readonly vocabularies.Vocabulary[] = Object.values(vocabularies).filter(
   (value): value is vocabularies.Vocabulary => value instanceof vocabularies.Vocabulary,
@@ -75,9 +83,10 @@ const REAL_TEXTS: readonly string[] = (() => {
  */
 function expectSound(text: string): void {
   const lower = text.toLowerCase();
-  const { scanner, firstEntry } = literalPrefilter();
+  const filter = literalPrefilter();
+  const { scanner, firstEntry } = filter;
   const candidates = new Int32Array(scanner.words);
-  scanner.scan(lower, candidates);
+  filter.positions = scanner.scan(lower, candidates);
   for (const name of TEXT_FEATURES) {
     const vocabulary = byName.get(name);
     if (vocabulary === undefined) throw new Error(`no vocabulary named ${name}`);
@@ -87,7 +96,10 @@ function expectSound(text: string): void {
       firstEntry[INDEX_OF[name]] ?? -1,
       vocabulary.patterns().length,
     );
-    const found = among === 0 ? undefined : vocabulary.findAmong(lower, among);
+    const first = firstEntry[INDEX_OF[name]] ?? -1;
+    // The search starts where classify starts it: past where no candidate's match can start.
+    const found =
+      among === 0 ? undefined : vocabulary.findAmong(lower, among, searchStart(filter, first, among));
     if (found !== reference) {
       expect({ name, found }, `${name} on ${JSON.stringify(lower.slice(0, 200))}`).toEqual({
         name,
@@ -115,8 +127,12 @@ afterEach(() => {
 /** `explainClassification` with the prefilter and without it (every vocabulary's regex runs). */
 function expectSameExplanation(metadata: ProviderErrorMetadata): void {
   const withPrefilter = explainClassification(metadata);
+  // classify itself (which keeps no read order) decides as explain does.
+  expect(classify(metadata)).toEqual(withPrefilter.classification);
+  // The reference: every list may match, and no position is known (each regex searches from 0).
   const spy = vi.spyOn(LiteralScanner.prototype, 'scan').mockImplementation((_, into) => {
     into.fill(-1);
+    return false;
   });
   const reference = explainClassification(metadata);
   spy.mockRestore();
@@ -136,6 +152,58 @@ describe('the required literals', () => {
       ).toEqual(entryLiterals(vocabulary));
     }
     expect(Object.keys(REQUIRED_LITERALS).sort()).toEqual(ALL.map((vocabulary) => vocabulary.name).sort());
+    for (const vocabulary of ALL) {
+      expect(
+        LITERAL_OFFSETS[vocabulary.name]?.map((bound) => bound ?? undefined),
+        vocabulary.name,
+      ).toEqual(entryOffsetBounds(vocabulary));
+    }
+    expect(Object.keys(LITERAL_OFFSETS).sort()).toEqual(Object.keys(REQUIRED_LITERALS).sort());
+  });
+
+  it('bound how far into a match its first literal lies (no match starts earlier than that before it)', () => {
+    expect(literalOffsetBound(/abc/, ['abc'])).toBe(0);
+    expect(literalOffsetBound(/x.{0,40}abc/, ['abc'])).toBe(41);
+    expect(
+      literalOffsetBound(/(?:your|current) (?:\w+ )?plan\b|upgrade (?:your )?plan/, [
+        'current ',
+        'upgrade plan',
+        'your ',
+      ]),
+    ).toBe(8);
+    // Unbounded before the literal, a literal that a match may lack, syntax not followed: no bound.
+    expect(literalOffsetBound(/\w+abc/, ['abc'])).toBeUndefined();
+    expect(literalOffsetBound(/(?:abc)?d/, ['abc'])).toBeUndefined();
+    expect(literalOffsetBound(/(a)\1abc/, ['abc'])).toBeUndefined();
+    expect(literalOffsetBound(/abc/i, ['abc'])).toBeUndefined();
+    // Every string fast-check generates from an entry has one of its literals within its bound.
+    for (const vocabulary of ALL) {
+      const literals = entryLiterals(vocabulary);
+      const bounds = entryOffsetBounds(vocabulary);
+      vocabulary.patterns().forEach((pattern, index) => {
+        const bound = bounds[index];
+        const own = literals[index];
+        if (bound === undefined || own === undefined) return;
+        const generating = new RegExp(pattern.source.replace(/\\b/g, '').replace(/\(\?<?[=!][^)]*\)/g, ''));
+        fc.assert(
+          fc.property(fc.stringMatching(generating), (text) => {
+            // The generating copy drops `\b` and lookarounds: the entry itself may not match.
+            const match = pattern.exec(text)?.[0];
+            if (match === undefined) return;
+            const first = Math.min(
+              ...own.map((literal) => {
+                const at = match.indexOf(literal);
+                return at === -1 ? Number.POSITIVE_INFINITY : at;
+              }),
+            );
+            expect(first, `${vocabulary.name}[${index}] on ${JSON.stringify(match)}`).toBeLessThanOrEqual(
+              bound,
+            );
+          }),
+          { numRuns: 100 },
+        );
+      });
+    }
   });
 
   it('are read from the pattern syntax soundly (what the reader claims, the regex requires)', () => {
@@ -184,6 +252,13 @@ describe('the required literals', () => {
           const found = new Int32Array(own.words);
           own.scan(text, found);
           expect(found[0]).toBe(expected);
+          // Each found list's first position: where its earliest-ending literal occurrence ends.
+          lists.forEach((list, index) => {
+            const ends = list
+              .filter((literal) => text.includes(literal))
+              .map((literal) => text.indexOf(literal) + literal.length - 1);
+            if (ends.length > 0) expect(own.firstAt[index], `${index} in ${text}`).toBe(Math.min(...ends));
+          });
         },
       ),
       { numRuns: 2000 },
@@ -448,5 +523,56 @@ describe('secondsOf', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe('withoutUrls', () => {
+  it('equals the regex replace it stands for', () => {
+    const reference = (text: string) => text.replace(/\b(?:https?|wss?):\/\/\S+/gi, ' ');
+    const piece = fc.oneof(
+      fc.constantFrom(
+        'http',
+        'https',
+        'HTTPS',
+        'hTtP',
+        'ws',
+        'wss',
+        'WsS',
+        'xhttp',
+        '_ws',
+        'ftp',
+        'htt',
+        'ss',
+      ),
+      fc.constantFrom(
+        '://',
+        ':/',
+        '//',
+        ':',
+        '/',
+        'a',
+        '.',
+        '-',
+        '_',
+        ' ',
+        '\n',
+        '\t',
+        '\u00a0',
+        '\u2028',
+        '\ufeff',
+        'é',
+        'ı',
+        'ſ',
+      ),
+      fc.string({ maxLength: 4 }),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 16 }), (parts) => {
+        const text = parts.join('');
+        expect(withoutUrls(text)).toBe(reference(text));
+      }),
+      { numRuns: 5000 },
+    );
+    for (const text of REAL_TEXTS) expect(withoutUrls(text)).toBe(reference(text));
   });
 });

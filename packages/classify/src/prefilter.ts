@@ -21,7 +21,7 @@
  * its prefix, so a prefix is as sound a requirement, and past this length it is as selective while
  * the automaton (built on the first classify) stays small.
  */
-const DEPTH = 10;
+export const DEPTH = 10;
 const prefixOf = (literal: string): string => literal.slice(0, DEPTH);
 
 /** How many lanes a long text is scanned in (`scan`). */
@@ -40,9 +40,8 @@ function readable(literal: string): boolean {
   return true;
 }
 
-// The scan's byte buffer and encoder, made on the first scan and reused (classify is synchronous).
-let bytes = new Uint8Array(0);
-let encoder: TextEncoder | undefined;
+/** The hits a scan notes (entry and position, in pairs), reused. */
+let hits = new Int32Array(0);
 
 /** A transition not resolved yet (odd, and above any row offset: the table must stay under it). */
 const UNSET = 0xffff;
@@ -100,14 +99,26 @@ export class LiteralScanner {
   private readonly rowOf: Uint16Array;
   private stateOf: Uint16Array;
   private rows = 1;
+  /**
+   * Where `lanes` paused on an unresolved transition, and where it starts: the four lanes' states,
+   * their cells, the step and the count of numbers noted (all 0: from the start).
+   */
+  private readonly paused = new Int32Array(10);
   /** The lists that have no requirement: their bits are always set. */
   private readonly always: Int32Array;
+  /**
+   * After a scan that returned true: for each list whose bit it set by a hit, the position of the
+   * last character of that list's first literal (prefix) occurrence, so the occurrence starts at
+   * least DEPTH − 1 before it. A list with no requirement keeps 0.
+   */
+  readonly firstAt: Int32Array;
 
   /** `lists[i]` is list i's literals, or `undefined` when it has no requirement. */
   constructor(lists: ReadonlyArray<readonly string[] | undefined>) {
     const words = Math.max(1, Math.ceil(lists.length / 32));
     this.words = words;
     this.always = new Int32Array(words);
+    this.firstAt = new Int32Array(lists.length);
     let columns = 1;
     let length = 1;
     const kept: Array<readonly string[] | undefined> = lists.map((list, index) => {
@@ -191,89 +202,190 @@ export class LiteralScanner {
 
   /**
    * Sets in `into` (`words` words, cleared here) the lists that may match `text`: one pass, no
-   * allocation. The text is read as UTF-8 bytes written into a reused buffer (one native copy; a
-   * byte loop is faster than `charCodeAt`). Literals are ASCII, and in UTF-8 no byte of a
-   * non-ASCII character is ASCII, so every literal occurs in the bytes exactly where it occurs in
-   * the text; a non-ASCII character (bytes ≥ 0x80, column 0) leads back to the root either way.
+   * allocation. Literals are ASCII: a character past ASCII (column 0) leads back to the root, as
+   * a character no literal has does.
    *
    * A DFA step waits on the previous one's table load, so a long text is read as four lanes
    * stepped together (four independent chains the CPU overlaps): lane k reads from k quarters in,
-   * less DEPTH − 1 bytes, for a quarter plus DEPTH − 1 bytes. Every kept literal is at most DEPTH
-   * long, so each occurrence lies whole inside some lane; lanes overlap, which only sets a bit
-   * twice. Bytes past the text are zeros (column 0), which match nothing.
+   * less DEPTH − 1 characters, for a quarter plus DEPTH − 1 characters. Every kept literal is at
+   * most DEPTH long, so each occurrence lies whole inside some lane; lanes overlap, which only
+   * notes a hit twice. (Reading the characters with `charCodeAt` costs about what reading UTF-8
+   * bytes did, without encoding the text into a buffer first, and keeps positions in characters.)
+   *
+   * Returns true: `firstAt` holds character positions in `text` (a stand-in scan that knows no
+   * positions returns false).
    */
-  scan(text: string, into: Int32Array): void {
+  scan(text: string, into: Int32Array): boolean {
     into.set(this.always);
-    // UTF-8 needs at most 3 bytes per UTF-16 unit; the lanes may read LANES bytes past the end.
-    if (bytes.length < text.length * 3 + LANES) bytes = new Uint8Array(text.length * 3 + LANES);
-    const buffer = bytes;
-    encoder ??= new TextEncoder();
-    const { written } = encoder.encodeInto(text, buffer);
-    buffer.fill(0, written, written + LANES);
-    const { columnOf } = this;
-    // Re-read after a resolve, which may have grown the table.
-    let delta = this.delta;
-    if (written < LANES * DEPTH * 2) {
-      let state = 0;
-      for (let at = 0; at < written; at += 1) {
-        const cell = state + (columnOf[buffer[at] as number] as number);
-        let entry = delta[cell] as number;
-        if (entry === UNSET) {
-          entry = this.resolve(cell);
-          delta = this.delta;
+    const { length } = text;
+    if (hits.length < 2 * (length + LANES * DEPTH)) hits = new Int32Array(2 * (length + LANES * DEPTH));
+    let count: number;
+    if (length < LANES * DEPTH * 2) count = this.oneLane(text, hits);
+    else {
+      const { paused } = this;
+      paused.fill(0);
+      count = this.lanes(text, hits);
+      // Paused at a transition not resolved yet: resolve it, and go on from there.
+      while (count === -1) {
+        for (let lane = 0; lane < LANES; lane += 1) {
+          const cell = paused[LANES + lane] as number;
+          if (this.delta[cell] === UNSET) this.resolve(cell);
         }
-        if ((entry & 1) === 0) state = entry;
-        else state = this.hit(entry - 1, into);
+        count = this.lanes(text, hits);
       }
-      return;
+      count = this.laneEnds(text, hits, count);
     }
-    const quarter = Math.ceil(written / LANES);
+    const noted = hits;
+    for (let at = 0; at < count; at += 2) {
+      this.hit((noted[at] as number) - 1, into, noted[at + 1] as number);
+    }
+    return true;
+  }
+
+  /**
+   * The text in one lane, resolving transitions as it meets them: notes each hit (entry,
+   * position) in `noted` and returns how many numbers it noted.
+   */
+  private oneLane(text: string, noted: Int32Array): number {
+    const { columnOf } = this;
+    let count = 0;
+    let state = 0;
+    for (let at = 0; at < text.length; at += 1) {
+      const code = text.charCodeAt(at);
+      const cell = state + (code < ASCII ? (columnOf[code] as number) : 0);
+      let entry = this.delta[cell] as number;
+      if (entry === UNSET) entry = this.resolve(cell);
+      if ((entry & 1) !== 0) {
+        noted[count++] = entry;
+        noted[count++] = at;
+      }
+      state = entry & ~1;
+    }
+    return count;
+  }
+
+  /**
+   * The last steps of the four lanes, after `lanes` (from the states it left in `paused`): lane 3
+   * ends up to LANES − 1 characters before the others, so these steps check the text's end.
+   * Returns the count of numbers noted, with theirs.
+   */
+  private laneEnds(text: string, noted: Int32Array, noticed: number): number {
+    const { columnOf, paused } = this;
+    const quarter = Math.ceil(text.length / LANES);
     const steps = quarter + DEPTH - 1;
+    let count = noticed;
+    for (let lane = 0; lane < LANES; lane += 1) {
+      const from = lane === 0 ? 0 : lane * quarter - (DEPTH - 1);
+      let state = paused[lane] as number;
+      for (let at = steps - (LANES - 1); at < steps && from + at < text.length; at += 1) {
+        const code = text.charCodeAt(from + at);
+        const cell = state + (code < ASCII ? (columnOf[code] as number) : 0);
+        let entry = this.delta[cell] as number;
+        if (entry === UNSET) entry = this.resolve(cell);
+        if ((entry & 1) !== 0) {
+          noted[count++] = entry;
+          noted[count++] = from + at;
+        }
+        state = entry & ~1;
+      }
+    }
+    return count;
+  }
+
+  /**
+   * The text in four lanes stepped together (see `scan`), over resolved transitions only:
+   * notes each hit (entry, position) and returns how many numbers it noted, or -1 on meeting an
+   * unresolved one, pausing there (`paused`) for `scan` to resolve it and call again. A step's entry is odd when it needs more than a load (a hit, or UNSET, which
+   * is odd), so one test of the four entries keeps the common step to loads and adds.
+   */
+  private lanes(text: string, noted: Int32Array): number {
+    const { columnOf, delta, paused } = this;
+    const quarter = Math.ceil(text.length / LANES);
+    // Every lane's character is inside the text for all but the last LANES − 1 steps (`laneEnds`).
+    const steps = quarter + DEPTH - 1 - (LANES - 1);
     const from1 = quarter - (DEPTH - 1);
     const from2 = from1 + quarter;
     const from3 = from2 + quarter;
-    let state0 = 0;
-    let state1 = 0;
-    let state2 = 0;
-    let state3 = 0;
-    for (let at = 0; at < steps; at += 1) {
-      const cell0 = state0 + (columnOf[buffer[at] as number] as number);
-      const cell1 = state1 + (columnOf[buffer[from1 + at] as number] as number);
-      const cell2 = state2 + (columnOf[buffer[from2 + at] as number] as number);
-      const cell3 = state3 + (columnOf[buffer[from3 + at] as number] as number);
-      let entry0 = delta[cell0] as number;
-      let entry1 = delta[cell1] as number;
-      let entry2 = delta[cell2] as number;
-      let entry3 = delta[cell3] as number;
-      if (entry0 === UNSET) {
-        entry0 = this.resolve(cell0);
-        delta = this.delta;
+    let count = paused[9] as number;
+    let state0 = paused[0] as number;
+    let state1 = paused[1] as number;
+    let state2 = paused[2] as number;
+    let state3 = paused[3] as number;
+    for (let at = paused[8] as number; at < steps; at += 1) {
+      const code0 = text.charCodeAt(at);
+      const cell0 = state0 + (code0 < ASCII ? (columnOf[code0] as number) : 0);
+      const code1 = text.charCodeAt(from1 + at);
+      const cell1 = state1 + (code1 < ASCII ? (columnOf[code1] as number) : 0);
+      const code2 = text.charCodeAt(from2 + at);
+      const cell2 = state2 + (code2 < ASCII ? (columnOf[code2] as number) : 0);
+      const code3 = text.charCodeAt(from3 + at);
+      const cell3 = state3 + (code3 < ASCII ? (columnOf[code3] as number) : 0);
+      const entry0 = delta[cell0] as number;
+      const entry1 = delta[cell1] as number;
+      const entry2 = delta[cell2] as number;
+      const entry3 = delta[cell3] as number;
+      if (((entry0 | entry1 | entry2 | entry3) & 1) !== 0) {
+        if (entry0 === UNSET || entry1 === UNSET || entry2 === UNSET || entry3 === UNSET) {
+          // Pause: the lanes' states and cells, the position and the count, for `scan` to resume.
+          paused[0] = state0;
+          paused[1] = state1;
+          paused[2] = state2;
+          paused[3] = state3;
+          paused[4] = cell0;
+          paused[5] = cell1;
+          paused[6] = cell2;
+          paused[7] = cell3;
+          paused[8] = at;
+          paused[9] = count;
+          return -1;
+        }
+        if ((entry0 & 1) !== 0) {
+          noted[count++] = entry0;
+          noted[count++] = at;
+        }
+        if ((entry1 & 1) !== 0) {
+          noted[count++] = entry1;
+          noted[count++] = from1 + at;
+        }
+        if ((entry2 & 1) !== 0) {
+          noted[count++] = entry2;
+          noted[count++] = from2 + at;
+        }
+        if ((entry3 & 1) !== 0) {
+          noted[count++] = entry3;
+          noted[count++] = from3 + at;
+        }
       }
-      if (entry1 === UNSET) {
-        entry1 = this.resolve(cell1);
-        delta = this.delta;
-      }
-      if (entry2 === UNSET) {
-        entry2 = this.resolve(cell2);
-        delta = this.delta;
-      }
-      if (entry3 === UNSET) {
-        entry3 = this.resolve(cell3);
-        delta = this.delta;
-      }
-      state0 = (entry0 & 1) === 0 ? entry0 : this.hit(entry0 - 1, into);
-      state1 = (entry1 & 1) === 0 ? entry1 : this.hit(entry1 - 1, into);
-      state2 = (entry2 & 1) === 0 ? entry2 : this.hit(entry2 - 1, into);
-      state3 = (entry3 & 1) === 0 ? entry3 : this.hit(entry3 - 1, into);
+      state0 = entry0 & ~1;
+      state1 = entry1 & ~1;
+      state2 = entry2 & ~1;
+      state3 = entry3 & ~1;
     }
+    paused[0] = state0;
+    paused[1] = state1;
+    paused[2] = state2;
+    paused[3] = state3;
+    return count;
   }
 
-  /** Adds to `into` the lists whose literal ends at the state at row `offset`; returns `offset`. */
-  private hit(offset: number, into: Int32Array): number {
-    const { output, words } = this;
+  /**
+   * Adds to `into` the lists whose literal ends at the state at row `offset`, at position `at`,
+   * and keeps `at` as each one's first position when it is the earliest (the lanes do not step in
+   * text order); returns `offset`.
+   */
+  private hit(offset: number, into: Int32Array, at: number): number {
+    const { output, words, firstAt } = this;
     const first = (this.stateOf[offset / this.columns] as number) * words;
     for (let word = 0; word < words; word += 1) {
-      into[word] = (into[word] as number) | (output[first + word] as number);
+      const lists = output[first + word] as number;
+      if (lists === 0) continue;
+      const seen = into[word] as number;
+      into[word] = seen | lists;
+      for (let rest = lists; rest !== 0; rest &= rest - 1) {
+        const bit = rest & -rest;
+        const list = (word << 5) | (31 - Math.clz32(bit));
+        if ((seen & bit) === 0 || (firstAt[list] as number) > at) firstAt[list] = at;
+      }
     }
     return offset;
   }

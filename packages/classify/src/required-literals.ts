@@ -275,11 +275,17 @@ export function entryLiterals(vocabulary: Vocabulary): Array<readonly string[] |
 const quoted = (literal: string): string => `'${literal.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
 /** The source of vocabulary-literals.ts for these vocabularies (what `UPDATE_LITERALS=1` writes). */
-export function literalsTableSource(vocabularies: readonly Vocabulary[]): string {
+export function literalsTableSource(unordered: readonly Vocabulary[]): string {
+  // By name: the table's order does not depend on the order the vocabularies were listed in.
+  const vocabularies = [...unordered].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const rows = vocabularies.map((vocabulary) => {
     const entries = entryLiterals(vocabulary).map((literals) =>
       literals === undefined ? 'null' : `[${literals.map(quoted).join(', ')}]`,
     );
+    return `  ${vocabulary.name}: [${entries.join(', ')}],`;
+  });
+  const bounds = vocabularies.map((vocabulary) => {
+    const entries = entryOffsetBounds(vocabulary).map((bound) => (bound === undefined ? 'null' : `${bound}`));
     return `  ${vocabulary.name}: [${entries.join(', ')}],`;
   });
   return `// Generated from vocabulary.ts by required-literals.ts: do not edit. After changing a vocabulary,
@@ -295,5 +301,298 @@ export function literalsTableSource(vocabularies: readonly Vocabulary[]): string
 export const REQUIRED_LITERALS: Readonly<Record<string, ReadonlyArray<readonly string[] | null>>> = {
 ${rows.join('\n')}
 };
+
+/**
+ * Each entry's offset bound: the most characters a match of the entry has before the first of its
+ * required literals it contains (null: no bound known). A search for the entry may start that far
+ * before the first occurrence of one of its literals (features.ts \`searchStart\`).
+ */
+export const LITERAL_OFFSETS: Readonly<Record<string, ReadonlyArray<number | null>>> = {
+${bounds.join('\n')}
+};
 `;
+}
+
+/**
+ * A pattern read as a tree, for `literalOffsetBound`: a set of characters (`undefined`: a class not
+ * listed), a sequence, an alternation, a repetition (`max` Infinity when unbounded), or a piece
+ * that matches no character (`\b`, `^`, a lookaround).
+ */
+type Node =
+  | { readonly kind: 'char'; readonly chars: ReadonlySet<string> | undefined }
+  | { readonly kind: 'seq'; readonly items: readonly Node[] }
+  | { readonly kind: 'alt'; readonly branches: readonly Node[] }
+  | { readonly kind: 'repeat'; readonly node: Node; readonly min: number; readonly max: number }
+  | { readonly kind: 'empty' };
+
+/** Syntax the tree reader does not follow (a back reference, a Unicode escape): no bound is claimed. */
+class Unfollowed extends Error {}
+
+/** Reads the same regex subset as `PatternReader`, into a tree. */
+class TreeReader {
+  private at = 0;
+  constructor(private readonly source: string) {}
+
+  read(): Node {
+    const node = this.alternation();
+    if (this.at !== this.source.length) throw new Unfollowed();
+    return node;
+  }
+
+  private alternation(): Node {
+    const branches = [this.sequence()];
+    while (this.source[this.at] === '|') {
+      this.at += 1;
+      branches.push(this.sequence());
+    }
+    return branches.length === 1 ? (branches[0] as Node) : { kind: 'alt', branches };
+  }
+
+  private sequence(): Node {
+    const items: Node[] = [];
+    while (this.at < this.source.length && this.source[this.at] !== '|' && this.source[this.at] !== ')') {
+      items.push(this.quantified(this.atom()));
+    }
+    return { kind: 'seq', items };
+  }
+
+  private quantified(node: Node): Node {
+    const next = this.source[this.at];
+    let min: number;
+    let max: number;
+    if (next === '?' || next === '*' || next === '+') {
+      min = next === '+' ? 1 : 0;
+      max = next === '?' ? 1 : Number.POSITIVE_INFINITY;
+      this.at += 1;
+    } else if (next === '{') {
+      const bounds = /^\{(\d+)(,(\d*))?\}/.exec(this.source.slice(this.at));
+      if (bounds === null) throw new Unfollowed();
+      min = Number(bounds[1]);
+      max = bounds[2] === undefined ? min : bounds[3] === '' ? Number.POSITIVE_INFINITY : Number(bounds[3]);
+      this.at += bounds[0].length;
+    } else {
+      return node;
+    }
+    if (this.source[this.at] === '?') this.at += 1; // Lazy: the same strings.
+    return { kind: 'repeat', node, min, max };
+  }
+
+  private atom(): Node {
+    const character = this.source[this.at] as string;
+    this.at += 1;
+    switch (character) {
+      case '(':
+        return this.group();
+      case '[':
+        return this.characterClass();
+      case '\\':
+        return this.escape();
+      case '.':
+        return { kind: 'char', chars: undefined };
+      case '^':
+      case '$':
+        return { kind: 'empty' };
+      case ')':
+      case '|':
+      case '*':
+      case '+':
+      case '?':
+      case '{':
+        throw new Unfollowed();
+      default:
+        return { kind: 'char', chars: new Set([character]) };
+    }
+  }
+
+  private group(): Node {
+    let lookaround = false;
+    if (this.source[this.at] === '?') {
+      const kind = this.source.slice(this.at, this.at + 3);
+      if (kind.startsWith('?:')) this.at += 2;
+      else if (kind.startsWith('?=') || kind.startsWith('?!')) {
+        this.at += 2;
+        lookaround = true;
+      } else if (kind === '?<=' || kind === '?<!') {
+        this.at += 3;
+        lookaround = true;
+      } else {
+        const close = this.source.indexOf('>', this.at);
+        if (close === -1) throw new Unfollowed();
+        this.at = close + 1;
+      }
+    }
+    const inner = this.alternation();
+    if (this.source[this.at] !== ')') throw new Unfollowed();
+    this.at += 1;
+    return lookaround ? { kind: 'empty' } : inner;
+  }
+
+  private characterClass(): Node {
+    const characters = new Set<string>();
+    let simple = this.source[this.at] !== '^';
+    while (this.at < this.source.length && this.source[this.at] !== ']') {
+      let character = this.source[this.at] as string;
+      this.at += 1;
+      if (character === '\\') {
+        character = this.source[this.at] ?? '';
+        this.at += 1;
+        if (/[a-zA-Z0-9]/.test(character)) simple = false;
+      } else if (character === '-' && characters.size > 0 && this.source[this.at] !== ']') {
+        simple = false;
+      }
+      characters.add(character);
+    }
+    if (this.source[this.at] !== ']') throw new Unfollowed();
+    this.at += 1;
+    // One character either way; which ones only matters for the exact strings.
+    return { kind: 'char', chars: simple ? characters : undefined };
+  }
+
+  private escape(): Node {
+    const character = this.source[this.at] ?? '';
+    this.at += 1;
+    if (character === 'b' || character === 'B') return { kind: 'empty' };
+    // One character of a class: digits, word characters, white space, a control escape.
+    if ('dDwWsSntrfv'.includes(character)) return { kind: 'char', chars: undefined };
+    // Anything else a letter or digit starts (a back reference, \u, \x, \p, \k, \c) may match
+    // more than one character or be unknown: claim nothing.
+    if (/[a-zA-Z0-9]/.test(character) || character === '') throw new Unfollowed();
+    return { kind: 'char', chars: new Set([character]) };
+  }
+}
+
+/** The most characters a match of the node spans. */
+function maxLength(node: Node): number {
+  switch (node.kind) {
+    case 'char':
+      return 1;
+    case 'empty':
+      return 0;
+    case 'seq':
+      return node.items.reduce((sum, item) => sum + maxLength(item), 0);
+    case 'alt':
+      return Math.max(...node.branches.map(maxLength));
+    case 'repeat': {
+      const one = maxLength(node.node);
+      return one === 0 ? 0 : one * node.max;
+    }
+  }
+}
+
+/** Every string the node matches, when there are at most MAX_EXACT of them; else `undefined`. */
+function exactOf(node: Node): ReadonlySet<string> | undefined {
+  switch (node.kind) {
+    case 'char':
+      return node.chars;
+    case 'empty':
+      return new Set(['']);
+    case 'seq': {
+      let strings: ReadonlySet<string> | undefined = new Set(['']);
+      for (const item of node.items) strings = product(strings, exactOf(item));
+      return strings;
+    }
+    case 'alt': {
+      const strings = new Set<string>();
+      for (const branch of node.branches) {
+        const own = exactOf(branch);
+        if (own === undefined || strings.size + own.size > MAX_EXACT) return undefined;
+        for (const entry of own) strings.add(entry);
+      }
+      return strings;
+    }
+    case 'repeat': {
+      if (node.max === Number.POSITIVE_INFINITY || node.max > 4) return undefined;
+      const one = exactOf(node.node);
+      if (one === undefined) return undefined;
+      const strings = new Set<string>();
+      let times: ReadonlySet<string> | undefined = new Set(['']);
+      for (let count = 0; count <= node.max && times !== undefined; count += 1) {
+        if (count >= node.min) for (const entry of times) strings.add(entry);
+        if (strings.size > MAX_EXACT) return undefined;
+        times = product(times, one);
+      }
+      return times === undefined ? undefined : strings;
+    }
+  }
+}
+
+function product(
+  left: ReadonlySet<string> | undefined,
+  right: ReadonlySet<string> | undefined,
+): ReadonlySet<string> | undefined {
+  if (left === undefined || right === undefined || left.size * right.size > MAX_EXACT) return undefined;
+  const strings = new Set<string>();
+  for (const a of left) for (const b of right) strings.add(a + b);
+  return strings;
+}
+
+/**
+ * The most characters any match of the node has before the first occurrence, inside the match,
+ * of one of `literals`: Infinity when some match may hold none (or the reader cannot tell).
+ */
+function offsetBound(node: Node, literals: readonly string[]): number {
+  const exact = exactOf(node);
+  if (exact !== undefined) {
+    let bound = 0;
+    for (const text of exact) {
+      let first = Number.POSITIVE_INFINITY;
+      for (const literal of literals) {
+        const at = text.indexOf(literal);
+        if (at !== -1 && at < first) first = at;
+      }
+      bound = Math.max(bound, first);
+    }
+    return bound;
+  }
+  switch (node.kind) {
+    case 'alt':
+      return Math.max(...node.branches.map((branch) => offsetBound(branch, literals)));
+    case 'repeat':
+      // The first repetition holds one, when each does.
+      return node.min >= 1 ? offsetBound(node.node, literals) : Number.POSITIVE_INFINITY;
+    case 'seq': {
+      // An occurrence inside item i, or inside a run of items i..j whose strings are known, lies
+      // at most the longest match of the items before it, plus its offset there.
+      let bound = Number.POSITIVE_INFINITY;
+      let before = 0;
+      node.items.forEach((item, from) => {
+        bound = Math.min(bound, before + offsetBound(item, literals));
+        for (let to = from + 2; to <= node.items.length; to += 1) {
+          const run: Node = { kind: 'seq', items: node.items.slice(from, to) };
+          if (exactOf(run) === undefined) break;
+          bound = Math.min(bound, before + offsetBound(run, literals));
+        }
+        before += maxLength(item);
+      });
+      return bound;
+    }
+    default:
+      return Number.POSITIVE_INFINITY;
+  }
+}
+
+/**
+ * The most characters a match of `pattern` can have before the first of `literals` it contains
+ * (`undefined`: no bound known). The first occurrence of any of them in a text, at position p, then
+ * says no match starts before p minus the bound, so the regex may start its search there and find
+ * the same leftmost match (features.ts).
+ */
+export function literalOffsetBound(pattern: RegExp, literals: readonly string[]): number | undefined {
+  if (/[iuvxy]/.test(pattern.flags) || literals.length === 0) return undefined;
+  try {
+    const bound = offsetBound(new TreeReader(pattern.source).read(), literals);
+    return Number.isFinite(bound) ? bound : undefined;
+  } catch (error) {
+    if (error instanceof Unfollowed) return undefined;
+    throw error;
+  }
+}
+
+/** Each entry's `literalOffsetBound` over its required literals (`undefined`: none, or no bound). */
+export function entryOffsetBounds(vocabulary: Vocabulary): Array<number | undefined> {
+  const literals = entryLiterals(vocabulary);
+  return vocabulary.patterns().map((entry, index) => {
+    const own = literals[index];
+    return own === undefined ? undefined : literalOffsetBound(entry, own);
+  });
 }

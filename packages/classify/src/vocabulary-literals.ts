@@ -447,3 +447,36 @@ export const REQUIRED_LITERALS: Readonly<Record<string, ReadonlyArray<readonly s
     ],
   ],
 };
+
+/**
+ * Each entry's offset bound: the most characters a match of the entry has before the first of its
+ * required literals it contains (null: no bound known). A search for the entry may start that far
+ * before the first occurrence of one of its literals (features.ts `searchStart`).
+ */
+export const LITERAL_OFFSETS: Readonly<Record<string, ReadonlyArray<number | null>>> = {
+  accountBlock: [null, 0, 129, 0],
+  allowance: [0, 0, 0, 0, 8, 0],
+  ambiguousOverflow: [0],
+  auth: [0, 0, 0, 0],
+  availability: [85, 91, 0, 0, 0, 3, 66],
+  capacity: [0, 7],
+  contentPolicy: [0, 0, 0, 0],
+  credentialRejected: [0, 0],
+  invalidRequest: [0, 0],
+  limitContext: [0],
+  limitNumbers: [null],
+  longWindow: [0, 0, 1, 0],
+  noRoute: [0],
+  overflow: [12, 0, 0, 0, 0, 47, 0, 0, 0],
+  payment: [0, 0, 0],
+  permission: [0, 0, 0, 0, 0],
+  quotaIdLong: [0],
+  quotaIdShort: [0],
+  serverFault: [0, 0, 0],
+  shortWindow: [0, 1],
+  throttle: [0, 0, 0],
+  tooLargeForBudget: [0],
+  unsupportedMedia: [0, 53, 0, 0, 0],
+  waitInWords: [0],
+  warmingUp: [0],
+};

@@ -30,16 +30,16 @@ export class Vocabulary {
   ) {}
 
   /** The first piece of `text` that matches, or `undefined`. */
-  find(text: string): string | undefined {
+  find(text: string, from = 0): string | undefined {
     if (this.compiled === undefined) {
       this.compiled = new RegExp(
         this.patterns()
           .map((entry) => `(?:${entry.source})`)
           .join('|'),
+        'g',
       );
     }
-    const match = this.compiled.exec(text);
-    return match === null ? undefined : match[0];
+    return firstMatch(this.compiled, text, from);
   }
 
   /**
@@ -48,24 +48,24 @@ export class Vocabulary {
    * order, gives the same match: an entry that matches nowhere in the text changes neither the
    * leftmost position of a match nor which entry matches first there.
    */
-  findAmong(text: string, among: number): string | undefined {
+  findAmong(text: string, among: number, from = 0): string | undefined {
     this.patternList ??= this.entries();
-    if (among === (1 << this.patternList.length) - 1) return this.find(text);
+    if (among === (1 << this.patternList.length) - 1) return this.find(text, from);
     this.subsets ??= new Map();
     let compiled = this.subsets.get(among);
     if (compiled === undefined) {
       // At most 2^entries subsets exist, and few occur; past a bound, the full alternation answers.
-      if (this.subsets.size >= MAX_SUBSETS) return this.find(text);
+      if (this.subsets.size >= MAX_SUBSETS) return this.find(text, from);
       compiled = new RegExp(
         this.patternList
           .filter((_, index) => ((among >>> index) & 1) === 1)
           .map((entry) => `(?:${entry.source})`)
           .join('|'),
+        'g',
       );
       this.subsets.set(among, compiled);
     }
-    const match = compiled.exec(text);
-    return match === null ? undefined : match[0];
+    return firstMatch(compiled, text, from);
   }
 
   /** The entries, in order (for reading their required literals: required-literals.ts). */
@@ -73,6 +73,18 @@ export class Vocabulary {
     this.patternList ??= this.entries();
     return this.patternList;
   }
+}
+
+/**
+ * The leftmost match of a global regex that starts at or after `from` (the caller knows none
+ * starts before it: features.ts `searchStart`). The `g` flag only lets the search start there; a
+ * match itself, with its lookbehinds and word boundaries, reads the text before `from` as usual.
+ */
+function firstMatch(pattern: RegExp, text: string, from: number): string | undefined {
+  pattern.lastIndex = from;
+  const match = pattern.exec(text);
+  pattern.lastIndex = 0;
+  return match === null ? undefined : match[0];
 }
 
 const vocabulary = (name: string, entries: () => readonly RegExp[]): Vocabulary =>

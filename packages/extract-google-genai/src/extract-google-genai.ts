@@ -36,6 +36,21 @@ export const GOOGLE_GENAI_PROVIDER = 'google-genai';
  */
 const STREAM_PREFIX = /^got status: ([A-Za-z_ ]{1,64})\. /;
 
+// Memory (issue 17: a FaultlineError retains no more than the SDK error): each quota id is a fresh
+// string out of parsing the SDK's message (~70 B each, held by the error's metadata), while a burst
+// of failures names the same few quotas. Equal ids share one string. A Map and not a library: a
+// bounded memo of immutable strings, cleared when full.
+const SHARED_QUOTA_IDS: Map<string, string> = new Map();
+const MAX_SHARED_QUOTA_IDS = 256;
+
+function sharedQuotaId(id: string): string {
+  const known = SHARED_QUOTA_IDS.get(id);
+  if (known !== undefined) return known;
+  if (SHARED_QUOTA_IDS.size >= MAX_SHARED_QUOTA_IDS) SHARED_QUOTA_IDS.clear();
+  SHARED_QUOTA_IDS.set(id, id);
+  return id;
+}
+
 /** Longest message read from an `ApiError`; longer ones are not parsed (the status still counts). */
 const MAX_MESSAGE_LENGTH = MAX_PARSE_LENGTH;
 
@@ -165,12 +180,12 @@ function apiErrorMetadata(
     const quota = QuotaFailureDetail.safeParse(detail);
     if (!quota.success) continue;
     for (const violation of quota.data.violations?.slice(0, 50) ?? []) {
-      if (violation.quotaId !== undefined) quotaIds.push(violation.quotaId.slice(0, 200));
+      if (violation.quotaId !== undefined) quotaIds.push(sharedQuotaId(violation.quotaId.slice(0, 200)));
     }
   }
   if (quotaIds.length === 0 && innerMessage !== undefined && !looksLikeMarkup(innerMessage)) {
     for (const match of innerMessage.slice(0, 8192).matchAll(VERTEX_QUOTA_METRIC)) {
-      if (match[1] !== undefined && quotaIds.length < 50) quotaIds.push(match[1]);
+      if (match[1] !== undefined && quotaIds.length < 50) quotaIds.push(sharedQuotaId(match[1]));
     }
   }
   // An exact-size copy: pushing onto `[]` reserves 17 slots, ~150 B held per error (issue 17 memory).

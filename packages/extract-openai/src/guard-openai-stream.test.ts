@@ -244,3 +244,42 @@ for (const sdk of SDKS) {
     });
   });
 }
+
+/**
+ * A custom fetch that listens to the request's signal but does not hand it on (as a wrapper that
+ * only follows it does, e.g. through `new Request(input, init)` for its own bookkeeping): the
+ * signal has a listener, yet an abort cannot end the read.
+ */
+const listeningFetch: typeof globalThis.fetch = (input, init) => {
+  const { signal, ...rest } = init ?? {};
+  signal?.addEventListener('abort', () => {});
+  return globalThis.fetch(input, rest);
+};
+
+for (const sdk of SDKS) {
+  describe.concurrent(`guardOpenAIStream, the caller's abandonEndsPull, with real ${sdk.alias}`, () => {
+    it("false is kept: a stall ends through the guard's own promise where an abort cannot end the read", async () => {
+      const client = newClient(sdk, {
+        timeout: 60_000,
+        baseURL: server.baseUrlFor({ response: frame(chatWire.partial, 'stall') }, { pathPrefix: '/v1' }),
+        fetch: listeningFetch,
+      });
+      const stream = (await client.chat.completions.create({
+        ...CHAT_PARAMS,
+        stream: true,
+      })) as AsyncIterable<unknown>;
+      const hung = Symbol('hung');
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const outcome = await Promise.race([
+        drain(guardOpenAIStream(stream, { idleTimeoutMs: 200, abandonEndsPull: false })),
+        new Promise<typeof hung>((resolve) => {
+          timer = setTimeout(() => resolve(hung), 5_000);
+        }),
+      ]);
+      clearTimeout(timer);
+      expect(outcome, 'the guard waited for a read the abort could not end').not.toBe(hung);
+      const { error } = outcome as Awaited<ReturnType<typeof drain>>;
+      expect(reportOf(error).providerMetadata).toMatchObject({ origin: 'timeout', networkPhase: 'stream' });
+    });
+  });
+}

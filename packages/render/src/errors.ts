@@ -24,6 +24,7 @@ import {
   TRUSTED_CLASSIFICATIONS,
   trustClassification,
 } from './identity.ts';
+import { plainRecord } from './plain-record.ts';
 import {
   type AttemptRecord,
   type ErrorReport,
@@ -64,25 +65,43 @@ function safeText(value: unknown, maxLength = 200): string | undefined {
 
 /** A shallow copy of the metadata with `rawBody` made non-enumerable; total on any input. */
 function copyMetadata(metadata: unknown): ProviderErrorMetadata {
-  const copy: Record<string, unknown> = {};
+  // The members are gathered first and the copy is made for their count (memory: plain-record.ts).
+  const keys: string[] = [];
+  const values: unknown[] = [];
+  let rawSlot = 0;
   try {
     if (metadata !== null && typeof metadata === 'object') {
       for (const key of Object.keys(metadata).slice(0, 100)) {
         if (key === 'rawBody') continue;
         const value = safeGet(metadata, key);
+        keys.push(key);
         // The metadata is an enumerable field that loggers write: its text is scrubbed too.
-        copy[key] = typeof value === 'string' ? scrubSecrets(value) : value;
+        values.push(typeof value === 'string' ? scrubSecrets(value) : value);
       }
+      // A raw body kept as text is a member of the copy too (one pending its first read is a getter).
+      const raw = Object.getOwnPropertyDescriptor(metadata, 'rawBody');
+      if (raw !== undefined && typeof raw.value === 'string') rawSlot = 1;
     }
   } catch {
-    // A Proxy whose ownKeys trap throws: keep what was copied.
+    // A Proxy whose ownKeys (or descriptor) trap throws: keep what was read.
   }
-  if (typeof copy.provider !== 'string') copy.provider = 'unknown';
-  if (typeof copy.message !== 'string') copy.message = '';
-  if (typeof copy.origin !== 'string') copy.origin = 'unknown';
+  defaultMember(keys, values, 'provider', 'unknown');
+  defaultMember(keys, values, 'message', '');
+  defaultMember(keys, values, 'origin', 'unknown');
+  const copy = plainRecord(keys.length + rawSlot);
+  for (let index = 0; index < keys.length; index++) copy[keys[index]!] = values[index];
   // Still unwritten if the extractor's body has not been read (classify's `copyRawBody`).
   copyRawBody(metadata, copy);
   return copy as ProviderErrorMetadata;
+}
+
+/** Gives `key` the value `fallback` unless it holds a string: in its place if present, else last. */
+function defaultMember(keys: string[], values: unknown[], key: string, fallback: string): void {
+  const at = keys.indexOf(key);
+  if (at === -1) {
+    keys.push(key);
+    values.push(fallback);
+  } else if (typeof values[at] !== 'string') values[at] = fallback;
 }
 
 function readClassification(value: unknown): ClassificationType | undefined {

@@ -693,6 +693,48 @@ describe('guardStream: chunks as they are', () => {
     expect(await iterator.next()).toEqual({ done: true, value: undefined });
   });
 
+  it("a source's next() giving a Promise subclass whose then() throws or gives no promise: classified, as any other step", async () => {
+    // A subclass's own then() is the source's code: Promise.resolve adopts it in a job of its own,
+    // where a throw rejects and a non-promise is never handed to the caller.
+    class Throwing<T> extends Promise<T> {
+      // biome-ignore lint/suspicious/noThenProperty: a then() that throws is what this test is about
+      override then(): never {
+        throw new Error('then() threw');
+      }
+    }
+    class Hollow<T> extends Promise<T> {
+      // biome-ignore lint/suspicious/noThenProperty: a then() that gives no promise is what this test is about
+      override then(onFulfilled?: ((value: T) => unknown) | null): never {
+        onFulfilled?.({ done: false, value: text('a') } as T);
+        return undefined as never;
+      }
+    }
+    for (const idleTimeoutMs of [0, 5000]) {
+      const throwing: AsyncIterable<Chunk> = {
+        [Symbol.asyncIterator]: () => ({
+          next: () =>
+            new Throwing<IteratorResult<Chunk>>((resolve) => resolve({ done: true, value: undefined })),
+        }),
+      };
+      const thrown = await collect(guardStream(throwing, { ...options, idleTimeoutMs }));
+      expect(FaultlineError.isInstance(thrown.error)).toBe(true);
+      let pulls = 0;
+      const hollow: AsyncIterable<Chunk> = {
+        [Symbol.asyncIterator]: () => ({
+          next: () =>
+            pulls++ === 0
+              ? new Hollow<IteratorResult<Chunk>>((resolve) => resolve({ done: true, value: undefined }))
+              : Promise.resolve({ done: false, value: stop }),
+        }),
+      };
+      const iterator = guardStream(hollow, { ...options, idleTimeoutMs })[Symbol.asyncIterator]();
+      const first = iterator.next();
+      expect(first).toBeInstanceOf(Promise);
+      expect(await first).toEqual({ done: false, value: text('a') });
+      await iterator.return?.();
+    }
+  });
+
   it('reads one step at a time when next() is called without awaiting', async () => {
     const iterator = guardStream(scripted<Chunk>([text('a'), text('b'), stop]), options)[
       Symbol.asyncIterator

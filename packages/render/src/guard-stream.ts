@@ -688,8 +688,12 @@ class GuardIterator<T> implements AsyncIterator<T> {
         this.iterator = iterator;
       }
       const result = iterator.next();
-      // A promise is used as it is (Promise.resolve would check and return it): 1–2 ns a pull.
-      pending = result instanceof Promise ? result : Promise.resolve(result);
+      // A native promise is used as it is (Promise.resolve would check and return it): 1–2 ns a
+      // pull. A subclass's then() is the source's code, which may throw or give no promise:
+      // Promise.resolve adopts it in a job of its own, as before (the constructor read is the
+      // check Promise.resolve makes).
+      pending =
+        result instanceof Promise && result.constructor === Promise ? result : Promise.resolve(result);
     } catch (thrown) {
       this.queued -= 1;
       return Promise.reject(this.fail(this.classified(thrown)));

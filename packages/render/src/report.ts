@@ -11,6 +11,7 @@ import {
   TAXONOMY,
 } from '@faultline/classify/toolkit';
 import { causeLinks, hasFaultlineMarker, TRUSTED_ERRORS } from './identity.ts';
+import { plainRecord } from './plain-record.ts';
 // The zod-free check of a report (the public zod schema is in report-schema.ts, which nothing an
 // adapter loads imports): exported here under the schema's name for the modules that check reports.
 import { ERROR_REPORT_SCHEMA_VERSION, ErrorReport } from './report-check.ts';
@@ -105,22 +106,36 @@ const ORIGINS: ReadonlySet<string> = new Set(FAILURE_ORIGINS);
 const PHASES: ReadonlySet<string> = new Set(NETWORK_PHASES);
 
 function readProviderMetadata(metadata: unknown): ReportProviderMetadata {
+  // The members are gathered first and the object is made for their count (memory: a report with a
+  // request id keeps its own; plain-record.ts).
   const origin = safeGet(metadata, 'origin');
-  const result: ReportProviderMetadata = {
-    origin: ORIGINS.has(origin as string) ? (origin as ReportProviderMetadata['origin']) : 'unknown',
-  };
+  const keys: string[] = ['origin'];
+  const values: unknown[] = [ORIGINS.has(origin as string) ? origin : 'unknown'];
   const status = safeGet(metadata, 'statusCode');
-  if (typeof status === 'number' && Number.isSafeInteger(status)) result.statusCode = status;
+  if (typeof status === 'number' && Number.isSafeInteger(status)) {
+    keys.push('statusCode');
+    values.push(status);
+  }
   for (const key of ['requestId', 'providerCode', 'providerType', 'sdkErrorType', 'networkCode'] as const) {
     const value = text(safeGet(metadata, key));
-    if (value !== undefined) result[key] = value;
+    if (value !== undefined) {
+      keys.push(key);
+      values.push(value);
+    }
   }
   const phase = safeGet(metadata, 'networkPhase');
-  if (PHASES.has(phase as string)) result.networkPhase = phase as ReportProviderMetadata['networkPhase'];
+  if (PHASES.has(phase as string)) {
+    keys.push('networkPhase');
+    values.push(phase);
+  }
   const attempts = safeGet(metadata, 'sdkAttempts');
-  if (typeof attempts === 'number' && Number.isSafeInteger(attempts) && attempts >= 0)
-    result.sdkAttempts = attempts;
-  return result;
+  if (typeof attempts === 'number' && Number.isSafeInteger(attempts) && attempts >= 0) {
+    keys.push('sdkAttempts');
+    values.push(attempts);
+  }
+  const result = plainRecord(keys.length);
+  for (let index = 0; index < keys.length; index++) result[keys[index]!] = values[index];
+  return result as unknown as ReportProviderMetadata;
 }
 
 // Memory (issue 17: a report retains no more than the SDK error): a burst of equal failures (the

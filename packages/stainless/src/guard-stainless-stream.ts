@@ -19,8 +19,9 @@ import {
  * listens to that controller's signal (the default fetch of every major does; see
  * `controllerAbortEndsRead`), the abort ends the stalled read itself, so the guard stops a stall
  * that way (`abandonEndsPull`) and a pull costs one `.then`; a custom fetch that drops the signal
- * keeps the guard's own promise per pull, which the idle timer rejects. `options` are the adapter's
- * defaults merged with the caller's.
+ * keeps the guard's own promise per pull, which the idle timer rejects, and so does the caller's
+ * `abandonEndsPull: false` (for a fetch that listens to the signal without handing it on).
+ * `options` are the adapter's defaults merged with the caller's.
  */
 export function guardStainlessStream<S extends AsyncIterable<unknown>>(
   stream: S,
@@ -47,8 +48,9 @@ export function guardStainlessStream<S extends AsyncIterable<unknown>>(
       extractors: extractors === undefined ? [extractor] : [...extractors, extractor],
       // Aborting the controller ends a stalled read when the request's fetch listens to its signal:
       // the idle timer then aborts instead of racing a promise of its own (see abandonEndsPull).
-      abandonEndsPull:
-        options.abandonEndsPull === true || (release !== undefined && controllerAbortEndsRead(stream)),
+      // The caller's own answer wins, false too: a listener is evidence, not proof, that an abort
+      // reaches the read (a custom fetch may listen and not hand the signal on).
+      abandonEndsPull: options.abandonEndsPull ?? (release !== undefined && controllerAbortEndsRead(stream)),
     }),
   );
 }
