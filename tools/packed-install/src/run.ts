@@ -377,7 +377,17 @@ async function main(): Promise<void> {
         cwd: userDir,
       });
       assert(ran.code === 0, `exited ${ran.code}: ${ran.stderr}`);
-      const { stack } = JSON.parse(ran.stdout) as { stack: string };
+      const { stack, constructorName, inspected } = JSON.parse(ran.stdout) as {
+        stack: string;
+        constructorName: string;
+        inspected: string;
+      };
+      // What `console.log(error)` prints first: the class's own name, not a bundler's rename of it.
+      assert(constructorName === 'FaultlineError', `the class is named ${constructorName} in the tarball`);
+      assert(
+        inspected.startsWith('FaultlineError: '),
+        `console.log prints \`${inspected}\`, not \`FaultlineError: …\``,
+      );
       const frames = [...stack.matchAll(/^\s+at (\S+) \((.+):(\d+):(\d+)\)$/gm)].map(
         ([, name, file, line]) => ({ name: name as string, file: file as string, line: Number(line) }),
       );
