@@ -4,6 +4,11 @@ import { median } from './statistics.ts';
 
 export interface ImportCostRow {
   readonly specifier: string;
+  /**
+   * Whether the process ran with `--enable-source-maps` (what many TypeScript applications run
+   * with): Node then reads and parses the source map of every file it loads.
+   */
+  readonly sourceMaps: boolean;
   /** How many fresh processes imported it. */
   readonly rounds: number;
   /** Wall-clock time of the `import`, median over the rounds. */
@@ -38,17 +43,24 @@ const classifyDirectory = fileURLToPath(new URL('../../packages/classify', impor
 /** The bare process's row: the same script importing nothing. */
 export const BARE_NODE = '(bare node)';
 
+/** One thing to import cold, with or without `--enable-source-maps`. */
+export interface ImportProbe {
+  readonly specifier: string;
+  readonly sourceMaps: boolean;
+}
+
 interface Sample {
   readonly wallMs: number;
   readonly cpuMs: number;
 }
 
-function coldImport(specifier: string): Sample {
+function coldImport({ specifier, sourceMaps }: ImportProbe): Sample {
   const load = specifier === BARE_NODE ? '' : `await import(${JSON.stringify(specifier)});`;
   // Both clocks stop before `process.stdout` is touched: its first read builds the stream (about
   // 2.5 ms), which is no part of the import.
   const script = `const t = performance.now(); const c = process.cpuUsage(); ${load} const d = process.cpuUsage(c); const w = performance.now() - t; process.stdout.write(JSON.stringify([w, (d.user + d.system) / 1000]));`;
-  const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+  const flags = sourceMaps ? ['--enable-source-maps'] : [];
+  const output = execFileSync(process.execPath, [...flags, '--input-type=module', '-e', script], {
     cwd: specifier === 'zod' ? classifyDirectory : benchDirectory,
     env: { ...process.env, NODE_OPTIONS: '' },
   });
@@ -60,21 +72,36 @@ function coldImport(specifier: string): Sample {
  * Cold `import` time of each package in a fresh Node process (built `dist`, as a user gets it).
  * Interleaved: each round measures every specifier once (the references in the first
  * REFERENCE_ROUNDS rounds only), so a burst of load on a shared machine touches every row alike
- * instead of one row's runs.
+ * instead of one row's runs. The `mapped` specifiers are measured once more in each round with
+ * `--enable-source-maps`, beside a bare process run with that flag too.
  */
-export function benchImportCost(specifiers: string[], references: string[]): ImportCostRow[] {
-  const all = [BARE_NODE, 'zod', ...specifiers, ...references];
+export function benchImportCost(
+  specifiers: string[],
+  references: string[],
+  mapped: string[] = [],
+): ImportCostRow[] {
+  const all: ImportProbe[] = [
+    ...[BARE_NODE, 'zod', ...specifiers, ...references].map((specifier) => ({
+      specifier,
+      sourceMaps: false,
+    })),
+    ...(mapped.length === 0 ? [] : [BARE_NODE, ...mapped]).map((specifier) => ({
+      specifier,
+      sourceMaps: true,
+    })),
+  ];
   const referenced = new Set(['zod', ...references]);
-  const samples = new Map(all.map((specifier) => [specifier, [] as Sample[]]));
+  const samples = all.map(() => [] as Sample[]);
   for (let round = 0; round < IMPORT_ROUNDS; round++)
-    for (const specifier of all)
-      if (round < REFERENCE_ROUNDS || !referenced.has(specifier))
-        samples.get(specifier)?.push(coldImport(specifier));
-  const rows = all.map((specifier) => {
-    const taken = samples.get(specifier) ?? [];
+    all.forEach((probe, index) => {
+      if (round < REFERENCE_ROUNDS || !referenced.has(probe.specifier))
+        samples[index]?.push(coldImport(probe));
+    });
+  const rows = all.map((probe, index) => {
+    const taken = samples[index] ?? [];
     const wall = taken.map((sample) => sample.wallMs);
     return {
-      specifier,
+      ...probe,
       rounds: taken.length,
       medianMs: median(wall),
       minMs: Math.min(...wall),

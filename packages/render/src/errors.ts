@@ -315,6 +315,10 @@ export class FaultlineError extends Error {
   }
 
   static {
+    // The class's own name, spelled out: a bundler renames a class whose body refers to it (esbuild
+    // builds this one as `class _FaultlineError`), and `util.inspect`, `console.log` and Node's
+    // uncaught-error output print the constructor's name ("_FaultlineError: …").
+    Object.defineProperty(FaultlineError, 'name', { value: 'FaultlineError', configurable: true });
     const proto = FaultlineError.prototype;
     Object.defineProperty(proto, FAULTLINE_ERROR_MARKER, { value: true });
     errorTypesOf(FaultlineError);

@@ -102,7 +102,8 @@ export function packageManifest(
     },
     main: './dist/index.js',
     types: './dist/index.d.ts',
-    files: ['dist'],
+    // The source maps carry no sourcesContent (tsup.shared.ts): the sources they name ship instead.
+    files: ['dist', 'src', '!src/**/*.test.ts', '!src/**/__snapshots__', '!src/test-support.ts'],
     scripts: {
       build: 'tsup',
       test: 'vitest run',

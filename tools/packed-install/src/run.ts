@@ -369,6 +369,69 @@ async function main(): Promise<void> {
         .join(', ');
     });
 
+    // 3b. What a user sees in a stack trace under `node --enable-source-maps` (what many TypeScript
+    // applications run with): the maps ship without `sourcesContent` (issue 17: parsing the
+    // embedded sources cost ~10 ms on an adapter's import) and point at the shipped `src/*.ts`.
+    await check('a FaultlineError stack under --enable-source-maps names the shipped source', async () => {
+      const ran = await run(process.execPath, ['--enable-source-maps', 'apps/mapped-stack.mjs'], {
+        cwd: userDir,
+      });
+      assert(ran.code === 0, `exited ${ran.code}: ${ran.stderr}`);
+      const { stack, constructorName, inspected } = JSON.parse(ran.stdout) as {
+        stack: string;
+        constructorName: string;
+        inspected: string;
+      };
+      // What `console.log(error)` prints first: the class's own name, not a bundler's rename of it.
+      assert(constructorName === 'FaultlineError', `the class is named ${constructorName} in the tarball`);
+      assert(
+        inspected.startsWith('FaultlineError: '),
+        `console.log prints \`${inspected}\`, not \`FaultlineError: …\``,
+      );
+      const frames = [...stack.matchAll(/^\s+at (\S+) \((.+):(\d+):(\d+)\)$/gm)].map(
+        ([, name, file, line]) => ({ name: name as string, file: file as string, line: Number(line) }),
+      );
+      const source = join(userDir, 'node_modules/@faultline/render/src/');
+      const [thrower, caller] = frames;
+      assert(
+        thrower !== undefined &&
+          caller !== undefined &&
+          thrower.file.startsWith(source) &&
+          caller.file.startsWith(source),
+        `the frames inside faultline are not mapped to ${source}*.ts:\n${stack}`,
+      );
+      assert(existsSync(thrower.file), `the mapped file ${thrower.file} is not in the tarball`);
+      // The caller's mapped line must be the call of the frame above it: a map that points at the
+      // wrong line (or a shipped src that is not what was built) fails here.
+      const callerLine = readFileSync(caller.file, 'utf8').split('\n')[caller.line - 1] ?? '';
+      assert(
+        callerLine.includes(`${thrower.name}(`),
+        `${caller.file}:${caller.line} is \`${callerLine.trim()}\`, not a call of ${thrower.name}`,
+      );
+      // Uncaught, Node prints the throw site's line above the trace: from the shipped source with
+      // the flag, and without it one line of the minified dist (kept short by the build's lineLimit).
+      const mapped = await run(
+        process.execPath,
+        ['--enable-source-maps', 'apps/mapped-stack.mjs', 'uncaught'],
+        {
+          cwd: userDir,
+        },
+      );
+      const [where, shown] = mapped.stderr.split('\n');
+      const thrownLine = readFileSync(thrower.file, 'utf8').split('\n')[thrower.line - 1];
+      assert(
+        where === `${thrower.file}:${thrower.line}` && shown === thrownLine,
+        `uncaught with --enable-source-maps, Node printed:\n${mapped.stderr.slice(0, 600)}`,
+      );
+      const plain = await run(process.execPath, ['apps/mapped-stack.mjs', 'uncaught'], { cwd: userDir });
+      const plainLine = plain.stderr.split('\n')[1] ?? '';
+      assert(
+        plain.code !== 0 && plainLine.length > 0 && plainLine.length <= 500,
+        `uncaught without the flag, Node printed a source line of ${plainLine.length} characters: ${plainLine.slice(0, 300)}`,
+      );
+      return `${thrower.name} at ${thrower.file.slice(userDir.length + 1)}:${thrower.line}, called from ${caller.name} at line ${caller.line}`;
+    });
+
     // 4. The README's examples: type-checked with tsc --strict (nodenext), then run.
     await check('tsc --strict (module/moduleResolution nodenext) of the README examples', async () => {
       writeFileSync(
