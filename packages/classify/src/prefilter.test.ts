@@ -25,13 +25,14 @@ import {
   withoutUrls,
 } from './features.ts';
 import { classify, explainClassification, type ProviderErrorMetadata } from './index.ts';
-import { LiteralScanner } from './prefilter.ts';
+import { DEPTH, LiteralScanner } from './prefilter.ts';
 import {
   entryLiterals,
   entryOffsetBounds,
   literalOffsetBound,
   literalsTableSource,
   requiredLiterals,
+  windowOf,
 } from './required-literals.ts';
 import * as vocabularies from './vocabulary.ts';
 import { LITERAL_OFFSETS, REQUIRED_LITERALS } from './vocabulary-literals.ts';
@@ -161,6 +162,28 @@ describe('the required literals', () => {
     expect(Object.keys(LITERAL_OFFSETS).sort()).toEqual(Object.keys(REQUIRED_LITERALS).sort());
   });
 
+  it('are each a part of a literal the pattern requires, at most DEPTH long (the scanner keeps it whole)', () => {
+    for (const vocabulary of ALL) {
+      const entries = entryLiterals(vocabulary);
+      vocabulary.patterns().forEach((pattern, index) => {
+        const required = requiredLiterals(pattern);
+        const kept = entries[index];
+        expect(kept === undefined, `${vocabulary.name}[${index}]`).toBe(required === undefined);
+        if (required === undefined || kept === undefined) return;
+        // Each required literal contains a kept one: a text with the literal has the kept part too.
+        for (const literal of required)
+          expect(
+            kept.some((part) => literal.includes(part)),
+            literal,
+          ).toBe(true);
+        for (const part of kept) expect(part.length).toBeLessThanOrEqual(DEPTH);
+      });
+    }
+    // Not the first ten characters, which every "organization" has: the rarest ten (`_`, `z`).
+    expect(windowOf('organization_restricted')).toBe('nization_r');
+    expect(windowOf('per day')).toBe('per day');
+  });
+
   it('bound how far into a match its first literal lies (no match starts earlier than that before it)', () => {
     expect(literalOffsetBound(/abc/, ['abc'])).toBe(0);
     expect(literalOffsetBound(/x.{0,40}abc/, ['abc'])).toBe(41);
@@ -214,7 +237,11 @@ describe('the required literals', () => {
       new Set([' has been suspended']),
     );
     // Nothing known before or after an unbounded piece: `a.*b` requires neither `ab` nor more.
-    expect(requiredLiterals(/a.*b/)).toEqual(new Set(['a']));
+    expect(requiredLiterals(/c.*d/)).toEqual(new Set(['c']));
+    // A literal made only of function words tells little: the words after `per` are required instead.
+    expect(requiredLiterals(/per\d*(?:day|week)/)).toEqual(new Set(['day', 'week']));
+    expect(requiredLiterals(/(?:your|current) plans?\b/)).toEqual(new Set(['current plan', 'your plan']));
+    expect(requiredLiterals(/(?:your|current) \w+ plan/)).toEqual(new Set([' plan']));
     expect(requiredLiterals(/x?/)).toBeUndefined();
     expect(requiredLiterals(/\d+/)).toBeUndefined();
     expect(requiredLiterals(/abc/i)).toBeUndefined();
@@ -334,9 +361,9 @@ describe('the required literals', () => {
     // The real literals fit (a DEPTH or vocabulary that outgrew the Uint16 table would filter nothing).
     const { scanner } = literalPrefilter();
     expect(scanner.states).toBeGreaterThan(1000);
-    // 4,000 distinct 5-letter literals over 26 letters: more states than a Uint16 row offset reaches.
+    // 70,000 distinct 5-letter literals over 26 letters: more states than a Uint16 state number holds.
     const letters = 'abcdefghijklmnopqrstuvwxyz';
-    const huge = Array.from({ length: 4000 }, (_, index) => [
+    const huge = Array.from({ length: 70_000 }, (_, index) => [
       Array.from({ length: 5 }, (_, at) => letters[Math.floor(index / 26 ** at) % 26]).join(''),
     ]);
     const tooBig = new LiteralScanner(huge);

@@ -17,8 +17,10 @@
  */
 
 /**
- * The longest prefix of a literal the automaton keeps: a text that contains a literal contains
- * its prefix, so a prefix is as sound a requirement, and past this length it is as selective while
+ * The longest literal the automaton keeps (a longer one is cut to its prefix: a text that contains
+ * a literal contains its prefix, so a prefix is as sound a requirement). The generated table keeps
+ * each long literal as its rarest DEPTH-long window instead (required-literals.ts `windowOf`), so
+ * nothing of it is cut here. Past this length a literal is as selective while
  * the automaton (built on the first classify) stays small.
  */
 export const DEPTH = 10;
@@ -43,8 +45,11 @@ function readable(literal: string): boolean {
 /** The hits a scan notes (entry and position, in pairs), reused. */
 let hits = new Int32Array(0);
 
-/** A transition not resolved yet (odd, and above any row offset: the table must stay under it). */
-const UNSET = 0xffff;
+/**
+ * A transition not resolved yet (odd, and above any row offset: the table must stay under it; a
+ * small integer to V8, as every entry is).
+ */
+const UNSET = 0x3fffffff;
 
 /** A state that has no DFA row yet. */
 const NO_ROW = 0xffff;
@@ -64,7 +69,7 @@ const NO_FAILURE = 0xffff;
  * dense goto table was 120 KB for the few resolutions that read it); the DFA's transitions (the
  * trie's goto with the failure links folded in) are resolved the first time a scan takes them and
  * kept, so the first classify does not pay for a full table it mostly never visits. The DFA is one
- * Uint16Array (a row offset fits: the table is kept under 64 K cells), with bit 0 marking a step
+ * Int32Array of row offsets (only the rows a scan reaches are made), with bit 0 marking a step
  * into a state where a literal ends (rows are an even number of cells apart, so bit 0 is free).
  */
 export class LiteralScanner {
@@ -94,7 +99,7 @@ export class LiteralScanner {
    * transition into it is first resolved (the root has row 0), and the table grows by doubling: a
    * scan reaches a few hundred of the states, so the table holds those rows, not all of them.
    */
-  private delta: Uint16Array;
+  private delta: Int32Array;
   /** Each state's row (NO_ROW until it has one), and each row's state. */
   private readonly rowOf: Uint16Array;
   private stateOf: Uint16Array;
@@ -169,9 +174,9 @@ export class LiteralScanner {
         ends[word] = (ends[word] as number) | (1 << (index & 31));
       }
     });
-    // Too many states for a row offset below UNSET: every list runs always (sound, only slower; a
-    // test keeps the real vocabularies well under it).
-    if (states * columns >= UNSET) {
+    // Too many states for a Uint16 state number (or a row offset below UNSET): every list runs
+    // always (sound, only slower; a test keeps the real vocabularies well under it).
+    if (states >= NO_ROW || states * columns >= UNSET) {
       for (let index = 0; index < lists.length; index += 1) {
         this.always[index >> 5] = (this.always[index >> 5] as number) | (1 << (index & 31));
       }
@@ -192,7 +197,7 @@ export class LiteralScanner {
     this.rowOf[0] = 0;
     const capacity = Math.min(states, FIRST_ROWS);
     this.stateOf = new Uint16Array(capacity);
-    this.delta = new Uint16Array(capacity * columns).fill(UNSET);
+    this.delta = new Int32Array(capacity * columns).fill(UNSET);
   }
 
   /** The number of trie states (for the tests that keep the table small). */
@@ -423,7 +428,7 @@ export class LiteralScanner {
       const stateOf = new Uint16Array(capacity);
       stateOf.set(this.stateOf);
       this.stateOf = stateOf;
-      const delta = new Uint16Array(capacity * this.columns).fill(UNSET);
+      const delta = new Int32Array(capacity * this.columns).fill(UNSET);
       delta.set(this.delta);
       this.delta = delta;
     }

@@ -11,6 +11,7 @@
  * runs every time (sound, never wrong).
  */
 
+import { DEPTH } from './prefilter.ts';
 import type { Vocabulary } from './vocabulary.ts';
 
 /** What one piece of a pattern can match, as far as literals go. */
@@ -36,29 +37,121 @@ function requiredOf(info: Info): ReadonlySet<string> | undefined {
   return better(info.exact !== undefined && !info.exact.has('') ? info.exact : undefined, info.required);
 }
 
-/** The shortest string of a set, counted up to `SELECTIVE`. */
-function shortest(set: ReadonlySet<string>): number {
-  let length = SELECTIVE;
-  for (const entry of set) length = Math.min(length, entry.length);
-  return length;
+/**
+ * How often each character occurs in English prose (letters: the usual letter frequencies, scaled
+ * by the share of letters; the space about one character in six). A literal's SURPRISE is the sum
+ * of its characters' −log2 frequency: the rarer its characters, the fewer texts contain it. A rough
+ * estimate that knows no words, used only to choose which part of a long literal to look for
+ * (`windowOf`: `nization_r` of `organization_restricted`, not `organizati`, which every
+ * "organization" has). A character not listed (digits, `_`, `-`, punctuation) counts as rare.
+ */
+const FREQUENCY: Readonly<Record<string, number>> = {
+  ' ': 0.17,
+  e: 0.105,
+  t: 0.075,
+  a: 0.068,
+  o: 0.062,
+  i: 0.058,
+  n: 0.056,
+  s: 0.052,
+  h: 0.05,
+  r: 0.05,
+  d: 0.035,
+  l: 0.033,
+  c: 0.023,
+  u: 0.023,
+  m: 0.02,
+  w: 0.019,
+  f: 0.018,
+  g: 0.016,
+  y: 0.016,
+  p: 0.016,
+  b: 0.012,
+  v: 0.008,
+  k: 0.006,
+  j: 0.0013,
+  x: 0.0013,
+  q: 0.0008,
+  z: 0.0006,
+};
+const RARE = 0.004;
+
+/** A literal's surprise in bits (see FREQUENCY). */
+function surprise(literal: string): number {
+  let bits = 0;
+  for (const character of literal) bits -= Math.log2(FREQUENCY[character] ?? RARE);
+  return bits;
 }
 
 /**
- * A literal this long is rare enough in prose: past it, fewer literals (a smaller automaton) beat
- * longer ones (`context` rather than the 64 spellings of `context[ _-]?(?:length|window|...)`).
+ * English function words: they occur in most messages (`per`, `your `, `the `), so a literal's
+ * characters that spell one (or a space) tell little about a text that contains it.
  */
-const SELECTIVE = 10;
+const COMMON_WORDS = new Set(
+  'a an and are as at be been by can do does for from has have in is it its no not of on or our per please that the this to was we were will with you your'.split(
+    ' ',
+  ),
+);
 
-/** The better of two requirements: the one whose shortest literal is longer, then the smaller. */
+/**
+ * How much a literal tells: its length, except that one made only of function words (and what is
+ * not a letter) tells only its other characters: `per` tells nothing and `your ` 1 (its space),
+ * while `day` tells 3 and ` has been banned` 16.
+ */
+function informative(literal: string): number {
+  const words = literal.split(/[^a-z]+/).filter((word) => word.length > 0);
+  if (!words.every((word) => COMMON_WORDS.has(word))) return literal.length;
+  return literal.length - words.reduce((sum, word) => sum + word.length, 0);
+}
+
+/**
+ * A requirement whose least telling literal tells this much is rare enough in prose: past it,
+ * fewer literals (a smaller automaton) beat more telling ones.
+ */
+const SELECTIVE = DEPTH;
+
+/** How much the least telling literal of a set tells (as its window: `windowOf`), up to SELECTIVE. */
+function selectivity(set: ReadonlySet<string>): number {
+  let least = SELECTIVE;
+  for (const entry of set) least = Math.min(least, informative(windowOf(entry)));
+  return least;
+}
+
+/**
+ * The part of a literal the prefilter looks for: the literal, or when it is longer than the
+ * scanner's DEPTH, its most surprising DEPTH-character window (`restricted` of
+ * `organization_restricted`, where the first ten, `organizati`, occur in every "organization").
+ * A text that contains the literal contains the window, so the window is as sound a requirement.
+ */
+export function windowOf(literal: string): string {
+  if (literal.length <= DEPTH) return literal;
+  // The window that tells most (`informative`), then whose characters are rarest (`surprise`).
+  let best = literal.slice(0, DEPTH);
+  let bestTells = informative(best);
+  let bestBits = surprise(best);
+  for (let at = 1; at + DEPTH <= literal.length; at += 1) {
+    const window = literal.slice(at, at + DEPTH);
+    const tells = informative(window);
+    const bits = surprise(window);
+    if (tells > bestTells || (tells === bestTells && bits > bestBits)) {
+      best = window;
+      bestTells = tells;
+      bestBits = bits;
+    }
+  }
+  return best;
+}
+
+/** The better of two requirements: the more selective one, then the smaller. */
 function better(
   a: ReadonlySet<string> | undefined,
   b: ReadonlySet<string> | undefined,
 ): ReadonlySet<string> | undefined {
   if (a === undefined) return b;
   if (b === undefined) return a;
-  const lengthA = shortest(a);
-  const lengthB = shortest(b);
-  if (lengthA !== lengthB) return lengthA > lengthB ? a : b;
+  const bitsA = selectivity(a);
+  const bitsB = selectivity(b);
+  if (bitsA !== bitsB) return bitsA > bitsB ? a : b;
   return a.size <= b.size ? a : b;
 }
 
@@ -266,8 +359,10 @@ export function entryLiterals(vocabulary: Vocabulary): Array<readonly string[] |
   return vocabulary.patterns().map((entry) => {
     const literals = requiredLiterals(entry);
     if (literals === undefined) return undefined;
-    return [...literals]
-      .filter((literal) => ![...literals].some((other) => other !== literal && literal.includes(other)))
+    // Each literal as the window the scanner looks for (at most DEPTH long, so it keeps it whole).
+    const windows = [...new Set([...literals].map(windowOf))];
+    return windows
+      .filter((literal) => !windows.some((other) => other !== literal && literal.includes(other)))
       .sort();
   });
 }
