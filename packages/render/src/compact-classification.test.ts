@@ -4,9 +4,10 @@ import { compactClassification } from './compact-classification.ts';
 
 // compactClassification hands back classify's answer in a smaller, shared form: equal answers give
 // one frozen object, and the object is always deep-equal (same members, same order) to classify's.
+// classify knows no provider, so one made-up provider name serves every kind of failure.
 
 const rateLimited = (retryAfterSeconds?: number): ProviderErrorMetadata => ({
-  provider: 'openai',
+  provider: 'example',
   origin: 'http',
   statusCode: 429,
   message: 'Rate limit reached for requests',
@@ -17,11 +18,11 @@ const FAILURES: readonly ProviderErrorMetadata[] = [
   rateLimited(),
   rateLimited(5.8),
   rateLimited(0),
-  { provider: 'anthropic', origin: 'http', statusCode: 401, message: 'invalid x-api-key' },
-  { provider: 'bedrock', origin: 'http', statusCode: 400, message: 'Input is too long for requested model.' },
-  { provider: 'mistral', origin: 'network', message: 'fetch failed', networkPhase: 'connect' },
-  { provider: 'google-genai', origin: 'http', statusCode: 404, message: 'models/gemini-9 is not found' },
-  { provider: 'groq', origin: 'abort', message: 'The user aborted a request.' },
+  { provider: 'example', origin: 'http', statusCode: 401, message: 'invalid x-api-key' },
+  { provider: 'example', origin: 'http', statusCode: 400, message: 'Input is too long for requested model.' },
+  { provider: 'example', origin: 'network', message: 'fetch failed', networkPhase: 'connect' },
+  { provider: 'example', origin: 'http', statusCode: 404, message: 'models/gemini-9 is not found' },
+  { provider: 'example', origin: 'abort', message: 'The user aborted a request.' },
 ];
 
 describe('compactClassification', () => {
@@ -41,7 +42,7 @@ describe('compactClassification', () => {
     expect(compactClassification(classify(rateLimited(5.8)))).toBe(first);
     expect(compactClassification(classify(rateLimited(6)))).not.toBe(first);
     expect(compactClassification(classify(rateLimited()))).not.toBe(first);
-    expect(compactClassification(classify({ ...rateLimited(5.8), provider: 'groq' }))).toBe(first);
+    expect(compactClassification(classify({ ...rateLimited(5.8), provider: 'another-provider' }))).toBe(first);
     expect(compactClassification(classify(rateLimited(5.8), { idempotent: false }))).toEqual(
       classify(rateLimited(5.8), { idempotent: false }),
     );
