@@ -42,7 +42,9 @@ describe('compactClassification', () => {
     expect(compactClassification(classify(rateLimited(5.8)))).toBe(first);
     expect(compactClassification(classify(rateLimited(6)))).not.toBe(first);
     expect(compactClassification(classify(rateLimited()))).not.toBe(first);
-    expect(compactClassification(classify({ ...rateLimited(5.8), provider: 'another-provider' }))).toBe(first);
+    expect(compactClassification(classify({ ...rateLimited(5.8), provider: 'another-provider' }))).toBe(
+      first,
+    );
     expect(compactClassification(classify(rateLimited(5.8), { idempotent: false }))).toEqual(
       classify(rateLimited(5.8), { idempotent: false }),
     );
