@@ -15,19 +15,12 @@ import {
 // The zod-free checks (checks.ts) must give the zod schema's verdict and output on every value:
 // the adapters' paths validate with them, fromDict and the public schemas with zod.
 
-/** What zod's safeParse says, in a form `toStrictEqual` compares (key order included). */
-function zodVerdict(
-  schema: { safeParse(value: unknown): { success: boolean; data?: unknown } },
+/** What a `safeParse` says (zod's or a check's), in a form `toStrictEqual` compares (key order included). */
+function verdict(
+  parser: { safeParse(value: unknown): { success: boolean; data?: unknown } },
   value: unknown,
 ) {
-  const result = schema.safeParse(value);
-  return result.success
-    ? { success: true, data: result.data, keys: keysOf(result.data) }
-    : { success: false };
-}
-
-function checkVerdict(check: checks.Check<unknown>, value: unknown) {
-  const result = check.safeParse(value);
+  const result = parser.safeParse(value);
   return result.success
     ? { success: true, data: result.data, keys: keysOf(result.data) }
     : { success: false };
@@ -112,9 +105,7 @@ describe('zod-free checks agree with the zod schemas', () => {
   it('Classification: the same verdict and the same output, key order included', () => {
     fc.assert(
       fc.property(fc.oneof(classificationLike, wrong), (value) => {
-        expect(checkVerdict(checks.Classification, value)).toStrictEqual(
-          zodVerdict(schemas.Classification, value),
-        );
+        expect(verdict(checks.Classification, value)).toStrictEqual(verdict(schemas.Classification, value));
       }),
       { numRuns: 4000 },
     );
@@ -159,9 +150,7 @@ describe('zod-free checks agree with the zod schemas', () => {
       [valid],
       new Date(),
     ])
-      expect(checkVerdict(checks.Classification, value)).toStrictEqual(
-        zodVerdict(schemas.Classification, value),
-      );
+      expect(verdict(checks.Classification, value)).toStrictEqual(verdict(schemas.Classification, value));
   });
 
   it('Classification: a throwing getter fails the check, never throws', () => {
@@ -192,7 +181,7 @@ describe('zod-free checks agree with the zod schemas', () => {
       expect(check.options).toEqual(schema.options);
       fc.assert(
         fc.property(fc.oneof(fc.constantFrom(...schema.options), wrong, fc.string()), (value) => {
-          expect(checkVerdict(check, value)).toStrictEqual(zodVerdict(schema, value));
+          expect(verdict(check, value)).toStrictEqual(verdict(schema, value));
         }),
         { numRuns: 300 },
       );

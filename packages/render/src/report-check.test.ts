@@ -16,15 +16,12 @@ import { ErrorReport } from './report-schema.ts';
 // The zod-free report check (report-check.ts, used where an adapter's path checks a report) must give
 // the public zod schema's verdict and output (report-schema.ts, used by fromDict) on every value.
 
-function zodVerdict(value: unknown) {
-  const result = ErrorReport.safeParse(value);
-  return result.success
-    ? { success: true, data: result.data, keys: keysOf(result.data) }
-    : { success: false };
-}
-
-function checkVerdict(value: unknown) {
-  const result = ReportCheck.safeParse(value);
+/** What a `safeParse` says (the zod schema's or the check's), in a form `toStrictEqual` compares (key order included). */
+function verdict(
+  parser: { safeParse(value: unknown): { success: boolean; data?: unknown } },
+  value: unknown,
+) {
+  const result = parser.safeParse(value);
   return result.success
     ? { success: true, data: result.data, keys: keysOf(result.data) }
     : { success: false };
@@ -169,9 +166,9 @@ describe('the zod-free report check agrees with the ErrorReport schema', () => {
       fc.property(
         fc.oneof({ arbitrary: reportLike, weight: 9 }, { arbitrary: wrong, weight: 1 }),
         (value) => {
-          const expected = zodVerdict(value);
+          const expected = verdict(ErrorReport, value);
           if (expected.success) valid++;
-          expect(checkVerdict(value)).toStrictEqual(expected);
+          expect(verdict(ReportCheck, value)).toStrictEqual(expected);
         },
       ),
       { numRuns: 5000 },
@@ -207,7 +204,7 @@ describe('the zod-free report check agrees with the ErrorReport schema', () => {
           target = inner as Record<string, unknown>;
         }
         target[path.at(-1) as string] = value;
-        expect(checkVerdict(copy)).toStrictEqual(zodVerdict(copy));
+        expect(verdict(ReportCheck, copy)).toStrictEqual(verdict(ErrorReport, copy));
       }),
       { numRuns: 3000 },
     );
@@ -218,14 +215,14 @@ describe('the zod-free report check agrees with the ErrorReport schema', () => {
       reportLike.filter((value) => ErrorReport.safeParse(value).success),
       { seed: 20261124, numRuns: 1 },
     );
-    const report = zodVerdict(sample);
+    const report = verdict(ErrorReport, sample);
     expect(report.success).toBe(true);
     const inherited = Object.assign(Object.create({ stray: 1 }), report.data);
     const hidden = { ...(report.data as object) };
     Object.defineProperty(hidden, 'stray', { value: 1, enumerable: false });
     class Holder {}
     for (const value of [inherited, hidden, Object.assign(new Holder(), report.data), [report.data]])
-      expect(checkVerdict(value)).toStrictEqual(zodVerdict(value));
+      expect(verdict(ReportCheck, value)).toStrictEqual(verdict(ErrorReport, value));
   });
 
   it('a throwing getter fails the check, never throws', () => {
