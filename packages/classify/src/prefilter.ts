@@ -60,11 +60,12 @@ let encoder: TextEncoder | undefined;
  * `text` into `bytes` (grown when short), one byte per UTF-16 code unit: `encodeInto` copies an
  * ASCII text as it is (its UTF-8 is its characters), and says so by reading and writing exactly
  * `length`; a text with any other character (its UTF-8 is longer) is copied by hand instead, each
- * non-ASCII character as 0, so that positions stay character positions.
+ * non-ASCII character as 0, so that positions stay character positions. Followed by LANES − 1
+ * zeros, which the last lane reads past the end (`lanes`).
  */
 function bytesOf(text: string): Uint8Array {
   const { length } = text;
-  if (bytes.length < length) bytes = new Uint8Array(Math.max(length, 2 * bytes.length, 1024));
+  if (bytes.length < length + LANES) bytes = new Uint8Array(Math.max(length + LANES, 2 * bytes.length, 1024));
   encoder ??= new TextEncoder();
   const { read, written } = encoder.encodeInto(text, bytes);
   if (read !== length || written !== length) {
@@ -73,6 +74,7 @@ function bytesOf(text: string): Uint8Array {
       bytes[at] = code < ASCII ? code : 0;
     }
   }
+  for (let at = length; at < length + LANES - 1; at += 1) bytes[at] = 0;
   return bytes;
 }
 
@@ -270,7 +272,6 @@ export class LiteralScanner {
         }
         count = this.lanes(text, length, hits);
       }
-      count = this.laneEnds(text, length, hits, count);
     }
     const noted = hits;
     for (let at = 0; at < count; at += 2) {
@@ -301,33 +302,6 @@ export class LiteralScanner {
   }
 
   /**
-   * The last steps of the four lanes, after `lanes` (from the states it left in `paused`): lane 3
-   * ends up to LANES − 1 characters before the others, so these steps check the text's end.
-   * Returns the count of numbers noted, with theirs.
-   */
-  private laneEnds(text: Uint8Array, length: number, noted: Int32Array, noticed: number): number {
-    const { columnOf, paused } = this;
-    const quarter = Math.ceil(length / LANES);
-    const steps = quarter + DEPTH - 1;
-    let count = noticed;
-    for (let lane = 0; lane < LANES; lane += 1) {
-      const from = lane === 0 ? 0 : lane * quarter - (DEPTH - 1);
-      let state = paused[lane] as number;
-      for (let at = steps - (LANES - 1); at < steps && from + at < length; at += 1) {
-        const cell = state + (columnOf[text[from + at] as number] as number);
-        let entry = this.delta[cell] as number;
-        if (entry === UNSET) entry = this.resolve(cell);
-        if ((entry & 1) !== 0) {
-          noted[count++] = entry;
-          noted[count++] = from + at;
-        }
-        state = entry & ~1;
-      }
-    }
-    return count;
-  }
-
-  /**
    * The text in four lanes stepped together (see `scan`), over resolved transitions only:
    * notes each hit (entry, position) and returns how many numbers it noted, or -1 on meeting an
    * unresolved one, pausing there (`paused`) for `scan` to resolve it and call again. A step's entry is odd when it needs more than a load (a hit, or UNSET, which
@@ -336,8 +310,10 @@ export class LiteralScanner {
   private lanes(text: Uint8Array, length: number, noted: Int32Array): number {
     const { columnOf, delta, paused } = this;
     const quarter = Math.ceil(length / LANES);
-    // Every lane's character is inside the text for all but the last LANES − 1 steps (`laneEnds`).
-    const steps = quarter + DEPTH - 1 - (LANES - 1);
+    // The last lane starts LANES − 1 characters or fewer before a whole quarter from the end, so
+    // it reads up to LANES − 1 characters past the text: `bytesOf`'s zeros (column 0, back to the
+    // root, where no literal ends), which note no hit.
+    const steps = quarter + DEPTH - 1;
     const from1 = quarter - (DEPTH - 1);
     const from2 = from1 + quarter;
     const from3 = from2 + quarter;
