@@ -254,7 +254,9 @@ export class LiteralScanner {
    * positions returns false).
    */
   scan(source: string, into: Int32Array): boolean {
-    into.set(this.always);
+    // Loops rather than `set`/`fill`: a few words each, where a builtin call costs more than the copy.
+    const { always, words } = this;
+    for (let word = 0; word < words; word += 1) into[word] = always[word] as number;
     const { length } = source;
     if (hits.length < 2 * (length + LANES * DEPTH)) hits = new Int32Array(2 * (length + LANES * DEPTH));
     const text = bytesOf(source);
@@ -262,7 +264,7 @@ export class LiteralScanner {
     if (length < LANES * DEPTH * 2) count = this.oneLane(text, length, hits);
     else {
       const { paused } = this;
-      paused.fill(0);
+      for (let at = 0; at < paused.length; at += 1) paused[at] = 0;
       count = this.lanes(text, length, hits);
       // Paused at a transition not resolved yet: resolve it, and go on from there.
       while (count === -1) {
