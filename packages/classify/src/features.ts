@@ -318,8 +318,8 @@ export class Features {
       const { metadata } = this;
       const { message } = metadata;
       let prose = message.length > MAX_READ_LENGTH ? message.slice(0, MAX_READ_LENGTH) : message;
-      // Every URL has "://": without it there is nothing to remove.
-      if (prose.includes('://')) prose = withoutUrls(prose);
+      // `withoutUrls` returns the text itself when it has no "://" (one search, not two).
+      prose = withoutUrls(prose);
       this.textCache =
         `${prose} ${metadata.providerCode ?? ''} ${metadata.providerType ?? ''} ${metadata.sdkErrorType ?? ''}`.toLowerCase();
     }
