@@ -29,7 +29,7 @@ import {
   WAIT_IN_WORDS,
   WARMING_UP,
 } from './vocabulary.ts';
-import { LITERAL_OFFSETS, REQUIRED_LITERALS } from './vocabulary-literals.ts';
+import { LITERAL_OFFSETS, REQUIRED_LITERALS, SECOND_LITERALS } from './vocabulary-literals.ts';
 
 /** The provider-blind features classify reads; each is a piece of evidence, or absent. */
 export const FEATURE_NAMES = [
@@ -148,6 +148,11 @@ interface Prefilter {
    * has before the first of its literals; -1 when no bound is known.
    */
   readonly offsetBound: Int32Array;
+  /**
+   * Each list's second requirement's offset bound (SECOND_LITERALS), -1 when it has none or no
+   * bound: a search for the entry may start from the later of its two requirements' bounds.
+   */
+  readonly secondBound: Int32Array;
 }
 let prefilter: Prefilter | undefined;
 
@@ -167,6 +172,8 @@ export function literalPrefilter(): Prefilter {
     const bounds: number[] = [];
     const firstEntry = new Int32Array(FEATURE_NAMES.length);
     const entryCount = new Int32Array(FEATURE_NAMES.length);
+    const seconds: Array<readonly string[] | undefined> = [];
+    const secondBounds: number[] = [];
     FEATURE_NAMES.forEach((name, index) => {
       firstEntry[index] = lists.length;
       if (name === 'quotaIdWindow') return;
@@ -175,12 +182,16 @@ export function literalPrefilter(): Prefilter {
       const literals = REQUIRED_LITERALS[VOCABULARY_OF[name].name] ?? [];
       const offsets = LITERAL_OFFSETS[VOCABULARY_OF[name].name] ?? [];
       entryCount[index] = literals.length;
+      const second = SECOND_LITERALS[VOCABULARY_OF[name].name] ?? [];
       literals.forEach((entry, at) => {
+        const own = entry === null ? undefined : (second[at] ?? undefined);
+        seconds.push(own?.[0]);
+        secondBounds.push(own?.[1] ?? -1);
         lists.push(entry ?? undefined);
         bounds.push(entry === null ? -1 : (offsets[at] ?? -1));
       });
     });
-    const scanner = new LiteralScanner(lists);
+    const scanner = new LiteralScanner(lists, seconds);
     prefilter = {
       scanner,
       firstEntry,
@@ -190,6 +201,7 @@ export function literalPrefilter(): Prefilter {
       scans: 0,
       positions: false,
       offsetBound: Int32Array.from(bounds),
+      secondBound: Int32Array.from(secondBounds),
     };
   }
   return prefilter;
@@ -209,17 +221,22 @@ export function candidateEntries(candidates: Int32Array, first: number, count: n
  * Where a search for the candidate entries `among` (lists `first` on) may start in the last
  * scanned text: no match of an entry starts before its first literal occurrence less its offset
  * bound (required-literals.ts), and that occurrence starts at most DEPTH − 1 characters before the
- * position the scan kept. 0 when the scan kept no positions or a candidate has no bound.
+ * position the scan kept; an entry with a second requirement is bounded by both, so by the
+ * later. 0 when the scan kept no positions or a candidate has no bound.
  */
 export function searchStart(filter: Prefilter, first: number, among: number): number {
   if (!filter.positions) return 0;
-  const { firstAt } = filter.scanner;
+  const { firstAt, secondAt } = filter.scanner;
+  const { offsetBound, secondBound } = filter;
   let start = Number.MAX_SAFE_INTEGER;
   for (let rest = among; rest !== 0; rest &= rest - 1) {
     const list = first + 31 - Math.clz32(rest & -rest);
-    const bound = filter.offsetBound[list] as number;
-    if (bound < 0) return 0;
-    const from = (firstAt[list] as number) - (DEPTH - 1) - bound;
+    const bound = offsetBound[list] as number;
+    let from = bound < 0 ? -1 : (firstAt[list] as number) - (DEPTH - 1) - bound;
+    // A candidate with a second requirement met it (the scan keeps it only then), at `secondAt`.
+    const second = secondBound[list] as number;
+    if (second >= 0) from = Math.max(from, (secondAt[list] as number) - second);
+    if (bound < 0 && second < 0) return 0;
     if (from < start) start = from;
   }
   return Math.max(start, 0);

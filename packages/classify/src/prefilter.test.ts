@@ -29,13 +29,16 @@ import { DEPTH, LiteralScanner } from './prefilter.ts';
 import {
   entryLiterals,
   entryOffsetBounds,
+  entrySecondLiterals,
+  entrySecondOffsetBounds,
   literalOffsetBound,
   literalsTableSource,
   requiredLiterals,
+  secondLiterals,
   windowOf,
 } from './required-literals.ts';
 import * as vocabularies from './vocabulary.ts';
-import { LITERAL_OFFSETS, REQUIRED_LITERALS } from './vocabulary-literals.ts';
+import { LITERAL_OFFSETS, REQUIRED_LITERALS, SECOND_LITERALS } from './vocabulary-literals.ts';
 
 const ALL: readonly vocabularies.Vocabulary[] = Object.values(vocabularies).filter(
   (value): value is vocabularies.Vocabulary => value instanceof vocabularies.Vocabulary,
@@ -160,6 +163,60 @@ describe('the required literals', () => {
       ).toEqual(entryOffsetBounds(vocabulary));
     }
     expect(Object.keys(LITERAL_OFFSETS).sort()).toEqual(Object.keys(REQUIRED_LITERALS).sort());
+    for (const vocabulary of ALL) {
+      const literals = entrySecondLiterals(vocabulary);
+      const bounds = entrySecondOffsetBounds(vocabulary);
+      const expected = literals.every((entry) => entry === undefined)
+        ? undefined
+        : literals.map((entry, index) => (entry === undefined ? null : [entry, bounds[index] ?? null]));
+      expect(SECOND_LITERALS[vocabulary.name], vocabulary.name).toEqual(expected);
+    }
+  });
+
+  it('second requirements: every match of an entry contains one of each, the second within its bound', () => {
+    // `input token count.{0,40}exceeds` requires `exceeds` as well; the pieces of the first
+    // literal (`input toke`), and what is shorter than 3, are never taken as the second.
+    expect(secondLiterals(/input token count.{0,40}exceeds/)).toEqual(new Set(['exceeds']));
+    expect(secondLiterals(/per[ _-]?(?:\d+ ?)?(?:second|sec|minute|min)\b/)).toEqual(new Set(['per']));
+    expect(secondLiterals(/context[ _-]?(?:length|window)/)).toBeUndefined();
+    expect(secondLiterals(/abc/)).toBeUndefined();
+    // Every string fast-check generates from an entry that the entry matches: its match contains
+    // a first literal and a second one, the second within its bound of the match's start.
+    let seconds = 0;
+    for (const vocabulary of ALL) {
+      const firsts = entryLiterals(vocabulary);
+      const literals = entrySecondLiterals(vocabulary);
+      const bounds = entrySecondOffsetBounds(vocabulary);
+      vocabulary.patterns().forEach((pattern, index) => {
+        const own = literals[index];
+        if (own === undefined) return;
+        seconds += 1;
+        expect(firsts[index], `${vocabulary.name}[${index}]`).toBeDefined();
+        const first = firsts[index] ?? [];
+        const bound = bounds[index];
+        const generating = new RegExp(pattern.source.replace(/\\b/g, '').replace(/\(\?<?[=!][^)]*\)/g, ''));
+        fc.assert(
+          fc.property(fc.stringMatching(generating), (text) => {
+            const match = pattern.exec(text)?.[0];
+            if (match === undefined) return;
+            const where = `${vocabulary.name}[${index}] on ${JSON.stringify(match)}`;
+            expect(
+              first.some((literal) => match.includes(literal)),
+              where,
+            ).toBe(true);
+            const at = Math.min(
+              ...own.map((literal) => {
+                const found = match.indexOf(literal);
+                return found === -1 ? Number.POSITIVE_INFINITY : found;
+              }),
+            );
+            expect(at, where).toBeLessThanOrEqual(bound ?? match.length);
+          }),
+          { numRuns: 200 },
+        );
+      });
+    }
+    expect(seconds).toBeGreaterThan(5);
   });
 
   it('are each a part of a literal the pattern requires, at most DEPTH long (the scanner keeps it whole)', () => {
@@ -318,6 +375,43 @@ describe('the required literals', () => {
     expect(two[0]).toBe(0);
   });
 
+  it('keeps a list with a second requirement only when a literal of each is in the text', () => {
+    const letters = fc
+      .array(fc.constantFrom('a', 'b', 'c', ' '), { minLength: 1, maxLength: 4 })
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(letters, { minLength: 1, maxLength: 3 }), { minLength: 2, maxLength: 40 }),
+        fc.array(fc.option(fc.array(letters, { minLength: 1, maxLength: 3 }), { nil: undefined }), {
+          maxLength: 40,
+        }),
+        fc
+          .array(fc.constantFrom('a', 'b', 'c', ' ', 'é', 'x'), { maxLength: 300 })
+          .map((parts) => parts.join('')),
+        (lists, seconds, text) => {
+          const own = new LiteralScanner(lists, seconds);
+          const found = new Int32Array(own.words);
+          own.scan(text, found);
+          lists.forEach((list, index) => {
+            const second = seconds[index];
+            const expected =
+              list.some((literal) => text.includes(literal)) &&
+              (second === undefined || second.some((literal) => text.includes(literal)));
+            expect(((found[index >> 5] as number) >>> (index & 31)) & 1, `${index} in ${text}`).toBe(
+              expected ? 1 : 0,
+            );
+            // Where the second requirement's first literal occurrence starts.
+            if (expected && second !== undefined) {
+              const starts = second.map((literal) => text.indexOf(literal)).filter((at) => at !== -1);
+              expect(own.secondAt[index]).toBe(Math.min(...starts));
+            }
+          });
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
   it('grows its table as scans reach more states, and answers the same after', () => {
     // Hundreds of literals over a small alphabet: the scans below reach far more than the rows the
     // table starts with, so it grows (twice or more) between and within scans.
@@ -375,7 +469,7 @@ describe('the required literals', () => {
     // The real literals fit (a DEPTH or vocabulary that outgrew the Uint16 table would filter nothing).
     const { scanner } = literalPrefilter();
     expect(scanner.states).toBeGreaterThan(1000);
-    // 70,000 distinct 5-letter literals over 26 letters: more states than a Uint16 entry has rows for.
+    // 70,000 distinct 5-letter literals over 26 letters: more states than a Uint16 state number holds.
     const letters = 'abcdefghijklmnopqrstuvwxyz';
     const huge = Array.from({ length: 70_000 }, (_, index) => [
       Array.from({ length: 5 }, (_, at) => letters[Math.floor(index / 26 ** at) % 26]).join(''),
@@ -413,6 +507,7 @@ const spliced = fc
       noise,
       fc.constantFrom(
         ...Object.values(REQUIRED_LITERALS).flatMap((entries) => entries.flatMap((list) => list ?? [])),
+        ...Object.values(SECOND_LITERALS).flatMap((entries) => entries.flatMap((entry) => entry?.[0] ?? [])),
       ),
     ),
     {
@@ -485,11 +580,11 @@ describe('classify decides the same with the prefilter as without it', () => {
       statusCode: 503,
       message: 'The model is overloaded',
     });
-    expect(rate.get('overflow')).toBeUndefined();
-    expect(busy.get('capacity')).toBe('overloaded');
-    expect(rate.get('throttle')).toBe('rate limit');
-    expect(rate.get('capacity')).toBeUndefined();
-    expect(busy.get('throttle')).toBeUndefined();
+    expect(rate.get(INDEX_OF.overflow)).toBeUndefined();
+    expect(busy.get(INDEX_OF.capacity)).toBe('overloaded');
+    expect(rate.get(INDEX_OF.throttle)).toBe('rate limit');
+    expect(rate.get(INDEX_OF.capacity)).toBeUndefined();
+    expect(busy.get(INDEX_OF.throttle)).toBeUndefined();
   });
 
   it('findAmong: a subset of entries gives the leftmost match of its own alternation, and past the bound of compiled subsets the full one', () => {

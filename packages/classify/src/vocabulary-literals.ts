@@ -356,3 +356,57 @@ export const LITERAL_OFFSETS: Readonly<Record<string, ReadonlyArray<number | nul
   waitInWords: [0],
   warmingUp: [11],
 };
+
+/**
+ * Each entry's second requirement (`secondLiterals`): every match of the entry also contains one
+ * of these, none related to its first; and their offset bound (null: none known). An entry is a
+ * candidate only when a literal of each requirement occurs (prefilter.ts). A vocabulary without
+ * any is left out; null: the entry has none.
+ */
+export const SECOND_LITERALS: Readonly<
+  Record<string, ReadonlyArray<readonly [readonly string[], number | null] | null>>
+> = {
+  accountBlock: [[['account', 'organisati', 'rganizatio', 'workspace'], 1], null, [['consumer '], 0], null],
+  availability: [
+    null,
+    [['model'], 0],
+    null,
+    null,
+    null,
+    null,
+    [['model'], 0],
+    [['allow', 'have acces', 'include', 'support'], 22],
+  ],
+  limitNumbers: [[['limit ', 'limit: '], 0]],
+  overflow: [
+    null,
+    null,
+    [['exceeds'], 57],
+    [['length', 'size', 'window'], 53],
+    null,
+    [['context', 'length', 'tokens'], 125],
+    null,
+    null,
+    null,
+  ],
+  shortWindow: [[['per'], 0], null],
+  unsupportedMedia: [
+    [['format', 'type'], 20],
+    [
+      [
+        'audio type',
+        'file forma',
+        'file type ',
+        'image form',
+        'image type',
+        'mime forma',
+        'mime type ',
+        'udio forma',
+      ],
+      1,
+    ],
+    null,
+    null,
+    null,
+  ],
+};
