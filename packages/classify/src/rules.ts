@@ -1,5 +1,5 @@
 import type { Features } from './features.ts';
-import type { FailureReason, ProviderErrorMetadata, RuleId } from './schemas.ts';
+import type { FailureOrigin, FailureReason, ProviderErrorMetadata, RuleId } from './schemas.ts';
 
 /** What one rule of the table concluded. */
 export interface Verdict {
@@ -27,8 +27,19 @@ export interface RuleInput {
 export interface Rule {
   readonly id: Exclude<RuleId, 'long_wait' | 'assigned'>;
   readonly means: string;
+  /**
+   * The origins on which the rule can answer (and read features), when only some: on any other,
+   * `decide` returns `undefined` having read nothing, so classify does not call it (it walks the
+   * rules of the failure's origin; a test checks each gate against its rule's test).
+   */
+  readonly origins?: readonly FailureOrigin[];
+  /** The rule answers only on an SDK condition (`metadata.sdkCondition`): without one, classify skips it. */
+  readonly needsSdkCondition?: true;
   readonly decide: (input: RuleInput) => Verdict | undefined;
 }
+
+/** Where the provider spoke: an HTTP error, a stream error event, a withheld answer. */
+const SPOKE = ['http', 'stream_event', 'blocked_response'] as const satisfies readonly FailureOrigin[];
 
 const NETWORK_REASON_BY_PHASE = {
   dns: 'endpoint',
@@ -98,16 +109,19 @@ export const RULES: readonly Rule[] = [
   {
     id: 'local_error',
     means: 'A programming error thrown before or after the provider call.',
+    origins: ['local'],
     decide: ({ metadata }) => (metadata.origin === 'local' ? { reason: 'local_bug' } : undefined),
   },
   {
     id: 'caller_abort',
     means: "The caller's own AbortSignal ended the call: not a provider failure.",
+    origins: ['abort'],
     decide: ({ metadata }) => (metadata.origin === 'abort' ? { reason: 'cancelled' } : undefined),
   },
   {
     id: 'sdk_missing_credentials',
     means: 'The SDK (its adapter says) was built without a key or credentials: nothing was sent.',
+    needsSdkCondition: true,
     decide: ({ metadata }) =>
       metadata.sdkCondition === 'missing_credentials'
         ? { reason: 'auth', evidence: 'sdkCondition missing_credentials' }
@@ -116,6 +130,7 @@ export const RULES: readonly Rule[] = [
   {
     id: 'sdk_missing_region',
     means: 'The SDK (its adapter says) has no region or endpoint to build a URL: nothing was sent.',
+    needsSdkCondition: true,
     decide: ({ metadata }) =>
       metadata.sdkCondition === 'missing_region'
         ? { reason: 'endpoint', evidence: 'sdkCondition missing_region' }
@@ -124,6 +139,7 @@ export const RULES: readonly Rule[] = [
   {
     id: 'sdk_stream_incomplete',
     means: 'The SDK (its adapter says) could not assemble an answer from a cut or malformed stream.',
+    needsSdkCondition: true,
     decide: ({ metadata }) =>
       metadata.sdkCondition === 'stream_incomplete'
         ? { reason: 'interrupted', evidence: 'sdkCondition stream_incomplete' }
@@ -132,6 +148,7 @@ export const RULES: readonly Rule[] = [
   {
     id: 'sdk_unknown_model',
     means: 'The SDK (its adapter says) has no model of that id in its registry: nothing was sent.',
+    needsSdkCondition: true,
     decide: ({ metadata }) =>
       metadata.sdkCondition === 'unknown_model'
         ? { reason: 'model_not_found', evidence: 'sdkCondition unknown_model' }
@@ -140,12 +157,14 @@ export const RULES: readonly Rule[] = [
   {
     id: 'blocked_overflow',
     means: 'A success answer was withheld because the input or output hit the length limit.',
+    origins: ['blocked_response'],
     decide: ({ metadata, features }) =>
       metadata.origin === 'blocked_response' ? when('context_overflow', features.get('overflow')) : undefined,
   },
   {
     id: 'blocked_answer',
     means: "A success answer was withheld by the provider's safety system.",
+    origins: ['blocked_response'],
     decide: ({ metadata }) =>
       metadata.origin === 'blocked_response'
         ? { reason: 'content_policy', evidence: metadata.blockReason ?? metadata.providerCode }
@@ -154,6 +173,7 @@ export const RULES: readonly Rule[] = [
   {
     id: 'overflow_vocabulary',
     means: 'The provider says the input does not fit the context: wins over a 5xx, a 429 and a stream error.',
+    origins: [...SPOKE, 'validation'],
     decide: ({ metadata, features, providerSpoke }) => {
       if (!providerSpoke && metadata.origin !== 'validation') return undefined;
       const overflow = features.get('overflow');
@@ -174,6 +194,7 @@ export const RULES: readonly Rule[] = [
     id: 'request_too_large',
     means:
       'A 429/413 saying (in words, or with numbers: Requested > Limit) that this one request is larger than the per-minute budget: waiting never helps.',
+    origins: SPOKE,
     decide: ({ status, features, providerSpoke }) =>
       providerSpoke && (status === 429 || status === 413)
         ? when('context_overflow', features.get('tooLargeForBudget') ?? features.requestOverLimit())
@@ -183,6 +204,7 @@ export const RULES: readonly Rule[] = [
     id: 'network_phase',
     means:
       'A transport failure: its phase decides (dns → endpoint, connect → connection, later → interrupted).',
+    origins: ['network'],
     decide: ({ metadata }) => {
       if (metadata.origin !== 'network') return undefined;
       const phase = metadata.networkPhase ?? 'unknown';
@@ -195,6 +217,7 @@ export const RULES: readonly Rule[] = [
   {
     id: 'deadline',
     means: 'A deadline fired: before the answer it is a timeout, during the body or stream an interruption.',
+    origins: ['timeout'],
     decide: ({ metadata }) => {
       if (metadata.origin !== 'timeout') return undefined;
       const phase = metadata.networkPhase ?? 'unknown';
@@ -207,6 +230,7 @@ export const RULES: readonly Rule[] = [
   {
     id: 'unreadable_body',
     means: 'A success status whose body could not be read.',
+    origins: ['malformed_response'],
     decide: ({ metadata, status }) =>
       metadata.origin === 'malformed_response' && (status === undefined || status < 400)
         ? {
@@ -219,6 +243,7 @@ export const RULES: readonly Rule[] = [
   {
     id: 'success_status',
     means: 'A non-error status reached an extractor with no provider words.',
+    origins: ['network', 'timeout', 'abort', 'malformed_response', 'local', 'validation', 'unknown'],
     decide: ({ status, providerSpoke }) =>
       status !== undefined && status < 400 && !providerSpoke
         ? { reason: 'unknown', evidence: `status ${status}` }
@@ -227,6 +252,7 @@ export const RULES: readonly Rule[] = [
   {
     id: 'no_provider_signal',
     means: 'No status, no provider words and no SDK error type: nothing to read.',
+    origins: ['network', 'timeout', 'abort', 'malformed_response', 'local', 'unknown'],
     decide: ({ metadata, status, providerSpoke }) =>
       status === undefined &&
       !providerSpoke &&
@@ -385,6 +411,7 @@ export const RULES: readonly Rule[] = [
   {
     id: 'sdk_validation',
     means: 'The SDK rejected its own input or setup before sending.',
+    origins: ['validation'],
     decide: ({ metadata }) =>
       metadata.origin === 'validation'
         ? { reason: 'invalid_request', evidence: metadata.sdkErrorType ?? 'validation' }
