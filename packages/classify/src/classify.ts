@@ -266,7 +266,12 @@ function run(
     retryAfterSeconds !== undefined &&
     retryAfterSeconds > QUOTA_WAIT_THRESHOLD_SECONDS
   ) {
-    verdict = { reason: 'quota', evidence: `wait ${Math.round(retryAfterSeconds)}s` };
+    verdict = {
+      reason: 'quota',
+      evidence: `wait ${Math.round(retryAfterSeconds)}s`,
+      detail: undefined,
+      contactSupport: undefined,
+    };
     rule = 'long_wait';
     row = TAXONOMY.quota;
   }
@@ -317,7 +322,12 @@ const RULES_WITH_CONDITION = new Map<FailureOrigin, readonly Rule[]>();
 const NO_OPTIONS: ClassifyOptions = Object.freeze({});
 
 /** The verdict when the rule table itself failed (never, but classify is total). */
-const UNRECOGNISED: Verdict = { reason: 'unknown' };
+const UNRECOGNISED: Verdict = Object.freeze({
+  reason: 'unknown',
+  evidence: undefined,
+  detail: undefined,
+  contactSupport: undefined,
+});
 
 // The closed sets normalise checks against: module-level, so a call allocates nothing for them
 // (normalise runs on every failure).

@@ -85,11 +85,25 @@ export function reasonFromStatus(status: number): FailureReason {
   }
 }
 
-const when = (
+/**
+ * A verdict. Every verdict has the same four fields (`undefined` where absent), so classify's reads
+ * of the one a rule gave stay monomorphic (an object literal per rule, with its own set of fields,
+ * was a shape per rule). A verdict is never changed: one whose fields are all constant is built
+ * once (`fixed`), not per call.
+ */
+const verdict = (
   reason: FailureReason,
-  evidence: string | undefined,
-  extra: Omit<Verdict, 'reason' | 'evidence'> = {},
-): Verdict | undefined => (evidence === undefined ? undefined : { reason, evidence, ...extra });
+  evidence?: string | undefined,
+  detail?: string | undefined,
+  contactSupport?: boolean | undefined,
+): Verdict => ({ reason, evidence, detail, contactSupport });
+
+/** A verdict built once, shared by every call of its rule (frozen: nothing may change it). */
+const fixed = (reason: FailureReason, evidence?: string): Verdict => Object.freeze(verdict(reason, evidence));
+
+/** The verdict `reason` with `evidence` as its evidence, when there is evidence. */
+const when = (reason: FailureReason, evidence: string | undefined): Verdict | undefined =>
+  evidence === undefined ? undefined : verdict(reason, evidence);
 
 const below500 = (status: number | undefined): boolean => status === undefined || status < 500;
 
@@ -98,6 +112,19 @@ const limitInQuestion = (input: RuleInput): boolean =>
   input.accountStatus && (input.status === 429 || input.features.get('limitContext') !== undefined);
 
 const ACCOUNT_BLOCKED = 'The provider has blocked this account. Contact its support.';
+
+// The verdicts whose every field is constant.
+const LOCAL_BUG = fixed('local_bug');
+const CANCELLED = fixed('cancelled');
+const UNKNOWN = fixed('unknown');
+const MISSING_CREDENTIALS = fixed('auth', 'sdkCondition missing_credentials');
+const MISSING_REGION = fixed('endpoint', 'sdkCondition missing_region');
+const STREAM_INCOMPLETE = fixed('interrupted', 'sdkCondition stream_incomplete');
+const UNKNOWN_MODEL = fixed('model_not_found', 'sdkCondition unknown_model');
+const STATUS_401 = fixed('auth', 'status 401');
+const STATUS_402 = fixed('billing', 'status 402');
+const STATUS_403 = fixed('permission', 'status 403');
+const STATUS_429 = fixed('rate_limit', 'status 429');
 
 /**
  * THE rule table, in order: the first rule that gives a verdict decides. Structured fields
@@ -110,49 +137,38 @@ export const RULES: readonly Rule[] = [
     id: 'local_error',
     means: 'A programming error thrown before or after the provider call.',
     origins: ['local'],
-    decide: ({ metadata }) => (metadata.origin === 'local' ? { reason: 'local_bug' } : undefined),
+    decide: ({ metadata }) => (metadata.origin === 'local' ? LOCAL_BUG : undefined),
   },
   {
     id: 'caller_abort',
     means: "The caller's own AbortSignal ended the call: not a provider failure.",
     origins: ['abort'],
-    decide: ({ metadata }) => (metadata.origin === 'abort' ? { reason: 'cancelled' } : undefined),
+    decide: ({ metadata }) => (metadata.origin === 'abort' ? CANCELLED : undefined),
   },
   {
     id: 'sdk_missing_credentials',
     means: 'The SDK (its adapter says) was built without a key or credentials: nothing was sent.',
     needsSdkCondition: true,
     decide: ({ metadata }) =>
-      metadata.sdkCondition === 'missing_credentials'
-        ? { reason: 'auth', evidence: 'sdkCondition missing_credentials' }
-        : undefined,
+      metadata.sdkCondition === 'missing_credentials' ? MISSING_CREDENTIALS : undefined,
   },
   {
     id: 'sdk_missing_region',
     means: 'The SDK (its adapter says) has no region or endpoint to build a URL: nothing was sent.',
     needsSdkCondition: true,
-    decide: ({ metadata }) =>
-      metadata.sdkCondition === 'missing_region'
-        ? { reason: 'endpoint', evidence: 'sdkCondition missing_region' }
-        : undefined,
+    decide: ({ metadata }) => (metadata.sdkCondition === 'missing_region' ? MISSING_REGION : undefined),
   },
   {
     id: 'sdk_stream_incomplete',
     means: 'The SDK (its adapter says) could not assemble an answer from a cut or malformed stream.',
     needsSdkCondition: true,
-    decide: ({ metadata }) =>
-      metadata.sdkCondition === 'stream_incomplete'
-        ? { reason: 'interrupted', evidence: 'sdkCondition stream_incomplete' }
-        : undefined,
+    decide: ({ metadata }) => (metadata.sdkCondition === 'stream_incomplete' ? STREAM_INCOMPLETE : undefined),
   },
   {
     id: 'sdk_unknown_model',
     means: 'The SDK (its adapter says) has no model of that id in its registry: nothing was sent.',
     needsSdkCondition: true,
-    decide: ({ metadata }) =>
-      metadata.sdkCondition === 'unknown_model'
-        ? { reason: 'model_not_found', evidence: 'sdkCondition unknown_model' }
-        : undefined,
+    decide: ({ metadata }) => (metadata.sdkCondition === 'unknown_model' ? UNKNOWN_MODEL : undefined),
   },
   {
     id: 'blocked_overflow',
@@ -167,7 +183,7 @@ export const RULES: readonly Rule[] = [
     origins: ['blocked_response'],
     decide: ({ metadata }) =>
       metadata.origin === 'blocked_response'
-        ? { reason: 'content_policy', evidence: metadata.blockReason ?? metadata.providerCode }
+        ? verdict('content_policy', metadata.blockReason ?? metadata.providerCode)
         : undefined,
   },
   {
@@ -177,7 +193,7 @@ export const RULES: readonly Rule[] = [
     decide: ({ metadata, features, providerSpoke }) => {
       if (!providerSpoke && metadata.origin !== 'validation') return undefined;
       const overflow = features.get('overflow');
-      if (overflow !== undefined) return { reason: 'context_overflow', evidence: overflow };
+      if (overflow !== undefined) return verdict('context_overflow', overflow);
       // "too many tokens" is the input's size only when no window or throttle is named beside it.
       const ambiguous = features.get('ambiguousOverflow');
       if (
@@ -187,7 +203,7 @@ export const RULES: readonly Rule[] = [
         features.get('throttle') !== undefined
       )
         return undefined;
-      return { reason: 'context_overflow', evidence: ambiguous };
+      return verdict('context_overflow', ambiguous);
     },
   },
   {
@@ -208,10 +224,7 @@ export const RULES: readonly Rule[] = [
     decide: ({ metadata }) => {
       if (metadata.origin !== 'network') return undefined;
       const phase = metadata.networkPhase ?? 'unknown';
-      return {
-        reason: NETWORK_REASON_BY_PHASE[phase],
-        evidence: `${metadata.networkCode ?? 'network'} (${phase})`,
-      };
+      return verdict(NETWORK_REASON_BY_PHASE[phase], `${metadata.networkCode ?? 'network'} (${phase})`);
     },
   },
   {
@@ -221,10 +234,10 @@ export const RULES: readonly Rule[] = [
     decide: ({ metadata }) => {
       if (metadata.origin !== 'timeout') return undefined;
       const phase = metadata.networkPhase ?? 'unknown';
-      return {
-        reason: phase === 'stream' || phase === 'response_body' ? 'interrupted' : 'timeout',
-        evidence: `timeout (${phase})`,
-      };
+      return verdict(
+        phase === 'stream' || phase === 'response_body' ? 'interrupted' : 'timeout',
+        `timeout (${phase})`,
+      );
     },
   },
   {
@@ -233,11 +246,11 @@ export const RULES: readonly Rule[] = [
     origins: ['malformed_response'],
     decide: ({ metadata, status }) =>
       metadata.origin === 'malformed_response' && (status === undefined || status < 400)
-        ? {
-            reason: 'interrupted',
-            detail: 'The provider answered with a body that could not be read.',
-            evidence: status === undefined ? 'unreadable body' : `status ${status}, unreadable body`,
-          }
+        ? verdict(
+            'interrupted',
+            status === undefined ? 'unreadable body' : `status ${status}, unreadable body`,
+            'The provider answered with a body that could not be read.',
+          )
         : undefined,
   },
   {
@@ -246,7 +259,7 @@ export const RULES: readonly Rule[] = [
     origins: ['network', 'timeout', 'abort', 'malformed_response', 'local', 'validation', 'unknown'],
     decide: ({ status, providerSpoke }) =>
       status !== undefined && status < 400 && !providerSpoke
-        ? { reason: 'unknown', evidence: `status ${status}` }
+        ? verdict('unknown', `status ${status}`)
         : undefined,
   },
   {
@@ -259,7 +272,7 @@ export const RULES: readonly Rule[] = [
       metadata.origin !== 'validation' &&
       metadata.sdkErrorType === undefined &&
       metadata.providerType === undefined
-        ? { reason: 'unknown' }
+        ? UNKNOWN
         : undefined,
   },
   {
@@ -267,7 +280,7 @@ export const RULES: readonly Rule[] = [
     means: 'A structured quota id with a day/week/month window: a spent allowance (the tier never counts).',
     decide: ({ features }) => {
       const window = features.quotaIdWindow();
-      return window?.window === 'long' ? { reason: 'quota', evidence: window.quotaId } : undefined;
+      return window?.window === 'long' ? verdict('quota', window.quotaId) : undefined;
     },
   },
   {
@@ -275,19 +288,21 @@ export const RULES: readonly Rule[] = [
     means: 'A structured quota id with a second/minute window: a rate limit, whatever the text or tier says.',
     decide: ({ features }) => {
       const window = features.quotaIdWindow();
-      return window?.window === 'short' ? { reason: 'rate_limit', evidence: window.quotaId } : undefined;
+      return window?.window === 'short' ? verdict('rate_limit', window.quotaId) : undefined;
     },
   },
   {
     id: 'account_block',
     means: 'An account block only the provider can lift: permission, contact support.',
-    decide: ({ features }) =>
-      when('permission', features.get('accountBlock'), { detail: ACCOUNT_BLOCKED, contactSupport: true }),
+    decide: ({ features }) => {
+      const block = features.get('accountBlock');
+      return block === undefined ? undefined : verdict('permission', block, ACCOUNT_BLOCKED, true);
+    },
   },
   {
     id: 'payment_status',
     means: '402 is the billing status: allowance words in its text do not move it.',
-    decide: ({ status }) => (status === 402 ? { reason: 'billing', evidence: 'status 402' } : undefined),
+    decide: ({ status }) => (status === 402 ? STATUS_402 : undefined),
   },
   {
     id: 'long_window',
@@ -323,7 +338,7 @@ export const RULES: readonly Rule[] = [
   {
     id: 'auth_status',
     means: '401: the key was rejected.',
-    decide: ({ status }) => (status === 401 ? { reason: 'auth', evidence: 'status 401' } : undefined),
+    decide: ({ status }) => (status === 401 ? STATUS_401 : undefined),
   },
   {
     id: 'auth_vocabulary',
@@ -340,7 +355,7 @@ export const RULES: readonly Rule[] = [
       // A router's "no provider/endpoint" holds on a 5xx too, unless it also says it is busy.
       const noRoute = features.get('noRoute');
       return noRoute !== undefined && features.get('capacity') === undefined
-        ? { reason: 'model_not_found', evidence: noRoute }
+        ? verdict('model_not_found', noRoute)
         : undefined;
     },
   },
@@ -358,7 +373,7 @@ export const RULES: readonly Rule[] = [
   {
     id: 'forbidden_status',
     means: '403: the key was read and refused.',
-    decide: ({ status }) => (status === 403 ? { reason: 'permission', evidence: 'status 403' } : undefined),
+    decide: ({ status }) => (status === 403 ? STATUS_403 : undefined),
   },
   {
     id: 'unsupported_media',
@@ -390,13 +405,13 @@ export const RULES: readonly Rule[] = [
   {
     id: 'throttle_status',
     means: '429 with no other signal: a rate limit.',
-    decide: ({ status }) => (status === 429 ? { reason: 'rate_limit', evidence: 'status 429' } : undefined),
+    decide: ({ status }) => (status === 429 ? STATUS_429 : undefined),
   },
   {
     id: 'status_default',
     means: 'With no provider signal in the body, the status decides (docs/contributing/design.md).',
     decide: ({ status }) =>
-      status === undefined ? undefined : { reason: reasonFromStatus(status), evidence: `status ${status}` },
+      status === undefined ? undefined : verdict(reasonFromStatus(status), `status ${status}`),
   },
   {
     id: 'invalid_request_vocabulary',
@@ -414,12 +429,12 @@ export const RULES: readonly Rule[] = [
     origins: ['validation'],
     decide: ({ metadata }) =>
       metadata.origin === 'validation'
-        ? { reason: 'invalid_request', evidence: metadata.sdkErrorType ?? 'validation' }
+        ? verdict('invalid_request', metadata.sdkErrorType ?? 'validation')
         : undefined,
   },
   {
     id: 'unrecognised',
     means: 'Nothing above matched: unknown, never retried.',
-    decide: () => ({ reason: 'unknown' }),
+    decide: () => UNKNOWN,
   },
 ];
