@@ -345,7 +345,9 @@ function readField(metadata: unknown, key: string): unknown {
 }
 
 function text(value: unknown): string | undefined {
-  return typeof value === 'string' ? value.slice(0, 8192) : undefined;
+  if (typeof value !== 'string') return undefined;
+  // Most fields are short: a length test is cheaper than a call to slice.
+  return value.length > 8192 ? value.slice(0, 8192) : value;
 }
 
 function finite(value: unknown): number | undefined {
