@@ -247,7 +247,7 @@ function run(
     rule = 'unrecognised';
     features = undefined;
   }
-  let row = TAXONOMY[verdict.reason];
+  let row = rowOf(verdict.reason);
   const transientish = row.category === 'transient' || verdict.reason === 'quota';
   // The wait: the provider's structured one, else its words, read only when it can matter.
   let retryAfterSeconds = safe.retryAfterSeconds;
@@ -255,7 +255,7 @@ function run(
   const providerWords = origin === 'http' || origin === 'stream_event';
   if (retryAfterSeconds === undefined && providerWords && (transientish || options.override !== undefined)) {
     try {
-      retryAfterSeconds = features?.waitInWords()?.seconds;
+      retryAfterSeconds = features?.waitInWords();
     } catch {
       retryAfterSeconds = undefined;
     }
@@ -317,6 +317,17 @@ function rulesOn(origin: FailureOrigin, sdkCondition: boolean): readonly Rule[] 
 
 const RULES_WITHOUT_CONDITION = new Map<FailureOrigin, readonly Rule[]>();
 const RULES_WITH_CONDITION = new Map<FailureOrigin, readonly Rule[]>();
+
+/**
+ * The taxonomy row of a reason: a Map read (a keyed read of TAXONOMY by a reason that varies from
+ * call to call is a megamorphic one). Built on first use.
+ */
+function rowOf(reason: FailureReasonType): TaxonomyRow {
+  rows ??= new Map(Object.entries(TAXONOMY) as Array<[FailureReasonType, TaxonomyRow]>);
+  return rows.get(reason) ?? TAXONOMY[reason];
+}
+
+let rows: Map<FailureReasonType, TaxonomyRow> | undefined;
 
 /** `classify`'s options when none are given (read only: a call allocates none). */
 const NO_OPTIONS: ClassifyOptions = Object.freeze({});

@@ -400,12 +400,10 @@ export class Features {
     return result;
   }
 
-  /** The wait the provider states in words, in seconds, with the words. */
-  waitInWords(): { seconds: number; words: string } | undefined {
+  /** The wait the provider states in words, in seconds. */
+  waitInWords(): number | undefined {
     const words = this.get('waitInWords');
-    if (words === undefined) return undefined;
-    const seconds = secondsOf(words);
-    return seconds === undefined ? undefined : { seconds, words };
+    return words === undefined ? undefined : secondsOf(words);
   }
 
   /** "Limit 7000, ... Requested ~12903": the words, when the request alone is larger than the limit. */
