@@ -89,8 +89,8 @@ const VOCABULARY_OF: Readonly<Record<TextFeature, Vocabulary>> = {
 };
 
 /**
- * Each feature's index in FEATURE_NAMES: its slot in `Features`' values and its bit (1 << index)
- * in the masks of what was read and what may match. Written out, not built from FEATURE_NAMES, so
+ * Each feature's index in FEATURE_NAMES: its slot in `Features`' values, its bit (1 << index)
+ * in the masks of what was read and what may match, and what a rule passes to `Features.get`. Written out, not built from FEATURE_NAMES, so
  * that it is an object of fixed shape (a keyed read of it is one inline-cached load; a test checks
  * it against FEATURE_NAMES).
  */
@@ -120,11 +120,6 @@ export const INDEX_OF: Readonly<Record<FeatureName, number>> = {
   serverFault: 22,
   invalidRequest: 23,
 };
-
-/** INDEX_OF as a Map, for `Features.get` (24 entries: built at import). */
-const INDEX_AT: ReadonlyMap<FeatureName, number> = new Map(
-  Object.entries(INDEX_OF) as Array<[FeatureName, number]>,
-);
 
 /**
  * Each feature's vocabulary by its index (`undefined` for quotaIdWindow, which reads no text):
@@ -324,19 +319,21 @@ export class Features {
     return this.textCache;
   }
 
-  /** The piece of the provider's words that shows a feature, or `undefined`. */
-  get(name: TextFeature): string | undefined {
-    // A Map read, not INDEX_OF[name]: where this is not inlined into a rule (most rules, measured),
-    // `name` varies and a keyed read of an object by it is megamorphic (-75..-95 ns a classify).
-    const index = INDEX_AT.get(name) as number;
+  /**
+   * The piece of the provider's words that shows a text feature, or `undefined`. `index` is the
+   * feature's INDEX_OF (a text feature's: not quotaIdWindow's). An index, not a name: get is not
+   * inlined into most rules, and finding the index of a name that varies (a keyed read of
+   * INDEX_OF, or a Map read) was a third of the rule walk's time (measured).
+   */
+  get(index: number): string | undefined {
     if (((this.readMask >>> index) & 1) === 1) return this.values[index] as string | undefined;
     // After the scan, a feature with no candidate entry is absent: noted here, without a call.
     if (((this.possible >>> index) & 1) === 0) {
       this.readMask |= 1 << index;
-      this.order?.push(name);
+      this.order?.push(FEATURE_NAMES[index] as FeatureName);
       return undefined;
     }
-    return this.read(name, index);
+    return this.read(FEATURE_NAMES[index] as TextFeature, index);
   }
 
   /** Reads a text feature for the first time. */
@@ -408,13 +405,13 @@ export class Features {
 
   /** The wait the provider states in words, in seconds. */
   waitInWords(): number | undefined {
-    const words = this.get('waitInWords');
+    const words = this.get(INDEX_OF.waitInWords);
     return words === undefined ? undefined : secondsOf(words);
   }
 
   /** "Limit 7000, ... Requested ~12903": the words, when the request alone is larger than the limit. */
   requestOverLimit(): string | undefined {
-    const words = this.get('limitNumbers');
+    const words = this.get(INDEX_OF.limitNumbers);
     if (words === undefined) return undefined;
     // The first two numbers, read with one exec loop (matchAll's iterator and array were a fifth
     // of classify's time on a rate-limit message).

@@ -471,11 +471,11 @@ describe('classify decides the same with the prefilter as without it', () => {
       statusCode: 503,
       message: 'The model is overloaded',
     });
-    expect(rate.get('overflow')).toBeUndefined();
-    expect(busy.get('capacity')).toBe('overloaded');
-    expect(rate.get('throttle')).toBe('rate limit');
-    expect(rate.get('capacity')).toBeUndefined();
-    expect(busy.get('throttle')).toBeUndefined();
+    expect(rate.get(INDEX_OF.overflow)).toBeUndefined();
+    expect(busy.get(INDEX_OF.capacity)).toBe('overloaded');
+    expect(rate.get(INDEX_OF.throttle)).toBe('rate limit');
+    expect(rate.get(INDEX_OF.capacity)).toBeUndefined();
+    expect(busy.get(INDEX_OF.throttle)).toBeUndefined();
   });
 
   it('findAmong: a subset of entries gives the leftmost match of its own alternation, and past the bound of compiled subsets the full one', () => {

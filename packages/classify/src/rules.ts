@@ -1,4 +1,4 @@
-import type { Features } from './features.ts';
+import { INDEX_OF as FEATURE, type Features } from './features.ts';
 import type { FailureOrigin, FailureReason, ProviderErrorMetadata, RuleId } from './schemas.ts';
 
 /** What one rule of the table concluded. */
@@ -109,7 +109,7 @@ const below500 = (status: number | undefined): boolean => status === undefined |
 
 /** A window or an allowance counts where a limit is in question: a 429, or limit words nearby. */
 const limitInQuestion = (input: RuleInput): boolean =>
-  input.accountStatus && (input.status === 429 || input.features.get('limitContext') !== undefined);
+  input.accountStatus && (input.status === 429 || input.features.get(FEATURE.limitContext) !== undefined);
 
 const ACCOUNT_BLOCKED = 'The provider has blocked this account. Contact its support.';
 
@@ -175,7 +175,9 @@ export const RULES: readonly Rule[] = [
     means: 'A success answer was withheld because the input or output hit the length limit.',
     origins: ['blocked_response'],
     decide: ({ metadata, features }) =>
-      metadata.origin === 'blocked_response' ? when('context_overflow', features.get('overflow')) : undefined,
+      metadata.origin === 'blocked_response'
+        ? when('context_overflow', features.get(FEATURE.overflow))
+        : undefined,
   },
   {
     id: 'blocked_answer',
@@ -192,15 +194,15 @@ export const RULES: readonly Rule[] = [
     origins: [...SPOKE, 'validation'],
     decide: ({ metadata, features, providerSpoke }) => {
       if (!providerSpoke && metadata.origin !== 'validation') return undefined;
-      const overflow = features.get('overflow');
+      const overflow = features.get(FEATURE.overflow);
       if (overflow !== undefined) return verdict('context_overflow', overflow);
       // "too many tokens" is the input's size only when no window or throttle is named beside it.
-      const ambiguous = features.get('ambiguousOverflow');
+      const ambiguous = features.get(FEATURE.ambiguousOverflow);
       if (
         ambiguous === undefined ||
-        features.get('shortWindow') !== undefined ||
-        features.get('longWindow') !== undefined ||
-        features.get('throttle') !== undefined
+        features.get(FEATURE.shortWindow) !== undefined ||
+        features.get(FEATURE.longWindow) !== undefined ||
+        features.get(FEATURE.throttle) !== undefined
       )
         return undefined;
       return verdict('context_overflow', ambiguous);
@@ -213,7 +215,7 @@ export const RULES: readonly Rule[] = [
     origins: SPOKE,
     decide: ({ status, features, providerSpoke }) =>
       providerSpoke && (status === 429 || status === 413)
-        ? when('context_overflow', features.get('tooLargeForBudget') ?? features.requestOverLimit())
+        ? when('context_overflow', features.get(FEATURE.tooLargeForBudget) ?? features.requestOverLimit())
         : undefined,
   },
   {
@@ -295,7 +297,7 @@ export const RULES: readonly Rule[] = [
     id: 'account_block',
     means: 'An account block only the provider can lift: permission, contact support.',
     decide: ({ features }) => {
-      const block = features.get('accountBlock');
+      const block = features.get(FEATURE.accountBlock);
       return block === undefined ? undefined : verdict('permission', block, ACCOUNT_BLOCKED, true);
     },
   },
@@ -308,32 +310,33 @@ export const RULES: readonly Rule[] = [
     id: 'long_window',
     means:
       'The words name a long window (per day/month, RPD/TPD, daily, resets at a date) of a limit: quota.',
-    decide: (input) => (limitInQuestion(input) ? when('quota', input.features.get('longWindow')) : undefined),
+    decide: (input) =>
+      limitInQuestion(input) ? when('quota', input.features.get(FEATURE.longWindow)) : undefined,
   },
   {
     id: 'short_window',
     means:
       'The words name a short window (per second/minute, RPM/TPM) of a limit: a rate limit, even beside quota or billing words.',
     decide: (input) =>
-      limitInQuestion(input) ? when('rate_limit', input.features.get('shortWindow')) : undefined,
+      limitInQuestion(input) ? when('rate_limit', input.features.get(FEATURE.shortWindow)) : undefined,
   },
   {
     id: 'payment_vocabulary',
     means: 'The account cannot pay (credit balance, insufficient funds, payment, billing not active).',
     decide: ({ accountStatus, features }) =>
-      accountStatus ? when('billing', features.get('payment')) : undefined,
+      accountStatus ? when('billing', features.get(FEATURE.payment)) : undefined,
   },
   {
     id: 'allowance_vocabulary',
     means:
       'The allowance is spent (quota, usage/spend/key limits, budgets, plans, allocations, extra usage, billing).',
     decide: ({ accountStatus, features }) =>
-      accountStatus ? when('quota', features.get('allowance')) : undefined,
+      accountStatus ? when('quota', features.get(FEATURE.allowance)) : undefined,
   },
   {
     id: 'credential_rejected',
     means: 'The credential itself was rejected, even on a 403 (AWS answers a bad key or signature with 403).',
-    decide: ({ features }) => when('auth', features.get('credentialRejected')),
+    decide: ({ features }) => when('auth', features.get(FEATURE.credentialRejected)),
   },
   {
     id: 'auth_status',
@@ -343,7 +346,7 @@ export const RULES: readonly Rule[] = [
   {
     id: 'auth_vocabulary',
     means: 'The words say the key was rejected (not on a 403, where the key was read and refused).',
-    decide: ({ status, features }) => (status !== 403 ? when('auth', features.get('auth')) : undefined),
+    decide: ({ status, features }) => (status !== 403 ? when('auth', features.get(FEATURE.auth)) : undefined),
   },
   {
     id: 'model_unavailable',
@@ -351,10 +354,10 @@ export const RULES: readonly Rule[] = [
       'The model, deployment or endpoint does not exist or cannot serve this request (inference profile, on-demand throughput, plan, router "no endpoints").',
     decide: ({ status, features }) => {
       if (below500(status))
-        return when('model_not_found', features.get('availability') ?? features.get('noRoute'));
+        return when('model_not_found', features.get(FEATURE.availability) ?? features.get(FEATURE.noRoute));
       // A router's "no provider/endpoint" holds on a 5xx too, unless it also says it is busy.
-      const noRoute = features.get('noRoute');
-      return noRoute !== undefined && features.get('capacity') === undefined
+      const noRoute = features.get(FEATURE.noRoute);
+      return noRoute !== undefined && features.get(FEATURE.capacity) === undefined
         ? verdict('model_not_found', noRoute)
         : undefined;
     },
@@ -363,12 +366,12 @@ export const RULES: readonly Rule[] = [
     id: 'content_policy_vocabulary',
     means: 'The provider refused the content.',
     decide: ({ status, features }) =>
-      below500(status) ? when('content_policy', features.get('contentPolicy')) : undefined,
+      below500(status) ? when('content_policy', features.get(FEATURE.contentPolicy)) : undefined,
   },
   {
     id: 'permission_vocabulary',
     means: 'The key is valid but not allowed (access denied, region not supported).',
-    decide: ({ features }) => when('permission', features.get('permission')),
+    decide: ({ features }) => when('permission', features.get(FEATURE.permission)),
   },
   {
     id: 'forbidden_status',
@@ -380,18 +383,18 @@ export const RULES: readonly Rule[] = [
     means: 'The provider cannot take this media type or format.',
     decide: ({ status, features }) =>
       status === undefined || status === 400 || status === 415 || status === 422
-        ? when('unsupported_media', features.get('unsupportedMedia'))
+        ? when('unsupported_media', features.get(FEATURE.unsupportedMedia))
         : undefined,
   },
   {
     id: 'warming_up',
     means: "The model is being loaded: busy, even on a 429 (not the account's rate).",
-    decide: ({ features }) => when('overloaded', features.get('warmingUp')),
+    decide: ({ features }) => when('overloaded', features.get(FEATURE.warmingUp)),
   },
   {
     id: 'capacity_vocabulary',
     means: 'The provider says it is busy (overloaded, capacity, unavailable), whatever the status.',
-    decide: ({ features }) => when('overloaded', features.get('capacity')),
+    decide: ({ features }) => when('overloaded', features.get(FEATURE.capacity)),
   },
   {
     id: 'throttle_vocabulary',
@@ -399,7 +402,7 @@ export const RULES: readonly Rule[] = [
       'The words say the key is throttled (rate limit, too many requests, resource exhausted), below 500.',
     decide: ({ status, features }) =>
       status === undefined || status === 429 || status < 500
-        ? when('rate_limit', features.get('throttle'))
+        ? when('rate_limit', features.get(FEATURE.throttle))
         : undefined,
   },
   {
@@ -416,12 +419,12 @@ export const RULES: readonly Rule[] = [
   {
     id: 'invalid_request_vocabulary',
     means: 'No status; the words say the request was malformed.',
-    decide: ({ features }) => when('invalid_request', features.get('invalidRequest')),
+    decide: ({ features }) => when('invalid_request', features.get(FEATURE.invalidRequest)),
   },
   {
     id: 'server_vocabulary',
     means: 'No status; the words say the provider failed on its side.',
-    decide: ({ features }) => when('server_error', features.get('serverFault')),
+    decide: ({ features }) => when('server_error', features.get(FEATURE.serverFault)),
   },
   {
     id: 'sdk_validation',
