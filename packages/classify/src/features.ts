@@ -384,7 +384,12 @@ export class Features {
   quotaIdWindow(): QuotaIdWindow | undefined {
     if ((this.readMask & 1) === 1) return this.values[INDEX_OF.quotaIdWindow] as QuotaIdWindow | undefined;
     let result: QuotaIdWindow | undefined;
-    const ids = this.metadata.quotaIds ?? [];
+    const ids = this.metadata.quotaIds;
+    // Most failures carry no quota ids: no empty array, no loops.
+    if (ids === undefined) {
+      this.remember('quotaIdWindow', 0, undefined);
+      return undefined;
+    }
     for (const id of ids) {
       if (QUOTA_ID_LONG.find(id.toLowerCase()) !== undefined) {
         result = { window: 'long', quotaId: id };
@@ -421,8 +426,9 @@ export class Features {
     const second = first === null ? null : limitNumberPattern.exec(words);
     limitNumberPattern.lastIndex = 0;
     if (first === null || second === null) return undefined;
-    const limit = Number((first[1] ?? '').replace(/,/g, ''));
-    const requested = Number((second[1] ?? '').replace(/,/g, ''));
+    // replaceAll with a string: a regex literal here was a new RegExp object on each run.
+    const limit = Number((first[1] ?? '').replaceAll(',', ''));
+    const requested = Number((second[1] ?? '').replaceAll(',', ''));
     return requested > limit && limit >= 0 ? words : undefined;
   }
 
