@@ -365,6 +365,17 @@ function finite(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
+/** The origin, when it is one of the closed set; else `unknown`. */
+function originOf(value: unknown): FailureOrigin {
+  // The last origin seen answers first (one comparison: an application's failures mostly share one).
+  if (value === lastOrigin) return lastOrigin;
+  if (typeof value !== 'string' || !ORIGINS.has(value)) return 'unknown';
+  lastOrigin = value as FailureOrigin;
+  return lastOrigin;
+}
+
+let lastOrigin: FailureOrigin = 'http';
+
 /** At most 50 quota ids, strings only, each at most 200 characters; `undefined` when not an array (or a proxy throws). */
 function quotaIdsOf(value: unknown): string[] | undefined {
   if (!Array.isArray(value)) return undefined;
@@ -422,11 +433,7 @@ class Normalised {
   ) {
     this.provider = text(provider) ?? 'unknown';
     this.message = text(message) ?? '';
-    const originText = text(origin);
-    this.origin =
-      originText !== undefined && ORIGINS.has(originText)
-        ? (originText as ProviderErrorMetadata['origin'])
-        : 'unknown';
+    this.origin = originOf(origin);
     const status = finite(statusCode);
     this.statusCode = status !== undefined && Number.isInteger(status) ? status : undefined;
     const retryAfter = finite(retryAfterSeconds);
