@@ -485,11 +485,11 @@ describe('classify decides the same with the prefilter as without it', () => {
       statusCode: 503,
       message: 'The model is overloaded',
     });
-    expect(rate.get('overflow')).toBeUndefined();
-    expect(busy.get('capacity')).toBe('overloaded');
-    expect(rate.get('throttle')).toBe('rate limit');
-    expect(rate.get('capacity')).toBeUndefined();
-    expect(busy.get('throttle')).toBeUndefined();
+    expect(rate.get(INDEX_OF.overflow)).toBeUndefined();
+    expect(busy.get(INDEX_OF.capacity)).toBe('overloaded');
+    expect(rate.get(INDEX_OF.throttle)).toBe('rate limit');
+    expect(rate.get(INDEX_OF.capacity)).toBeUndefined();
+    expect(busy.get(INDEX_OF.throttle)).toBeUndefined();
   });
 
   it('findAmong: a subset of entries gives the leftmost match of its own alternation, and past the bound of compiled subsets the full one', () => {
@@ -564,6 +564,19 @@ describe('secondsOf', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+
+  it('answers the same from its memo: a wait, no wait, and past the bound that empties it', () => {
+    const texts = ['retry after 60 seconds', 'try again in 9m38.016s', 'no wait here', 'in 5 days'];
+    for (let round = 0; round < 3; round += 1) {
+      for (const text of texts) expect(secondsOf(text)).toBe(referenceSecondsOf(text));
+      // More distinct words than the memo keeps: it is emptied and filled again.
+      for (let index = 0; index < 300; index += 1) {
+        const text = `retry in ${index}.5s`;
+        expect(secondsOf(text)).toBe(index + 0.5);
+        expect(secondsOf(text)).toBe(index + 0.5);
+      }
+    }
   });
 });
 
