@@ -570,24 +570,6 @@ const isLowerLetter = (code: number): boolean => code >= 0x61 && code <= 0x7a;
  * no match starting anywhere in that number either, and moves on; so does this.
  */
 export function secondsOf(words: string): number | undefined {
-  const known = secondsMemo.get(words);
-  if (known !== undefined) return Number.isNaN(known) ? undefined : known;
-  const seconds = secondsIn(words);
-  // A pure function of short, recurring words ("retry after 60 seconds", "try again in 20s"): kept,
-  // bounded (emptied when full) like evidenceOf's, so that a stream of distinct waits holds little.
-  // Reading the words costs about as much as a third of the rule table (measured: 150 ns).
-  if (words.length <= 256) {
-    if (secondsMemo.size >= 256) secondsMemo.clear();
-    secondsMemo.set(words, seconds ?? NOT_A_WAIT);
-  }
-  return seconds;
-}
-
-const secondsMemo = new Map<string, number>();
-/** What secondsMemo keeps for words that state no wait (NaN, which `secondsIn` never returns). */
-const NOT_A_WAIT = Number.NaN;
-
-function secondsIn(words: string): number | undefined {
   let total = 0;
   let found = false;
   const lower = words.toLowerCase();
