@@ -159,6 +159,13 @@ function geminiScanner(detectBlockedAnswers: boolean) {
 }
 
 /**
+ * The two scanners, made once: a scanner made per stream is a new closure per stream, and the
+ * guard's call of it then sees a new function every stream.
+ */
+const scanGeminiChunk = geminiScanner(true);
+const scanGeminiChunkLettingBlocked = geminiScanner(false);
+
+/**
  * Guards a `generateContentStream` result (any @google/genai major) with render's `guardStream`:
  * chunks pass through untouched, and every way the stream can fail becomes a classified
  * FaultlineError carrying `delivered`:
@@ -179,6 +186,6 @@ export function guardGeminiStream<S extends AsyncIterable<unknown>>(
     provider: GOOGLE_GENAI_PROVIDER,
     ...rest,
     extractors: [...(extractors ?? []), googleGenaiExtractor, googleGenaiTransportExtractor],
-    ...chunkScan<StreamChunk<S>>(geminiScanner(detectBlockedAnswer)),
+    ...chunkScan<StreamChunk<S>>(detectBlockedAnswer ? scanGeminiChunk : scanGeminiChunkLettingBlocked),
   });
 }
