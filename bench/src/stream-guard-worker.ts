@@ -26,7 +26,7 @@ export interface WorkerRequest {
   readonly rounds: number;
 }
 
-export type FloorWrapper = 'forward' | 'then' | 'rejectable' | 'yield*';
+export type FloorWrapper = 'forward' | 'then' | 'rejectable' | 'reading' | 'yield*';
 
 /** What one provider's process measured; every ratio is the median of the rounds' own ratios. */
 export interface WorkerResult {
@@ -65,6 +65,8 @@ export interface WorkerResult {
   readonly floorShare: number;
   /** The same for the `.then` floor (what any guard that classifies an error adds). */
   readonly thenFloorShare: number;
+  /** The same for the reading floor (the rejectable floor plus reading each chunk's text). */
+  readonly readingFloorShare: number;
 }
 
 type Guard = (
@@ -89,6 +91,11 @@ interface Provider {
   /** The SDK's own raw `Stream` class (the Stainless SDKs): the in-memory replay goes through it. */
   readonly streamClass?: StainlessStreamClass | undefined;
   readonly open: OpenStream;
+  /**
+   * The characters of text one chunk delivers, read by the shortest path to them in the bench's
+   * chunks (no checks a guard needs for odd chunks): what the `reading` floor reads.
+   */
+  readonly text: (chunk: any) => number;
 }
 
 const origin = (port: number) => `http://127.0.0.1:${port}`;
@@ -125,6 +132,7 @@ async function providerOf(name: string, port: number, h2cPort: number): Promise<
         guard: 'guardOpenAIStream',
         chunks: openaiChunks,
         wrap: (stream, options) => guardOpenAIStream(stream, options),
+        text: (chunk) => chunk.choices[0]?.delta?.content?.length ?? 0,
         streamClass: Stream as unknown as StainlessStreamClass,
         open: (count) =>
           client(count).chat.completions.create({
@@ -153,6 +161,7 @@ async function providerOf(name: string, port: number, h2cPort: number): Promise<
         guard: 'guardAnthropicStream',
         chunks: anthropicEvents,
         wrap: (stream, options) => guardAnthropicStream(stream, options),
+        text: (event) => event.delta?.text?.length ?? 0,
         streamClass: Stream as unknown as StainlessStreamClass,
         open: (count) =>
           client(count).messages.create({
@@ -180,6 +189,7 @@ async function providerOf(name: string, port: number, h2cPort: number): Promise<
         guard: 'guardGeminiStream',
         chunks: geminiChunks,
         wrap: (stream, options) => guardGeminiStream(stream, options),
+        text: (chunk) => chunk.candidates[0]?.content?.parts?.[0]?.text?.length ?? 0,
         open: (count) =>
           client(count).models.generateContentStream({ model: 'gemini-2.5-flash', contents: prompt }),
       };
@@ -207,6 +217,7 @@ async function providerOf(name: string, port: number, h2cPort: number): Promise<
         guard: 'guardBedrockStream',
         chunks: bedrockEvents,
         wrap: (stream, options) => guardBedrockStream(stream, options),
+        text: (event) => event.contentBlockDelta?.delta?.text?.length ?? 0,
         open: async (count) => {
           const response = await client(count).send(
             new ConverseStreamCommand({
@@ -237,6 +248,7 @@ async function providerOf(name: string, port: number, h2cPort: number): Promise<
         guard: 'guardMistralStream',
         chunks: mistralEvents,
         wrap: (stream, options) => guardMistralStream(stream, options),
+        text: (event) => event.data.choices[0]?.delta?.content?.length ?? 0,
         open: (count) =>
           client(count).chat.stream({
             model: 'mistral-small-latest',
@@ -258,6 +270,7 @@ async function providerOf(name: string, port: number, h2cPort: number): Promise<
         guard: 'guardGroqStream',
         chunks: groqChunks,
         wrap: (stream, options) => guardGroqStream(stream, options),
+        text: (chunk) => chunk.choices[0]?.delta?.content?.length ?? 0,
         streamClass: Stream as unknown as StainlessStreamClass,
         open: (count) =>
           client(count).chat.completions.create({
@@ -372,6 +385,36 @@ class RejectableIterator {
   }
 }
 
+/**
+ * The rejectable floor that also reads the text each chunk delivers (`Provider.text`): the least a
+ * guard adds that has an idle timer and counts the characters delivered, as every faultline guard
+ * does. Reading a chunk is reading objects nothing else in the pull touches (the chunk, its
+ * arrays, the delta, the string), which is most of what a guard adds above the rejectable floor.
+ */
+class ReadingIterator {
+  private resolve: ((step: Step) => void) | undefined;
+  private reject: ((error: unknown) => void) | undefined;
+  characters = 0;
+  constructor(
+    private readonly source: AsyncIterator<object>,
+    private readonly text: (chunk: object) => number,
+  ) {}
+  private readonly capture = (resolve: (step: Step) => void, reject: (error: unknown) => void) => {
+    this.resolve = resolve;
+    this.reject = reject;
+  };
+  private readonly pass = (step: Step): void => {
+    if (step.done !== true) this.characters += this.text(step.value);
+    this.resolve!(step);
+  };
+  private readonly fail = (error: unknown): void => this.reject!(error);
+  next(): Promise<Step> {
+    const read = new Promise<Step>(this.capture);
+    this.source.next().then(this.pass, this.fail);
+    return read;
+  }
+}
+
 async function* yieldAll(source: AsyncIterable<object>): AsyncGenerator<object, void, undefined> {
   yield* source;
 }
@@ -380,12 +423,13 @@ const iterableOf = (iterator: { next(): Promise<Step> }): AsyncIterable<object> 
   [Symbol.asyncIterator]: () => iterator as AsyncIterator<object>,
 });
 
-const floorWrappers: ReadonlyArray<
-  readonly [FloorWrapper, (source: AsyncIterable<object>) => AsyncIterable<object>]
-> = [
+const floorWrappersOf = (
+  text: (chunk: object) => number,
+): ReadonlyArray<readonly [FloorWrapper, (source: AsyncIterable<object>) => AsyncIterable<object>]> => [
   ['forward', (source) => iterableOf(new ForwardingIterator(source[Symbol.asyncIterator]()))],
   ['then', (source) => iterableOf(new ThenIterator(source[Symbol.asyncIterator]()))],
   ['rejectable', (source) => iterableOf(new RejectableIterator(source[Symbol.asyncIterator]()))],
+  ['reading', (source) => iterableOf(new ReadingIterator(source[Symbol.asyncIterator](), text))],
   ['yield*', yieldAll],
 ];
 
@@ -398,6 +442,7 @@ async function measure(request: WorkerRequest): Promise<WorkerResult> {
   const idleTimeoutMs = DEFAULT_STREAM_IDLE_TIMEOUT_MS;
   const chunks = provider.chunks(count);
   const { streamClass, wrap, open } = provider;
+  const floorWrappers = floorWrappersOf(provider.text);
   const source = (): AsyncIterable<object> =>
     streamClass === undefined ? replay(chunks) : sdkReplay(streamClass, chunks);
   const timerOn = { idleTimeoutMs };
@@ -496,6 +541,7 @@ async function measure(request: WorkerRequest): Promise<WorkerResult> {
     share: medianOf((round) => addedPerChunk(round, 'memory: guarded') / sdkPerChunk(round)),
     floorShare: medianOf((round) => addedPerChunk(round, 'floor: rejectable') / sdkPerChunk(round)),
     thenFloorShare: medianOf((round) => addedPerChunk(round, 'floor: then') / sdkPerChunk(round)),
+    readingFloorShare: medianOf((round) => addedPerChunk(round, 'floor: reading') / sdkPerChunk(round)),
   };
 }
 

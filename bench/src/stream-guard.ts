@@ -26,6 +26,11 @@ export const STREAM_FLOORS: ReadonlyArray<{ readonly wrapper: FloorWrapper; read
       description:
         'the same plus a promise of its own per `next()` that a stalled read can be rejected through (the least a guard with an idle timer adds when it cannot end a stalled read by aborting its request)',
     },
+    {
+      wrapper: 'reading',
+      description:
+        'the rejectable floor plus reading the text each chunk delivers by the shortest path in these chunks (the least a guard adds that has an idle timer and counts delivered characters, as every faultline guard does: reading a chunk touches objects nothing else in the pull does)',
+    },
     { wrapper: 'yield*', description: 'an `async function*` pass-through (`yield* source`)' },
   ];
 
