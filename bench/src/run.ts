@@ -122,12 +122,22 @@ if (wants('stream')) {
       (row) =>
         `For ${row.provider}, ${goal} of its ${formatNs(row.sdkNsPerChunk)} per chunk is ${formatNs(row.sdkNsPerChunk * STREAM_GUARD_GOAL_SHARE)}: ${row.thenFloorShare >= STREAM_GUARD_GOAL_SHARE ? `less than one \`.then\` per \`next()\` (${formatNs(floorOf(row, 'then'))}), which any guard that classifies an error needs` : `less than a promise of its own per \`next()\` (${formatNs(floorOf(row, 'rejectable'))}), which any guard whose idle timer rejects a stalled read needs`}, so no async-iterator guard can meet it with the idle timer on by default (the least is ${formatNs(floorOf(row, 'rejectable'))}, ${(row.floorShare * 100).toFixed(2)} %).`,
     );
+  // Where the rejectable floor fits the goal but reading the text on top of it does not: no guard
+  // that counts delivered characters (every faultline guard does) can meet it in this run.
+  const unreadable = rows
+    .filter(
+      (row) => row.floorShare < STREAM_GUARD_GOAL_SHARE && row.readingFloorShare >= STREAM_GUARD_GOAL_SHARE,
+    )
+    .map(
+      (row) =>
+        `For ${row.provider}, ${goal} of its ${formatNs(row.sdkNsPerChunk)} per chunk is ${formatNs(row.sdkNsPerChunk * STREAM_GUARD_GOAL_SHARE)}: the rejectable floor fits (${(row.floorShare * 100).toFixed(2)} %), but it plus reading the text each chunk delivers does not (${formatNs(floorOf(row, 'reading'))}, ${(row.readingFloorShare * 100).toFixed(2)} %), so no guard that counts delivered characters with the idle timer on can meet it in this run.`,
+    );
   const aboveReading = rows
     .map((row) => `${row.provider} ${formatNs(row.addedNsPerChunk - floorOf(row, 'reading'))}`)
     .join(', ');
   results.streamGuardGoalMet = missed.length === 0;
   say(
-    `\nGoal (every guard under ${goal} of its SDK's cost per chunk): ${missed.length === 0 ? 'met' : `missed (${missed.join(', ')})`}. The floor share is the least any async-iterator guard whose idle timer rejects a stalled read can add on that SDK's stream (the rejectable floor: every guard's default), against the SDK's cost per chunk. ${unreachable.join(' ')}${unreachable.length === 0 ? '' : ' '}Each guard above the reading floor (the rejectable floor plus reading the chunk's text, which counting delivered characters needs): ${aboveReading}. The last column, guarded against unguarded on the real stream itself, lies within that stream's own spread.`,
+    `\nGoal (every guard under ${goal} of its SDK's cost per chunk): ${missed.length === 0 ? 'met' : `missed (${missed.join(', ')})`}. The floor share is the least any async-iterator guard whose idle timer rejects a stalled read can add on that SDK's stream (the rejectable floor: every guard's default), against the SDK's cost per chunk. ${[...unreachable, ...unreadable].join(' ')}${unreachable.length + unreadable.length === 0 ? '' : ' '}Each guard above the reading floor (the rejectable floor plus reading the chunk's text, which counting delivered characters needs): ${aboveReading}. The last column, guarded against unguarded on the real stream itself, lies within that stream's own spread.`,
   );
 }
 
