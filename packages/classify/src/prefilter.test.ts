@@ -302,6 +302,20 @@ describe('the required literals', () => {
     const words = new Int32Array(many.words);
     many.scan('.. w40w w3w ..', words);
     expect([...words]).toEqual([1 << 3, 1 << 8]);
+    // The bytes a scan reads are reused and grown: a longer text, then a shorter non-ASCII one
+    // (copied by hand, each non-ASCII character a 0), then an ASCII one again, each read whole and
+    // alone (nothing of the one before shows through), with positions in characters.
+    const tail = new LiteralScanner([['ab'], ['zz']]);
+    const two = new Int32Array(1);
+    const long = `${'x'.repeat(5000)}ab`;
+    tail.scan(long, two);
+    expect([two[0], tail.firstAt[0]]).toEqual([0b01, 5001]);
+    tail.scan('é'.repeat(3000), two);
+    expect(two[0]).toBe(0);
+    tail.scan(`ü${'y'.repeat(2000)}zz`, two);
+    expect([two[0], tail.firstAt[1]]).toEqual([0b10, 2002]);
+    tail.scan('y'.repeat(100), two);
+    expect(two[0]).toBe(0);
   });
 
   it('grows its table as scans reach more states, and answers the same after', () => {

@@ -46,6 +46,39 @@ function readable(literal: string): boolean {
 let hits = new Int32Array(0);
 
 /**
+ * The scanned text as bytes, one per character (reused): an ASCII character's own code, 0 for any
+ * other (column 0, as in `columnOf`). Loading a byte from here costs well under half a
+ * `charCodeAt` (which checks the string's representation on every call): on the bench's messages,
+ * reading each character of the text with `charCodeAt` took 590 ns a message, filling this with
+ * `encodeInto` and reading it 260 ns.
+ */
+let bytes = new Uint8Array(0);
+/** Fills `bytes` (built on the first scan, never at import). */
+let encoder: TextEncoder | undefined;
+
+/**
+ * `text` into `bytes` (grown when short), one byte per UTF-16 code unit: `encodeInto` copies an
+ * ASCII text as it is (its UTF-8 is its characters), and says so by reading and writing exactly
+ * `length`; a text with any other character (its UTF-8 is longer) is copied by hand instead, each
+ * non-ASCII character as 0, so that positions stay character positions. Followed by LANES − 1
+ * zeros, which the last lane reads past the end (`lanes`).
+ */
+function bytesOf(text: string): Uint8Array {
+  const { length } = text;
+  if (bytes.length < length + LANES) bytes = new Uint8Array(Math.max(length + LANES, 2 * bytes.length, 1024));
+  encoder ??= new TextEncoder();
+  const { read, written } = encoder.encodeInto(text, bytes);
+  if (read !== length || written !== length) {
+    for (let at = 0; at < length; at += 1) {
+      const code = text.charCodeAt(at);
+      bytes[at] = code < ASCII ? code : 0;
+    }
+  }
+  for (let at = length; at < length + LANES - 1; at += 1) bytes[at] = 0;
+  return bytes;
+}
+
+/**
  * A transition not resolved yet (odd, and above any row offset: the table must stay under it; a
  * small integer to V8, as every entry is).
  */
@@ -206,39 +239,41 @@ export class LiteralScanner {
   }
 
   /**
-   * Sets in `into` (`words` words, cleared here) the lists that may match `text`: one pass, no
-   * allocation. Literals are ASCII: a character past ASCII (column 0) leads back to the root, as
-   * a character no literal has does.
+   * Sets in `into` (`words` words, cleared here) the lists that may match `source`: one pass over
+   * its characters as bytes (`bytesOf`), no allocation but the buffer's growth. Literals are ASCII:
+   * a character past ASCII (byte 0, column 0) leads back to the root, as a character no literal
+   * has does.
    *
    * A DFA step waits on the previous one's table load, so a long text is read as four lanes
    * stepped together (four independent chains the CPU overlaps): lane k reads from k quarters in,
    * less DEPTH − 1 characters, for a quarter plus DEPTH − 1 characters. Every kept literal is at
    * most DEPTH long, so each occurrence lies whole inside some lane; lanes overlap, which only
-   * notes a hit twice. (Reading the characters with `charCodeAt` costs about what reading UTF-8
-   * bytes did, without encoding the text into a buffer first, and keeps positions in characters.)
+   * notes a hit twice.
    *
-   * Returns true: `firstAt` holds character positions in `text` (a stand-in scan that knows no
+   * Returns true: `firstAt` holds character positions in `source` (a stand-in scan that knows no
    * positions returns false).
    */
-  scan(text: string, into: Int32Array): boolean {
-    into.set(this.always);
-    const { length } = text;
+  scan(source: string, into: Int32Array): boolean {
+    // Loops rather than `set`/`fill`: a few words each, where a builtin call costs more than the copy.
+    const { always, words } = this;
+    for (let word = 0; word < words; word += 1) into[word] = always[word] as number;
+    const { length } = source;
     if (hits.length < 2 * (length + LANES * DEPTH)) hits = new Int32Array(2 * (length + LANES * DEPTH));
+    const text = bytesOf(source);
     let count: number;
-    if (length < LANES * DEPTH * 2) count = this.oneLane(text, hits);
+    if (length < LANES * DEPTH * 2) count = this.oneLane(text, length, hits);
     else {
       const { paused } = this;
-      paused.fill(0);
-      count = this.lanes(text, hits);
+      for (let at = 0; at < paused.length; at += 1) paused[at] = 0;
+      count = this.lanes(text, length, hits);
       // Paused at a transition not resolved yet: resolve it, and go on from there.
       while (count === -1) {
         for (let lane = 0; lane < LANES; lane += 1) {
           const cell = paused[LANES + lane] as number;
           if (this.delta[cell] === UNSET) this.resolve(cell);
         }
-        count = this.lanes(text, hits);
+        count = this.lanes(text, length, hits);
       }
-      count = this.laneEnds(text, hits, count);
     }
     const noted = hits;
     for (let at = 0; at < count; at += 2) {
@@ -251,13 +286,12 @@ export class LiteralScanner {
    * The text in one lane, resolving transitions as it meets them: notes each hit (entry,
    * position) in `noted` and returns how many numbers it noted.
    */
-  private oneLane(text: string, noted: Int32Array): number {
+  private oneLane(text: Uint8Array, length: number, noted: Int32Array): number {
     const { columnOf } = this;
     let count = 0;
     let state = 0;
-    for (let at = 0; at < text.length; at += 1) {
-      const code = text.charCodeAt(at);
-      const cell = state + (code < ASCII ? (columnOf[code] as number) : 0);
+    for (let at = 0; at < length; at += 1) {
+      const cell = state + (columnOf[text[at] as number] as number);
       let entry = this.delta[cell] as number;
       if (entry === UNSET) entry = this.resolve(cell);
       if ((entry & 1) !== 0) {
@@ -270,44 +304,18 @@ export class LiteralScanner {
   }
 
   /**
-   * The last steps of the four lanes, after `lanes` (from the states it left in `paused`): lane 3
-   * ends up to LANES − 1 characters before the others, so these steps check the text's end.
-   * Returns the count of numbers noted, with theirs.
-   */
-  private laneEnds(text: string, noted: Int32Array, noticed: number): number {
-    const { columnOf, paused } = this;
-    const quarter = Math.ceil(text.length / LANES);
-    const steps = quarter + DEPTH - 1;
-    let count = noticed;
-    for (let lane = 0; lane < LANES; lane += 1) {
-      const from = lane === 0 ? 0 : lane * quarter - (DEPTH - 1);
-      let state = paused[lane] as number;
-      for (let at = steps - (LANES - 1); at < steps && from + at < text.length; at += 1) {
-        const code = text.charCodeAt(from + at);
-        const cell = state + (code < ASCII ? (columnOf[code] as number) : 0);
-        let entry = this.delta[cell] as number;
-        if (entry === UNSET) entry = this.resolve(cell);
-        if ((entry & 1) !== 0) {
-          noted[count++] = entry;
-          noted[count++] = from + at;
-        }
-        state = entry & ~1;
-      }
-    }
-    return count;
-  }
-
-  /**
    * The text in four lanes stepped together (see `scan`), over resolved transitions only:
    * notes each hit (entry, position) and returns how many numbers it noted, or -1 on meeting an
    * unresolved one, pausing there (`paused`) for `scan` to resolve it and call again. A step's entry is odd when it needs more than a load (a hit, or UNSET, which
    * is odd), so one test of the four entries keeps the common step to loads and adds.
    */
-  private lanes(text: string, noted: Int32Array): number {
+  private lanes(text: Uint8Array, length: number, noted: Int32Array): number {
     const { columnOf, delta, paused } = this;
-    const quarter = Math.ceil(text.length / LANES);
-    // Every lane's character is inside the text for all but the last LANES − 1 steps (`laneEnds`).
-    const steps = quarter + DEPTH - 1 - (LANES - 1);
+    const quarter = Math.ceil(length / LANES);
+    // The last lane starts LANES − 1 characters or fewer before a whole quarter from the end, so
+    // it reads up to LANES − 1 characters past the text: `bytesOf`'s zeros (column 0, back to the
+    // root, where no literal ends), which note no hit.
+    const steps = quarter + DEPTH - 1;
     const from1 = quarter - (DEPTH - 1);
     const from2 = from1 + quarter;
     const from3 = from2 + quarter;
@@ -317,14 +325,10 @@ export class LiteralScanner {
     let state2 = paused[2] as number;
     let state3 = paused[3] as number;
     for (let at = paused[8] as number; at < steps; at += 1) {
-      const code0 = text.charCodeAt(at);
-      const cell0 = state0 + (code0 < ASCII ? (columnOf[code0] as number) : 0);
-      const code1 = text.charCodeAt(from1 + at);
-      const cell1 = state1 + (code1 < ASCII ? (columnOf[code1] as number) : 0);
-      const code2 = text.charCodeAt(from2 + at);
-      const cell2 = state2 + (code2 < ASCII ? (columnOf[code2] as number) : 0);
-      const code3 = text.charCodeAt(from3 + at);
-      const cell3 = state3 + (code3 < ASCII ? (columnOf[code3] as number) : 0);
+      const cell0 = state0 + (columnOf[text[at] as number] as number);
+      const cell1 = state1 + (columnOf[text[from1 + at] as number] as number);
+      const cell2 = state2 + (columnOf[text[from2 + at] as number] as number);
+      const cell3 = state3 + (columnOf[text[from3 + at] as number] as number);
       const entry0 = delta[cell0] as number;
       const entry1 = delta[cell1] as number;
       const entry2 = delta[cell2] as number;
