@@ -57,7 +57,8 @@ function cpuNs(): number {
 /**
  * Runs the tasks in `rounds` rounds, rotating their order each round so that none always runs on a
  * warmer machine; in each round every task runs for `timeMs` of this process's CPU time after a
- * warm-up, one sample per run. Returns every round's measurements, in the tasks' own order.
+ * warm-up, one sample per run (a task's third element, when given, is its own time in place of
+ * `timeMs`). Returns every round's measurements, in the tasks' own order.
  *
  * CPU time rather than wall time: on a shared machine, wall time counts the moments another process
  * held the core, and for a stream from a server in a child process it counts that server's work and
@@ -65,16 +66,18 @@ function cpuNs(): number {
  * really did.
  */
 export async function cpuRounds(
-  tasks: ReadonlyArray<readonly [string, () => Promise<unknown>]>,
+  tasks: ReadonlyArray<
+    readonly [string, () => Promise<unknown>] | readonly [string, () => Promise<unknown>, number]
+  >,
   rounds: number,
-  timeMs: number,
+  timeMs = 200,
 ): Promise<Measured[][]> {
   const results: Measured[][] = [];
-  const budgetNs = timeMs * 1e6;
   for (let round = 0; round < rounds; round += 1) {
     const byName = new Map<string, Measured>();
     for (let index = 0; index < tasks.length; index += 1) {
-      const [name, task] = tasks[(index + round) % tasks.length]!;
+      const [name, task, ownMs] = tasks[(index + round) % tasks.length]!;
+      const budgetNs = (ownMs ?? timeMs) * 1e6;
       const warmUntil = cpuNs() + Math.min(budgetNs / 4, 100e6);
       while (cpuNs() < warmUntil) await task();
       const samples: number[] = [];

@@ -1,6 +1,6 @@
 import { Classification, FailureOrigin, FailureReason, NetworkPhase, SdkCondition } from './checks.ts';
 import { evidenceOf, type FeatureName, Features, secondsOf } from './features.ts';
-import { RULES, type RuleInput, type Verdict } from './rules.ts';
+import { RULES, type Rule, type RuleInput, type Verdict } from './rules.ts';
 import type {
   Classification as ClassificationType,
   DecidedBy,
@@ -8,7 +8,7 @@ import type {
   ProviderErrorMetadata,
   RuleId,
 } from './schemas.ts';
-import { TAXONOMY } from './taxonomy.ts';
+import { TAXONOMY, type TaxonomyRow } from './taxonomy.ts';
 import { WAIT_IN_WORDS } from './vocabulary.ts';
 
 /** A 429 whose wait is longer than this is a spent allowance, not a rate limit. */
@@ -59,23 +59,56 @@ export function classificationFor(
     decidedBy?: DecidedBy | undefined;
   } = {},
 ): ClassificationType {
-  const row = TAXONOMY[reason];
-  const retryable = row.retryable || (row.category === 'ambiguous' && extras.idempotent === true);
+  return classificationOf(
+    TAXONOMY[reason],
+    reason,
+    extras.retryAfterSeconds,
+    extras.userActionDetail,
+    extras.idempotent === true,
+    extras.callerAborted === true,
+    extras.decidedBy ?? { rule: 'assigned' },
+    false,
+  );
+}
+
+/**
+ * `classificationFor`, its extras passed one by one (classify builds no extras object) and the
+ * user action `contact_support` when `contactSupport`. A fresh object every call: the caller owns it.
+ */
+function classificationOf(
+  row: TaxonomyRow,
+  reason: FailureReasonType,
+  retryAfterSeconds: number | undefined,
+  userActionDetail: string | undefined,
+  idempotent: boolean,
+  callerAborted: boolean,
+  decidedBy: DecidedBy,
+  contactSupport: boolean,
+): ClassificationType {
+  const retryable = row.retryable || (row.category === 'ambiguous' && idempotent);
+  const { recovery } = row;
   const classification: ClassificationType = {
     category: row.category,
     reason,
     retryable,
-    userAction: { kind: row.userAction, detail: extras.userActionDetail ?? row.advice },
-    recovery: { ...row.recovery },
+    userAction: contactSupport
+      ? { kind: 'contact_support', detail: userActionDetail }
+      : { kind: row.userAction, detail: userActionDetail ?? row.advice },
+    // The three hints written out (a spread of the row's is a generic copy).
+    recovery: {
+      rotateCredential: recovery.rotateCredential,
+      fallback: recovery.fallback,
+      compress: recovery.compress,
+    },
     domain: row.domain,
     httpStatus: row.httpStatus,
     // An ambiguous failure the caller declared idempotent is simply retryable.
     nextStep: retryable && row.nextStep === 'retry_if_idempotent' ? 'retry' : row.nextStep,
-    callerAborted: extras.callerAborted === true,
+    callerAborted,
     overridden: false,
-    decidedBy: extras.decidedBy ?? { rule: 'assigned' },
+    decidedBy,
   };
-  if (extras.retryAfterSeconds !== undefined) classification.retryAfterSeconds = extras.retryAfterSeconds;
+  if (retryAfterSeconds !== undefined) classification.retryAfterSeconds = retryAfterSeconds;
   return classification;
 }
 
@@ -83,39 +116,6 @@ export function classificationFor(
 export function waitFromText(text: string): number | undefined {
   const words = WAIT_IN_WORDS.find(text.slice(0, 8192).toLowerCase());
   return words === undefined ? undefined : secondsOf(words);
-}
-
-/** The decision of the rule table: the verdict and the rule that gave it. */
-interface Decision {
-  verdict: Verdict;
-  rule: Exclude<RuleId, 'assigned'>;
-}
-
-/**
- * Runs the rule table over `features` (of `metadata`): the first rule with a verdict decides, and
- * is written into `decision`. Pure and provider-blind.
- */
-function decide(metadata: ProviderErrorMetadata, features: Features, decision: Decision): void {
-  const { origin } = metadata;
-  const status = metadata.statusCode;
-  const accountStatus =
-    status === undefined || status === 400 || status === 402 || status === 403 || status === 429;
-  const input: RuleInput = {
-    metadata,
-    features,
-    status,
-    providerSpoke: origin === 'http' || origin === 'stream_event' || origin === 'blocked_response',
-    accountStatus,
-  };
-  for (const rule of RULES) {
-    const verdict = rule.decide(input);
-    if (verdict !== undefined) {
-      decision.verdict = verdict;
-      decision.rule = rule.id;
-      return;
-    }
-  }
-  // Unreachable: the last rule always answers.
 }
 
 /** The override that applies to this classification: the function, or the entry of its rule. */
@@ -200,13 +200,15 @@ export function explainClassification(
  * (even one that is not valid metadata) gives a classification; `unknown` is never retryable.
  * `decidedBy` names the rule that decided and the evidence it matched.
  */
-export function classify(metadata: ProviderErrorMetadata, options: ClassifyOptions = {}): ClassificationType {
-  return run(metadata, options, undefined);
+export function classify(metadata: ProviderErrorMetadata, options?: ClassifyOptions): ClassificationType {
+  return run(metadata, options ?? NO_OPTIONS, undefined);
 }
 
 /**
  * `classify`; when `explained` is given, the features the rules read are kept in order and
  * handed back in it (only `explainClassification` needs their order).
+ *
+ * The rule table runs here: the first rule with a verdict decides. Pure and provider-blind.
  */
 function run(
   metadata: ProviderErrorMetadata,
@@ -214,25 +216,46 @@ function run(
   explained: { features?: Features } | undefined,
 ): ClassificationType {
   const safe = normalise(metadata);
-  const decision: Decision = { verdict: UNRECOGNISED, rule: 'unrecognised' };
+  const { origin } = safe;
+  let verdict = UNRECOGNISED;
+  let rule: Exclude<RuleId, 'assigned'> = 'unrecognised';
   let features: Features | undefined;
   try {
     features = new Features(safe, explained !== undefined);
-    decide(safe, features, decision);
+    const status = safe.statusCode;
+    const input: RuleInput = {
+      metadata: safe,
+      features,
+      status,
+      providerSpoke: origin === 'http' || origin === 'stream_event' || origin === 'blocked_response',
+      accountStatus:
+        status === undefined || status === 400 || status === 402 || status === 403 || status === 429,
+    };
+    // The rules that can answer on this origin, in table order; the last always answers.
+    const rules = rulesOn(origin, safe.sdkCondition !== undefined);
+    for (let index = 0; index < rules.length; index += 1) {
+      const candidate = rules[index] as Rule;
+      const answer = candidate.decide(input);
+      if (answer !== undefined) {
+        verdict = answer;
+        rule = candidate.id;
+        break;
+      }
+    }
   } catch {
-    decision.verdict = UNRECOGNISED;
-    decision.rule = 'unrecognised';
+    verdict = UNRECOGNISED;
+    rule = 'unrecognised';
     features = undefined;
   }
-  let { verdict, rule } = decision;
-  const transientish = TAXONOMY[verdict.reason].category === 'transient' || verdict.reason === 'quota';
+  let row = rowOf(verdict.reason);
+  const transientish = row.category === 'transient' || verdict.reason === 'quota';
   // The wait: the provider's structured one, else its words, read only when it can matter.
   let retryAfterSeconds = safe.retryAfterSeconds;
   // Only a provider's own words state a wait: a transport error's message never does.
-  const providerWords = safe.origin === 'http' || safe.origin === 'stream_event';
+  const providerWords = origin === 'http' || origin === 'stream_event';
   if (retryAfterSeconds === undefined && providerWords && (transientish || options.override !== undefined)) {
     try {
-      retryAfterSeconds = features?.waitInWords()?.seconds;
+      retryAfterSeconds = features?.waitInWords();
     } catch {
       retryAfterSeconds = undefined;
     }
@@ -243,32 +266,79 @@ function run(
     retryAfterSeconds !== undefined &&
     retryAfterSeconds > QUOTA_WAIT_THRESHOLD_SECONDS
   ) {
-    verdict = { reason: 'quota', evidence: `wait ${Math.round(retryAfterSeconds)}s` };
+    verdict = {
+      reason: 'quota',
+      evidence: `wait ${Math.round(retryAfterSeconds)}s`,
+      detail: undefined,
+      contactSupport: undefined,
+    };
     rule = 'long_wait';
+    row = TAXONOMY.quota;
   }
   const decidedBy: DecidedBy = { rule };
   if (verdict.evidence !== undefined && verdict.evidence !== '') {
     const evidence = evidenceOf(verdict.evidence);
     if (evidence !== '') decidedBy.evidence = evidence;
   }
-  const builtIn = classificationFor(verdict.reason, {
-    retryAfterSeconds: transientish ? retryAfterSeconds : undefined,
-    userActionDetail: verdict.detail,
-    idempotent: options.idempotent,
-    callerAborted: safe.origin === 'abort',
+  const builtIn = classificationOf(
+    row,
+    verdict.reason,
+    transientish ? retryAfterSeconds : undefined,
+    verdict.detail,
+    options.idempotent === true,
+    origin === 'abort',
     decidedBy,
-  });
-  if (verdict.contactSupport === true) {
-    builtIn.userAction = { kind: 'contact_support', detail: verdict.detail };
-  }
+    verdict.contactSupport === true,
+  );
   if (explained !== undefined && features !== undefined) explained.features = features;
   return options.override === undefined
     ? builtIn
-    : applyOverride(options.override, safe, builtIn, retryAfterSeconds, options.idempotent);
+    : applyOverride(options.override, plainMetadata(safe), builtIn, retryAfterSeconds, options.idempotent);
 }
 
+/**
+ * The rules of the table that can answer on an origin, in order (a rule gated to other origins,
+ * or needing an SDK condition the failure lacks, would return `undefined` having read nothing):
+ * an HTTP failure walks 26 rules of 40. Built per origin on first use.
+ */
+function rulesOn(origin: FailureOrigin, sdkCondition: boolean): readonly Rule[] {
+  const lists = sdkCondition ? RULES_WITH_CONDITION : RULES_WITHOUT_CONDITION;
+  let rules = lists.get(origin);
+  if (rules === undefined) {
+    rules = RULES.filter(
+      (candidate) =>
+        (candidate.origins === undefined || candidate.origins.includes(origin)) &&
+        (sdkCondition || candidate.needsSdkCondition !== true),
+    );
+    lists.set(origin, rules);
+  }
+  return rules;
+}
+
+const RULES_WITHOUT_CONDITION = new Map<FailureOrigin, readonly Rule[]>();
+const RULES_WITH_CONDITION = new Map<FailureOrigin, readonly Rule[]>();
+
+/**
+ * The taxonomy row of a reason: a Map read (a keyed read of TAXONOMY by a reason that varies from
+ * call to call is a megamorphic one). Built on first use.
+ */
+function rowOf(reason: FailureReasonType): TaxonomyRow {
+  rows ??= new Map(Object.entries(TAXONOMY) as Array<[FailureReasonType, TaxonomyRow]>);
+  return rows.get(reason) ?? TAXONOMY[reason];
+}
+
+let rows: Map<FailureReasonType, TaxonomyRow> | undefined;
+
+/** `classify`'s options when none are given (read only: a call allocates none). */
+const NO_OPTIONS: ClassifyOptions = Object.freeze({});
+
 /** The verdict when the rule table itself failed (never, but classify is total). */
-const UNRECOGNISED: Verdict = { reason: 'unknown' };
+const UNRECOGNISED: Verdict = Object.freeze({
+  reason: 'unknown',
+  evidence: undefined,
+  detail: undefined,
+  contactSupport: undefined,
+});
 
 // The closed sets normalise checks against: module-level, so a call allocates nothing for them
 // (normalise runs on every failure).
@@ -286,123 +356,175 @@ function readField(metadata: unknown, key: string): unknown {
 }
 
 function text(value: unknown): string | undefined {
-  return typeof value === 'string' ? value.slice(0, 8192) : undefined;
+  if (typeof value !== 'string') return undefined;
+  // Most fields are short: a length test is cheaper than a call to slice.
+  return value.length > 8192 ? value.slice(0, 8192) : value;
 }
 
 function finite(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
-/** The metadata's fields, as `normalise` reads them. */
-interface Fields {
-  provider: unknown;
-  message: unknown;
-  origin: unknown;
-  statusCode: unknown;
-  retryAfterSeconds: unknown;
-  sdkErrorType: unknown;
-  requestId: unknown;
-  providerCode: unknown;
-  providerType: unknown;
-  providerParam: unknown;
-  networkCode: unknown;
-  blockReason: unknown;
-  networkPhase: unknown;
-  quotaIds: unknown;
-  sdkCondition: unknown;
+/** The origin, when it is one of the closed set; else `unknown`. */
+function originOf(value: unknown): FailureOrigin {
+  // The last origin seen answers first (one comparison: an application's failures mostly share one).
+  if (value === lastOrigin) return lastOrigin;
+  if (typeof value !== 'string' || !ORIGINS.has(value)) return 'unknown';
+  lastOrigin = value as FailureOrigin;
+  return lastOrigin;
+}
+
+let lastOrigin: FailureOrigin = 'http';
+
+/** At most 50 quota ids, strings only, each at most 200 characters; `undefined` when not an array (or a proxy throws). */
+function quotaIdsOf(value: unknown): string[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  try {
+    return value
+      .slice(0, 50)
+      .filter((id): id is string => typeof id === 'string')
+      .map((id) => id.slice(0, 200));
+  } catch {
+    return undefined;
+  }
 }
 
 /**
- * Reads every field once: each read is a property load by a constant name (one inline-cached load
- * where the metadata has one shape, as an extractor's always has), in one `try`; when a read
- * throws, the fields are read again one by one, each throwing read giving `undefined`.
+ * The metadata as the rules and `Features` read it: only well-typed fields, and every field
+ * present (`undefined` when absent), so that every classify builds an object of ONE shape and
+ * each rule's field load is a monomorphic one (a plain object with only the present fields had a
+ * shape per combination of fields, and the loads in the rules went megamorphic). An override
+ * sees `plainMetadata` of it, a plain object with only the present fields, as before.
  */
-function readFields(metadata: unknown): Fields {
+class Normalised {
+  readonly provider: string;
+  readonly message: string;
+  readonly origin: ProviderErrorMetadata['origin'];
+  readonly statusCode: number | undefined;
+  readonly retryAfterSeconds: number | undefined;
+  readonly sdkErrorType: string | undefined;
+  readonly requestId: string | undefined;
+  readonly providerCode: string | undefined;
+  readonly providerType: string | undefined;
+  readonly providerParam: string | undefined;
+  readonly networkCode: string | undefined;
+  readonly blockReason: string | undefined;
+  readonly networkPhase: ProviderErrorMetadata['networkPhase'];
+  readonly quotaIds: string[] | undefined;
+  readonly sdkCondition: SdkCondition | undefined;
+
+  // One parameter a field (not an object of them): the reads below pass them straight in.
+  constructor(
+    provider: unknown,
+    message: unknown,
+    origin: unknown,
+    statusCode: unknown,
+    retryAfterSeconds: unknown,
+    sdkErrorType: unknown,
+    requestId: unknown,
+    providerCode: unknown,
+    providerType: unknown,
+    providerParam: unknown,
+    networkCode: unknown,
+    blockReason: unknown,
+    networkPhase: unknown,
+    quotaIds: unknown,
+    sdkCondition: unknown,
+  ) {
+    this.provider = text(provider) ?? 'unknown';
+    this.message = text(message) ?? '';
+    this.origin = originOf(origin);
+    const status = finite(statusCode);
+    this.statusCode = status !== undefined && Number.isInteger(status) ? status : undefined;
+    const retryAfter = finite(retryAfterSeconds);
+    this.retryAfterSeconds = retryAfter !== undefined && retryAfter >= 0 ? retryAfter : undefined;
+    this.sdkErrorType = text(sdkErrorType);
+    this.requestId = text(requestId);
+    this.providerCode = text(providerCode);
+    this.providerType = text(providerType);
+    this.providerParam = text(providerParam);
+    this.networkCode = text(networkCode);
+    this.blockReason = text(blockReason);
+    const phase = text(networkPhase);
+    this.networkPhase =
+      phase !== undefined && PHASES.has(phase) ? (phase as ProviderErrorMetadata['networkPhase']) : undefined;
+    this.quotaIds = quotaIdsOf(quotaIds);
+    // A plain lookup, not zod's safeParse: a failed parse builds an error object on every call.
+    this.sdkCondition =
+      typeof sdkCondition === 'string' && CONDITIONS.has(sdkCondition)
+        ? (sdkCondition as SdkCondition)
+        : undefined;
+  }
+}
+
+/**
+ * Keeps only well-typed fields, so that classify stays total on malformed metadata. Reads every
+ * field once: each read is a property load by a constant name (one inline-cached load where the
+ * metadata has one shape, as an extractor's always has), in one `try`; when a read throws, the
+ * fields are read again one by one, each throwing read giving `undefined`.
+ */
+function normalise(metadata: unknown): Normalised {
   if (metadata !== null && typeof metadata === 'object') {
     const m = metadata as Record<string, unknown>;
     try {
-      return {
-        provider: m.provider,
-        message: m.message,
-        origin: m.origin,
-        statusCode: m.statusCode,
-        retryAfterSeconds: m.retryAfterSeconds,
-        sdkErrorType: m.sdkErrorType,
-        requestId: m.requestId,
-        providerCode: m.providerCode,
-        providerType: m.providerType,
-        providerParam: m.providerParam,
-        networkCode: m.networkCode,
-        blockReason: m.blockReason,
-        networkPhase: m.networkPhase,
-        quotaIds: m.quotaIds,
-        sdkCondition: m.sdkCondition,
-      };
+      return new Normalised(
+        m.provider,
+        m.message,
+        m.origin,
+        m.statusCode,
+        m.retryAfterSeconds,
+        m.sdkErrorType,
+        m.requestId,
+        m.providerCode,
+        m.providerType,
+        m.providerParam,
+        m.networkCode,
+        m.blockReason,
+        m.networkPhase,
+        m.quotaIds,
+        m.sdkCondition,
+      );
     } catch {
       // A getter or proxy threw: read field by field below.
     }
   }
-  return {
-    provider: readField(metadata, 'provider'),
-    message: readField(metadata, 'message'),
-    origin: readField(metadata, 'origin'),
-    statusCode: readField(metadata, 'statusCode'),
-    retryAfterSeconds: readField(metadata, 'retryAfterSeconds'),
-    sdkErrorType: readField(metadata, 'sdkErrorType'),
-    requestId: readField(metadata, 'requestId'),
-    providerCode: readField(metadata, 'providerCode'),
-    providerType: readField(metadata, 'providerType'),
-    providerParam: readField(metadata, 'providerParam'),
-    networkCode: readField(metadata, 'networkCode'),
-    blockReason: readField(metadata, 'blockReason'),
-    networkPhase: readField(metadata, 'networkPhase'),
-    quotaIds: readField(metadata, 'quotaIds'),
-    sdkCondition: readField(metadata, 'sdkCondition'),
-  };
+  return new Normalised(
+    readField(metadata, 'provider'),
+    readField(metadata, 'message'),
+    readField(metadata, 'origin'),
+    readField(metadata, 'statusCode'),
+    readField(metadata, 'retryAfterSeconds'),
+    readField(metadata, 'sdkErrorType'),
+    readField(metadata, 'requestId'),
+    readField(metadata, 'providerCode'),
+    readField(metadata, 'providerType'),
+    readField(metadata, 'providerParam'),
+    readField(metadata, 'networkCode'),
+    readField(metadata, 'blockReason'),
+    readField(metadata, 'networkPhase'),
+    readField(metadata, 'quotaIds'),
+    readField(metadata, 'sdkCondition'),
+  );
 }
 
-/** Keeps only well-typed fields, so that classify stays total on malformed metadata. */
-function normalise(metadata: unknown): ProviderErrorMetadata {
-  const fields = readFields(metadata);
-  const origin = text(fields.origin);
+/** The normalised metadata as an override sees it: a plain object of the present fields, in this order. */
+function plainMetadata(safe: Normalised): ProviderErrorMetadata {
   const result: ProviderErrorMetadata = {
-    provider: text(fields.provider) ?? 'unknown',
-    message: text(fields.message) ?? '',
-    origin:
-      origin !== undefined && ORIGINS.has(origin) ? (origin as ProviderErrorMetadata['origin']) : 'unknown',
+    provider: safe.provider,
+    message: safe.message,
+    origin: safe.origin,
   };
-  const status = finite(fields.statusCode);
-  if (status !== undefined && Number.isInteger(status)) result.statusCode = status;
-  const retryAfter = finite(fields.retryAfterSeconds);
-  if (retryAfter !== undefined && retryAfter >= 0) result.retryAfterSeconds = retryAfter;
-  // One statement a field (not a loop over the names): each store has a constant name, and the
-  // fields are added in the same order as before.
-  const sdkErrorType = text(fields.sdkErrorType);
-  if (sdkErrorType !== undefined) result.sdkErrorType = sdkErrorType;
-  const requestId = text(fields.requestId);
-  if (requestId !== undefined) result.requestId = requestId;
-  const providerCode = text(fields.providerCode);
-  if (providerCode !== undefined) result.providerCode = providerCode;
-  const providerType = text(fields.providerType);
-  if (providerType !== undefined) result.providerType = providerType;
-  const providerParam = text(fields.providerParam);
-  if (providerParam !== undefined) result.providerParam = providerParam;
-  const networkCode = text(fields.networkCode);
-  if (networkCode !== undefined) result.networkCode = networkCode;
-  const blockReason = text(fields.blockReason);
-  if (blockReason !== undefined) result.blockReason = blockReason;
-  const phase = text(fields.networkPhase);
-  if (phase !== undefined && PHASES.has(phase))
-    result.networkPhase = phase as ProviderErrorMetadata['networkPhase'];
-  const { quotaIds } = fields;
-  if (Array.isArray(quotaIds))
-    result.quotaIds = quotaIds
-      .slice(0, 50)
-      .filter((id): id is string => typeof id === 'string')
-      .map((id) => id.slice(0, 200));
-  // A plain lookup, not zod's safeParse: a failed parse builds an error object on every call.
-  const condition = fields.sdkCondition;
-  if (typeof condition === 'string' && CONDITIONS.has(condition))
-    result.sdkCondition = condition as SdkCondition;
+  if (safe.statusCode !== undefined) result.statusCode = safe.statusCode;
+  if (safe.retryAfterSeconds !== undefined) result.retryAfterSeconds = safe.retryAfterSeconds;
+  if (safe.sdkErrorType !== undefined) result.sdkErrorType = safe.sdkErrorType;
+  if (safe.requestId !== undefined) result.requestId = safe.requestId;
+  if (safe.providerCode !== undefined) result.providerCode = safe.providerCode;
+  if (safe.providerType !== undefined) result.providerType = safe.providerType;
+  if (safe.providerParam !== undefined) result.providerParam = safe.providerParam;
+  if (safe.networkCode !== undefined) result.networkCode = safe.networkCode;
+  if (safe.blockReason !== undefined) result.blockReason = safe.blockReason;
+  if (safe.networkPhase !== undefined) result.networkPhase = safe.networkPhase;
+  if (safe.quotaIds !== undefined) result.quotaIds = safe.quotaIds;
+  if (safe.sdkCondition !== undefined) result.sdkCondition = safe.sdkCondition;
   return result;
 }

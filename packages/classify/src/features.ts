@@ -89,8 +89,8 @@ const VOCABULARY_OF: Readonly<Record<TextFeature, Vocabulary>> = {
 };
 
 /**
- * Each feature's index in FEATURE_NAMES: its slot in `Features`' values and its bit (1 << index)
- * in the masks of what was read and what may match. Written out, not built from FEATURE_NAMES, so
+ * Each feature's index in FEATURE_NAMES: its slot in `Features`' values, its bit (1 << index)
+ * in the masks of what was read and what may match, and what a rule passes to `Features.get`. Written out, not built from FEATURE_NAMES, so
  * that it is an object of fixed shape (a keyed read of it is one inline-cached load; a test checks
  * it against FEATURE_NAMES).
  */
@@ -245,46 +245,39 @@ export function searchStart(filter: Prefilter, first: number, among: number): nu
 /**
  * The text features that have at least one candidate entry in the last scan (bit i: feature i),
  * or whose row of the literal table is out of step with its patterns (the whole vocabulary runs).
- * Each feature's entries are a run of at most 32 lists, so within two words of the answer: one
- * mask per word, made on first use.
+ * A scan leaves a few candidates (2–9 of 72 lists on the bench's messages): this walks the set
+ * bits of the answer, each naming its list's feature (a loop over every feature read two words
+ * for each of 23).
  */
 function possibleFeatures(filter: Prefilter): number {
-  featureMasks ??= masksOf(filter);
-  const masks = featureMasks;
+  featureBitOfList ??= featureBitsOf(filter);
+  const bitOf = featureBitOfList;
   const { candidates } = filter;
   let possible = outOfStep;
-  for (let index = 1; index < FEATURE_NAMES.length; index += 1) {
-    const word = masks[3 * index] as number;
-    if (
-      (((candidates[word] as number) & (masks[3 * index + 1] as number)) |
-        ((candidates[word + 1] as number) & (masks[3 * index + 2] as number))) !==
-      0
-    ) {
-      possible |= 1 << index;
+  for (let word = 0; word < candidates.length; word += 1) {
+    for (let bits = candidates[word] as number; bits !== 0; bits &= bits - 1) {
+      possible |= bitOf[(word << 5) + 31 - Math.clz32(bits & -bits)] as number;
     }
   }
   return possible;
 }
 
-/** Per feature: the word its first entry is in, its entries' bits there and in the next word. */
-let featureMasks: Int32Array | undefined;
+/** Per list of the scanner: its feature's bit (1 << index in FEATURE_NAMES). */
+let featureBitOfList: Int32Array | undefined;
 /** The features whose literal table row has another length than their patterns (none, when tested). */
 let outOfStep = 0;
 
-function masksOf(filter: Prefilter): Int32Array {
-  const masks = new Int32Array(3 * FEATURE_NAMES.length);
+function featureBitsOf(filter: Prefilter): Int32Array {
+  // A slot for every bit of the answer (lists past the last one have no bit set, and slot 0).
+  const bits = new Int32Array(32 * filter.candidates.length);
   for (let index = 1; index < FEATURE_NAMES.length; index += 1) {
     const vocabulary = VOCABULARY_OF[FEATURE_NAMES[index] as TextFeature];
     const first = filter.firstEntry[index] as number;
     const count = filter.entryCount[index] as number;
     if (count !== vocabulary.patterns().length || count > 32) outOfStep |= 1 << index;
-    masks[3 * index] = first >> 5;
-    for (let entry = first; entry < first + count; entry += 1) {
-      const at = 3 * index + 1 + ((entry >> 5) - (first >> 5));
-      masks[at] = (masks[at] as number) | (1 << (entry & 31));
-    }
+    for (let entry = first; entry < first + count; entry += 1) bits[entry] = 1 << index;
   }
-  return masks;
+  return bits;
 }
 
 /** The window a structured quota id names (only the window: the tier never decides). */
@@ -343,18 +336,21 @@ export class Features {
     return this.textCache;
   }
 
-  /** The piece of the provider's words that shows a feature, or `undefined`. */
-  get(name: TextFeature): string | undefined {
-    // Kept small so that it inlines into each rule, where `name` is a constant.
-    const index = INDEX_OF[name];
+  /**
+   * The piece of the provider's words that shows a text feature, or `undefined`. `index` is the
+   * feature's INDEX_OF (a text feature's: not quotaIdWindow's). An index, not a name: get is not
+   * inlined into most rules, and finding the index of a name that varies (a keyed read of
+   * INDEX_OF, or a Map read) was a third of the rule walk's time (measured).
+   */
+  get(index: number): string | undefined {
     if (((this.readMask >>> index) & 1) === 1) return this.values[index] as string | undefined;
     // After the scan, a feature with no candidate entry is absent: noted here, without a call.
     if (((this.possible >>> index) & 1) === 0) {
       this.readMask |= 1 << index;
-      this.order?.push(name);
+      this.order?.push(FEATURE_NAMES[index] as FeatureName);
       return undefined;
     }
-    return this.read(name, index);
+    return this.read(FEATURE_NAMES[index] as TextFeature, index);
   }
 
   /** Reads a text feature for the first time. */
@@ -405,7 +401,12 @@ export class Features {
   quotaIdWindow(): QuotaIdWindow | undefined {
     if ((this.readMask & 1) === 1) return this.values[INDEX_OF.quotaIdWindow] as QuotaIdWindow | undefined;
     let result: QuotaIdWindow | undefined;
-    const ids = this.metadata.quotaIds ?? [];
+    const ids = this.metadata.quotaIds;
+    // Most failures carry no quota ids: no empty array, no loops.
+    if (ids === undefined) {
+      this.remember('quotaIdWindow', 0, undefined);
+      return undefined;
+    }
     for (const id of ids) {
       if (QUOTA_ID_LONG.find(id.toLowerCase()) !== undefined) {
         result = { window: 'long', quotaId: id };
@@ -424,17 +425,15 @@ export class Features {
     return result;
   }
 
-  /** The wait the provider states in words, in seconds, with the words. */
-  waitInWords(): { seconds: number; words: string } | undefined {
-    const words = this.get('waitInWords');
-    if (words === undefined) return undefined;
-    const seconds = secondsOf(words);
-    return seconds === undefined ? undefined : { seconds, words };
+  /** The wait the provider states in words, in seconds. */
+  waitInWords(): number | undefined {
+    const words = this.get(INDEX_OF.waitInWords);
+    return words === undefined ? undefined : secondsOf(words);
   }
 
   /** "Limit 7000, ... Requested ~12903": the words, when the request alone is larger than the limit. */
   requestOverLimit(): string | undefined {
-    const words = this.get('limitNumbers');
+    const words = this.get(INDEX_OF.limitNumbers);
     if (words === undefined) return undefined;
     // The first two numbers, read with one exec loop (matchAll's iterator and array were a fifth
     // of classify's time on a rate-limit message).
@@ -444,8 +443,9 @@ export class Features {
     const second = first === null ? null : limitNumberPattern.exec(words);
     limitNumberPattern.lastIndex = 0;
     if (first === null || second === null) return undefined;
-    const limit = Number((first[1] ?? '').replace(/,/g, ''));
-    const requested = Number((second[1] ?? '').replace(/,/g, ''));
+    // replaceAll with a string: a regex literal here was a new RegExp object on each run.
+    const limit = Number((first[1] ?? '').replaceAll(',', ''));
+    const requested = Number((second[1] ?? '').replaceAll(',', ''));
     return requested > limit && limit >= 0 ? words : undefined;
   }
 

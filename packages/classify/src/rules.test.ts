@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { Features } from './features.ts';
 import {
   classify,
   explainClassification,
@@ -12,7 +13,15 @@ import {
   type ProviderErrorMetadata,
   RuleId,
 } from './index.ts';
-import { MAX_EVIDENCE_LENGTH, RULES, waitFromText } from './toolkit.ts';
+import type { RuleInput } from './rules.ts';
+import {
+  FAILURE_ORIGINS,
+  MAX_EVIDENCE_LENGTH,
+  NETWORK_PHASES,
+  RULES,
+  SDK_CONDITIONS,
+  waitFromText,
+} from './toolkit.ts';
 
 type Extra = Partial<ProviderErrorMetadata>;
 const http = (statusCode: number, message: string, extra: Extra = {}): ProviderErrorMetadata => ({
@@ -745,6 +754,52 @@ describe('the rule table', () => {
     // The table runs in the enum's order; long_wait (after the table) and assigned are not rows.
     expect(RULES.map((rule) => rule.id)).toEqual(
       RuleId.options.filter((id) => id !== 'long_wait' && id !== 'assigned'),
+    );
+  });
+
+  it("a rule's gate (origins, an SDK condition) hides no answer: off it, the rule answers nothing and reads nothing", () => {
+    // classify walks only the rules whose gate the failure passes: the gate must be implied by the rule's own test.
+    const gated = RULES.filter((rule) => rule.origins !== undefined || rule.needsSdkCondition === true);
+    expect(gated.length).toBeGreaterThan(0);
+    const metadata = fc.record({
+      message: fc.oneof(fc.constantFrom(...CASES.map((entry) => entry.metadata.message)), fc.string()),
+      statusCode: fc.option(
+        fc.constantFrom(200, 400, 401, 402, 403, 404, 408, 413, 415, 422, 429, 500, 503, 529),
+        {
+          nil: undefined,
+        },
+      ),
+      quotaIds: fc.option(fc.constantFrom(['PerDay'], ['PerMinute'], ['RequestsPerMinutePerProject']), {
+        nil: undefined,
+      }),
+      networkPhase: fc.option(fc.constantFrom(...NETWORK_PHASES), { nil: undefined }),
+      sdkCondition: fc.option(fc.constantFrom(...SDK_CONDITIONS), { nil: undefined }),
+      blockReason: fc.option(fc.constantFrom('SAFETY', 'length'), { nil: undefined }),
+      sdkErrorType: fc.option(fc.constantFrom('BadRequestError', 'TypeError'), { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(metadata, fc.constantFrom(...FAILURE_ORIGINS), (fields, origin) => {
+        const input = { provider: 'test', ...fields, origin } as ProviderErrorMetadata;
+        for (const rule of gated) {
+          const offGate =
+            (rule.origins !== undefined && !rule.origins.includes(origin)) ||
+            (rule.needsSdkCondition === true && input.sdkCondition === undefined);
+          if (!offGate) continue;
+          const features = new Features(input, true);
+          const status = input.statusCode;
+          const ruleInput: RuleInput = {
+            metadata: input,
+            features,
+            status,
+            providerSpoke: origin === 'http' || origin === 'stream_event' || origin === 'blocked_response',
+            accountStatus:
+              status === undefined || status === 400 || status === 402 || status === 403 || status === 429,
+          };
+          expect(rule.decide(ruleInput), rule.id).toBeUndefined();
+          expect(features.summary(), rule.id).toEqual({});
+        }
+      }),
+      { numRuns: 1500 },
     );
   });
 

@@ -1,5 +1,5 @@
-import type { Features } from './features.ts';
-import type { FailureReason, ProviderErrorMetadata, RuleId } from './schemas.ts';
+import { INDEX_OF as FEATURE, type Features } from './features.ts';
+import type { FailureOrigin, FailureReason, ProviderErrorMetadata, RuleId } from './schemas.ts';
 
 /** What one rule of the table concluded. */
 export interface Verdict {
@@ -27,8 +27,19 @@ export interface RuleInput {
 export interface Rule {
   readonly id: Exclude<RuleId, 'long_wait' | 'assigned'>;
   readonly means: string;
+  /**
+   * The origins on which the rule can answer (and read features), when only some: on any other,
+   * `decide` returns `undefined` having read nothing, so classify does not call it (it walks the
+   * rules of the failure's origin; a test checks each gate against its rule's test).
+   */
+  readonly origins?: readonly FailureOrigin[];
+  /** The rule answers only on an SDK condition (`metadata.sdkCondition`): without one, classify skips it. */
+  readonly needsSdkCondition?: true;
   readonly decide: (input: RuleInput) => Verdict | undefined;
 }
+
+/** Where the provider spoke: an HTTP error, a stream error event, a withheld answer. */
+const SPOKE = ['http', 'stream_event', 'blocked_response'] as const satisfies readonly FailureOrigin[];
 
 const NETWORK_REASON_BY_PHASE = {
   dns: 'endpoint',
@@ -74,19 +85,46 @@ export function reasonFromStatus(status: number): FailureReason {
   }
 }
 
-const when = (
+/**
+ * A verdict. Every verdict has the same four fields (`undefined` where absent), so classify's reads
+ * of the one a rule gave stay monomorphic (an object literal per rule, with its own set of fields,
+ * was a shape per rule). A verdict is never changed: one whose fields are all constant is built
+ * once (`fixed`), not per call.
+ */
+const verdict = (
   reason: FailureReason,
-  evidence: string | undefined,
-  extra: Omit<Verdict, 'reason' | 'evidence'> = {},
-): Verdict | undefined => (evidence === undefined ? undefined : { reason, evidence, ...extra });
+  evidence?: string | undefined,
+  detail?: string | undefined,
+  contactSupport?: boolean | undefined,
+): Verdict => ({ reason, evidence, detail, contactSupport });
+
+/** A verdict built once, shared by every call of its rule (frozen: nothing may change it). */
+const fixed = (reason: FailureReason, evidence?: string): Verdict => Object.freeze(verdict(reason, evidence));
+
+/** The verdict `reason` with `evidence` as its evidence, when there is evidence. */
+const when = (reason: FailureReason, evidence: string | undefined): Verdict | undefined =>
+  evidence === undefined ? undefined : verdict(reason, evidence);
 
 const below500 = (status: number | undefined): boolean => status === undefined || status < 500;
 
 /** A window or an allowance counts where a limit is in question: a 429, or limit words nearby. */
 const limitInQuestion = (input: RuleInput): boolean =>
-  input.accountStatus && (input.status === 429 || input.features.get('limitContext') !== undefined);
+  input.accountStatus && (input.status === 429 || input.features.get(FEATURE.limitContext) !== undefined);
 
 const ACCOUNT_BLOCKED = 'The provider has blocked this account. Contact its support.';
+
+// The verdicts whose every field is constant.
+const LOCAL_BUG = fixed('local_bug');
+const CANCELLED = fixed('cancelled');
+const UNKNOWN = fixed('unknown');
+const MISSING_CREDENTIALS = fixed('auth', 'sdkCondition missing_credentials');
+const MISSING_REGION = fixed('endpoint', 'sdkCondition missing_region');
+const STREAM_INCOMPLETE = fixed('interrupted', 'sdkCondition stream_incomplete');
+const UNKNOWN_MODEL = fixed('model_not_found', 'sdkCondition unknown_model');
+const STATUS_401 = fixed('auth', 'status 401');
+const STATUS_402 = fixed('billing', 'status 402');
+const STATUS_403 = fixed('permission', 'status 403');
+const STATUS_429 = fixed('rate_limit', 'status 429');
 
 /**
  * THE rule table, in order: the first rule that gives a verdict decides. Structured fields
@@ -98,142 +136,145 @@ export const RULES: readonly Rule[] = [
   {
     id: 'local_error',
     means: 'A programming error thrown before or after the provider call.',
-    decide: ({ metadata }) => (metadata.origin === 'local' ? { reason: 'local_bug' } : undefined),
+    origins: ['local'],
+    decide: ({ metadata }) => (metadata.origin === 'local' ? LOCAL_BUG : undefined),
   },
   {
     id: 'caller_abort',
     means: "The caller's own AbortSignal ended the call: not a provider failure.",
-    decide: ({ metadata }) => (metadata.origin === 'abort' ? { reason: 'cancelled' } : undefined),
+    origins: ['abort'],
+    decide: ({ metadata }) => (metadata.origin === 'abort' ? CANCELLED : undefined),
   },
   {
     id: 'sdk_missing_credentials',
     means: 'The SDK (its adapter says) was built without a key or credentials: nothing was sent.',
+    needsSdkCondition: true,
     decide: ({ metadata }) =>
-      metadata.sdkCondition === 'missing_credentials'
-        ? { reason: 'auth', evidence: 'sdkCondition missing_credentials' }
-        : undefined,
+      metadata.sdkCondition === 'missing_credentials' ? MISSING_CREDENTIALS : undefined,
   },
   {
     id: 'sdk_missing_region',
     means: 'The SDK (its adapter says) has no region or endpoint to build a URL: nothing was sent.',
-    decide: ({ metadata }) =>
-      metadata.sdkCondition === 'missing_region'
-        ? { reason: 'endpoint', evidence: 'sdkCondition missing_region' }
-        : undefined,
+    needsSdkCondition: true,
+    decide: ({ metadata }) => (metadata.sdkCondition === 'missing_region' ? MISSING_REGION : undefined),
   },
   {
     id: 'sdk_stream_incomplete',
     means: 'The SDK (its adapter says) could not assemble an answer from a cut or malformed stream.',
-    decide: ({ metadata }) =>
-      metadata.sdkCondition === 'stream_incomplete'
-        ? { reason: 'interrupted', evidence: 'sdkCondition stream_incomplete' }
-        : undefined,
+    needsSdkCondition: true,
+    decide: ({ metadata }) => (metadata.sdkCondition === 'stream_incomplete' ? STREAM_INCOMPLETE : undefined),
   },
   {
     id: 'sdk_unknown_model',
     means: 'The SDK (its adapter says) has no model of that id in its registry: nothing was sent.',
-    decide: ({ metadata }) =>
-      metadata.sdkCondition === 'unknown_model'
-        ? { reason: 'model_not_found', evidence: 'sdkCondition unknown_model' }
-        : undefined,
+    needsSdkCondition: true,
+    decide: ({ metadata }) => (metadata.sdkCondition === 'unknown_model' ? UNKNOWN_MODEL : undefined),
   },
   {
     id: 'blocked_overflow',
     means: 'A success answer was withheld because the input or output hit the length limit.',
+    origins: ['blocked_response'],
     decide: ({ metadata, features }) =>
-      metadata.origin === 'blocked_response' ? when('context_overflow', features.get('overflow')) : undefined,
+      metadata.origin === 'blocked_response'
+        ? when('context_overflow', features.get(FEATURE.overflow))
+        : undefined,
   },
   {
     id: 'blocked_answer',
     means: "A success answer was withheld by the provider's safety system.",
+    origins: ['blocked_response'],
     decide: ({ metadata }) =>
       metadata.origin === 'blocked_response'
-        ? { reason: 'content_policy', evidence: metadata.blockReason ?? metadata.providerCode }
+        ? verdict('content_policy', metadata.blockReason ?? metadata.providerCode)
         : undefined,
   },
   {
     id: 'overflow_vocabulary',
     means: 'The provider says the input does not fit the context: wins over a 5xx, a 429 and a stream error.',
+    origins: [...SPOKE, 'validation'],
     decide: ({ metadata, features, providerSpoke }) => {
       if (!providerSpoke && metadata.origin !== 'validation') return undefined;
-      const overflow = features.get('overflow');
-      if (overflow !== undefined) return { reason: 'context_overflow', evidence: overflow };
+      const overflow = features.get(FEATURE.overflow);
+      if (overflow !== undefined) return verdict('context_overflow', overflow);
       // "too many tokens" is the input's size only when no window or throttle is named beside it.
-      const ambiguous = features.get('ambiguousOverflow');
+      const ambiguous = features.get(FEATURE.ambiguousOverflow);
       if (
         ambiguous === undefined ||
-        features.get('shortWindow') !== undefined ||
-        features.get('longWindow') !== undefined ||
-        features.get('throttle') !== undefined
+        features.get(FEATURE.shortWindow) !== undefined ||
+        features.get(FEATURE.longWindow) !== undefined ||
+        features.get(FEATURE.throttle) !== undefined
       )
         return undefined;
-      return { reason: 'context_overflow', evidence: ambiguous };
+      return verdict('context_overflow', ambiguous);
     },
   },
   {
     id: 'request_too_large',
     means:
       'A 429/413 saying (in words, or with numbers: Requested > Limit) that this one request is larger than the per-minute budget: waiting never helps.',
+    origins: SPOKE,
     decide: ({ status, features, providerSpoke }) =>
       providerSpoke && (status === 429 || status === 413)
-        ? when('context_overflow', features.get('tooLargeForBudget') ?? features.requestOverLimit())
+        ? when('context_overflow', features.get(FEATURE.tooLargeForBudget) ?? features.requestOverLimit())
         : undefined,
   },
   {
     id: 'network_phase',
     means:
       'A transport failure: its phase decides (dns → endpoint, connect → connection, later → interrupted).',
+    origins: ['network'],
     decide: ({ metadata }) => {
       if (metadata.origin !== 'network') return undefined;
       const phase = metadata.networkPhase ?? 'unknown';
-      return {
-        reason: NETWORK_REASON_BY_PHASE[phase],
-        evidence: `${metadata.networkCode ?? 'network'} (${phase})`,
-      };
+      return verdict(NETWORK_REASON_BY_PHASE[phase], `${metadata.networkCode ?? 'network'} (${phase})`);
     },
   },
   {
     id: 'deadline',
     means: 'A deadline fired: before the answer it is a timeout, during the body or stream an interruption.',
+    origins: ['timeout'],
     decide: ({ metadata }) => {
       if (metadata.origin !== 'timeout') return undefined;
       const phase = metadata.networkPhase ?? 'unknown';
-      return {
-        reason: phase === 'stream' || phase === 'response_body' ? 'interrupted' : 'timeout',
-        evidence: `timeout (${phase})`,
-      };
+      return verdict(
+        phase === 'stream' || phase === 'response_body' ? 'interrupted' : 'timeout',
+        `timeout (${phase})`,
+      );
     },
   },
   {
     id: 'unreadable_body',
     means: 'A success status whose body could not be read.',
+    origins: ['malformed_response'],
     decide: ({ metadata, status }) =>
       metadata.origin === 'malformed_response' && (status === undefined || status < 400)
-        ? {
-            reason: 'interrupted',
-            detail: 'The provider answered with a body that could not be read.',
-            evidence: status === undefined ? 'unreadable body' : `status ${status}, unreadable body`,
-          }
+        ? verdict(
+            'interrupted',
+            status === undefined ? 'unreadable body' : `status ${status}, unreadable body`,
+            'The provider answered with a body that could not be read.',
+          )
         : undefined,
   },
   {
     id: 'success_status',
     means: 'A non-error status reached an extractor with no provider words.',
+    origins: ['network', 'timeout', 'abort', 'malformed_response', 'local', 'validation', 'unknown'],
     decide: ({ status, providerSpoke }) =>
       status !== undefined && status < 400 && !providerSpoke
-        ? { reason: 'unknown', evidence: `status ${status}` }
+        ? verdict('unknown', `status ${status}`)
         : undefined,
   },
   {
     id: 'no_provider_signal',
     means: 'No status, no provider words and no SDK error type: nothing to read.',
+    origins: ['network', 'timeout', 'abort', 'malformed_response', 'local', 'unknown'],
     decide: ({ metadata, status, providerSpoke }) =>
       status === undefined &&
       !providerSpoke &&
       metadata.origin !== 'validation' &&
       metadata.sdkErrorType === undefined &&
       metadata.providerType === undefined
-        ? { reason: 'unknown' }
+        ? UNKNOWN
         : undefined,
   },
   {
@@ -241,7 +282,7 @@ export const RULES: readonly Rule[] = [
     means: 'A structured quota id with a day/week/month window: a spent allowance (the tier never counts).',
     decide: ({ features }) => {
       const window = features.quotaIdWindow();
-      return window?.window === 'long' ? { reason: 'quota', evidence: window.quotaId } : undefined;
+      return window?.window === 'long' ? verdict('quota', window.quotaId) : undefined;
     },
   },
   {
@@ -249,60 +290,63 @@ export const RULES: readonly Rule[] = [
     means: 'A structured quota id with a second/minute window: a rate limit, whatever the text or tier says.',
     decide: ({ features }) => {
       const window = features.quotaIdWindow();
-      return window?.window === 'short' ? { reason: 'rate_limit', evidence: window.quotaId } : undefined;
+      return window?.window === 'short' ? verdict('rate_limit', window.quotaId) : undefined;
     },
   },
   {
     id: 'account_block',
     means: 'An account block only the provider can lift: permission, contact support.',
-    decide: ({ features }) =>
-      when('permission', features.get('accountBlock'), { detail: ACCOUNT_BLOCKED, contactSupport: true }),
+    decide: ({ features }) => {
+      const block = features.get(FEATURE.accountBlock);
+      return block === undefined ? undefined : verdict('permission', block, ACCOUNT_BLOCKED, true);
+    },
   },
   {
     id: 'payment_status',
     means: '402 is the billing status: allowance words in its text do not move it.',
-    decide: ({ status }) => (status === 402 ? { reason: 'billing', evidence: 'status 402' } : undefined),
+    decide: ({ status }) => (status === 402 ? STATUS_402 : undefined),
   },
   {
     id: 'long_window',
     means:
       'The words name a long window (per day/month, RPD/TPD, daily, resets at a date) of a limit: quota.',
-    decide: (input) => (limitInQuestion(input) ? when('quota', input.features.get('longWindow')) : undefined),
+    decide: (input) =>
+      limitInQuestion(input) ? when('quota', input.features.get(FEATURE.longWindow)) : undefined,
   },
   {
     id: 'short_window',
     means:
       'The words name a short window (per second/minute, RPM/TPM) of a limit: a rate limit, even beside quota or billing words.',
     decide: (input) =>
-      limitInQuestion(input) ? when('rate_limit', input.features.get('shortWindow')) : undefined,
+      limitInQuestion(input) ? when('rate_limit', input.features.get(FEATURE.shortWindow)) : undefined,
   },
   {
     id: 'payment_vocabulary',
     means: 'The account cannot pay (credit balance, insufficient funds, payment, billing not active).',
     decide: ({ accountStatus, features }) =>
-      accountStatus ? when('billing', features.get('payment')) : undefined,
+      accountStatus ? when('billing', features.get(FEATURE.payment)) : undefined,
   },
   {
     id: 'allowance_vocabulary',
     means:
       'The allowance is spent (quota, usage/spend/key limits, budgets, plans, allocations, extra usage, billing).',
     decide: ({ accountStatus, features }) =>
-      accountStatus ? when('quota', features.get('allowance')) : undefined,
+      accountStatus ? when('quota', features.get(FEATURE.allowance)) : undefined,
   },
   {
     id: 'credential_rejected',
     means: 'The credential itself was rejected, even on a 403 (AWS answers a bad key or signature with 403).',
-    decide: ({ features }) => when('auth', features.get('credentialRejected')),
+    decide: ({ features }) => when('auth', features.get(FEATURE.credentialRejected)),
   },
   {
     id: 'auth_status',
     means: '401: the key was rejected.',
-    decide: ({ status }) => (status === 401 ? { reason: 'auth', evidence: 'status 401' } : undefined),
+    decide: ({ status }) => (status === 401 ? STATUS_401 : undefined),
   },
   {
     id: 'auth_vocabulary',
     means: 'The words say the key was rejected (not on a 403, where the key was read and refused).',
-    decide: ({ status, features }) => (status !== 403 ? when('auth', features.get('auth')) : undefined),
+    decide: ({ status, features }) => (status !== 403 ? when('auth', features.get(FEATURE.auth)) : undefined),
   },
   {
     id: 'model_unavailable',
@@ -310,11 +354,11 @@ export const RULES: readonly Rule[] = [
       'The model, deployment or endpoint does not exist or cannot serve this request (inference profile, on-demand throughput, plan, router "no endpoints").',
     decide: ({ status, features }) => {
       if (below500(status))
-        return when('model_not_found', features.get('availability') ?? features.get('noRoute'));
+        return when('model_not_found', features.get(FEATURE.availability) ?? features.get(FEATURE.noRoute));
       // A router's "no provider/endpoint" holds on a 5xx too, unless it also says it is busy.
-      const noRoute = features.get('noRoute');
-      return noRoute !== undefined && features.get('capacity') === undefined
-        ? { reason: 'model_not_found', evidence: noRoute }
+      const noRoute = features.get(FEATURE.noRoute);
+      return noRoute !== undefined && features.get(FEATURE.capacity) === undefined
+        ? verdict('model_not_found', noRoute)
         : undefined;
     },
   },
@@ -322,35 +366,35 @@ export const RULES: readonly Rule[] = [
     id: 'content_policy_vocabulary',
     means: 'The provider refused the content.',
     decide: ({ status, features }) =>
-      below500(status) ? when('content_policy', features.get('contentPolicy')) : undefined,
+      below500(status) ? when('content_policy', features.get(FEATURE.contentPolicy)) : undefined,
   },
   {
     id: 'permission_vocabulary',
     means: 'The key is valid but not allowed (access denied, region not supported).',
-    decide: ({ features }) => when('permission', features.get('permission')),
+    decide: ({ features }) => when('permission', features.get(FEATURE.permission)),
   },
   {
     id: 'forbidden_status',
     means: '403: the key was read and refused.',
-    decide: ({ status }) => (status === 403 ? { reason: 'permission', evidence: 'status 403' } : undefined),
+    decide: ({ status }) => (status === 403 ? STATUS_403 : undefined),
   },
   {
     id: 'unsupported_media',
     means: 'The provider cannot take this media type or format.',
     decide: ({ status, features }) =>
       status === undefined || status === 400 || status === 415 || status === 422
-        ? when('unsupported_media', features.get('unsupportedMedia'))
+        ? when('unsupported_media', features.get(FEATURE.unsupportedMedia))
         : undefined,
   },
   {
     id: 'warming_up',
     means: "The model is being loaded: busy, even on a 429 (not the account's rate).",
-    decide: ({ features }) => when('overloaded', features.get('warmingUp')),
+    decide: ({ features }) => when('overloaded', features.get(FEATURE.warmingUp)),
   },
   {
     id: 'capacity_vocabulary',
     means: 'The provider says it is busy (overloaded, capacity, unavailable), whatever the status.',
-    decide: ({ features }) => when('overloaded', features.get('capacity')),
+    decide: ({ features }) => when('overloaded', features.get(FEATURE.capacity)),
   },
   {
     id: 'throttle_vocabulary',
@@ -358,41 +402,42 @@ export const RULES: readonly Rule[] = [
       'The words say the key is throttled (rate limit, too many requests, resource exhausted), below 500.',
     decide: ({ status, features }) =>
       status === undefined || status === 429 || status < 500
-        ? when('rate_limit', features.get('throttle'))
+        ? when('rate_limit', features.get(FEATURE.throttle))
         : undefined,
   },
   {
     id: 'throttle_status',
     means: '429 with no other signal: a rate limit.',
-    decide: ({ status }) => (status === 429 ? { reason: 'rate_limit', evidence: 'status 429' } : undefined),
+    decide: ({ status }) => (status === 429 ? STATUS_429 : undefined),
   },
   {
     id: 'status_default',
     means: 'With no provider signal in the body, the status decides (docs/contributing/design.md).',
     decide: ({ status }) =>
-      status === undefined ? undefined : { reason: reasonFromStatus(status), evidence: `status ${status}` },
+      status === undefined ? undefined : verdict(reasonFromStatus(status), `status ${status}`),
   },
   {
     id: 'invalid_request_vocabulary',
     means: 'No status; the words say the request was malformed.',
-    decide: ({ features }) => when('invalid_request', features.get('invalidRequest')),
+    decide: ({ features }) => when('invalid_request', features.get(FEATURE.invalidRequest)),
   },
   {
     id: 'server_vocabulary',
     means: 'No status; the words say the provider failed on its side.',
-    decide: ({ features }) => when('server_error', features.get('serverFault')),
+    decide: ({ features }) => when('server_error', features.get(FEATURE.serverFault)),
   },
   {
     id: 'sdk_validation',
     means: 'The SDK rejected its own input or setup before sending.',
+    origins: ['validation'],
     decide: ({ metadata }) =>
       metadata.origin === 'validation'
-        ? { reason: 'invalid_request', evidence: metadata.sdkErrorType ?? 'validation' }
+        ? verdict('invalid_request', metadata.sdkErrorType ?? 'validation')
         : undefined,
   },
   {
     id: 'unrecognised',
     means: 'Nothing above matched: unknown, never retried.',
-    decide: () => ({ reason: 'unknown' }),
+    decide: () => UNKNOWN,
   },
 ];

@@ -104,58 +104,68 @@ const ANSWER_FIELDS = [
  * directly, nothing allocated for an ordinary chunk; a throwing field makes the chunk read as empty):
  * - terminal: a candidate with a `finishReason` (`isGeminiTerminalChunk`);
  * - characters: the text of every candidate's parts;
- * - failure: an empty chunk (`isEmptyGeminiChunk`), or, unless `detectBlockedAnswer` is false, a withheld
- *   answer (`detectGeminiBlockedAnswer`, whose schema parse runs only on a chunk that could be one:
- *   with `promptFeedback`, or whose first candidate has a finishReason).
+ * - failure: an empty chunk (`isEmptyGeminiChunk`).
+ * Returns whether the chunk could be a withheld answer (`detectGeminiBlockedAnswer`, whose schema
+ * parse runs only then: with `promptFeedback`, or whose first candidate has a finishReason).
  */
-function geminiScanner(detectBlockedAnswers: boolean) {
-  return (value: unknown, facts: ChunkFacts): void => {
-    if (value === null || typeof value !== 'object') return;
-    const chunk = value as { readonly candidates?: unknown; readonly promptFeedback?: unknown };
-    const candidates = chunk.candidates;
-    if (candidates === undefined || candidates === null) {
-      const record = value as Readonly<Record<string, unknown>>;
-      let empty = true;
-      for (const key of ANSWER_FIELDS) {
-        const field = record[key];
-        if (field !== undefined && field !== null) {
-          empty = false;
-          break;
-        }
+function scanGeminiAnswer(value: unknown, facts: ChunkFacts): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  const chunk = value as { readonly candidates?: unknown; readonly promptFeedback?: unknown };
+  const candidates = chunk.candidates;
+  if ((candidates === undefined || candidates === null) && isAnswerless(value)) {
+    facts.failure = emptyChunkMetadata();
+    return false;
+  }
+  let mayBeBlocked = chunk.promptFeedback !== undefined && chunk.promptFeedback !== null;
+  if (Array.isArray(candidates)) {
+    let characters = 0;
+    const count = Math.min(candidates.length, MAX_CANDIDATES);
+    for (let index = 0; index < count; index += 1) {
+      const candidate = candidates[index] as CandidateView | null;
+      if (candidate === null || typeof candidate !== 'object') continue;
+      const reason = candidate.finishReason;
+      if (typeof reason === 'string') {
+        if (index === 0) mayBeBlocked = true;
+        if (reason.length > 0 && reason !== 'FINISH_REASON_UNSPECIFIED') facts.terminal = true;
       }
-      if (empty) {
-        facts.failure = emptyChunkMetadata();
-        return;
+      const content = candidate.content;
+      if (content === null || typeof content !== 'object') continue;
+      const parts = content.parts;
+      if (!Array.isArray(parts)) continue;
+      const partCount = Math.min(parts.length, MAX_PARTS);
+      for (let part = 0; part < partCount; part += 1) {
+        const item = parts[part] as { readonly text?: unknown } | null;
+        if (item === null || typeof item !== 'object') continue;
+        const text = item.text;
+        if (typeof text === 'string') characters += text.length;
       }
     }
-    let mayBeBlocked = chunk.promptFeedback !== undefined && chunk.promptFeedback !== null;
-    if (Array.isArray(candidates)) {
-      let characters = 0;
-      const count = Math.min(candidates.length, MAX_CANDIDATES);
-      for (let index = 0; index < count; index += 1) {
-        const candidate = candidates[index] as CandidateView | null;
-        if (candidate === null || typeof candidate !== 'object') continue;
-        const reason = candidate.finishReason;
-        if (typeof reason === 'string') {
-          if (index === 0) mayBeBlocked = true;
-          if (reason.length > 0 && reason !== 'FINISH_REASON_UNSPECIFIED') facts.terminal = true;
-        }
-        const content = candidate.content;
-        if (content === null || typeof content !== 'object') continue;
-        const parts = content.parts;
-        if (!Array.isArray(parts)) continue;
-        const partCount = Math.min(parts.length, MAX_PARTS);
-        for (let part = 0; part < partCount; part += 1) {
-          const item = parts[part] as { readonly text?: unknown } | null;
-          if (item === null || typeof item !== 'object') continue;
-          const text = item.text;
-          if (typeof text === 'string') characters += text.length;
-        }
-      }
-      facts.characters = characters;
-    }
-    if (detectBlockedAnswers && mayBeBlocked) facts.failure = detectGeminiBlockedAnswer(value);
-  };
+    facts.characters = characters;
+  }
+  return mayBeBlocked;
+}
+
+/** A chunk without candidates that has none of the other fields an answer carries either (rare: apart). */
+function isAnswerless(value: object): boolean {
+  const record = value as Readonly<Record<string, unknown>>;
+  for (const key of ANSWER_FIELDS) {
+    const field = record[key];
+    if (field !== undefined && field !== null) return false;
+  }
+  return true;
+}
+
+/**
+ * The scan with a withheld answer detected (the default) and without (`detectBlockedAnswer:
+ * false`): named functions made once at load, so that the guard's call of the scan sees one
+ * function for every stream and the engine can inline it (a closure made per stream could not be).
+ */
+function scanGeminiChunk(value: unknown, facts: ChunkFacts): void {
+  if (scanGeminiAnswer(value, facts)) facts.failure = detectGeminiBlockedAnswer(value);
+}
+
+function scanGeminiChunkLettingBlocked(value: unknown, facts: ChunkFacts): void {
+  scanGeminiAnswer(value, facts);
 }
 
 /**
@@ -179,6 +189,6 @@ export function guardGeminiStream<S extends AsyncIterable<unknown>>(
     provider: GOOGLE_GENAI_PROVIDER,
     ...rest,
     extractors: [...(extractors ?? []), googleGenaiExtractor, googleGenaiTransportExtractor],
-    ...chunkScan<StreamChunk<S>>(geminiScanner(detectBlockedAnswer)),
+    ...chunkScan<StreamChunk<S>>(detectBlockedAnswer ? scanGeminiChunk : scanGeminiChunkLettingBlocked),
   });
 }
