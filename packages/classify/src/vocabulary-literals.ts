@@ -366,7 +366,7 @@ export const LITERAL_OFFSETS: Readonly<Record<string, ReadonlyArray<number | nul
 export const SECOND_LITERALS: Readonly<
   Record<string, ReadonlyArray<readonly [readonly string[], number | null] | null>>
 > = {
-  accountBlock: [[['account', 'organisati', 'rganizatio', 'workspace'], 1], null, [['consumer '], 0], null],
+  accountBlock: [[['ccount', 'ganisation', 'kspace', 'zation'], 6], null, [['mer '], 5], null],
   availability: [
     null,
     [['model'], 0],
@@ -375,38 +375,20 @@ export const SECOND_LITERALS: Readonly<
     null,
     null,
     [['model'], 0],
-    [['allow', 'have acces', 'include', 'support'], 22],
+    [['clude', 'llow', 'pport', 've access '], 24],
   ],
-  limitNumbers: [[['limit ', 'limit: '], 0]],
+  limitNumbers: [[['mit ', 'mit: '], 2]],
   overflow: [
     null,
     null,
-    [['exceeds'], 57],
-    [['length', 'size', 'window'], 53],
+    [['xceeds'], 58],
+    [['gth', 'size', 'window'], 56],
     null,
-    [['context', 'length', 'tokens'], 125],
+    [['context', 'gth', 'kens'], 128],
     null,
     null,
     null,
   ],
   shortWindow: [[['per'], 0], null],
-  unsupportedMedia: [
-    [['format', 'type'], 20],
-    [
-      [
-        'audio type',
-        'file forma',
-        'file type ',
-        'image form',
-        'image type',
-        'mime forma',
-        'mime type ',
-        'udio forma',
-      ],
-      1,
-    ],
-    null,
-    null,
-    null,
-  ],
+  unsupportedMedia: [[['format', 'ype'], 21], [['file forma', 'format ', 'ype '], 7], null, null, null],
 };
