@@ -218,6 +218,20 @@ export function candidateEntries(candidates: Int32Array, first: number, count: n
 }
 
 /**
+ * The candidate entries `among` (lists `first` on) less those whose second requirement (a second
+ * set of literals every match contains: SECOND_LITERALS) `text` does not meet; asked only of the
+ * features a classify reads, and of their candidates (few), not in the scan.
+ */
+export function meetSeconds(filter: Prefilter, text: string, first: number, among: number): number {
+  let kept = among;
+  for (let rest = among; rest !== 0; rest &= rest - 1) {
+    const bit = rest & -rest;
+    if (!filter.scanner.second(text, first + 31 - Math.clz32(bit))) kept &= ~bit;
+  }
+  return kept;
+}
+
+/**
  * Where a search for the candidate entries `among` (lists `first` on) may start in the last
  * scanned text: no match of an entry starts before its first literal occurrence less its offset
  * bound (required-literals.ts), and that occurrence starts at most DEPTH − 1 characters before the
@@ -389,7 +403,7 @@ export class Features {
     if (count !== vocabulary.patterns().length) found = vocabulary.find(text);
     else {
       const first = filter.firstEntry[index] as number;
-      const among = candidateEntries(filter.candidates, first, count);
+      const among = meetSeconds(filter, text, first, candidateEntries(filter.candidates, first, count));
       // No required literal of any entry in the text: the vocabulary cannot match (prefilter.ts).
       found = among === 0 ? undefined : vocabulary.findAmong(text, among, searchStart(filter, first, among));
     }

@@ -153,13 +153,9 @@ export class LiteralScanner {
   private readonly paused = new Int32Array(10);
   /** The lists that have no requirement: their bits are always set. */
   private readonly always: Int32Array;
-  /** The lists that have a second requirement (see the constructor), and each one's literals. */
-  private readonly secondLists: Int32Array;
-  private readonly secondLiterals: ReadonlyArray<readonly string[]>;
-  /**
-   * After a scan that returned true: for each list with a second requirement whose bit it left
-   * set, where the first occurrence of one of the second literals starts.
-   */
+  /** Each list's second requirement (see the constructor), or `undefined`. */
+  private readonly secondOf: ReadonlyArray<readonly string[] | undefined>;
+  /** After `second(source, list)` returned true for a list that has one: where it was met first. */
   readonly secondAt: Int32Array;
   /**
    * After a scan that returned true: for each list whose bit it set by a hit, the position of the
@@ -170,10 +166,10 @@ export class LiteralScanner {
 
   /**
    * `lists[i]` is list i's literals, or `undefined` when it has no requirement. `seconds[i]`, when
-   * given, is a second requirement of list i's entry (every match contains one of these too): the
-   * list is a candidate only when the text has one of each. The second is looked for with
-   * `indexOf`, only when list i's own literals hit (rarely), rather than by the automaton, where
-   * its literals (`per`, `model`) would cost a hit in most texts.
+   * given, is a second requirement of list i's entry (every match contains one of these too), for
+   * `second`: a caller that has list i as a candidate asks it before running the entry. Looked for
+   * with `indexOf`, only for the lists a read asks about, rather than by the automaton, where its
+   * literals (`per`, `model`) would cost a hit in most texts.
    */
   constructor(
     lists: ReadonlyArray<readonly string[] | undefined>,
@@ -182,15 +178,10 @@ export class LiteralScanner {
     const words = Math.max(1, Math.ceil(lists.length / 32));
     this.words = words;
     this.always = new Int32Array(words);
-    const secondLists: number[] = [];
-    const secondLiterals: Array<readonly string[]> = [];
-    seconds.forEach((second, list) => {
-      if (second === undefined || second.length === 0 || list >= lists.length) return;
-      secondLists.push(list);
-      secondLiterals.push(second);
+    this.secondOf = lists.map((_, list) => {
+      const second = seconds[list];
+      return second === undefined || second.length === 0 ? undefined : second;
     });
-    this.secondLists = Int32Array.from(secondLists);
-    this.secondLiterals = secondLiterals;
     this.secondAt = new Int32Array(lists.length);
     this.firstAt = new Int32Array(lists.length);
     // The literals' bytes as dense columns, only for the trie's insertion table below.
@@ -281,8 +272,8 @@ export class LiteralScanner {
   }
 
   /**
-   * Sets in `into` (`words` words, cleared here) the lists that may match `source` (a list with a
-   * second requirement only when that is met too): one pass over
+   * Sets in `into` (`words` words, cleared here) the lists that may match `source` (see `second`
+   * for a list's second requirement): one pass over
    * its characters as bytes (`bytesOf`), no allocation but the buffer's growth. Literals are ASCII:
    * a character past ASCII (byte 0, column 0) leads back to the root, as a character no literal
    * has does.
@@ -322,20 +313,24 @@ export class LiteralScanner {
     for (let at = 0; at < count; at += 2) {
       this.hit(noted[at] as number, into, noted[at + 1] as number);
     }
-    // A set list with a second requirement none of whose literals is in the text: its entry cannot
-    // match either.
-    const { secondLists, secondLiterals, secondAt } = this;
-    for (let index = 0; index < secondLists.length; index += 1) {
-      const list = secondLists[index] as number;
-      if ((((into[list >> 5] as number) >>> (list & 31)) & 1) === 0) continue;
-      let first = -1;
-      for (const literal of secondLiterals[index] as readonly string[]) {
-        const at = source.indexOf(literal);
-        if (at !== -1 && (first === -1 || at < first)) first = at;
-      }
-      if (first === -1) into[list >> 5] = (into[list >> 5] as number) & ~(1 << (list & 31));
-      else secondAt[list] = first;
+    return true;
+  }
+
+  /**
+   * Whether `source` meets list `list`'s second requirement (true when it has none); when it does,
+   * `secondAt[list]` is where one of its literals first starts. A list whose entry's second
+   * requirement is not met cannot match, whatever its own literals say.
+   */
+  second(source: string, list: number): boolean {
+    const literals = this.secondOf[list];
+    if (literals === undefined) return true;
+    let first = -1;
+    for (const literal of literals) {
+      const at = source.indexOf(literal);
+      if (at !== -1 && (first === -1 || at < first)) first = at;
     }
+    if (first === -1) return false;
+    this.secondAt[list] = first;
     return true;
   }
 
