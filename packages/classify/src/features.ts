@@ -29,7 +29,7 @@ import {
   WAIT_IN_WORDS,
   WARMING_UP,
 } from './vocabulary.ts';
-import { LITERAL_OFFSETS, REQUIRED_LITERALS, SECOND_LITERALS } from './vocabulary-literals.ts';
+import { LITERAL_OFFSETS, REQUIRED_LITERALS } from './vocabulary-literals.ts';
 
 /** The provider-blind features classify reads; each is a piece of evidence, or absent. */
 export const FEATURE_NAMES = [
@@ -148,11 +148,6 @@ interface Prefilter {
    * has before the first of its literals; -1 when no bound is known.
    */
   readonly offsetBound: Int32Array;
-  /**
-   * Each list's second requirement's offset bound (SECOND_LITERALS), -1 when it has none or no
-   * bound: a search for the entry may start from the later of its two requirements' bounds.
-   */
-  readonly secondBound: Int32Array;
 }
 let prefilter: Prefilter | undefined;
 
@@ -172,8 +167,6 @@ export function literalPrefilter(): Prefilter {
     const bounds: number[] = [];
     const firstEntry = new Int32Array(FEATURE_NAMES.length);
     const entryCount = new Int32Array(FEATURE_NAMES.length);
-    const seconds: Array<readonly string[] | undefined> = [];
-    const secondBounds: number[] = [];
     FEATURE_NAMES.forEach((name, index) => {
       firstEntry[index] = lists.length;
       if (name === 'quotaIdWindow') return;
@@ -182,16 +175,12 @@ export function literalPrefilter(): Prefilter {
       const literals = REQUIRED_LITERALS[VOCABULARY_OF[name].name] ?? [];
       const offsets = LITERAL_OFFSETS[VOCABULARY_OF[name].name] ?? [];
       entryCount[index] = literals.length;
-      const second = SECOND_LITERALS[VOCABULARY_OF[name].name] ?? [];
       literals.forEach((entry, at) => {
-        const own = entry === null ? undefined : (second[at] ?? undefined);
-        seconds.push(own?.[0]);
-        secondBounds.push(own?.[1] ?? -1);
         lists.push(entry ?? undefined);
         bounds.push(entry === null ? -1 : (offsets[at] ?? -1));
       });
     });
-    const scanner = new LiteralScanner(lists, seconds);
+    const scanner = new LiteralScanner(lists);
     prefilter = {
       scanner,
       firstEntry,
@@ -201,7 +190,6 @@ export function literalPrefilter(): Prefilter {
       scans: 0,
       positions: false,
       offsetBound: Int32Array.from(bounds),
-      secondBound: Int32Array.from(secondBounds),
     };
   }
   return prefilter;
@@ -218,39 +206,20 @@ export function candidateEntries(candidates: Int32Array, first: number, count: n
 }
 
 /**
- * The candidate entries `among` (lists `first` on) less those whose second requirement (a second
- * set of literals every match contains: SECOND_LITERALS) `text` does not meet; asked only of the
- * features a classify reads, and of their candidates (few), not in the scan.
- */
-export function meetSeconds(filter: Prefilter, text: string, first: number, among: number): number {
-  let kept = among;
-  for (let rest = among; rest !== 0; rest &= rest - 1) {
-    const bit = rest & -rest;
-    if (!filter.scanner.second(text, first + 31 - Math.clz32(bit))) kept &= ~bit;
-  }
-  return kept;
-}
-
-/**
  * Where a search for the candidate entries `among` (lists `first` on) may start in the last
  * scanned text: no match of an entry starts before its first literal occurrence less its offset
  * bound (required-literals.ts), and that occurrence starts at most DEPTH − 1 characters before the
- * position the scan kept; an entry with a second requirement is bounded by both, so by the
- * later. 0 when the scan kept no positions or a candidate has no bound.
+ * position the scan kept. 0 when the scan kept no positions or a candidate has no bound.
  */
 export function searchStart(filter: Prefilter, first: number, among: number): number {
   if (!filter.positions) return 0;
-  const { firstAt, secondAt } = filter.scanner;
-  const { offsetBound, secondBound } = filter;
+  const { firstAt } = filter.scanner;
   let start = Number.MAX_SAFE_INTEGER;
   for (let rest = among; rest !== 0; rest &= rest - 1) {
     const list = first + 31 - Math.clz32(rest & -rest);
-    const bound = offsetBound[list] as number;
-    let from = bound < 0 ? -1 : (firstAt[list] as number) - (DEPTH - 1) - bound;
-    // A candidate with a second requirement met it (the scan keeps it only then), at `secondAt`.
-    const second = secondBound[list] as number;
-    if (second >= 0) from = Math.max(from, (secondAt[list] as number) - second);
-    if (bound < 0 && second < 0) return 0;
+    const bound = filter.offsetBound[list] as number;
+    if (bound < 0) return 0;
+    const from = (firstAt[list] as number) - (DEPTH - 1) - bound;
     if (from < start) start = from;
   }
   return Math.max(start, 0);
@@ -403,7 +372,7 @@ export class Features {
     if (count !== vocabulary.patterns().length) found = vocabulary.find(text);
     else {
       const first = filter.firstEntry[index] as number;
-      const among = meetSeconds(filter, text, first, candidateEntries(filter.candidates, first, count));
+      const among = candidateEntries(filter.candidates, first, count);
       // No required literal of any entry in the text: the vocabulary cannot match (prefilter.ts).
       found = among === 0 ? undefined : vocabulary.findAmong(text, among, searchStart(filter, first, among));
     }

@@ -153,10 +153,6 @@ export class LiteralScanner {
   private readonly paused = new Int32Array(10);
   /** The lists that have no requirement: their bits are always set. */
   private readonly always: Int32Array;
-  /** Each list's second requirement (see the constructor), or `undefined`. */
-  private readonly secondOf: ReadonlyArray<readonly string[] | undefined>;
-  /** After `second(source, list)` returned true for a list that has one: where it was met first. */
-  readonly secondAt: Int32Array;
   /**
    * After a scan that returned true: for each list whose bit it set by a hit, the position of the
    * last character of that list's first literal (prefix) occurrence, so the occurrence starts at
@@ -164,25 +160,11 @@ export class LiteralScanner {
    */
   readonly firstAt: Int32Array;
 
-  /**
-   * `lists[i]` is list i's literals, or `undefined` when it has no requirement. `seconds[i]`, when
-   * given, is a second requirement of list i's entry (every match contains one of these too), for
-   * `second`: a caller that has list i as a candidate asks it before running the entry. Looked for
-   * with `indexOf`, only for the lists a read asks about, rather than by the automaton, where its
-   * literals (`per`, `model`) would cost a hit in most texts.
-   */
-  constructor(
-    lists: ReadonlyArray<readonly string[] | undefined>,
-    seconds: ReadonlyArray<readonly string[] | undefined> = [],
-  ) {
+  /** `lists[i]` is list i's literals, or `undefined` when it has no requirement. */
+  constructor(lists: ReadonlyArray<readonly string[] | undefined>) {
     const words = Math.max(1, Math.ceil(lists.length / 32));
     this.words = words;
     this.always = new Int32Array(words);
-    this.secondOf = lists.map((_, list) => {
-      const second = seconds[list];
-      return second === undefined || second.length === 0 ? undefined : second;
-    });
-    this.secondAt = new Int32Array(lists.length);
     this.firstAt = new Int32Array(lists.length);
     // The literals' bytes as dense columns, only for the trie's insertion table below.
     const columnOf = new Uint8Array(ASCII);
@@ -272,8 +254,7 @@ export class LiteralScanner {
   }
 
   /**
-   * Sets in `into` (`words` words, cleared here) the lists that may match `source` (see `second`
-   * for a list's second requirement): one pass over
+   * Sets in `into` (`words` words, cleared here) the lists that may match `source`: one pass over
    * its characters as bytes (`bytesOf`), no allocation but the buffer's growth. Literals are ASCII:
    * a character past ASCII (byte 0, column 0) leads back to the root, as a character no literal
    * has does.
@@ -313,24 +294,6 @@ export class LiteralScanner {
     for (let at = 0; at < count; at += 2) {
       this.hit(noted[at] as number, into, noted[at + 1] as number);
     }
-    return true;
-  }
-
-  /**
-   * Whether `source` meets list `list`'s second requirement (true when it has none); when it does,
-   * `secondAt[list]` is where one of its literals first starts. A list whose entry's second
-   * requirement is not met cannot match, whatever its own literals say.
-   */
-  second(source: string, list: number): boolean {
-    const literals = this.secondOf[list];
-    if (literals === undefined) return true;
-    let first = -1;
-    for (const literal of literals) {
-      const at = source.indexOf(literal);
-      if (at !== -1 && (first === -1 || at < first)) first = at;
-    }
-    if (first === -1) return false;
-    this.secondAt[list] = first;
     return true;
   }
 

@@ -142,35 +142,11 @@ export function windowOf(literal: string): string {
   return best;
 }
 
-/**
- * While `secondLiterals` reads a pattern: the pattern's first requirement (whole literals, before
- * `windowOf`). A requirement with a literal (or window) shorter than SECOND_LENGTH, or that
- * contains one of these or lies inside one, is not taken as the second: a text with the first
- * would often have it too (`input toke` of `input token count`), or nearly every text has it
- * (`pe`). Dropping a requirement only weakens what the reader claims, so this keeps it sound.
- */
-let excluded: readonly string[] | undefined;
-
-/** The shortest literal a second requirement keeps (see `excluded`). */
-const SECOND_LENGTH = 3;
-
-/** Whether `set` may be a requirement in the read under way (see `excluded`). */
-function admissible(set: ReadonlySet<string>): boolean {
-  if (excluded === undefined) return true;
-  const first = excluded;
-  const unrelated = (literal: string) =>
-    literal.length >= SECOND_LENGTH && !first.some((own) => own.includes(literal) || literal.includes(own));
-  for (const literal of set) if (!unrelated(literal) || !unrelated(windowOf(literal))) return false;
-  return true;
-}
-
 /** The better of two requirements: the more selective one, then the smaller. */
 function better(
-  givenA: ReadonlySet<string> | undefined,
-  givenB: ReadonlySet<string> | undefined,
+  a: ReadonlySet<string> | undefined,
+  b: ReadonlySet<string> | undefined,
 ): ReadonlySet<string> | undefined {
-  const a = givenA !== undefined && admissible(givenA) ? givenA : undefined;
-  const b = givenB !== undefined && admissible(givenB) ? givenB : undefined;
   if (a === undefined) return b;
   if (b === undefined) return a;
   const bitsA = selectivity(a);
@@ -376,67 +352,19 @@ export function requiredLiterals(pattern: RegExp): ReadonlySet<string> | undefin
 }
 
 /**
- * A second requirement of `pattern`, besides its first (`requiredLiterals`): every match contains
- * one of these too, and none of them is related to a literal of the first (see `excluded`), or
- * `undefined`. `input token count.{0,40}exceeds` requires `input token count` and also `exceeds`;
- * a text with "input tokens per minute" and no "exceeds" then needs no regex run. The reader is
- * the same as `requiredLiterals`', with the related requirements left out.
- */
-export function secondLiterals(pattern: RegExp): ReadonlySet<string> | undefined {
-  const first = requiredLiterals(pattern);
-  if (first === undefined) return undefined;
-  excluded = [...first];
-  try {
-    return requiredLiterals(pattern);
-  } finally {
-    excluded = undefined;
-  }
-}
-
-/** Literals as the windows the scanner looks for, without any that contains another (sorted). */
-function keptWindows(literals: ReadonlySet<string>): string[] {
-  // Each literal as the window the scanner looks for (at most DEPTH long, so it keeps it whole).
-  const windows = [...new Set([...literals].map(windowOf))];
-  return windows
-    .filter((literal) => !windows.some((other) => other !== literal && literal.includes(other)))
-    .sort();
-}
-
-/**
  * The required literals of each entry of a vocabulary, without any literal that contains another
  * (the shorter occurs wherever the longer does); `undefined` for an entry that has none.
  */
 export function entryLiterals(vocabulary: Vocabulary): Array<readonly string[] | undefined> {
   return vocabulary.patterns().map((entry) => {
     const literals = requiredLiterals(entry);
-    return literals === undefined ? undefined : keptWindows(literals);
+    if (literals === undefined) return undefined;
+    // Each literal as the window the scanner looks for (at most DEPTH long, so it keeps it whole).
+    const windows = [...new Set([...literals].map(windowOf))];
+    return windows
+      .filter((literal) => !windows.some((other) => other !== literal && literal.includes(other)))
+      .sort();
   });
-}
-
-/**
- * Each entry's second requirement (`secondLiterals`), kept as `entryLiterals` keeps the first;
- * `undefined` where the entry has no first or no second.
- */
-export function entrySecondLiterals(vocabulary: Vocabulary): Array<readonly string[] | undefined> {
-  return vocabulary.patterns().map((entry) => {
-    const literals = secondLiterals(entry);
-    return literals === undefined ? undefined : keptWindows(new Set([...literals].map(fromRarest)));
-  });
-}
-
-/**
- * A second literal from its rarest character on (at least SECOND_LENGTH characters kept): the
- * scanner looks for it with `indexOf`, which tries every occurrence of the first character, so
- * `xceeds` is found in a 400-character message in a sixth of the time `exceeds` is (31 against
- * 194 ns measured). A text with the literal has the part, so the part is as sound a requirement.
- */
-function fromRarest(literal: string): string {
-  let best = 0;
-  for (let at = 1; at + SECOND_LENGTH <= literal.length; at += 1) {
-    const frequency = (character: string) => FREQUENCY[character] ?? RARE;
-    if (frequency(literal[at] as string) < frequency(literal[best] as string)) best = at;
-  }
-  return literal.slice(best);
 }
 
 const quoted = (literal: string): string => `'${literal.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
@@ -454,16 +382,6 @@ export function literalsTableSource(unordered: readonly Vocabulary[]): string {
   const bounds = vocabularies.map((vocabulary) => {
     const entries = entryOffsetBounds(vocabulary).map((bound) => (bound === undefined ? 'null' : `${bound}`));
     return `  ${vocabulary.name}: [${entries.join(', ')}],`;
-  });
-  // Only the vocabularies with a second requirement somewhere, each entry's list and bound.
-  const seconds = vocabularies.flatMap((vocabulary) => {
-    const literals = entrySecondLiterals(vocabulary);
-    if (literals.every((entry) => entry === undefined)) return [];
-    const bounds = entrySecondOffsetBounds(vocabulary);
-    const entries = literals.map((entry, index) =>
-      entry === undefined ? 'null' : `[[${entry.map(quoted).join(', ')}], ${bounds[index] ?? 'null'}]`,
-    );
-    return [`  ${vocabulary.name}: [${entries.join(', ')}],`];
   });
   return `// Generated from vocabulary.ts by required-literals.ts: do not edit. After changing a vocabulary,
 // run \`UPDATE_LITERALS=1 npx vitest run src/prefilter.test.ts\` in packages/classify, then
@@ -486,18 +404,6 @@ ${rows.join('\n')}
  */
 export const LITERAL_OFFSETS: Readonly<Record<string, ReadonlyArray<number | null>>> = {
 ${bounds.join('\n')}
-};
-
-/**
- * Each entry's second requirement (\`secondLiterals\`): every match of the entry also contains one
- * of these, none related to its first; and their offset bound (null: none known). An entry is a
- * candidate only when a literal of each requirement occurs (prefilter.ts). A vocabulary without
- * any is left out; null: the entry has none.
- */
-export const SECOND_LITERALS: Readonly<
-  Record<string, ReadonlyArray<readonly [readonly string[], number | null] | null>>
-> = {
-${seconds.join('\n')}
 };
 `;
 }
@@ -775,15 +681,6 @@ export function literalOffsetBound(pattern: RegExp, literals: readonly string[])
     if (error instanceof Unfollowed) return undefined;
     throw error;
   }
-}
-
-/** Each entry's `literalOffsetBound` over its second literals (`undefined`: none, or no bound). */
-export function entrySecondOffsetBounds(vocabulary: Vocabulary): Array<number | undefined> {
-  const literals = entrySecondLiterals(vocabulary);
-  return vocabulary.patterns().map((entry, index) => {
-    const own = literals[index];
-    return own === undefined ? undefined : literalOffsetBound(entry, own);
-  });
 }
 
 /** Each entry's `literalOffsetBound` over its required literals (`undefined`: none, or no bound). */

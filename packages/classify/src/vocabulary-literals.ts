@@ -356,39 +356,3 @@ export const LITERAL_OFFSETS: Readonly<Record<string, ReadonlyArray<number | nul
   waitInWords: [0],
   warmingUp: [11],
 };
-
-/**
- * Each entry's second requirement (`secondLiterals`): every match of the entry also contains one
- * of these, none related to its first; and their offset bound (null: none known). An entry is a
- * candidate only when a literal of each requirement occurs (prefilter.ts). A vocabulary without
- * any is left out; null: the entry has none.
- */
-export const SECOND_LITERALS: Readonly<
-  Record<string, ReadonlyArray<readonly [readonly string[], number | null] | null>>
-> = {
-  accountBlock: [[['ccount', 'ganisation', 'kspace', 'zation'], 6], null, [['mer '], 5], null],
-  availability: [
-    null,
-    [['model'], 0],
-    null,
-    null,
-    null,
-    null,
-    [['model'], 0],
-    [['clude', 'llow', 'pport', 've access '], 24],
-  ],
-  limitNumbers: [[['mit ', 'mit: '], 2]],
-  overflow: [
-    null,
-    null,
-    [['xceeds'], 58],
-    [['gth', 'size', 'window'], 56],
-    null,
-    [['context', 'gth', 'kens'], 128],
-    null,
-    null,
-    null,
-  ],
-  shortWindow: [[['per'], 0], null],
-  unsupportedMedia: [[['format', 'ype'], 21], [['file forma', 'format ', 'ype '], 7], null, null, null],
-};
