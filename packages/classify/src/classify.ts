@@ -181,10 +181,11 @@ export interface Explanation {
  */
 export function explainClassification(
   metadata: ProviderErrorMetadata,
-  options: ClassifyOptions = {},
+  options?: ClassifyOptions,
 ): Explanation {
   const read: { features?: Features } = {};
-  const classification = run(metadata, options, read);
+  // `??`, as classify's: no options given as null reads as none, not as a crash.
+  const classification = run(metadata, options ?? NO_OPTIONS, read);
   let features: Explanation['features'] = {};
   try {
     features = read.features?.summary() ?? {};
@@ -378,8 +379,9 @@ let lastOrigin: FailureOrigin = 'http';
 
 /** At most 50 quota ids, strings only, each at most 200 characters; `undefined` when not an array (or a proxy throws). */
 function quotaIdsOf(value: unknown): string[] | undefined {
-  if (!Array.isArray(value)) return undefined;
   try {
+    // Inside the try: `Array.isArray` itself throws on a revoked proxy.
+    if (!Array.isArray(value)) return undefined;
     return value
       .slice(0, 50)
       .filter((id): id is string => typeof id === 'string')
