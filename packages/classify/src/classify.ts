@@ -1,6 +1,6 @@
 import { Classification, FailureOrigin, FailureReason, NetworkPhase, SdkCondition } from './checks.ts';
 import { evidenceOf, type FeatureName, Features, secondsOf } from './features.ts';
-import { RULES, type Rule, type RuleInput, type Verdict } from './rules.ts';
+import { type Rule, ruleInputOf, rulesOn, type Verdict } from './rules.ts';
 import type {
   Classification as ClassificationType,
   DecidedBy,
@@ -223,15 +223,7 @@ function run(
   let features: Features | undefined;
   try {
     features = new Features(safe, explained !== undefined);
-    const status = safe.statusCode;
-    const input: RuleInput = {
-      metadata: safe,
-      features,
-      status,
-      providerSpoke: origin === 'http' || origin === 'stream_event' || origin === 'blocked_response',
-      accountStatus:
-        status === undefined || status === 400 || status === 402 || status === 403 || status === 429,
-    };
+    const input = ruleInputOf(safe, features);
     // The rules that can answer on this origin, in table order; the last always answers.
     const rules = rulesOn(origin, safe.sdkCondition !== undefined);
     for (let index = 0; index < rules.length; index += 1) {
@@ -296,28 +288,6 @@ function run(
     ? builtIn
     : applyOverride(options.override, plainMetadata(safe), builtIn, retryAfterSeconds, options.idempotent);
 }
-
-/**
- * The rules of the table that can answer on an origin, in order (a rule gated to other origins,
- * or needing an SDK condition the failure lacks, would return `undefined` having read nothing):
- * an HTTP failure walks 26 rules of 40. Built per origin on first use.
- */
-function rulesOn(origin: FailureOrigin, sdkCondition: boolean): readonly Rule[] {
-  const lists = sdkCondition ? RULES_WITH_CONDITION : RULES_WITHOUT_CONDITION;
-  let rules = lists.get(origin);
-  if (rules === undefined) {
-    rules = RULES.filter(
-      (candidate) =>
-        (candidate.origins === undefined || candidate.origins.includes(origin)) &&
-        (sdkCondition || candidate.needsSdkCondition !== true),
-    );
-    lists.set(origin, rules);
-  }
-  return rules;
-}
-
-const RULES_WITHOUT_CONDITION = new Map<FailureOrigin, readonly Rule[]>();
-const RULES_WITH_CONDITION = new Map<FailureOrigin, readonly Rule[]>();
 
 /**
  * The taxonomy row of a reason: a Map read (a keyed read of TAXONOMY by a reason that varies from
