@@ -295,7 +295,7 @@ function run(
  */
 function rowOf(reason: FailureReasonType): TaxonomyRow {
   rows ??= new Map(Object.entries(TAXONOMY) as Array<[FailureReasonType, TaxonomyRow]>);
-  return rows.get(reason) ?? TAXONOMY[reason];
+  return rows.get(reason) as TaxonomyRow; // Every reason has a row (TAXONOMY is keyed by FailureReason).
 }
 
 let rows: Map<FailureReasonType, TaxonomyRow> | undefined;
