@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   type Classification,
   classify,
+  explainClassification,
   type FailureReason,
   onExtractorCrash,
   type ProviderErrorMetadata,
@@ -822,6 +823,21 @@ describe('unknown is never retryable', () => {
     ]) {
       const classification = classify(value as never);
       expect(classification.retryable).toBe(false);
+    }
+  });
+  it('classify and explainClassification are total on a field that is a revoked proxy, and read the other fields', () => {
+    // `Array.isArray` throws on a revoked proxy: the quota ids' check must be inside the guard.
+    const revoked = Proxy.revocable([], {});
+    revoked.revoke();
+    for (const field of ['quotaIds', 'message', 'origin', 'statusCode', 'sdkCondition'] as const) {
+      const metadata = { ...http(429, 'Rate limit reached'), [field]: revoked.proxy } as never;
+      for (const options of [undefined, null, { override: () => undefined }]) {
+        const classification = classify(metadata, options as never);
+        const explained = explainClassification(metadata, options as never).classification;
+        // Without the bad field, the rest still says rate limit (the status or the words).
+        expect([field, classification.reason]).toEqual([field, 'rate_limit']);
+        expect(explained).toEqual(classification);
+      }
     }
   });
 });

@@ -1,6 +1,6 @@
 import { Classification, FailureOrigin, FailureReason, NetworkPhase, SdkCondition } from './checks.ts';
 import { evidenceOf, type FeatureName, Features, secondsOf } from './features.ts';
-import { RULES, type Rule, type RuleInput, type Verdict } from './rules.ts';
+import { type Rule, ruleInputOf, rulesOn, type Verdict } from './rules.ts';
 import type {
   Classification as ClassificationType,
   DecidedBy,
@@ -181,10 +181,11 @@ export interface Explanation {
  */
 export function explainClassification(
   metadata: ProviderErrorMetadata,
-  options: ClassifyOptions = {},
+  options?: ClassifyOptions,
 ): Explanation {
   const read: { features?: Features } = {};
-  const classification = run(metadata, options, read);
+  // `??`, as classify's: no options given as null reads as none, not as a crash.
+  const classification = run(metadata, options ?? NO_OPTIONS, read);
   let features: Explanation['features'] = {};
   try {
     features = read.features?.summary() ?? {};
@@ -222,15 +223,7 @@ function run(
   let features: Features | undefined;
   try {
     features = new Features(safe, explained !== undefined);
-    const status = safe.statusCode;
-    const input: RuleInput = {
-      metadata: safe,
-      features,
-      status,
-      providerSpoke: origin === 'http' || origin === 'stream_event' || origin === 'blocked_response',
-      accountStatus:
-        status === undefined || status === 400 || status === 402 || status === 403 || status === 429,
-    };
+    const input = ruleInputOf(safe, features);
     // The rules that can answer on this origin, in table order; the last always answers.
     const rules = rulesOn(origin, safe.sdkCondition !== undefined);
     for (let index = 0; index < rules.length; index += 1) {
@@ -297,34 +290,12 @@ function run(
 }
 
 /**
- * The rules of the table that can answer on an origin, in order (a rule gated to other origins,
- * or needing an SDK condition the failure lacks, would return `undefined` having read nothing):
- * an HTTP failure walks 26 rules of 40. Built per origin on first use.
- */
-function rulesOn(origin: FailureOrigin, sdkCondition: boolean): readonly Rule[] {
-  const lists = sdkCondition ? RULES_WITH_CONDITION : RULES_WITHOUT_CONDITION;
-  let rules = lists.get(origin);
-  if (rules === undefined) {
-    rules = RULES.filter(
-      (candidate) =>
-        (candidate.origins === undefined || candidate.origins.includes(origin)) &&
-        (sdkCondition || candidate.needsSdkCondition !== true),
-    );
-    lists.set(origin, rules);
-  }
-  return rules;
-}
-
-const RULES_WITHOUT_CONDITION = new Map<FailureOrigin, readonly Rule[]>();
-const RULES_WITH_CONDITION = new Map<FailureOrigin, readonly Rule[]>();
-
-/**
  * The taxonomy row of a reason: a Map read (a keyed read of TAXONOMY by a reason that varies from
  * call to call is a megamorphic one). Built on first use.
  */
 function rowOf(reason: FailureReasonType): TaxonomyRow {
   rows ??= new Map(Object.entries(TAXONOMY) as Array<[FailureReasonType, TaxonomyRow]>);
-  return rows.get(reason) ?? TAXONOMY[reason];
+  return rows.get(reason) as TaxonomyRow; // Every reason has a row (TAXONOMY is keyed by FailureReason).
 }
 
 let rows: Map<FailureReasonType, TaxonomyRow> | undefined;
@@ -378,8 +349,9 @@ let lastOrigin: FailureOrigin = 'http';
 
 /** At most 50 quota ids, strings only, each at most 200 characters; `undefined` when not an array (or a proxy throws). */
 function quotaIdsOf(value: unknown): string[] | undefined {
-  if (!Array.isArray(value)) return undefined;
   try {
+    // Inside the try: `Array.isArray` itself throws on a revoked proxy.
+    if (!Array.isArray(value)) return undefined;
     return value
       .slice(0, 50)
       .filter((id): id is string => typeof id === 'string')

@@ -46,8 +46,9 @@ function readable(literal: string): boolean {
 let hits = new Int32Array(0);
 
 /**
- * The scanned text as bytes, one per character (reused): an ASCII character's own code, 0 for any
- * other (a byte no literal has, back to the root). Loading a byte from here costs well under half a
+ * The scanned text as UTF-8 (reused): an ASCII character is its own byte, any other character
+ * is bytes of 0x80 and above (read as 0, a byte no literal has), so a literal, all ASCII, occurs in the
+ * bytes exactly where it occurs in the text. Loading a byte from here costs well under half a
  * `charCodeAt` (which checks the string's representation on every call): on the bench's messages,
  * reading each character of the text with `charCodeAt` took 590 ns a message, filling this with
  * `encodeInto` and reading it 260 ns.
@@ -57,31 +58,31 @@ let bytes = new Uint8Array(0);
 let encoder: TextEncoder | undefined;
 
 /**
- * `text` into `bytes` (grown when short), one byte per UTF-16 code unit: `encodeInto` copies an
- * ASCII text as it is (its UTF-8 is its characters), and says so by reading and writing exactly
- * `length`; a text with any other character (its UTF-8 is longer) is copied by hand instead, each
- * non-ASCII character as 0, so that positions stay character positions. Followed by LANES − 1
- * zeros, which the last lane reads past the end (`lanes`).
+ * `text` into `bytes` as UTF-8 (grown when short: a UTF-16 code unit is at most 3 bytes), followed
+ * by LANES − 1 zeros, which the last lane reads past the end (`lanes`); returns how many bytes the
+ * text took. An ASCII text takes one byte a character, so positions in the bytes are positions
+ * in the text; any other text takes more, and positions in it are not (`scan` says so). One
+ * `encodeInto` either way: a copy by hand of a non-ASCII text, one byte a character, cost more
+ * than the scan itself (the curly apostrophe is common in providers' wordings).
  */
-function bytesOf(text: string): Uint8Array {
-  const { length } = text;
-  if (bytes.length < length + LANES) bytes = new Uint8Array(Math.max(length + LANES, 2 * bytes.length, 1024));
+function bytesOf(text: string): number {
+  const room = 3 * text.length + LANES;
+  if (bytes.length < room) bytes = new Uint8Array(Math.max(room, 2 * bytes.length, 1024));
   encoder ??= new TextEncoder();
-  const { read, written } = encoder.encodeInto(text, bytes);
-  if (read !== length || written !== length) {
-    for (let at = 0; at < length; at += 1) {
-      const code = text.charCodeAt(at);
-      bytes[at] = code < ASCII ? code : 0;
-    }
+  const { written } = encoder.encodeInto(text, bytes);
+  // A non-ASCII text's bytes past ASCII as 0 (the DFA's rows hold ASCII bytes only): a pass over
+  // bytes, only for such a text, not the one-byte-a-character copy `encodeInto` replaced.
+  if (written !== text.length) {
+    for (let at = 0; at < written; at += 1) if ((bytes[at] as number) >= ASCII) bytes[at] = 0;
   }
-  for (let at = length; at < length + LANES - 1; at += 1) bytes[at] = 0;
-  return bytes;
+  for (let at = written; at < written + LANES - 1; at += 1) bytes[at] = 0;
+  return written;
 }
 
 /**
- * A DFA row's cells: one per byte the scan reads. `bytesOf` gives only ASCII bytes (any other
- * character is 0), so a row is 128 cells and a cell is `(row << 7) | byte`: no column lookup
- * per character (see `LiteralScanner.delta`).
+ * A DFA row's cells: one per byte the scan reads. `bytesOf` gives only ASCII bytes (any other is
+ * made 0), so a row is 128 cells and a cell is `(row << 7) | byte`: no column lookup per byte
+ * (see `LiteralScanner.delta`).
  */
 const ROW_BITS = 7;
 
@@ -255,26 +256,26 @@ export class LiteralScanner {
 
   /**
    * Sets in `into` (`words` words, cleared here) the lists that may match `source`: one pass over
-   * its characters as bytes (`bytesOf`), no allocation but the buffer's growth. Literals are ASCII:
-   * a character past ASCII (byte 0, column 0) leads back to the root, as a character no literal
-   * has does.
+   * its UTF-8 bytes (`bytesOf`), no allocation but the buffers' growth. Literals are ASCII: a byte
+   * past ASCII (read as 0) leads back to the root, as a character no literal has does.
    *
    * A DFA step waits on the previous one's table load, so a long text is read as four lanes
    * stepped together (four independent chains the CPU overlaps): lane k reads from k quarters in,
    * less DEPTH − 1 characters, for a quarter plus DEPTH − 1 characters. Every kept literal is at
    * most DEPTH long, so each occurrence lies whole inside some lane; lanes overlap, which only
-   * notes a hit twice.
+   * notes a hit twice. (Bytes and characters are one here: a literal is ASCII, one byte a character.)
    *
-   * Returns true: `firstAt` holds character positions in `source` (a stand-in scan that knows no
-   * positions returns false).
+   * Returns whether `firstAt` holds character positions in `source`: true for an ASCII text; for
+   * any other, its positions are byte positions, which can lie past the characters' (a search must
+   * then start at 0: features.ts `searchStart`).
    */
   scan(source: string, into: Int32Array): boolean {
     // Loops rather than `set`/`fill`: a few words each, where a builtin call costs more than the copy.
     const { always, words } = this;
     for (let word = 0; word < words; word += 1) into[word] = always[word] as number;
-    const { length } = source;
+    const length = bytesOf(source);
+    const text = bytes;
     if (hits.length < 2 * (length + LANES * DEPTH)) hits = new Int32Array(2 * (length + LANES * DEPTH));
-    const text = bytesOf(source);
     let count: number;
     if (length < LANES * DEPTH * 2) count = this.oneLane(text, length, hits);
     else {
@@ -294,7 +295,8 @@ export class LiteralScanner {
     for (let at = 0; at < count; at += 2) {
       this.hit(noted[at] as number, into, noted[at + 1] as number);
     }
-    return true;
+    // Only an ASCII text's UTF-8 has one byte a UTF-16 code unit (any other unit takes 2–3 bytes).
+    return length === source.length;
   }
 
   /**
@@ -327,7 +329,7 @@ export class LiteralScanner {
     const { delta, paused } = this;
     const quarter = Math.ceil(length / LANES);
     // The last lane starts LANES − 1 characters or fewer before a whole quarter from the end, so
-    // it reads up to LANES − 1 characters past the text: `bytesOf`'s zeros (column 0, back to the
+    // it reads up to LANES − 1 characters past the text: `bytesOf`'s zeros (byte 0, back to the
     // root, where no literal ends), which note no hit.
     const steps = quarter + DEPTH - 1;
     const from1 = quarter - (DEPTH - 1);

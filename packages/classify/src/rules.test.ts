@@ -13,7 +13,7 @@ import {
   type ProviderErrorMetadata,
   RuleId,
 } from './index.ts';
-import type { RuleInput } from './rules.ts';
+import { ruleInputOf, rulesOn } from './rules.ts';
 import {
   FAILURE_ORIGINS,
   MAX_EVIDENCE_LENGTH,
@@ -780,22 +780,12 @@ describe('the rule table', () => {
     fc.assert(
       fc.property(metadata, fc.constantFrom(...FAILURE_ORIGINS), (fields, origin) => {
         const input = { provider: 'test', ...fields, origin } as ProviderErrorMetadata;
-        for (const rule of gated) {
-          const offGate =
-            (rule.origins !== undefined && !rule.origins.includes(origin)) ||
-            (rule.needsSdkCondition === true && input.sdkCondition === undefined);
-          if (!offGate) continue;
+        // The very walk classify makes (rulesOn) and the very input it gives (ruleInputOf).
+        const walked = rulesOn(origin, input.sdkCondition !== undefined);
+        for (const rule of RULES) {
+          if (walked.includes(rule)) continue;
           const features = new Features(input, true);
-          const status = input.statusCode;
-          const ruleInput: RuleInput = {
-            metadata: input,
-            features,
-            status,
-            providerSpoke: origin === 'http' || origin === 'stream_event' || origin === 'blocked_response',
-            accountStatus:
-              status === undefined || status === 400 || status === 402 || status === 403 || status === 429,
-          };
-          expect(rule.decide(ruleInput), rule.id).toBeUndefined();
+          expect(rule.decide(ruleInputOf(input, features)), rule.id).toBeUndefined();
           expect(features.summary(), rule.id).toEqual({});
         }
       }),

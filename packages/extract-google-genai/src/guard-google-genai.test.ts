@@ -261,6 +261,15 @@ for (const sdk of SDKS) {
       expect(thrown).toBeUndefined();
       expect(chunks).toHaveLength(scenario.response.kind === 'sse' ? scenario.response.events.length : -1);
     });
+
+    it('detects a blocked chunk unless detectBlockedAnswer is false (null from JavaScript keeps the default, as on Bedrock)', async () => {
+      const scenario = loadScenario('google-genai/gemini-stream-finish-prohibited-content');
+      const { thrown } = await readGuarded(sdk, scenario, {
+        detectBlockedAnswer: null as unknown as boolean,
+      });
+      expect(FaultlineError.isInstance(thrown), String(thrown)).toBe(true);
+      expect((thrown as FaultlineError).classification.reason).toBe(scenario.expected.reason);
+    });
   });
 }
 

@@ -184,11 +184,13 @@ export function guardGeminiStream<S extends AsyncIterable<unknown>>(
   stream: S,
   options: GuardGeminiStreamOptions<StreamChunk<S>> = {},
 ): GuardedStream<S> {
-  const { detectBlockedAnswer = true, extractors, ...rest } = options;
+  const { detectBlockedAnswer, extractors, ...rest } = options;
   return guardStream(stream, {
     provider: GOOGLE_GENAI_PROVIDER,
     ...rest,
     extractors: [...(extractors ?? []), googleGenaiExtractor, googleGenaiTransportExtractor],
-    ...chunkScan<StreamChunk<S>>(detectBlockedAnswer ? scanGeminiChunk : scanGeminiChunkLettingBlocked),
+    ...chunkScan<StreamChunk<S>>(
+      detectBlockedAnswer === false ? scanGeminiChunkLettingBlocked : scanGeminiChunk,
+    ),
   });
 }
