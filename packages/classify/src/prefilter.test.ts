@@ -380,7 +380,7 @@ describe('the required literals', () => {
     // The real literals fit (a DEPTH or vocabulary that outgrew the Uint16 table would filter nothing).
     const { scanner } = literalPrefilter();
     expect(scanner.states).toBeGreaterThan(1000);
-    // 70,000 distinct 5-letter literals over 26 letters: more states than a Uint16 state number holds.
+    // 70,000 distinct 5-letter literals over 26 letters: more states than a Uint16 entry has rows for.
     const letters = 'abcdefghijklmnopqrstuvwxyz';
     const huge = Array.from({ length: 70_000 }, (_, index) => [
       Array.from({ length: 5 }, (_, at) => letters[Math.floor(index / 26 ** at) % 26]).join(''),

@@ -32,7 +32,7 @@ const LANES = 4;
 /** Literals are read in ASCII; a list with a literal beyond it is run always (never the case). */
 const ASCII = 128;
 
-/** A literal the automaton can read: not empty, ASCII, no NUL (column 0 is "any other byte"). */
+/** A literal the automaton can read: not empty, ASCII, no NUL (the byte any other character reads as). */
 function readable(literal: string): boolean {
   if (literal.length === 0) return false;
   for (let at = 0; at < literal.length; at += 1) {
@@ -47,7 +47,7 @@ let hits = new Int32Array(0);
 
 /**
  * The scanned text as UTF-8 (reused): an ASCII character is its own byte, any other character
- * is bytes of 0x80 and above (column 0, as in `columnOf`), so a literal, all ASCII, occurs in the
+ * is bytes of 0x80 and above (read as 0, a byte no literal has), so a literal, all ASCII, occurs in the
  * bytes exactly where it occurs in the text. Loading a byte from here costs well under half a
  * `charCodeAt` (which checks the string's representation on every call): on the bench's messages,
  * reading each character of the text with `charCodeAt` took 590 ns a message, filling this with
@@ -70,20 +70,35 @@ function bytesOf(text: string): number {
   if (bytes.length < room) bytes = new Uint8Array(Math.max(room, 2 * bytes.length, 1024));
   encoder ??= new TextEncoder();
   const { written } = encoder.encodeInto(text, bytes);
+  // A non-ASCII text's bytes past ASCII as 0 (the DFA's rows hold ASCII bytes only): a pass over
+  // bytes, only for such a text, not the one-byte-a-character copy `encodeInto` replaced.
+  if (written !== text.length) {
+    for (let at = 0; at < written; at += 1) if ((bytes[at] as number) >= ASCII) bytes[at] = 0;
+  }
   for (let at = written; at < written + LANES - 1; at += 1) bytes[at] = 0;
   return written;
 }
 
 /**
- * A transition not resolved yet (odd, and above any row offset: the table must stay under it; a
- * small integer to V8, as every entry is).
+ * A DFA row's cells: one per byte the scan reads. `bytesOf` gives only ASCII bytes (any other is
+ * made 0), so a row is 128 cells and a cell is `(row << 7) | byte`: no column lookup per byte
+ * (see `LiteralScanner.delta`).
  */
-const UNSET = 0x3fffffff;
+const ROW_BITS = 7;
+
+/**
+ * A transition not resolved yet: odd (a step tests one bit for "more than a load"), and above
+ * every entry `(row << 1) | hit`, as rows stay under MAX_ROWS.
+ */
+const UNSET = 0xffff;
+
+/** Rows (so states: a state has at most one row) a Uint16 entry `(row << 1) | hit` can name. */
+const MAX_ROWS = 0x7fff;
 
 /** A state that has no DFA row yet. */
 const NO_ROW = 0xffff;
 
-/** The rows the DFA table is made with (it doubles when a scan reaches more states). */
+/** The rows the DFA table is made with (it grows by half when a scan reaches more states). */
 const FIRST_ROWS = 64;
 
 /** A trie state that has no failure state resolved yet. */
@@ -98,22 +113,19 @@ const NO_FAILURE = 0xffff;
  * dense goto table was 120 KB for the few resolutions that read it); the DFA's transitions (the
  * trie's goto with the failure links folded in) are resolved the first time a scan takes them and
  * kept, so the first classify does not pay for a full table it mostly never visits. The DFA is one
- * Int32Array of row offsets (only the rows a scan reaches are made), with bit 0 marking a step
- * into a state where a literal ends (rows are an even number of cells apart, so bit 0 is free).
+ * Uint16Array of 128-cell rows indexed by byte (only the rows a scan reaches are made): an entry
+ * is the next state's row shifted left by one, with bit 0 marking a step into a state where a
+ * literal ends.
  */
 export class LiteralScanner {
   /** How many 32-bit words a mask of the lists takes. */
   readonly words: number;
-  /** Each byte's column; 0 for a byte no literal contains (every byte ≥ 0x80). */
-  private readonly columnOf = new Uint8Array(256);
-  /** Cells a DFA row takes: the columns used, rounded up to even (see the class comment). */
-  private readonly columns: number;
   /** The trie: each state's first child and next sibling (0: none; the root is no one's child). */
   private readonly firstChild: Uint16Array;
   private readonly nextSibling: Uint16Array;
-  /** Each trie state's parent and the column that leads to it from there. */
+  /** Each trie state's parent and the byte that leads to it from there. */
   private readonly parent: Uint16Array;
-  private readonly parentColumn: Uint8Array;
+  private readonly parentByte: Uint8Array;
   /** Each state's failure state, resolved lazily (NO_FAILURE until then). */
   private readonly failure: Uint16Array;
   /**
@@ -123,12 +135,14 @@ export class LiteralScanner {
   private readonly outputKnown: Uint8Array;
   private readonly output: Int32Array;
   /**
-   * The DFA: `delta[row × columns + column]` is the next state's row offset (its row × columns),
-   * plus 1 when a literal ends at that state; UNSET until first taken. A state gets a row when a
-   * transition into it is first resolved (the root has row 0), and the table grows by doubling: a
-   * scan reaches a few hundred of the states, so the table holds those rows, not all of them.
+   * The DFA: `delta[(row << 7) | byte]` is the next state's row × 2, plus 1 when a literal ends
+   * at that state; UNSET until first taken. A state gets a row when a transition into it is first
+   * resolved (the root has row 0), and the table grows by half: a scan reaches a few hundred
+   * of the states, so the table holds those rows, not all of them. Indexed by byte rather than by
+   * a column of the bytes the literals use (36 of them today): a step saves the column load, and
+   * 16-bit entries keep a 128-cell row (256 bytes) near the 36 32-bit cells (144 bytes) it had.
    */
-  private delta: Int32Array;
+  private delta: Uint16Array;
   /** Each state's row (NO_ROW until it has one), and each row's state. */
   private readonly rowOf: Uint16Array;
   private stateOf: Uint16Array;
@@ -153,6 +167,8 @@ export class LiteralScanner {
     this.words = words;
     this.always = new Int32Array(words);
     this.firstAt = new Int32Array(lists.length);
+    // The literals' bytes as dense columns, only for the trie's insertion table below.
+    const columnOf = new Uint8Array(ASCII);
     let columns = 1;
     let length = 1;
     const kept: Array<readonly string[] | undefined> = lists.map((list, index) => {
@@ -165,18 +181,16 @@ export class LiteralScanner {
         length += literal.length;
         for (let at = 0; at < literal.length; at += 1) {
           const code = literal.charCodeAt(at);
-          if (this.columnOf[code] === 0) this.columnOf[code] = columns++;
+          if (columnOf[code] === 0) columnOf[code] = columns++;
         }
       }
       return prefixes;
     });
-    columns += columns & 1;
-    this.columns = columns;
     // At most one state per literal character, plus the root (cut to the states made, below).
     const firstChild = new Uint16Array(length);
     const nextSibling = new Uint16Array(length);
     const parent = new Uint16Array(length);
-    const parentColumn = new Uint8Array(length);
+    const parentByte = new Uint8Array(length);
     const ends = new Int32Array(length * words);
     // A dense goto table while inserting (one load a character instead of a walk along the
     // siblings, up to 30 at the root), dropped after: only the links are kept.
@@ -186,14 +200,15 @@ export class LiteralScanner {
       for (const literal of list ?? []) {
         let state = 0;
         for (let at = 0; at < literal.length; at += 1) {
-          const column = this.columnOf[literal.charCodeAt(at)] as number;
+          const code = literal.charCodeAt(at);
+          const column = columnOf[code] as number;
           let child = trie[state * columns + column] as number;
           if (child === 0) {
             child = states;
             trie[state * columns + column] = child;
             states += 1;
             parent[child] = state;
-            parentColumn[child] = column;
+            parentByte[child] = code;
             nextSibling[child] = firstChild[state] as number;
             firstChild[state] = child;
           }
@@ -203,9 +218,9 @@ export class LiteralScanner {
         ends[word] = (ends[word] as number) | (1 << (index & 31));
       }
     });
-    // Too many states for a Uint16 state number (or a row offset below UNSET): every list runs
-    // always (sound, only slower; a test keeps the real vocabularies well under it).
-    if (states >= NO_ROW || states * columns >= UNSET) {
+    // Too many states for a row number in a Uint16 entry: every list runs always (sound, only
+    // slower; a test keeps the real vocabularies well under it).
+    if (states > MAX_ROWS) {
       for (let index = 0; index < lists.length; index += 1) {
         this.always[index >> 5] = (this.always[index >> 5] as number) | (1 << (index & 31));
       }
@@ -216,7 +231,7 @@ export class LiteralScanner {
     this.firstChild = firstChild.slice(0, states);
     this.nextSibling = nextSibling.slice(0, states);
     this.parent = parent.slice(0, states);
-    this.parentColumn = parentColumn.slice(0, states);
+    this.parentByte = parentByte.slice(0, states);
     this.output = ends.slice(0, states * words);
     this.failure = new Uint16Array(states).fill(NO_FAILURE);
     this.failure[0] = 0;
@@ -226,7 +241,7 @@ export class LiteralScanner {
     this.rowOf[0] = 0;
     const capacity = Math.min(states, FIRST_ROWS);
     this.stateOf = new Uint16Array(capacity);
-    this.delta = new Int32Array(capacity * columns).fill(UNSET);
+    this.delta = new Uint16Array(capacity << ROW_BITS).fill(UNSET);
   }
 
   /** The number of trie states (for the tests that keep the table small). */
@@ -234,10 +249,15 @@ export class LiteralScanner {
     return this.parent.length;
   }
 
+  /** The DFA table's bytes as scans have grown it (for the tests and the report on its size). */
+  get tableBytes(): number {
+    return this.delta.byteLength;
+  }
+
   /**
    * Sets in `into` (`words` words, cleared here) the lists that may match `source`: one pass over
    * its UTF-8 bytes (`bytesOf`), no allocation but the buffers' growth. Literals are ASCII: a byte
-   * past ASCII (column 0) leads back to the root, as a character no literal has does.
+   * past ASCII (read as 0) leads back to the root, as a character no literal has does.
    *
    * A DFA step waits on the previous one's table load, so a long text is read as four lanes
    * stepped together (four independent chains the CPU overlaps): lane k reads from k quarters in,
@@ -273,7 +293,7 @@ export class LiteralScanner {
     }
     const noted = hits;
     for (let at = 0; at < count; at += 2) {
-      this.hit((noted[at] as number) - 1, into, noted[at + 1] as number);
+      this.hit(noted[at] as number, into, noted[at + 1] as number);
     }
     // Only an ASCII text's UTF-8 has one byte a UTF-16 code unit (any other unit takes 2–3 bytes).
     return length === source.length;
@@ -284,18 +304,17 @@ export class LiteralScanner {
    * position) in `noted` and returns how many numbers it noted.
    */
   private oneLane(text: Uint8Array, length: number, noted: Int32Array): number {
-    const { columnOf } = this;
     let count = 0;
     let state = 0;
     for (let at = 0; at < length; at += 1) {
-      const cell = state + (columnOf[text[at] as number] as number);
+      const cell = state | (text[at] as number);
       let entry = this.delta[cell] as number;
       if (entry === UNSET) entry = this.resolve(cell);
       if ((entry & 1) !== 0) {
         noted[count++] = entry;
         noted[count++] = at;
       }
-      state = entry & ~1;
+      state = (entry >> 1) << ROW_BITS;
     }
     return count;
   }
@@ -307,10 +326,10 @@ export class LiteralScanner {
    * is odd), so one test of the four entries keeps the common step to loads and adds.
    */
   private lanes(text: Uint8Array, length: number, noted: Int32Array): number {
-    const { columnOf, delta, paused } = this;
+    const { delta, paused } = this;
     const quarter = Math.ceil(length / LANES);
     // The last lane starts LANES − 1 characters or fewer before a whole quarter from the end, so
-    // it reads up to LANES − 1 characters past the text: `bytesOf`'s zeros (column 0, back to the
+    // it reads up to LANES − 1 characters past the text: `bytesOf`'s zeros (byte 0, back to the
     // root, where no literal ends), which note no hit.
     const steps = quarter + DEPTH - 1;
     const from1 = quarter - (DEPTH - 1);
@@ -322,10 +341,10 @@ export class LiteralScanner {
     let state2 = paused[2] as number;
     let state3 = paused[3] as number;
     for (let at = paused[8] as number; at < steps; at += 1) {
-      const cell0 = state0 + (columnOf[text[at] as number] as number);
-      const cell1 = state1 + (columnOf[text[from1 + at] as number] as number);
-      const cell2 = state2 + (columnOf[text[from2 + at] as number] as number);
-      const cell3 = state3 + (columnOf[text[from3 + at] as number] as number);
+      const cell0 = state0 | (text[at] as number);
+      const cell1 = state1 | (text[from1 + at] as number);
+      const cell2 = state2 | (text[from2 + at] as number);
+      const cell3 = state3 | (text[from3 + at] as number);
       const entry0 = delta[cell0] as number;
       const entry1 = delta[cell1] as number;
       const entry2 = delta[cell2] as number;
@@ -362,10 +381,10 @@ export class LiteralScanner {
           noted[count++] = from3 + at;
         }
       }
-      state0 = entry0 & ~1;
-      state1 = entry1 & ~1;
-      state2 = entry2 & ~1;
-      state3 = entry3 & ~1;
+      state0 = (entry0 >> 1) << ROW_BITS;
+      state1 = (entry1 >> 1) << ROW_BITS;
+      state2 = (entry2 >> 1) << ROW_BITS;
+      state3 = (entry3 >> 1) << ROW_BITS;
     }
     paused[0] = state0;
     paused[1] = state1;
@@ -375,13 +394,13 @@ export class LiteralScanner {
   }
 
   /**
-   * Adds to `into` the lists whose literal ends at the state at row `offset`, at position `at`,
-   * and keeps `at` as each one's first position when it is the earliest (the lanes do not step in
-   * text order); returns `offset`.
+   * Adds to `into` the lists whose literal ends at the state a hit's `entry` steps into (its row
+   * is `entry >> 1`), at position `at`, and keeps `at` as each one's first position when it is
+   * the earliest (the lanes do not step in text order).
    */
-  private hit(offset: number, into: Int32Array, at: number): number {
+  private hit(entry: number, into: Int32Array, at: number): void {
     const { output, words, firstAt } = this;
-    const first = (this.stateOf[offset / this.columns] as number) * words;
+    const first = (this.stateOf[entry >> 1] as number) * words;
     for (let word = 0; word < words; word += 1) {
       const lists = output[first + word] as number;
       if (lists === 0) continue;
@@ -393,30 +412,29 @@ export class LiteralScanner {
         if ((seen & bit) === 0 || (firstAt[list] as number) > at) firstAt[list] = at;
       }
     }
-    return offset;
   }
 
-  /** Resolves and keeps the DFA transition of one cell (state × columns + column). */
+  /** Resolves and keeps the DFA transition of one cell (`(row << 7) | byte`). */
   private resolve(cell: number): number {
-    const { columns, words } = this;
-    const target = this.step(this.stateOf[Math.floor(cell / columns)] as number, cell % columns);
+    const { words } = this;
+    const target = this.step(this.stateOf[cell >> ROW_BITS] as number, cell & (ASCII - 1));
     this.resolveOutput(target);
     let any = 0;
     for (let word = 0; word < words; word += 1) any |= this.output[target * words + word] as number;
-    const entry = this.rowFor(target) * columns + (any === 0 ? 0 : 1);
+    const entry = (this.rowFor(target) << 1) | (any === 0 ? 0 : 1);
     this.delta[cell] = entry;
     return entry;
   }
 
-  /** The DFA's next state from `state` on `column`. */
-  private step(state: number, column: number): number {
+  /** The DFA's next state from `state` on `byte`. */
+  private step(state: number, byte: number): number {
     const row = this.rowOf[state] as number;
-    const entry = row === NO_ROW ? UNSET : (this.delta[row * this.columns + column] as number);
-    if (entry !== UNSET) return this.stateOf[(entry - (entry & 1)) / this.columns] as number;
+    const entry = row === NO_ROW ? UNSET : (this.delta[(row << ROW_BITS) | byte] as number);
+    if (entry !== UNSET) return this.stateOf[entry >> 1] as number;
     let child = this.firstChild[state] as number;
-    while (child !== 0 && this.parentColumn[child] !== column) child = this.nextSibling[child] as number;
+    while (child !== 0 && this.parentByte[child] !== byte) child = this.nextSibling[child] as number;
     if (child !== 0) return child;
-    return state === 0 ? 0 : this.step(this.failureOf(state), column);
+    return state === 0 ? 0 : this.step(this.failureOf(state), byte);
   }
 
   /** The row of `state`, made (growing the table when full) if it has none yet. */
@@ -425,11 +443,11 @@ export class LiteralScanner {
     if (known !== NO_ROW) return known;
     const row = this.rows;
     if (row === this.stateOf.length) {
-      const capacity = Math.min(this.rowOf.length, row * 2);
+      const capacity = Math.min(this.rowOf.length, row + (row >> 1));
       const stateOf = new Uint16Array(capacity);
       stateOf.set(this.stateOf);
       this.stateOf = stateOf;
-      const delta = new Int32Array(capacity * this.columns).fill(UNSET);
+      const delta = new Uint16Array(capacity << ROW_BITS).fill(UNSET);
       delta.set(this.delta);
       this.delta = delta;
     }
@@ -444,7 +462,7 @@ export class LiteralScanner {
     const known = this.failure[state] as number;
     if (known !== NO_FAILURE) return known;
     const parent = this.parent[state] as number;
-    const failure = parent === 0 ? 0 : this.step(this.failureOf(parent), this.parentColumn[state] as number);
+    const failure = parent === 0 ? 0 : this.step(this.failureOf(parent), this.parentByte[state] as number);
     this.failure[state] = failure;
     return failure;
   }
