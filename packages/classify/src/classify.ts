@@ -1,5 +1,6 @@
 import { Classification, FailureOrigin, FailureReason, NetworkPhase, SdkCondition } from './checks.ts';
 import { evidenceOf, type FeatureName, Features, secondsOf } from './features.ts';
+import { safeGet } from './read.ts';
 import { type Rule, ruleInputOf, rulesOn, type Verdict } from './rules.ts';
 import type {
   Classification as ClassificationType,
@@ -317,15 +318,6 @@ const ORIGINS: ReadonlySet<string> = new Set(FailureOrigin.options);
 const PHASES: ReadonlySet<string> = new Set(NetworkPhase.options);
 const CONDITIONS: ReadonlySet<string> = new Set(SdkCondition.options);
 
-/** A field of the metadata; `undefined` when reading it throws (a getter, a proxy). */
-function readField(metadata: unknown, key: string): unknown {
-  try {
-    return (metadata as Record<string, unknown> | null | undefined)?.[key];
-  } catch {
-    return undefined;
-  }
-}
-
 function text(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
   // Most fields are short: a length test is cheaper than a call to slice.
@@ -461,21 +453,21 @@ function normalise(metadata: unknown): Normalised {
     }
   }
   return new Normalised(
-    readField(metadata, 'provider'),
-    readField(metadata, 'message'),
-    readField(metadata, 'origin'),
-    readField(metadata, 'statusCode'),
-    readField(metadata, 'retryAfterSeconds'),
-    readField(metadata, 'sdkErrorType'),
-    readField(metadata, 'requestId'),
-    readField(metadata, 'providerCode'),
-    readField(metadata, 'providerType'),
-    readField(metadata, 'providerParam'),
-    readField(metadata, 'networkCode'),
-    readField(metadata, 'blockReason'),
-    readField(metadata, 'networkPhase'),
-    readField(metadata, 'quotaIds'),
-    readField(metadata, 'sdkCondition'),
+    safeGet(metadata, 'provider'),
+    safeGet(metadata, 'message'),
+    safeGet(metadata, 'origin'),
+    safeGet(metadata, 'statusCode'),
+    safeGet(metadata, 'retryAfterSeconds'),
+    safeGet(metadata, 'sdkErrorType'),
+    safeGet(metadata, 'requestId'),
+    safeGet(metadata, 'providerCode'),
+    safeGet(metadata, 'providerType'),
+    safeGet(metadata, 'providerParam'),
+    safeGet(metadata, 'networkCode'),
+    safeGet(metadata, 'blockReason'),
+    safeGet(metadata, 'networkPhase'),
+    safeGet(metadata, 'quotaIds'),
+    safeGet(metadata, 'sdkCondition'),
   );
 }
 
