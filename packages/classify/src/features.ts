@@ -336,6 +336,14 @@ export class Features {
     return this.read(FEATURE_NAMES[index] as TextFeature, index);
   }
 
+  /**
+   * Whether one of the text features in `mask` (bit i: FEATURE_NAMES[i]) may be present: before
+   * the scan every one may; after it, only those with a candidate entry (others are absent).
+   */
+  mayHave(mask: number): boolean {
+    return (this.possible & mask) !== 0;
+  }
+
   /** Reads a text feature for the first time. */
   private read(name: TextFeature, index: number): string | undefined {
     // After this Features' scan: a feature none of whose entries is a candidate is absent.
