@@ -660,7 +660,6 @@ export function secondsOf(words: string): number | undefined {
   return found && Number.isFinite(total) ? total : undefined;
 }
 
-
 // Built on first use. Secrets and account identifiers a piece of provider text could carry; render
 // scrubs every field again with its full list before anything leaves the process, this is the
 // first line (classify does not depend on render, which sits above it).
