@@ -272,9 +272,6 @@ export interface QuotaIdWindow {
 /** The longest message text read; a provider's words past this never change the decision. */
 export const MAX_READ_LENGTH = 8192;
 
-// Built on first use, not at import.
-let limitNumberPattern: RegExp | undefined;
-
 /**
  * Reads features lazily: each is computed the first time a rule asks for it, and remembered.
  * Rules ask in table order, so a structured field that decides (a quota id, an origin, an SDK
@@ -426,17 +423,16 @@ export class Features {
   requestOverLimit(): string | undefined {
     const words = this.get(INDEX_OF.limitNumbers);
     if (words === undefined) return undefined;
-    // The first two numbers, read with one exec loop (matchAll's iterator and array were a fifth
-    // of classify's time on a rate-limit message).
-    limitNumberPattern ??= /(?:limit|requested):? ~?([\d,.]+)/g;
-    limitNumberPattern.lastIndex = 0;
-    const first = limitNumberPattern.exec(words);
-    const second = first === null ? null : limitNumberPattern.exec(words);
-    limitNumberPattern.lastIndex = 0;
-    if (first === null || second === null) return undefined;
+    // The first two numbers, as `/(?:limit|requested):? ~?([\d,.]+)/g` finds them with two execs
+    // (`limitNumberAt`: no match arrays, which were most of this on a Groq 413).
+    const first = limitNumberAt(words, 0);
+    if (first === -1) return undefined;
+    const firstEnd = amountEnd(words, first);
+    const second = limitNumberAt(words, firstEnd);
+    if (second === -1) return undefined;
     // replaceAll with a string: a regex literal here was a new RegExp object on each run.
-    const limit = Number((first[1] ?? '').replaceAll(',', ''));
-    const requested = Number((second[1] ?? '').replaceAll(',', ''));
+    const limit = Number(words.slice(first, firstEnd).replaceAll(',', ''));
+    const requested = Number(words.slice(second, amountEnd(words, second)).replaceAll(',', ''));
     return requested > limit && limit >= 0 ? words : undefined;
   }
 
@@ -459,6 +455,44 @@ export class Features {
     this.values[index] = value;
     this.order?.push(name);
   }
+}
+
+/** A digit, a comma or a dot: `[\d,.]`. */
+const isAmountCharacter = (code: number): boolean =>
+  (code >= 0x30 && code <= 0x39) || code === 0x2c || code === 0x2e;
+
+/** The end of the run of `[\d,.]` in `words` from `at`. */
+export function amountEnd(words: string, at: number): number {
+  let end = at;
+  while (end < words.length && isAmountCharacter(words.charCodeAt(end))) end += 1;
+  return end;
+}
+
+/**
+ * Where the number that `/(?:limit|requested):? ~?([\d,.]+)/g` finds from `from` in `words` starts
+ * (its group; it ends at `amountEnd`), or -1 when it finds none. Read by hand, as the regex reads
+ * it: at the first position where "limit" or "requested" (never both: they start with other
+ * letters) is followed by an optional colon, one space, an optional tilde and one of `[\d,.]`.
+ * The colon and the tilde can only be taken (what must follow each, a space or a number
+ * character, is never a colon or a tilde), so nothing backtracks.
+ */
+export function limitNumberAt(words: string, from: number): number {
+  let limitAt = words.indexOf('limit', from);
+  let requestedAt = words.indexOf('requested', from);
+  while (limitAt !== -1 || requestedAt !== -1) {
+    const isLimit = requestedAt === -1 || (limitAt !== -1 && limitAt < requestedAt);
+    const at = isLimit ? limitAt : requestedAt;
+    let next = at + (isLimit ? 5 : 9);
+    if (words.charCodeAt(next) === 0x3a) next += 1; // ':'
+    if (words.charCodeAt(next) === 0x20) {
+      next += 1;
+      if (words.charCodeAt(next) === 0x7e) next += 1; // '~'
+      if (isAmountCharacter(words.charCodeAt(next))) return next;
+    }
+    if (isLimit) limitAt = words.indexOf('limit', at + 1);
+    else requestedAt = words.indexOf('requested', at + 1);
+  }
+  return -1;
 }
 
 /** An ASCII letter, digit or underscore: a word character of `\b` (without the `u` flag). */
