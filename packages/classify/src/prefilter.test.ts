@@ -244,11 +244,22 @@ describe('the required literals', () => {
     expect(requiredLiterals(/(?:your|current) \w+ plan/)).toEqual(new Set([' plan']));
     expect(requiredLiterals(/x?/)).toBeUndefined();
     expect(requiredLiterals(/\d+/)).toBeUndefined();
+    // `\d` is its ten digits and `x+` is `x` then `x*`: a count after a word joins it.
+    expect(requiredLiterals(/per \d+ day/)).toEqual(
+      new Set([...'0123456789'].map((digit) => `per ${digit}`)),
+    );
     expect(requiredLiterals(/abc/i)).toBeUndefined();
     // A lookaround matches no character: it is skipped, never required.
     expect(requiredLiterals(/caps?\b(?! per)/)).toEqual(new Set(['cap']));
     // Every string a small pattern matches contains one of its literals.
-    for (const pattern of [/(?:ab|cd)e?f{2,3}/, /(?:x-)?api[ _-]?key/, /a(?:b|c)*d/, /[ab]c|d[^e]f/]) {
+    for (const pattern of [
+      /(?:ab|cd)e?f{2,3}/,
+      /(?:x-)?api[ _-]?key/,
+      /a(?:b|c)*d/,
+      /[ab]c|d[^e]f/,
+      /per[ _-]?\d+ ?(?:sec|min)/,
+      /x\d+?\d+y/,
+    ]) {
       const literals = requiredLiterals(pattern);
       fc.assert(
         fc.property(fc.stringMatching(pattern), (text) => {
