@@ -2,33 +2,19 @@
 // `UPDATE_WASM=1 npx vitest run src/scan-wasm.test.ts` in packages/classify (the test fails while
 // this differs from what scan.wat compiles to).
 
-/** scan.wat's module, made on call (the first scanner compiles it, never the import). */
+/** scan.wat's module in base64. */
+const SCAN_WASM =
+  'AGFzbQEAAAABHAJgBn9/f39/fwF/YA1/f39/f39/f39/f39/AX8DAwIAAQUDAQABBxkDBm1lbW9yeQIABHNjYW4AAAVsYW5l' +
+  'cwABCuUEAosBAQN/AkAgACABTw0AA0AgBCAALQAAciEGIAIgBkEBdGovAQAhByAHQQFxBEAgB0H//wNGBEBBACAANgIAQQQg' +
+  'BjYCAEEIIAU2AgBBfw8LIAMgBUECdGohCCAIIAc2AgAgCCAANgIEIAVBAmohBQsgB0EBdkEHdCEEIABBAWohACAAIAFJDQAL' +
+  'CyAFC9UDAQl/AkAgByAETw0AA0AgCSAAIAdqLQAAciENIAogASAHai0AAHIhDiALIAIgB2otAAByIQ8gDCADIAdqLQAAciEQ' +
+  'IAUgDUEBdGovAQAhESAFIA5BAXRqLwEAIRIgBSAPQQF0ai8BACETIAUgEEEBdGovAQAhFCARIBJyIBMgFHJyQQFxBEAgEUH/' +
+  '/wNGIBJB//8DRnIgE0H//wNGIBRB//8DRnJyBEBBACAJNgIAQQQgCjYCAEEIIAs2AgBBDCAMNgIAQRAgDTYCAEEUIA42AgBB' +
+  'GCAPNgIAQRwgEDYCAEEgIAc2AgBBJCAINgIAQX8PCyARQQFxBEAgBiAIQQJ0aiEVIBUgETYCACAVIAAgB2o2AgQgCEECaiEI' +
+  'CyASQQFxBEAgBiAIQQJ0aiEVIBUgEjYCACAVIAEgB2o2AgQgCEECaiEICyATQQFxBEAgBiAIQQJ0aiEVIBUgEzYCACAVIAIg' +
+  'B2o2AgQgCEECaiEICyAUQQFxBEAgBiAIQQJ0aiEVIBUgFDYCACAVIAMgB2o2AgQgCEECaiEICwsgEUEBdkEHdCEJIBJBAXZB' +
+  'B3QhCiATQQF2QQd0IQsgFEEBdkEHdCEMIAdBAWohByAHIARJDQALCyAICw==';
+
+/** scan.wat's module, decoded on call (the first scanner compiles it, never the import). */
 export const scanWasmBytes = (): Uint8Array<ArrayBuffer> =>
-  new Uint8Array([
-    0, 97, 115, 109, 1, 0, 0, 0, 1, 28, 2, 96, 6, 127, 127, 127, 127, 127, 127, 1, 127, 96, 13, 127, 127, 127,
-    127, 127, 127, 127, 127, 127, 127, 127, 127, 127, 1, 127, 3, 3, 2, 0, 1, 5, 3, 1, 0, 1, 7, 25, 3, 6, 109,
-    101, 109, 111, 114, 121, 2, 0, 4, 115, 99, 97, 110, 0, 0, 5, 108, 97, 110, 101, 115, 0, 1, 10, 229, 4, 2,
-    139, 1, 1, 3, 127, 2, 64, 32, 0, 32, 1, 79, 13, 0, 3, 64, 32, 4, 32, 0, 45, 0, 0, 114, 33, 6, 32, 2, 32,
-    6, 65, 1, 116, 106, 47, 1, 0, 33, 7, 32, 7, 65, 1, 113, 4, 64, 32, 7, 65, 255, 255, 3, 70, 4, 64, 65, 0,
-    32, 0, 54, 2, 0, 65, 4, 32, 6, 54, 2, 0, 65, 8, 32, 5, 54, 2, 0, 65, 127, 15, 11, 32, 3, 32, 5, 65, 2,
-    116, 106, 33, 8, 32, 8, 32, 7, 54, 2, 0, 32, 8, 32, 0, 54, 2, 4, 32, 5, 65, 2, 106, 33, 5, 11, 32, 7, 65,
-    1, 118, 65, 7, 116, 33, 4, 32, 0, 65, 1, 106, 33, 0, 32, 0, 32, 1, 73, 13, 0, 11, 11, 32, 5, 11, 213, 3,
-    1, 9, 127, 2, 64, 32, 7, 32, 4, 79, 13, 0, 3, 64, 32, 9, 32, 0, 32, 7, 106, 45, 0, 0, 114, 33, 13, 32, 10,
-    32, 1, 32, 7, 106, 45, 0, 0, 114, 33, 14, 32, 11, 32, 2, 32, 7, 106, 45, 0, 0, 114, 33, 15, 32, 12, 32, 3,
-    32, 7, 106, 45, 0, 0, 114, 33, 16, 32, 5, 32, 13, 65, 1, 116, 106, 47, 1, 0, 33, 17, 32, 5, 32, 14, 65, 1,
-    116, 106, 47, 1, 0, 33, 18, 32, 5, 32, 15, 65, 1, 116, 106, 47, 1, 0, 33, 19, 32, 5, 32, 16, 65, 1, 116,
-    106, 47, 1, 0, 33, 20, 32, 17, 32, 18, 114, 32, 19, 32, 20, 114, 114, 65, 1, 113, 4, 64, 32, 17, 65, 255,
-    255, 3, 70, 32, 18, 65, 255, 255, 3, 70, 114, 32, 19, 65, 255, 255, 3, 70, 32, 20, 65, 255, 255, 3, 70,
-    114, 114, 4, 64, 65, 0, 32, 9, 54, 2, 0, 65, 4, 32, 10, 54, 2, 0, 65, 8, 32, 11, 54, 2, 0, 65, 12, 32, 12,
-    54, 2, 0, 65, 16, 32, 13, 54, 2, 0, 65, 20, 32, 14, 54, 2, 0, 65, 24, 32, 15, 54, 2, 0, 65, 28, 32, 16,
-    54, 2, 0, 65, 32, 32, 7, 54, 2, 0, 65, 36, 32, 8, 54, 2, 0, 65, 127, 15, 11, 32, 17, 65, 1, 113, 4, 64,
-    32, 6, 32, 8, 65, 2, 116, 106, 33, 21, 32, 21, 32, 17, 54, 2, 0, 32, 21, 32, 0, 32, 7, 106, 54, 2, 4, 32,
-    8, 65, 2, 106, 33, 8, 11, 32, 18, 65, 1, 113, 4, 64, 32, 6, 32, 8, 65, 2, 116, 106, 33, 21, 32, 21, 32,
-    18, 54, 2, 0, 32, 21, 32, 1, 32, 7, 106, 54, 2, 4, 32, 8, 65, 2, 106, 33, 8, 11, 32, 19, 65, 1, 113, 4,
-    64, 32, 6, 32, 8, 65, 2, 116, 106, 33, 21, 32, 21, 32, 19, 54, 2, 0, 32, 21, 32, 2, 32, 7, 106, 54, 2, 4,
-    32, 8, 65, 2, 106, 33, 8, 11, 32, 20, 65, 1, 113, 4, 64, 32, 6, 32, 8, 65, 2, 116, 106, 33, 21, 32, 21,
-    32, 20, 54, 2, 0, 32, 21, 32, 3, 32, 7, 106, 54, 2, 4, 32, 8, 65, 2, 106, 33, 8, 11, 11, 32, 17, 65, 1,
-    118, 65, 7, 116, 33, 9, 32, 18, 65, 1, 118, 65, 7, 116, 33, 10, 32, 19, 65, 1, 118, 65, 7, 116, 33, 11,
-    32, 20, 65, 1, 118, 65, 7, 116, 33, 12, 32, 7, 65, 1, 106, 33, 7, 32, 7, 32, 4, 73, 13, 0, 11, 11, 32, 8,
-    11,
-  ]);
+  Uint8Array.from(atob(SCAN_WASM), (character) => character.charCodeAt(0));
