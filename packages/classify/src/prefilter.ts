@@ -116,7 +116,16 @@ const FIRST_ROWS = 64;
 const NO_FAILURE = 0xffff;
 
 /**
- * scan.wat's module, compiled on the first scanner's construction (never at import), once a
+ * The scans a scanner walks in JavaScript before it moves to WebAssembly (`LiteralScanner.scan`).
+ * Compiling and instantiating scan.wat costs ~0.3 ms once a process (measured: 0.1 ms the first
+ * module of a process, 0.15 ms this one, 0.07 ms the instance), which the WebAssembly walk's
+ * ~0.25 µs a scan pays back only after ~1,500 scans: a process that classifies a few failures
+ * never pays it, one that classifies many pays it once.
+ */
+export const WASM_AFTER = 256;
+
+/**
+ * scan.wat's module, compiled when the first scanner moves to WebAssembly (never at import), once a
  * process: `null` where the runtime refuses to compile WebAssembly at run time (workerd, a page
  * whose Content-Security-Policy has no 'wasm-unsafe-eval': `new WebAssembly.Module` throws
  * there), and then every scanner walks in JavaScript (`lanes`, `oneLane`).
@@ -238,14 +247,23 @@ export class LiteralScanner {
    */
   readonly firstAt: Int32Array;
 
-  /** The WebAssembly walk (scan.wat) and its memory, where the runtime compiles it; else the JavaScript one. */
-  private readonly wasm: WasmScanner | undefined;
+  /**
+   * The WebAssembly walk (scan.wat) and its memory, once the scanner moved to it; until then, and
+   * where the runtime refuses to compile it, scans walk in JavaScript.
+   */
+  private wasm: WasmScanner | undefined;
+  /** The scans left to walk in JavaScript before moving to WebAssembly (0: moved, or never will). */
+  private jsScansLeft: number;
 
   /**
-   * `lists[i]` is list i's literals, or `undefined` when it has no requirement. `webAssembly: false`
-   * walks in JavaScript even where WebAssembly compiles (the tests compare the two walks).
+   * `lists[i]` is list i's literals, or `undefined` when it has no requirement. `webAssemblyAfter`:
+   * the scans walked in JavaScript before moving to WebAssembly (WASM_AFTER; 0 moves at once,
+   * Infinity never: the tests compare the two walks).
    */
-  constructor(lists: ReadonlyArray<readonly string[] | undefined>, options: { webAssembly?: boolean } = {}) {
+  constructor(
+    lists: ReadonlyArray<readonly string[] | undefined>,
+    options: { webAssemblyAfter?: number } = {},
+  ) {
     const words = Math.max(1, Math.ceil(lists.length / 32));
     this.words = words;
     this.always = new Int32Array(words);
@@ -324,15 +342,22 @@ export class LiteralScanner {
     this.rowOf[0] = 0;
     const capacity = Math.min(states, FIRST_ROWS);
     this.stateOf = new Uint16Array(capacity);
-    const module = options.webAssembly === false ? null : compiledScan();
-    if (module === null) {
-      this.delta = new Uint16Array(capacity << ROW_BITS).fill(UNSET);
-      return;
-    }
+    this.delta = new Uint16Array(capacity << ROW_BITS).fill(UNSET);
+    this.jsScansLeft = options.webAssemblyAfter ?? WASM_AFTER;
+    if (this.jsScansLeft === 0) this.toWebAssembly();
+  }
+
+  /**
+   * Moves the scans to scan.wat's walk, where the runtime compiles it: an instance, its memory laid
+   * out, and the table resolved so far copied in (the same cells: both walks read one format).
+   */
+  private toWebAssembly(): void {
+    this.jsScansLeft = 0;
+    const module = compiledScan();
+    if (module === null) return;
     const { exports } = new WebAssembly.Instance(module);
-    const memory = exports.memory as WebAssembly.Memory;
-    this.wasm = {
-      memory,
+    const wasm: WasmScanner = {
+      memory: exports.memory as WebAssembly.Memory,
       scan: exports.scan as WasmScan,
       lanes: exports.lanes as WasmLanes,
       textRoom: 0,
@@ -341,8 +366,11 @@ export class LiteralScanner {
       text: new Uint8Array(0),
       words: new Int32Array(0),
     };
+    const table = this.delta;
     this.delta = new Uint16Array(0);
-    this.place(this.wasm, FIRST_TEXT_ROOM, capacity << ROW_BITS);
+    this.place(wasm, FIRST_TEXT_ROOM, table.length);
+    this.delta.set(table);
+    this.wasm = wasm;
   }
 
   /**
@@ -412,6 +440,7 @@ export class LiteralScanner {
     const { always, words } = this;
     for (let word = 0; word < words; word += 1) into[word] = always[word] as number;
     if (this.wasm !== undefined) return this.scanWasm(this.wasm, source, into);
+    if (this.jsScansLeft > 0 && --this.jsScansLeft === 0) this.toWebAssembly();
     const length = bytesOf(source);
     const text = bytes;
     if (hits.length < 2 * (length + LANES * DEPTH)) hits = new Int32Array(2 * (length + LANES * DEPTH));

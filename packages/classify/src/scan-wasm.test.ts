@@ -16,7 +16,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import wabtInit from 'wabt';
 import { literalPrefilter } from './features.ts';
 import { explainClassification, type ProviderErrorMetadata } from './index.ts';
-import { LiteralScanner } from './prefilter.ts';
+import { LiteralScanner, WASM_AFTER } from './prefilter.ts';
 import { scanWasmBytes } from './scan-wasm.ts';
 import { REQUIRED_LITERALS } from './vocabulary-literals.ts';
 
@@ -109,16 +109,33 @@ describe('the WebAssembly scan', () => {
     expect([...scanWasmBytes()]).toEqual([...buffer]);
   });
 
-  it('is what Node scans with, and the tests compare it with the JavaScript walk', () => {
-    expect(new LiteralScanner([['ab']]).webAssembly).toBe(true);
-    expect(new LiteralScanner([['ab']], { webAssembly: false }).webAssembly).toBe(false);
-    expect(literalPrefilter().scanner.webAssembly).toBe(true);
+  it('is what Node scans with after WASM_AFTER scans in JavaScript, the table resolved so far moved in', () => {
+    expect(new LiteralScanner([['ab']], { webAssemblyAfter: 0 }).webAssembly).toBe(true);
+    const never = new LiteralScanner([['ab']], { webAssemblyAfter: Number.POSITIVE_INFINITY });
+    const lists = realLists();
+    const moving = new LiteralScanner(lists);
+    const js = new LiteralScanner(lists, { webAssemblyAfter: Number.POSITIVE_INFINITY });
+    const texts = realTexts();
+    expect(texts.length).toBeGreaterThan(2 * WASM_AFTER);
+    texts.forEach((text, index) => {
+      expect(moving.webAssembly).toBe(index >= WASM_AFTER);
+      expectSameScan(moving, js, text.toLowerCase());
+      never.scan(text, new Int32Array(1));
+    });
+    expect(never.webAssembly).toBe(false);
+    expect(never.memoryBytes).toBe(0);
+    expect(moving.memoryBytes).toBeGreaterThan(moving.tableBytes);
+    // The process's own scanner (features.ts) moves as well.
+    const { scanner } = literalPrefilter();
+    for (let scan = 0; scan <= WASM_AFTER; scan += 1)
+      scanner.scan(texts[scan] as string, new Int32Array(scanner.words));
+    expect(scanner.webAssembly).toBe(true);
   });
 
   it('finds what the JavaScript walk finds on the real lists: corpus, scenarios and fuzzed text', () => {
     const lists = realLists();
-    const wasm = new LiteralScanner(lists);
-    const js = new LiteralScanner(lists, { webAssembly: false });
+    const wasm = new LiteralScanner(lists, { webAssemblyAfter: 0 });
+    const js = new LiteralScanner(lists, { webAssemblyAfter: Number.POSITIVE_INFINITY });
     const texts = realTexts();
     for (const text of texts) {
       expectSameScan(wasm, js, text);
@@ -161,8 +178,8 @@ describe('the WebAssembly scan', () => {
         }),
         fc.array(letters(['a', 'b', 'c', 'é', ' '], 0, 1500), { minLength: 1, maxLength: 6 }),
         (lists, texts) => {
-          const wasm = new LiteralScanner(lists);
-          const js = new LiteralScanner(lists, { webAssembly: false });
+          const wasm = new LiteralScanner(lists, { webAssemblyAfter: 0 });
+          const js = new LiteralScanner(lists, { webAssemblyAfter: Number.POSITIVE_INFINITY });
           for (const text of texts) expectSameScan(wasm, js, text);
           // A text longer than the room laid out first (3072 bytes) moves the table: still the same.
           expectSameScan(wasm, js, texts.join(' ').repeat(3));
@@ -189,8 +206,14 @@ describe('where WebAssembly does not compile', () => {
     });
     const fresh = await import('./index.ts');
     const freshFeatures = await import('./features.ts');
-    // The first Features reads without the prefilter; the next build it.
-    for (const message of messages.slice(0, 2)) fresh.explainClassification(metadata(message));
+    expect(messages.length).toBeGreaterThan(2 * WASM_AFTER);
+    // The first Features reads without the prefilter; the next build it, which tries to compile
+    // after WASM_AFTER scans.
+    for (const message of messages) {
+      expect(fresh.explainClassification(metadata(message))).toEqual(
+        explainClassification(metadata(message)),
+      );
+    }
     expect(refused).toHaveBeenCalledTimes(1);
     const { scanner } = freshFeatures.literalPrefilter();
     expect(scanner.webAssembly).toBe(false);
