@@ -182,6 +182,9 @@ describe('the required literals', () => {
     // Not the first ten characters, which every "organization" has: the rarest ten (`_`, `z`).
     expect(windowOf('organization_restricted')).toBe('nization_r');
     expect(windowOf('per day')).toBe('per day');
+    // A window with a whole word in it (`put token `), not one every "input tokens" holds.
+    expect(windowOf('input token count')).toBe('put token ');
+    expect(windowOf('subscription does not')).toBe('ion does n');
   });
 
   it('bound how far into a match its first literal lies (no match starts earlier than that before it)', () => {

@@ -130,21 +130,40 @@ function selectivity(set: ReadonlySet<string>): number {
  */
 export function windowOf(literal: string): string {
   if (literal.length <= DEPTH) return literal;
-  // The window that tells most (`informative`), then whose characters are rarest (`surprise`).
+  // The window that tells most (`informative`), then that is not cut where a word of the literal
+  // ends (`openEnded`), then whose characters are rarest (`surprise`).
   let best = literal.slice(0, DEPTH);
   let bestTells = informative(best);
+  let bestOpen = openEnded(literal, 0);
   let bestBits = surprise(best);
   for (let at = 1; at + DEPTH <= literal.length; at += 1) {
     const window = literal.slice(at, at + DEPTH);
     const tells = informative(window);
+    const open = openEnded(literal, at);
     const bits = surprise(window);
-    if (tells > bestTells || (tells === bestTells && bits > bestBits)) {
+    if (
+      tells > bestTells ||
+      (tells === bestTells && (bestOpen && !open)) ||
+      (tells === bestTells && open === bestOpen && bits > bestBits)
+    ) {
       best = window;
       bestTells = tells;
+      bestOpen = open;
       bestBits = bits;
     }
   }
   return best;
+}
+
+/**
+ * Whether the window of `literal` at `at` holds no whole word (one with a non-letter on both sides
+ * inside the window): `nput token` and `input toke` of "input token count", `subscripti` of
+ * "subscription does". Such a window is in any text that has its words alone or with a suffix
+ * ("input tokens per minute", "ViewSubscription"), however rare its letters; one that holds a whole
+ * word (`put token `, `ion does n`) asks for the phrase.
+ */
+function openEnded(literal: string, at: number): boolean {
+  return !/[^a-z][a-z]+[^a-z]/.test(literal.slice(at, at + DEPTH));
 }
 
 /** The better of two requirements: the more selective one, then the smaller. */
