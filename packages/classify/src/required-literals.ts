@@ -143,7 +143,7 @@ export function windowOf(literal: string): string {
     const bits = surprise(window);
     if (
       tells > bestTells ||
-      (tells === bestTells && (bestOpen && !open)) ||
+      (tells === bestTells && bestOpen && !open) ||
       (tells === bestTells && open === bestOpen && bits > bestBits)
     ) {
       best = window;
