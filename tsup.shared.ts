@@ -29,3 +29,13 @@ export const importPathOptions = {
     options.lineLimit = 160;
   },
 } as const satisfies Options;
+
+// The other packages (bridges, CLI, llm-mock, resilience…) are not minified, but their maps leave
+// out `sourcesContent` too and the packages ship `src/*.ts` like the import path's: the text of
+// every source embedded in its map made the maps 3–4 times the size of the code they map, JSON
+// that Node reads and parses at import under `--enable-source-maps` and that every install carries.
+export const shippedMapOptions = {
+  esbuildOptions(options) {
+    options.sourcesContent = false;
+  },
+} as const satisfies Options;
