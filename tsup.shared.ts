@@ -20,7 +20,7 @@ import type { Options } from 'tsup';
 // render's 63 KB chunk mapped costs 5.5 ms, only classify's 70 KB chunk 5.8 ms, every file 7–7.5
 // ms, and taking classify's two files (48 % of the bytes) out of the mapped set saves 0.8 ms. A
 // process that had already loaded 20 KB of mapped code of its own (an application run with the
-// flag) pays 1.7–2.6 ms for an adapter's maps (bench `import`, the rows after the application).
+// flag) pays 2.4–4.3 ms for an adapter's maps (bench `import`, the rows after the application).
 // The packages ship the `src/*.ts` the maps name instead of embedding them (each package.json's
 // `files`; about the bytes the embedded sources took), so a mapped frame names the source file
 // and line, an uncaught error shows that line and a debugger opens the file: the packed-install
