@@ -1,7 +1,7 @@
 import { Classification, FailureOrigin, FailureReason, NetworkPhase, SdkCondition } from './checks.ts';
 import { evidenceOf, type FeatureName, Features, secondsOf } from './features.ts';
 import { safeGet } from './read.ts';
-import { type Rule, ruleInputOf, rulesOn, type Verdict } from './rules.ts';
+import { type Rule, ruleInputOf, type Verdict, walkOn } from './rules.ts';
 import type {
   Classification as ClassificationType,
   DecidedBy,
@@ -226,8 +226,13 @@ function run(
     features = new Features(safe, explained !== undefined);
     const input = ruleInputOf(safe, features);
     // The rules that can answer on this origin, in table order; the last always answers.
-    const rules = rulesOn(origin, safe.sdkCondition !== undefined);
+    const { rules, needs } = walkOn(origin, safe.sdkCondition !== undefined);
+    // explain lists the features the rules read: there every rule is called, as the table says.
+    const skipping = explained === undefined;
     for (let index = 0; index < rules.length; index += 1) {
+      // A rule whose answer needs a feature the scan left impossible answers nothing: not called.
+      const needed = needs[index] as number;
+      if (needed !== 0 && skipping && !features.mayHave(needed)) continue;
       const candidate = rules[index] as Rule;
       const answer = candidate.decide(input);
       if (answer !== undefined) {

@@ -272,9 +272,6 @@ export interface QuotaIdWindow {
 /** The longest message text read; a provider's words past this never change the decision. */
 export const MAX_READ_LENGTH = 8192;
 
-// Built on first use, not at import.
-let limitNumberPattern: RegExp | undefined;
-
 /**
  * Reads features lazily: each is computed the first time a rule asks for it, and remembered.
  * Rules ask in table order, so a structured field that decides (a quota id, an origin, an SDK
@@ -334,6 +331,14 @@ export class Features {
       return undefined;
     }
     return this.read(FEATURE_NAMES[index] as TextFeature, index);
+  }
+
+  /**
+   * Whether one of the text features in `mask` (bit i: FEATURE_NAMES[i]) may be present: before
+   * the scan every one may; after it, only those with a candidate entry (others are absent).
+   */
+  mayHave(mask: number): boolean {
+    return (this.possible & mask) !== 0;
   }
 
   /** Reads a text feature for the first time. */
@@ -418,17 +423,16 @@ export class Features {
   requestOverLimit(): string | undefined {
     const words = this.get(INDEX_OF.limitNumbers);
     if (words === undefined) return undefined;
-    // The first two numbers, read with one exec loop (matchAll's iterator and array were a fifth
-    // of classify's time on a rate-limit message).
-    limitNumberPattern ??= /(?:limit|requested):? ~?([\d,.]+)/g;
-    limitNumberPattern.lastIndex = 0;
-    const first = limitNumberPattern.exec(words);
-    const second = first === null ? null : limitNumberPattern.exec(words);
-    limitNumberPattern.lastIndex = 0;
-    if (first === null || second === null) return undefined;
+    // The first two numbers, as `/(?:limit|requested):? ~?([\d,.]+)/g` finds them with two execs
+    // (`limitNumberAt`: no match arrays, which were most of this on a Groq 413).
+    const first = limitNumberAt(words, 0);
+    if (first === -1) return undefined;
+    const firstEnd = amountEnd(words, first);
+    const second = limitNumberAt(words, firstEnd);
+    if (second === -1) return undefined;
     // replaceAll with a string: a regex literal here was a new RegExp object on each run.
-    const limit = Number((first[1] ?? '').replaceAll(',', ''));
-    const requested = Number((second[1] ?? '').replaceAll(',', ''));
+    const limit = Number(words.slice(first, firstEnd).replaceAll(',', ''));
+    const requested = Number(words.slice(second, amountEnd(words, second)).replaceAll(',', ''));
     return requested > limit && limit >= 0 ? words : undefined;
   }
 
@@ -451,6 +455,44 @@ export class Features {
     this.values[index] = value;
     this.order?.push(name);
   }
+}
+
+/** A digit, a comma or a dot: `[\d,.]`. */
+const isAmountCharacter = (code: number): boolean =>
+  (code >= 0x30 && code <= 0x39) || code === 0x2c || code === 0x2e;
+
+/** The end of the run of `[\d,.]` in `words` from `at`. */
+export function amountEnd(words: string, at: number): number {
+  let end = at;
+  while (end < words.length && isAmountCharacter(words.charCodeAt(end))) end += 1;
+  return end;
+}
+
+/**
+ * Where the number that `/(?:limit|requested):? ~?([\d,.]+)/g` finds from `from` in `words` starts
+ * (its group; it ends at `amountEnd`), or -1 when it finds none. Read by hand, as the regex reads
+ * it: at the first position where "limit" or "requested" (never both: they start with other
+ * letters) is followed by an optional colon, one space, an optional tilde and one of `[\d,.]`.
+ * The colon and the tilde can only be taken (what must follow each, a space or a number
+ * character, is never a colon or a tilde), so nothing backtracks.
+ */
+export function limitNumberAt(words: string, from: number): number {
+  let limitAt = words.indexOf('limit', from);
+  let requestedAt = words.indexOf('requested', from);
+  while (limitAt !== -1 || requestedAt !== -1) {
+    const isLimit = requestedAt === -1 || (limitAt !== -1 && limitAt < requestedAt);
+    const at = isLimit ? limitAt : requestedAt;
+    let next = at + (isLimit ? 5 : 9);
+    if (words.charCodeAt(next) === 0x3a) next += 1; // ':'
+    if (words.charCodeAt(next) === 0x20) {
+      next += 1;
+      if (words.charCodeAt(next) === 0x7e) next += 1; // '~'
+      if (isAmountCharacter(words.charCodeAt(next))) return next;
+    }
+    if (isLimit) limitAt = words.indexOf('limit', at + 1);
+    else requestedAt = words.indexOf('requested', at + 1);
+  }
+  return -1;
 }
 
 /** An ASCII letter, digit or underscore: a word character of `\b` (without the `u` flag). */
@@ -515,27 +557,78 @@ export function withoutUrls(text: string): string {
   return kept === 0 ? text : result + text.slice(kept);
 }
 
-/** Seconds per unit, for every unit word the WAIT_IN_WORDS pattern accepts. */
-const UNIT_SECONDS: ReadonlyMap<string, number> = new Map([
-  ['millisecond', 0.001],
-  ['milliseconds', 0.001],
-  ['ms', 0.001],
-  ['hour', 3600],
-  ['hours', 3600],
-  ['hr', 3600],
-  ['hrs', 3600],
-  ['h', 3600],
-  ['minute', 60],
-  ['minutes', 60],
-  ['min', 60],
-  ['mins', 60],
-  ['m', 60],
-  ['second', 1],
-  ['seconds', 1],
-  ['sec', 1],
-  ['secs', 1],
-  ['s', 1],
-]);
+/**
+ * Seconds per unit, for every unit word the WAIT_IN_WORDS pattern accepts, of the lower-case
+ * letters `words` holds from `start` to `end`; `undefined` for any other word. Compared in place
+ * (`startsWith` at the position): a slice and a Map read of it were a fifth of `secondsOf`.
+ */
+function unitSeconds(words: string, start: number, end: number): number | undefined {
+  switch (end - start) {
+    case 1:
+      switch (words.charCodeAt(start)) {
+        case 0x68: // h
+          return 3600;
+        case 0x6d: // m
+          return 60;
+        case 0x73: // s
+          return 1;
+        default:
+          return undefined;
+      }
+    case 2:
+      if (words.startsWith('ms', start)) return 0.001;
+      return words.startsWith('hr', start) ? 3600 : undefined;
+    case 3:
+      if (words.startsWith('min', start)) return 60;
+      if (words.startsWith('sec', start)) return 1;
+      return words.startsWith('hrs', start) ? 3600 : undefined;
+    case 4:
+      if (words.startsWith('mins', start)) return 60;
+      if (words.startsWith('secs', start)) return 1;
+      return words.startsWith('hour', start) ? 3600 : undefined;
+    case 5:
+      return words.startsWith('hours', start) ? 3600 : undefined;
+    case 6:
+      if (words.startsWith('minute', start)) return 60;
+      return words.startsWith('second', start) ? 1 : undefined;
+    case 7:
+      if (words.startsWith('minutes', start)) return 60;
+      return words.startsWith('seconds', start) ? 1 : undefined;
+    case 11:
+      return words.startsWith('millisecond', start) ? 0.001 : undefined;
+    case 12:
+      return words.startsWith('milliseconds', start) ? 0.001 : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** 10^k for k ≤ 22: every one of them is a double exactly. */
+const EXACT_POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => 10 ** k);
+
+/**
+ * `Number(words.slice(start, end))` of an amount (digits, maybe a dot and digits): read by hand
+ * when its digits without the dot make an integer below 2^53 and it has at most 22 decimals. Then
+ * both that integer and 10^decimals are doubles exactly, and their quotient (one correctly rounded
+ * division) is the double nearest the decimal, which is what `Number` returns (Clinger's fast
+ * path). Otherwise `Number` reads it. `Number` of a fresh slice was two fifths of `secondsOf`.
+ */
+function amountOf(words: string, start: number, end: number): number {
+  if (end - start > 16) return Number(words.slice(start, end));
+  let digits = 0;
+  let decimals = -1;
+  for (let at = start; at < end; at += 1) {
+    const code = words.charCodeAt(at);
+    if (code === 0x2e) decimals = 0;
+    else {
+      digits = digits * 10 + (code - 0x30);
+      if (decimals >= 0) decimals += 1;
+    }
+  }
+  // At most 16 characters: at most 16 digits, below 10^16; exact below 2^53 (about 9.007e15).
+  if (digits > Number.MAX_SAFE_INTEGER) return Number(words.slice(start, end));
+  return decimals <= 0 ? digits : digits / (EXACT_POWERS_OF_TEN[decimals] as number);
+}
 
 /**
  * JavaScript's white space (`\s`): what `\s*` skips and `\S+` stops at. Written out rather than
@@ -570,9 +663,9 @@ const isLowerLetter = (code: number): boolean => code >= 0x61 && code <= 0x7a;
  * no match starting anywhere in that number either, and moves on; so does this.
  */
 export function secondsOf(words: string): number | undefined {
+  const lower = words.toLowerCase();
   let total = 0;
   let found = false;
-  const lower = words.toLowerCase();
   const length = lower.length;
   let at = 0;
   while (at < length) {
@@ -593,9 +686,9 @@ export function secondsOf(words: string): number | undefined {
     while (unitEnd < length && isLowerLetter(lower.charCodeAt(unitEnd))) unitEnd += 1;
     if (unitEnd === unitStart) continue; // No letters: no match here; the scan goes on after the number.
     at = unitEnd;
-    const perUnit = UNIT_SECONDS.get(lower.slice(unitStart, unitEnd));
+    const perUnit = unitSeconds(lower, unitStart, unitEnd);
     if (perUnit === undefined) continue;
-    total += Number(lower.slice(start, end)) * perUnit;
+    total += amountOf(lower, start, end) * perUnit;
     found = true;
   }
   return found && Number.isFinite(total) ? total : undefined;

@@ -550,10 +550,14 @@ describe('secondsOf', () => {
     const unit = fc.constantFrom(
       ...['ms', 'millisecond', 'milliseconds', 'h', 'hr', 'hrs', 'hour', 'hours', 'm', 'min', 'mins'],
       ...['minute', 'minutes', 's', 'sec', 'secs', 'second', 'seconds', 'S', 'Ms', 'days', 'x', 'msec'],
+      // Upper case, and characters past ASCII that lower-case to ASCII letters (Kelvin sign, İ).
+      ...['SECONDS', 'Min', 'mİn', '\u212As', 'm\u00e9', 'h\u00a0'],
     );
     const amount = fc.oneof(
       fc.nat(100000).map(String),
       fc.double({ min: 0, max: 1e4, noNaN: true }).map((n) => n.toFixed(3)),
+      // Long and short digit runs, with many decimals: the hand-read amount against Number's.
+      fc.stringMatching(/^\d{1,24}(?:\.\d{1,24})?$/),
     );
     const words = fc
       .array(

@@ -793,6 +793,57 @@ describe('the rule table', () => {
     );
   });
 
+  it("a rule's `answersOnlyWith` hides no answer: where none of its features is present, it answers nothing", () => {
+    // classify does not call a rule whose features the literal scan left impossible: the rule's own
+    // test must answer nothing wherever those features are absent.
+    const needing = RULES.filter((rule) => rule.answersOnlyWith !== undefined);
+    expect(needing.length).toBeGreaterThan(0);
+    const metadata = fc.record({
+      message: fc.oneof(fc.constantFrom(...CASES.map((entry) => entry.metadata.message)), fc.string()),
+      statusCode: fc.option(
+        fc.constantFrom(200, 400, 401, 402, 403, 404, 408, 413, 415, 422, 429, 500, 503, 529),
+        { nil: undefined },
+      ),
+      providerCode: fc.option(fc.constantFrom('rate_limit_exceeded', 'insufficient_quota', '429'), {
+        nil: undefined,
+      }),
+      sdkErrorType: fc.option(fc.constantFrom('BadRequestError', 'RateLimitError'), { nil: undefined }),
+    });
+    let absentChecked = 0;
+    fc.assert(
+      fc.property(metadata, fc.constantFrom(...FAILURE_ORIGINS), (fields, origin) => {
+        const input = { provider: 'test', ...fields, origin } as ProviderErrorMetadata;
+        for (const rule of needing) {
+          const features = new Features(input, false);
+          const absent = (rule.answersOnlyWith ?? []).every((index) => features.get(index) === undefined);
+          if (!absent) continue;
+          absentChecked += 1;
+          expect(rule.decide(ruleInputOf(input, new Features(input, false))), rule.id).toBeUndefined();
+        }
+      }),
+      { numRuns: 1500 },
+    );
+    expect(absentChecked).toBeGreaterThan(1000);
+    // The same from the other side, on every real wording below and on its evidence alone (the
+    // words that decided, without the rest), under several statuses: where the rule answers, one
+    // of its features is present.
+    const wordings = CASES.flatMap((entry) => [
+      entry.metadata,
+      { ...entry.metadata, message: classify(entry.metadata).decidedBy.evidence ?? '' },
+    ]);
+    for (const metadata of wordings) {
+      for (const statusCode of [undefined, 400, 403, 404, 413, 429, 500, 503]) {
+        const input = { ...metadata, statusCode } as ProviderErrorMetadata;
+        for (const rule of needing) {
+          const features = new Features(input, false);
+          if (rule.decide(ruleInputOf(input, features)) === undefined) continue;
+          const present = (rule.answersOnlyWith ?? []).some((index) => features.get(index) !== undefined);
+          expect(present, `${rule.id} on ${input.message}`).toBe(true);
+        }
+      }
+    }
+  });
+
   it('every rule (but `assigned`) is exercised by a real wording below', () => {
     const covered = new Set(CASES.map((entry) => entry.rule));
     expect(RuleId.options.filter((id) => id !== 'assigned' && !covered.has(id))).toEqual([]);

@@ -52,6 +52,13 @@ export interface Rule {
   readonly origins?: readonly FailureOrigin[];
   /** The rule answers only on an SDK condition (`metadata.sdkCondition`): without one, classify skips it. */
   readonly needsSdkCondition?: true;
+  /**
+   * The text features (their INDEX_OF) one of which the rule's answer needs: where the literal scan
+   * leaves none of them possible, the rule answers `undefined`, and classify does not call it (a
+   * test checks each against its rule's test). `explainClassification` calls it all the same, so
+   * that the features it lists are the ones the rules read.
+   */
+  readonly answersOnlyWith?: readonly number[];
   readonly decide: (input: RuleInput) => Verdict | undefined;
 }
 
@@ -191,6 +198,7 @@ export const RULES: readonly Rule[] = [
     id: 'blocked_overflow',
     means: 'A success answer was withheld because the input or output hit the length limit.',
     origins: ['blocked_response'],
+    answersOnlyWith: [FEATURE.overflow],
     decide: ({ metadata, features }) =>
       metadata.origin === 'blocked_response'
         ? when('context_overflow', features.get(FEATURE.overflow))
@@ -209,6 +217,7 @@ export const RULES: readonly Rule[] = [
     id: 'overflow_vocabulary',
     means: 'The provider says the input does not fit the context: wins over a 5xx, a 429 and a stream error.',
     origins: [...SPOKE, 'validation'],
+    answersOnlyWith: [FEATURE.overflow, FEATURE.ambiguousOverflow],
     decide: ({ metadata, features, providerSpoke }) => {
       if (!providerSpoke && metadata.origin !== 'validation') return undefined;
       const overflow = features.get(FEATURE.overflow);
@@ -230,6 +239,7 @@ export const RULES: readonly Rule[] = [
     means:
       'A 429/413 saying (in words, or with numbers: Requested > Limit) that this one request is larger than the per-minute budget: waiting never helps.',
     origins: SPOKE,
+    answersOnlyWith: [FEATURE.tooLargeForBudget, FEATURE.limitNumbers],
     decide: ({ status, features, providerSpoke }) =>
       providerSpoke && (status === 429 || status === 413)
         ? when('context_overflow', features.get(FEATURE.tooLargeForBudget) ?? features.requestOverLimit())
@@ -313,6 +323,7 @@ export const RULES: readonly Rule[] = [
   {
     id: 'account_block',
     means: 'An account block only the provider can lift: permission, contact support.',
+    answersOnlyWith: [FEATURE.accountBlock],
     decide: ({ features }) => {
       const block = features.get(FEATURE.accountBlock);
       return block === undefined ? undefined : verdict('permission', block, ACCOUNT_BLOCKED, true);
@@ -327,6 +338,7 @@ export const RULES: readonly Rule[] = [
     id: 'long_window',
     means:
       'The words name a long window (per day/month, RPD/TPD, daily, resets at a date) of a limit: quota.',
+    answersOnlyWith: [FEATURE.longWindow],
     decide: (input) =>
       limitInQuestion(input) ? when('quota', input.features.get(FEATURE.longWindow)) : undefined,
   },
@@ -334,12 +346,14 @@ export const RULES: readonly Rule[] = [
     id: 'short_window',
     means:
       'The words name a short window (per second/minute, RPM/TPM) of a limit: a rate limit, even beside quota or billing words.',
+    answersOnlyWith: [FEATURE.shortWindow],
     decide: (input) =>
       limitInQuestion(input) ? when('rate_limit', input.features.get(FEATURE.shortWindow)) : undefined,
   },
   {
     id: 'payment_vocabulary',
     means: 'The account cannot pay (credit balance, insufficient funds, payment, billing not active).',
+    answersOnlyWith: [FEATURE.payment],
     decide: ({ accountStatus, features }) =>
       accountStatus ? when('billing', features.get(FEATURE.payment)) : undefined,
   },
@@ -347,12 +361,14 @@ export const RULES: readonly Rule[] = [
     id: 'allowance_vocabulary',
     means:
       'The allowance is spent (quota, usage/spend/key limits, budgets, plans, allocations, extra usage, billing).',
+    answersOnlyWith: [FEATURE.allowance],
     decide: ({ accountStatus, features }) =>
       accountStatus ? when('quota', features.get(FEATURE.allowance)) : undefined,
   },
   {
     id: 'credential_rejected',
     means: 'The credential itself was rejected, even on a 403 (AWS answers a bad key or signature with 403).',
+    answersOnlyWith: [FEATURE.credentialRejected],
     decide: ({ features }) => when('auth', features.get(FEATURE.credentialRejected)),
   },
   {
@@ -363,12 +379,14 @@ export const RULES: readonly Rule[] = [
   {
     id: 'auth_vocabulary',
     means: 'The words say the key was rejected (not on a 403, where the key was read and refused).',
+    answersOnlyWith: [FEATURE.auth],
     decide: ({ status, features }) => (status !== 403 ? when('auth', features.get(FEATURE.auth)) : undefined),
   },
   {
     id: 'model_unavailable',
     means:
       'The model, deployment or endpoint does not exist or cannot serve this request (inference profile, on-demand throughput, plan, router "no endpoints").',
+    answersOnlyWith: [FEATURE.availability, FEATURE.noRoute],
     decide: ({ status, features }) => {
       if (below500(status))
         return when('model_not_found', features.get(FEATURE.availability) ?? features.get(FEATURE.noRoute));
@@ -382,12 +400,14 @@ export const RULES: readonly Rule[] = [
   {
     id: 'content_policy_vocabulary',
     means: 'The provider refused the content.',
+    answersOnlyWith: [FEATURE.contentPolicy],
     decide: ({ status, features }) =>
       below500(status) ? when('content_policy', features.get(FEATURE.contentPolicy)) : undefined,
   },
   {
     id: 'permission_vocabulary',
     means: 'The key is valid but not allowed (access denied, region not supported).',
+    answersOnlyWith: [FEATURE.permission],
     decide: ({ features }) => when('permission', features.get(FEATURE.permission)),
   },
   {
@@ -398,6 +418,7 @@ export const RULES: readonly Rule[] = [
   {
     id: 'unsupported_media',
     means: 'The provider cannot take this media type or format.',
+    answersOnlyWith: [FEATURE.unsupportedMedia],
     decide: ({ status, features }) =>
       status === undefined || status === 400 || status === 415 || status === 422
         ? when('unsupported_media', features.get(FEATURE.unsupportedMedia))
@@ -406,17 +427,20 @@ export const RULES: readonly Rule[] = [
   {
     id: 'warming_up',
     means: "The model is being loaded: busy, even on a 429 (not the account's rate).",
+    answersOnlyWith: [FEATURE.warmingUp],
     decide: ({ features }) => when('overloaded', features.get(FEATURE.warmingUp)),
   },
   {
     id: 'capacity_vocabulary',
     means: 'The provider says it is busy (overloaded, capacity, unavailable), whatever the status.',
+    answersOnlyWith: [FEATURE.capacity],
     decide: ({ features }) => when('overloaded', features.get(FEATURE.capacity)),
   },
   {
     id: 'throttle_vocabulary',
     means:
       'The words say the key is throttled (rate limit, too many requests, resource exhausted), below 500.',
+    answersOnlyWith: [FEATURE.throttle],
     decide: ({ status, features }) =>
       status === undefined || status === 429 || status < 500
         ? when('rate_limit', features.get(FEATURE.throttle))
@@ -436,11 +460,13 @@ export const RULES: readonly Rule[] = [
   {
     id: 'invalid_request_vocabulary',
     means: 'No status; the words say the request was malformed.',
+    answersOnlyWith: [FEATURE.invalidRequest],
     decide: ({ features }) => when('invalid_request', features.get(FEATURE.invalidRequest)),
   },
   {
     id: 'server_vocabulary',
     means: 'No status; the words say the provider failed on its side.',
+    answersOnlyWith: [FEATURE.serverFault],
     decide: ({ features }) => when('server_error', features.get(FEATURE.serverFault)),
   },
   {
@@ -466,18 +492,34 @@ export const RULES: readonly Rule[] = [
  * rules.test.ts checks that every rule left out answers nothing and reads nothing.
  */
 export function rulesOn(origin: FailureOrigin, sdkCondition: boolean): readonly Rule[] {
-  const lists = sdkCondition ? RULES_WITH_CONDITION : RULES_WITHOUT_CONDITION;
-  let rules = lists.get(origin);
-  if (rules === undefined) {
-    rules = RULES.filter(
+  return walkOn(origin, sdkCondition).rules;
+}
+
+/** The rules classify walks on an origin (`rulesOn`), with each one's `answersOnlyWith` as a mask. */
+export interface RuleWalk {
+  readonly rules: readonly Rule[];
+  /** Bit i of entry r: rule r answers only with feature i; 0 when it names none (always called). */
+  readonly needs: Int32Array;
+}
+
+/** `rulesOn`'s rules and their feature masks, built per origin on first use. */
+export function walkOn(origin: FailureOrigin, sdkCondition: boolean): RuleWalk {
+  const walks = sdkCondition ? WALKS_WITH_CONDITION : WALKS_WITHOUT_CONDITION;
+  let walk = walks.get(origin);
+  if (walk === undefined) {
+    const rules = RULES.filter(
       (candidate) =>
         (candidate.origins === undefined || candidate.origins.includes(origin)) &&
         (sdkCondition || candidate.needsSdkCondition !== true),
     );
-    lists.set(origin, rules);
+    const needs = Int32Array.from(rules, (rule) =>
+      (rule.answersOnlyWith ?? []).reduce((mask, index) => mask | (1 << index), 0),
+    );
+    walk = { rules, needs };
+    walks.set(origin, walk);
   }
-  return rules;
+  return walk;
 }
 
-const RULES_WITHOUT_CONDITION = new Map<FailureOrigin, readonly Rule[]>();
-const RULES_WITH_CONDITION = new Map<FailureOrigin, readonly Rule[]>();
+const WALKS_WITHOUT_CONDITION = new Map<FailureOrigin, RuleWalk>();
+const WALKS_WITH_CONDITION = new Map<FailureOrigin, RuleWalk>();
