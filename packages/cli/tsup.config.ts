@@ -1,4 +1,5 @@
 import { defineConfig } from 'tsup';
+import { shippedMapOptions } from '../../tsup.shared.ts';
 
 // Every workspace package the CLI uses is a published dependency (@faultline/llm-mock carries the
 // scenario catalogue and the provider server), so nothing is bundled and nothing is copied, but
@@ -12,4 +13,5 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   target: 'node20',
+  ...shippedMapOptions,
 });

@@ -1,4 +1,5 @@
 import { defineConfig } from 'tsup';
+import { shippedMapOptions } from '../../tsup.shared.ts';
 
 // The catalogue (`scenarios/`) ships beside `dist/`: `scenariosDir` resolves `../scenarios` from
 // the module, which is `src/` in the workspace and `dist/` once built.
@@ -9,4 +10,5 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   target: 'node20',
+  ...shippedMapOptions,
 });

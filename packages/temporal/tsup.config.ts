@@ -1,4 +1,5 @@
 import { defineConfig } from 'tsup';
+import { shippedMapOptions } from '../../tsup.shared.ts';
 
 export default defineConfig({
   entry: ['src/index.ts', 'src/workflow-entry.ts'],
@@ -7,4 +8,5 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   target: 'node20',
+  ...shippedMapOptions,
 });

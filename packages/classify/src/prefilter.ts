@@ -355,22 +355,38 @@ export class LiteralScanner {
     this.jsScansLeft = 0;
     const module = compiledScan();
     if (module === null) return;
-    const { exports } = new WebAssembly.Instance(module);
-    const wasm: WasmScanner = {
-      memory: exports.memory as WebAssembly.Memory,
-      scan: exports.scan as WasmScan,
-      lanes: exports.lanes as WasmLanes,
-      textRoom: 0,
-      notedAt: TEXT_AT,
-      tableAt: TEXT_AT,
-      text: new Uint8Array(0),
-      words: new Int32Array(0),
-    };
     const table = this.delta;
-    this.delta = new Uint16Array(0);
-    this.place(wasm, FIRST_TEXT_ROOM, table.length);
-    this.delta.set(table);
-    this.wasm = wasm;
+    try {
+      const { exports } = new WebAssembly.Instance(module);
+      const wasm: WasmScanner = {
+        memory: exports.memory as WebAssembly.Memory,
+        scan: exports.scan as WasmScan,
+        lanes: exports.lanes as WasmLanes,
+        textRoom: 0,
+        notedAt: TEXT_AT,
+        tableAt: TEXT_AT,
+        text: new Uint8Array(0),
+        words: new Int32Array(0),
+      };
+      this.delta = new Uint16Array(0);
+      this.place(wasm, FIRST_TEXT_ROOM, table.length);
+      this.delta.set(table);
+      this.wasm = wasm;
+    } catch {
+      // Compiled, but the instance or its memory was refused (out of memory: a RangeError): this
+      // scanner walks in JavaScript, over its table as it was.
+      this.delta = table;
+    }
+  }
+
+  /**
+   * Back to the JavaScript walk for good, the table resolved so far copied out of the memory:
+   * where the memory would not grow (a scan that met a longer text or a new row), or the walk
+   * trapped. Nothing the failed scan did is lost but its hits, and `scan` walks the text again.
+   */
+  private leaveWebAssembly(): void {
+    this.delta = this.delta.slice();
+    this.wasm = undefined;
   }
 
   /**
@@ -439,7 +455,14 @@ export class LiteralScanner {
     // Loops rather than `set`/`fill`: a few words each, where a builtin call costs more than the copy.
     const { always, words } = this;
     for (let word = 0; word < words; word += 1) into[word] = always[word] as number;
-    if (this.wasm !== undefined) return this.scanWasm(this.wasm, source, into);
+    if (this.wasm !== undefined) {
+      try {
+        return this.scanWasm(this.wasm, source, into);
+      } catch {
+        this.leaveWebAssembly();
+        for (let word = 0; word < words; word += 1) into[word] = always[word] as number;
+      }
+    }
     if (this.jsScansLeft > 0 && --this.jsScansLeft === 0) this.toWebAssembly();
     const length = bytesOf(source);
     const text = bytes;
@@ -484,11 +507,13 @@ export class LiteralScanner {
       count = wasm.scan(TEXT_AT, end, wasm.tableAt, wasm.notedAt, 0, 0);
       while (count === -1) {
         // Paused (scan.wat): the byte's address, the unresolved cell, the numbers noted so far.
+        // Read before resolving: a new row can grow the memory, which detaches this view.
         const paused = wasm.words;
+        const at = paused[0] as number;
         const cell = paused[1] as number;
         const noted = paused[2] as number;
         this.resolve(cell);
-        count = wasm.scan(paused[0] as number, end, wasm.tableAt, wasm.notedAt, cell & ~(ASCII - 1), noted);
+        count = wasm.scan(at, end, wasm.tableAt, wasm.notedAt, cell & ~(ASCII - 1), noted);
       }
     } else {
       // As `lanes` (the same split and the same zeros read past the end).
@@ -501,11 +526,10 @@ export class LiteralScanner {
       count = wasm.lanes(TEXT_AT, p1, p2, p3, steps, wasm.tableAt, wasm.notedAt, 0, 0, 0, 0, 0, 0);
       while (count === -1) {
         // Paused (scan.wat): the four states, the four cells, the step and the numbers noted.
+        // The cells read before resolving any: a new row can grow the memory, detaching this view.
         const paused = wasm.words;
-        for (let lane = 0; lane < LANES; lane += 1) {
-          const cell = paused[LANES + lane] as number;
-          if (this.delta[cell] === UNSET) this.resolve(cell);
-        }
+        const cells = [paused[4], paused[5], paused[6], paused[7]] as number[];
+        for (const cell of cells) if (this.delta[cell] === UNSET) this.resolve(cell);
         const resumed = wasm.words;
         count = wasm.lanes(
           TEXT_AT,
@@ -677,15 +701,16 @@ export class LiteralScanner {
     const row = this.rows;
     if (row === this.stateOf.length) {
       const capacity = Math.min(this.rowOf.length, row + (row >> 1));
-      const stateOf = new Uint16Array(capacity);
-      stateOf.set(this.stateOf);
-      this.stateOf = stateOf;
+      // The table first: where the memory will not grow (`place` throws), nothing has changed.
       if (this.wasm !== undefined) this.place(this.wasm, this.wasm.textRoom, capacity << ROW_BITS);
       else {
         const delta = new Uint16Array(capacity << ROW_BITS).fill(UNSET);
         delta.set(this.delta);
         this.delta = delta;
       }
+      const stateOf = new Uint16Array(capacity);
+      stateOf.set(this.stateOf);
+      this.stateOf = stateOf;
     }
     this.rows = row + 1;
     this.rowOf[state] = row;

@@ -229,3 +229,120 @@ describe('where WebAssembly does not compile', () => {
     expect(refused).toHaveBeenCalledTimes(1);
   });
 });
+
+/**
+ * Lists whose automaton has many states (every 3-letter word over a–h: 585), beside one list for
+ * each other ASCII character: a walk that strays off the text (e.g. into the pause record at
+ * address 0) finds one of those, which no text of a–h holds.
+ */
+function manyStateLists(): string[][] {
+  const lists: string[][] = [];
+  for (let code = 1; code < 128; code += 1)
+    if (code < 0x61 || code > 0x68) lists.push([String.fromCharCode(code)]);
+  const letters = 'abcdefgh';
+  for (const a of letters) for (const b of letters) for (const c of letters) lists.push([a + b + c]);
+  return lists;
+}
+
+/** Texts of a–h (`minLength` to `maxLength` characters), many of them, reaching new states. */
+const lettersTexts = (count: number, minLength: number, maxLength: number) =>
+  fc.array(fc.string({ unit: fc.constantFrom(...'abcdefgh'), minLength, maxLength }), {
+    minLength: count,
+    maxLength: count,
+  });
+
+describe('the WebAssembly scan, as its memory grows', () => {
+  it('resumes a short text where it paused when the new row grew the memory', () => {
+    // Short texts (under LANES × DEPTH × 2 bytes) walk in one lane: a pause there resolves a cell
+    // whose new row can grow the memory mid-scan, detaching the views read before.
+    let grew = 0;
+    fc.assert(
+      fc.property(lettersTexts(40, 30, 79), (texts) => {
+        const lists = manyStateLists();
+        const wasm = new LiteralScanner(lists, { webAssemblyAfter: 0 });
+        const js = new LiteralScanner(lists, { webAssemblyAfter: Number.POSITIVE_INFINITY });
+        for (const text of texts) expectSameScan(wasm, js, text);
+        if (wasm.memoryBytes > 65_536) grew += 1;
+      }),
+      { numRuns: 20 },
+    );
+    expect(grew).toBeGreaterThan(10);
+  });
+});
+
+describe('where WebAssembly fails at run time', () => {
+  const metadata = (message: string): ProviderErrorMetadata => ({
+    provider: 'test',
+    origin: 'http',
+    statusCode: 429,
+    message,
+  });
+
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('where `WebAssembly` is not defined, scanners walk in JavaScript', async () => {
+    vi.stubGlobal('WebAssembly', undefined);
+    const fresh = await import('./index.ts');
+    const freshFeatures = await import('./features.ts');
+    vi.unstubAllGlobals();
+    const messages = realTexts().filter((text) => text.length > 40 && text.length < 2000);
+    const expected = messages.map((message) => explainClassification(metadata(message)));
+    vi.stubGlobal('WebAssembly', undefined);
+    messages.forEach((message, index) => {
+      expect(fresh.explainClassification(metadata(message))).toEqual(expected[index]);
+    });
+    expect(freshFeatures.literalPrefilter().scanner.webAssembly).toBe(false);
+  });
+
+  it('where the instance is refused (out of memory), scanners walk in JavaScript', async () => {
+    const refused = vi.spyOn(WebAssembly, 'Instance').mockImplementation(function refuse() {
+      throw new RangeError(
+        'WebAssembly.Instance(): Out of memory: Cannot allocate Wasm memory for new instance',
+      );
+    });
+    const fresh = await import('./index.ts');
+    const freshFeatures = await import('./features.ts');
+    const messages = realTexts().filter((text) => text.length > 40 && text.length < 2000);
+    messages.forEach((message) => {
+      // The reference: this module's scanner (it moved to WebAssembly in the tests above).
+      const reference = explainClassification(metadata(message));
+      expect(fresh.explainClassification(metadata(message)), message.slice(0, 200)).toEqual(reference);
+    });
+    expect(refused).toHaveBeenCalled();
+    expect(freshFeatures.literalPrefilter().scanner.webAssembly).toBe(false);
+  });
+
+  it('where the memory will not grow, a scanner goes on in JavaScript with the same answers', () => {
+    const grow = vi.spyOn(WebAssembly.Memory.prototype, 'grow').mockImplementation(() => {
+      throw new RangeError('WebAssembly.Memory.grow(): Maximum memory size exceeded');
+    });
+    fc.assert(
+      fc.property(lettersTexts(40, 30, 79), fc.integer({ min: 0, max: 39 }), (texts, growAt) => {
+        const lists = manyStateLists();
+        // A new row (the table outgrows the first page) or a longer text (past the first 3072
+        // bytes of room): the memory must grow, and will not.
+        texts.splice(growAt, 0, texts.join('').repeat(2));
+        const wasm = new LiteralScanner(lists, { webAssemblyAfter: 0 });
+        const js = new LiteralScanner(lists, { webAssemblyAfter: Number.POSITIVE_INFINITY });
+        for (const text of texts) expectSameScan(wasm, js, text);
+        expect(wasm.webAssembly).toBe(false);
+        expect(wasm.tableBytes).toBe(js.tableBytes);
+      }),
+      { numRuns: 20 },
+    );
+    // And a scanner that moves once its table outgrew the first page: it stays in JavaScript.
+    fc.assert(
+      fc.property(lettersTexts(60, 30, 79), (texts) => {
+        const lists = manyStateLists();
+        const moving = new LiteralScanner(lists, { webAssemblyAfter: 30 });
+        const js = new LiteralScanner(lists, { webAssemblyAfter: Number.POSITIVE_INFINITY });
+        for (const text of texts) expectSameScan(moving, js, text);
+        expect(moving.webAssembly).toBe(false);
+      }),
+      { numRuns: 10 },
+    );
+    expect(grow).toHaveBeenCalled();
+  });
+});

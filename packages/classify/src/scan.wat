@@ -2,6 +2,14 @@
 ;; text's bytes, the same as the JavaScript `oneLane` and `lanes`, over the same table. Compiled by
 ;; wabt (`wat2wasm`) into scan-wasm.ts, which a test keeps equal to this file (`UPDATE_WASM=1`).
 ;;
+;; Written by hand rather than taken from a library: no npm package ships an Aho–Corasick walk as
+;; WebAssembly, and compiling one (the Rust aho-corasick crate through wasm-bindgen, or an
+;; AssemblyScript port) would bring its own automaton, built whole and eagerly in its own memory
+;; with matches handed back as objects, plus a compiler toolchain for every contributor and CI.
+;; prefilter.ts needs only the DFA walk over the one table JavaScript resolves lazily and shares
+;; with its own walk: two loops, under 700 bytes compiled, and wabt (an npm devDependency with no
+;; native build) is the whole toolchain.
+;;
 ;; The memory (exported, grown by JavaScript) holds, from address 0:
 ;;   0..40   where a walk paused (see each function);
 ;;   48..    the text's bytes (ASCII, every other byte made 0 by JavaScript);
