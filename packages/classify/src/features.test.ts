@@ -3,7 +3,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { amountEnd, limitNumberAt } from './features.ts';
+import { amountEnd, limitAmountOf, limitNumberAt } from './features.ts';
 
 /** The first two numbers as `requestOverLimit` read them before: two execs of the global regex. */
 function referenceNumbers(words: string): [string, string] | undefined {
@@ -54,6 +54,41 @@ describe('limitNumberAt', () => {
         expect(handNumbers(text)).toEqual(referenceNumbers(text));
       }),
       { numRuns: 5000 },
+    );
+  });
+});
+
+describe('limitAmountOf', () => {
+  it("reads a run of [\\d,.] as Number of it without its commas (requestOverLimit's reading before)", () => {
+    const reference = (run: string): number => Number(run.replaceAll(',', ''));
+    const run = fc.oneof(
+      fc.stringMatching(/^[\d,.]{1,24}$/),
+      fc.stringMatching(/^\d{1,3}(?:,\d{3}){0,6}(?:\.\d{1,20})?$/),
+      fc.double({ min: 0, max: 1e12, noNaN: true }).map((n) => n.toFixed(6)),
+      fc.constantFrom(
+        '',
+        ',',
+        '.',
+        '..',
+        ',.',
+        '.,',
+        '1.',
+        '.5',
+        '0',
+        '00012',
+        '1,2.3,4',
+        '9007199254740993',
+        '0.1',
+        '1.2.3',
+      ),
+    );
+    fc.assert(
+      fc.property(run, fc.string({ maxLength: 4 }), (amount, around) => {
+        // Read in place, inside other text, as requestOverLimit reads it.
+        const words = `${around}${amount}${around}`;
+        expect(limitAmountOf(words, around.length, around.length + amount.length)).toBe(reference(amount));
+      }),
+      { numRuns: 10000 },
     );
   });
 });

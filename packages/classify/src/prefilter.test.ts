@@ -182,6 +182,9 @@ describe('the required literals', () => {
     // Not the first ten characters, which every "organization" has: the rarest ten (`_`, `z`).
     expect(windowOf('organization_restricted')).toBe('nization_r');
     expect(windowOf('per day')).toBe('per day');
+    // A window with a whole word in it (`put token `), not one every "input tokens" holds.
+    expect(windowOf('input token count')).toBe('put token ');
+    expect(windowOf('subscription does not')).toBe('ion does n');
   });
 
   it('bound how far into a match its first literal lies (no match starts earlier than that before it)', () => {
@@ -244,11 +247,22 @@ describe('the required literals', () => {
     expect(requiredLiterals(/(?:your|current) \w+ plan/)).toEqual(new Set([' plan']));
     expect(requiredLiterals(/x?/)).toBeUndefined();
     expect(requiredLiterals(/\d+/)).toBeUndefined();
+    // `\d` is its ten digits and `x+` is `x` then `x*`: a count after a word joins it.
+    expect(requiredLiterals(/per \d+ day/)).toEqual(
+      new Set([...'0123456789'].map((digit) => `per ${digit}`)),
+    );
     expect(requiredLiterals(/abc/i)).toBeUndefined();
     // A lookaround matches no character: it is skipped, never required.
     expect(requiredLiterals(/caps?\b(?! per)/)).toEqual(new Set(['cap']));
     // Every string a small pattern matches contains one of its literals.
-    for (const pattern of [/(?:ab|cd)e?f{2,3}/, /(?:x-)?api[ _-]?key/, /a(?:b|c)*d/, /[ab]c|d[^e]f/]) {
+    for (const pattern of [
+      /(?:ab|cd)e?f{2,3}/,
+      /(?:x-)?api[ _-]?key/,
+      /a(?:b|c)*d/,
+      /[ab]c|d[^e]f/,
+      /per[ _-]?\d+ ?(?:sec|min)/,
+      /x\d+?\d+y/,
+    ]) {
       const literals = requiredLiterals(pattern);
       fc.assert(
         fc.property(fc.stringMatching(pattern), (text) => {

@@ -27,6 +27,8 @@ const MAX_EXACT = 64;
 
 /** One character of a class the reader does not list (`.`, `\\d`, `[a-z]`). */
 const UNKNOWN_CHARACTER: Info = { exact: undefined, required: undefined };
+/** The ten characters `\d` matches: exact, so `per \d` requires `per 0` … `per 9`. */
+const DIGITS: ReadonlySet<string> = new Set('0123456789');
 /** Matches no character (`\b`, `^`, a lookaround). */
 const EMPTY: Info = { exact: new Set(['']), required: undefined };
 /** Matches anything, maybe nothing (`.{0,40}`, `x*`). */
@@ -96,9 +98,12 @@ const COMMON_WORDS = new Set(
 /**
  * How much a literal tells: its length, except that one made only of function words (and what is
  * not a letter) tells only its other characters: `per` tells nothing and `your ` 1 (its space),
- * while `day` tells 3 and ` has been banned` 16.
+ * while `day` tells 3 and ` has been banned` 16. A literal with a digit tells its length too: a
+ * function word with a number after it (`per 1`, `per_5`) is a count, not prose, and far rarer
+ * in a message than `sec` or `min`, which "seconds" and "minimum" hold.
  */
 function informative(literal: string): number {
+  if (/\d/.test(literal)) return literal.length;
   const words = literal.split(/[^a-z]+/).filter((word) => word.length > 0);
   if (!words.every((word) => COMMON_WORDS.has(word))) return literal.length;
   return literal.length - words.reduce((sum, word) => sum + word.length, 0);
@@ -125,21 +130,40 @@ function selectivity(set: ReadonlySet<string>): number {
  */
 export function windowOf(literal: string): string {
   if (literal.length <= DEPTH) return literal;
-  // The window that tells most (`informative`), then whose characters are rarest (`surprise`).
+  // The window that tells most (`informative`), then that is not cut where a word of the literal
+  // ends (`openEnded`), then whose characters are rarest (`surprise`).
   let best = literal.slice(0, DEPTH);
   let bestTells = informative(best);
+  let bestOpen = openEnded(literal, 0);
   let bestBits = surprise(best);
   for (let at = 1; at + DEPTH <= literal.length; at += 1) {
     const window = literal.slice(at, at + DEPTH);
     const tells = informative(window);
+    const open = openEnded(literal, at);
     const bits = surprise(window);
-    if (tells > bestTells || (tells === bestTells && bits > bestBits)) {
+    if (
+      tells > bestTells ||
+      (tells === bestTells && bestOpen && !open) ||
+      (tells === bestTells && open === bestOpen && bits > bestBits)
+    ) {
       best = window;
       bestTells = tells;
+      bestOpen = open;
       bestBits = bits;
     }
   }
   return best;
+}
+
+/**
+ * Whether the window of `literal` at `at` holds no whole word (one with a non-letter on both sides
+ * inside the window): `nput token` and `input toke` of "input token count", `subscripti` of
+ * "subscription does". Such a window is in any text that has its words alone or with a suffix
+ * ("input tokens per minute", "ViewSubscription"), however rare its letters; one that holds a whole
+ * word (`put token `, `ion does n`) asks for the phrase.
+ */
+function openEnded(literal: string, at: number): boolean {
+  return !/[^a-z][a-z]+[^a-z]/.test(literal.slice(at, at + DEPTH));
 }
 
 /** The better of two requirements: the more selective one, then the smaller. */
@@ -219,16 +243,28 @@ class PatternReader {
     let run = EMPTY;
     let best: ReadonlySet<string> | undefined;
     while (this.at < this.source.length && this.source[this.at] !== '|' && this.source[this.at] !== ')') {
-      const piece = this.quantified(this.atom());
-      whole = concatenate(whole, piece);
-      const extended = concatenate(run, piece);
-      if (extended.exact !== undefined) run = extended;
-      else {
-        best = better(best, better(requiredOf(run), extended.required));
-        run = piece.exact !== undefined ? piece : EMPTY;
+      for (const piece of this.pieces(this.atom())) {
+        whole = concatenate(whole, piece);
+        const extended = concatenate(run, piece);
+        if (extended.exact !== undefined) run = extended;
+        else {
+          best = better(best, better(requiredOf(run), extended.required));
+          run = piece.exact !== undefined ? piece : EMPTY;
+        }
       }
     }
     return { exact: whole.exact, required: better(whole.required, better(best, requiredOf(run))) };
+  }
+
+  /**
+   * An atom and its quantifier, as pieces in a row: `x+` is `x` then `x*`, so the first x's strings
+   * join the literal before it (`per[ _-]?\d+` requires `per0` … `per-9`); anything else is one piece.
+   */
+  private pieces(atom: Info): Info[] {
+    if (this.source[this.at] !== '+') return [this.quantified(atom)];
+    this.at += 1;
+    if (this.source[this.at] === '?') this.at += 1; // Lazy: the same strings.
+    return [atom, ANY];
   }
 
   private quantified(atom: Info): Info {
@@ -330,6 +366,7 @@ class PatternReader {
     const character = this.source[this.at] ?? '';
     this.at += 1;
     if (character === 'b' || character === 'B') return EMPTY; // A word boundary matches no character.
+    if (character === 'd') return { exact: DIGITS, required: undefined };
     // An escaped punctuation mark is itself; a letter or digit escape (\d, \s, \w, \n, \u…) is a
     // class of characters, or more, and claims nothing.
     if (/[a-zA-Z0-9]/.test(character)) return UNKNOWN_CHARACTER;
@@ -348,6 +385,9 @@ export function requiredLiterals(pattern: RegExp): ReadonlySet<string> | undefin
   const required = requiredOf(new PatternReader(pattern.source).read());
   if (required === undefined || required.size === 0) return undefined;
   for (const literal of required) if (literal === '') return undefined;
+  // A requirement of bare digits (`\d+`) lets nearly every failure through (status codes, ids,
+  // amounts): claim none rather than have the scanner look for ten one-character literals.
+  if ([...required].every((literal) => /^\d+$/.test(literal))) return undefined;
   return required;
 }
 
@@ -446,7 +486,13 @@ class TreeReader {
   private sequence(): Node {
     const items: Node[] = [];
     while (this.at < this.source.length && this.source[this.at] !== '|' && this.source[this.at] !== ')') {
-      items.push(this.quantified(this.atom()));
+      const atom = this.atom();
+      // `x+` is `x` then `x*` (as PatternReader reads it): the first x joins a run of known strings.
+      if (this.source[this.at] === '+') {
+        this.at += 1;
+        if (this.source[this.at] === '?') this.at += 1;
+        items.push(atom, { kind: 'repeat', node: atom, min: 0, max: Number.POSITIVE_INFINITY });
+      } else items.push(this.quantified(atom));
     }
     return { kind: 'seq', items };
   }
@@ -547,6 +593,7 @@ class TreeReader {
     const character = this.source[this.at] ?? '';
     this.at += 1;
     if (character === 'b' || character === 'B') return { kind: 'empty' };
+    if (character === 'd') return { kind: 'char', chars: DIGITS };
     // One character of a class: digits, word characters, white space, a control escape.
     if ('dDwWsSntrfv'.includes(character)) return { kind: 'char', chars: undefined };
     // Anything else a letter or digit starts (a back reference, \u, \x, \p, \k, \c) may match

@@ -150,8 +150,12 @@ export const LIMIT_CONTEXT = vocabulary('limitContext', () => [
 /** A short window: per second or per minute (RPM/TPM/RPS). A rate limit whatever else is said. */
 export const SHORT_WINDOW = vocabulary('shortWindow', () => [
   // "tokens per min (TPM)" (OpenAI, Groq), "requests per minute", "per_minute" (Vertex metric
-  // names), "per-second", "requests per 1 minute".
-  /per[ _-]?(?:\d+ ?)?(?:second|sec|minute|min)\b/,
+  // names), "per-second", "requests per 1 minute". Two entries, one without a count and one with, so
+  // that each has telling required literals ("per min", "per 1"; one entry could only require
+  // "sec"/"min", which "seconds" and "minimum" hold too); at any position at most one can match
+  // (after "per" and its separator comes a digit or a letter), so the match is the one entry's.
+  /per[ _-]?(?:second|sec|minute|min)\b/,
+  /per[ _-]?\d+ ?(?:second|sec|minute|min)\b/,
   /\((?:rpm|tpm|rps|tps|ipm)\)|\b(?:rpm|tpm|rps)\b(?: limit)?/,
 ]);
 
@@ -161,7 +165,9 @@ export const SHORT_WINDOW = vocabulary('shortWindow', () => [
  */
 export const LONG_WINDOW = vocabulary('longWindow', () => [
   // Groq "tokens per day (TPD)", Gemini "per day", Bedrock "Too many tokens per day".
-  /per[ _-]?(?:\d+ ?)?(?:day|week|month|year)\b|perday|permonth/,
+  // Split as SHORT_WINDOW's "per" entry is: without a count, and with one ("per 30 days").
+  /per[ _-]?(?:day|week|month|year)\b|perday|permonth/,
+  /per[ _-]?\d+ ?(?:day|week|month|year)\b/,
   // Mistral "monthly usage limit", "daily quota", "weekly limit" (Claude plans).
   /\b(?:daily|weekly|monthly|yearly|annual)\b/,
   /\((?:rpd|tpd)\)|\b(?:rpd|tpd)\b/,
