@@ -1,20 +1,8 @@
-/**
- * Session 8's hand-written readers against what they replaced, copied here from a5ac4fb as the
- * oracle (fuzzed, fast-check), on the inputs a hand-read number gets wrong first:
- * - `secondsOf`: the exact amounts it reads itself (Clinger's fast path) against `Number` of the
- *   slice: leading zeros, 15 to 17 characters about 2^53, many decimals, non-ASCII digits;
- * - `Features.requestOverLimit`: `limitNumberAt`/`amountEnd` against two execs of the regex;
- * - `Rule.answersOnlyWith`: classify, which skips a rule whose features the scan left
- *   impossible, decides as `explainClassification`, which calls every rule, on every origin,
- *   with and without an SDK condition.
- */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { amountEnd, Features, INDEX_OF, limitNumberAt, secondsOf } from './features.ts';
 import { classify, explainClassification, type ProviderErrorMetadata } from './index.ts';
+import { realTexts } from './test-support.ts';
 import { FAILURE_ORIGINS, SDK_CONDITIONS } from './values.ts';
 
 // ---- a5ac4fb's secondsOf, verbatim (features.ts), with what it read ----
@@ -263,34 +251,9 @@ describe('requestOverLimit against a5ac4fb', () => {
   });
 });
 
-/** Every string of the corpus and the llm-mock scenarios: real provider wordings. */
-function realTexts(): string[] {
-  const root = fileURLToPath(new URL('../../..', import.meta.url));
-  const strings: string[] = [];
-  const stringsOf = (value: unknown): void => {
-    if (typeof value === 'string') strings.push(value);
-    else if (Array.isArray(value)) for (const item of value) stringsOf(item);
-    else if (value !== null && typeof value === 'object')
-      for (const item of Object.values(value)) stringsOf(item);
-  };
-  const jsonFiles = (directory: string): string[] =>
-    readdirSync(directory).flatMap((name) => {
-      const path = join(directory, name);
-      if (statSync(path).isDirectory()) return jsonFiles(path);
-      return name.endsWith('.json') ? [path] : [];
-    });
-  for (const path of [
-    ...jsonFiles(join(root, 'corpus/cases')),
-    ...jsonFiles(join(root, 'packages/llm-mock/scenarios')),
-  ]) {
-    stringsOf(JSON.parse(readFileSync(path, 'utf8')) as unknown);
-  }
-  return [...new Set(strings)].filter((text) => text.length > 3);
-}
-
 describe('answersOnlyWith against explain (every rule called)', () => {
   it('classify decides as explainClassification on every origin, with and without an SDK condition', () => {
-    const texts = realTexts();
+    const texts = realTexts({ bodies: false }).filter((text) => text.length > 3);
     const statuses = [undefined, 400, 403, 404, 413, 429, 500, 503];
     const conditions = [undefined, ...SDK_CONDITIONS];
     let compared = 0;

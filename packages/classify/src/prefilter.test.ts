@@ -9,8 +9,7 @@
  *   answering "every list may match", i.e. every regex runs, the reference path);
  * - `secondsOf` equals its former regex-table implementation.
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -34,6 +33,7 @@ import {
   requiredLiterals,
   windowOf,
 } from './required-literals.ts';
+import { realTexts } from './test-support.ts';
 import * as vocabularies from './vocabulary.ts';
 import { LITERAL_OFFSETS, REQUIRED_LITERALS } from './vocabulary-literals.ts';
 
@@ -42,40 +42,10 @@ const ALL: readonly vocabularies.Vocabulary[] = Object.values(vocabularies).filt
 );
 const TEXT_FEATURES = FEATURE_NAMES.filter((name) => name !== 'quotaIdWindow');
 const byName = new Map(ALL.map((vocabulary) => [vocabulary.name, vocabulary]));
-const root = fileURLToPath(new URL('../../..', import.meta.url));
-
-/** Every string in a JSON value (messages, codes, types, nested bodies), and each JSON body whole. */
-function stringsOf(value: unknown, into: string[]): void {
-  if (typeof value === 'string') {
-    into.push(value);
-    return;
-  }
-  if (Array.isArray(value)) for (const item of value) stringsOf(item, into);
-  else if (value !== null && typeof value === 'object') {
-    into.push(JSON.stringify(value));
-    for (const item of Object.values(value)) stringsOf(item, into);
-  }
-}
-
-function jsonFiles(directory: string): string[] {
-  return readdirSync(directory).flatMap((name) => {
-    const path = join(directory, name);
-    if (statSync(path).isDirectory()) return jsonFiles(path);
-    return name.endsWith('.json') ? [path] : [];
-  });
-}
+const _root = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** The corpus (corpus/cases) and every llm-mock scenario: real provider wordings, as strings. */
-const REAL_TEXTS: readonly string[] = (() => {
-  const strings: string[] = [];
-  for (const path of [
-    ...jsonFiles(join(root, 'corpus/cases')),
-    ...jsonFiles(join(root, 'packages/llm-mock/scenarios')),
-  ]) {
-    stringsOf(JSON.parse(readFileSync(path, 'utf8')) as unknown, strings);
-  }
-  return [...new Set(strings)];
-})();
+const REAL_TEXTS: readonly string[] = realTexts({ bodies: true });
 
 /**
  * The reference: each vocabulary's full alternation (`find`, what classify ran before). Where it

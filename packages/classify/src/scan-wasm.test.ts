@@ -8,8 +8,7 @@
  * - where the runtime refuses to compile WebAssembly, scanners walk in JavaScript and classify
  *   decides as it does with the WebAssembly walk.
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -18,9 +17,10 @@ import { literalPrefilter } from './features.ts';
 import { explainClassification, type ProviderErrorMetadata } from './index.ts';
 import { LiteralScanner, WASM_AFTER } from './prefilter.ts';
 import { scanWasmBytes } from './scan-wasm.ts';
+import { realTexts } from './test-support.ts';
 import { REQUIRED_LITERALS } from './vocabulary-literals.ts';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
+const _root = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** The TypeScript module scan-wasm.ts holds for `bytes` (the generator: this and wabt). */
 function scanWasmSource(bytes: Uint8Array): string {
@@ -41,32 +41,6 @@ const SCAN_WASM =
 export const scanWasmBytes = (): Uint8Array<ArrayBuffer> =>
   Uint8Array.from(atob(SCAN_WASM), (character) => character.charCodeAt(0));
 `;
-}
-
-/** Every string of the corpus and the llm-mock scenarios (as prefilter.test.ts reads them). */
-function realTexts(): string[] {
-  const strings: string[] = [];
-  const stringsOf = (value: unknown): void => {
-    if (typeof value === 'string') strings.push(value);
-    else if (Array.isArray(value)) for (const item of value) stringsOf(item);
-    else if (value !== null && typeof value === 'object') {
-      strings.push(JSON.stringify(value));
-      for (const item of Object.values(value)) stringsOf(item);
-    }
-  };
-  const jsonFiles = (directory: string): string[] =>
-    readdirSync(directory).flatMap((name) => {
-      const path = join(directory, name);
-      if (statSync(path).isDirectory()) return jsonFiles(path);
-      return name.endsWith('.json') ? [path] : [];
-    });
-  for (const path of [
-    ...jsonFiles(join(root, 'corpus/cases')),
-    ...jsonFiles(join(root, 'packages/llm-mock/scenarios')),
-  ]) {
-    stringsOf(JSON.parse(readFileSync(path, 'utf8')) as unknown);
-  }
-  return [...new Set(strings)];
 }
 
 /** The real lists, in the prefilter's order (features.ts `literalPrefilter`). */
@@ -115,7 +89,7 @@ describe('the WebAssembly scan', () => {
     const lists = realLists();
     const moving = new LiteralScanner(lists);
     const js = new LiteralScanner(lists, { webAssemblyAfter: Number.POSITIVE_INFINITY });
-    const texts = realTexts();
+    const texts = realTexts({ bodies: true });
     expect(texts.length).toBeGreaterThan(2 * WASM_AFTER);
     texts.forEach((text, index) => {
       expect(moving.webAssembly).toBe(index >= WASM_AFTER);
@@ -136,7 +110,7 @@ describe('the WebAssembly scan', () => {
     const lists = realLists();
     const wasm = new LiteralScanner(lists, { webAssemblyAfter: 0 });
     const js = new LiteralScanner(lists, { webAssemblyAfter: Number.POSITIVE_INFINITY });
-    const texts = realTexts();
+    const texts = realTexts({ bodies: true });
     for (const text of texts) {
       expectSameScan(wasm, js, text);
       expectSameScan(wasm, js, text.toLowerCase());
@@ -199,7 +173,7 @@ describe('where WebAssembly does not compile', () => {
       statusCode: 429,
       message,
     });
-    const messages = realTexts().filter((text) => text.length > 40 && text.length < 2000);
+    const messages = realTexts({ bodies: true }).filter((text) => text.length > 40 && text.length < 2000);
     // As workerd and a strict Content-Security-Policy refuse it: the constructor throws.
     const refused = vi.spyOn(WebAssembly, 'Module').mockImplementation(() => {
       throw new WebAssembly.CompileError('WebAssembly.Module(): Wasm code generation disallowed by embedder');
@@ -287,7 +261,7 @@ describe('where WebAssembly fails at run time', () => {
     const fresh = await import('./index.ts');
     const freshFeatures = await import('./features.ts');
     vi.unstubAllGlobals();
-    const messages = realTexts().filter((text) => text.length > 40 && text.length < 2000);
+    const messages = realTexts({ bodies: true }).filter((text) => text.length > 40 && text.length < 2000);
     const expected = messages.map((message) => explainClassification(metadata(message)));
     vi.stubGlobal('WebAssembly', undefined);
     messages.forEach((message, index) => {
@@ -304,7 +278,7 @@ describe('where WebAssembly fails at run time', () => {
     });
     const fresh = await import('./index.ts');
     const freshFeatures = await import('./features.ts');
-    const messages = realTexts().filter((text) => text.length > 40 && text.length < 2000);
+    const messages = realTexts({ bodies: true }).filter((text) => text.length > 40 && text.length < 2000);
     messages.forEach((message) => {
       // The reference: this module's scanner (it moved to WebAssembly in the tests above).
       const reference = explainClassification(metadata(message));

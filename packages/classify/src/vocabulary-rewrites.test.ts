@@ -1,46 +1,15 @@
-/**
- * Vocabulary entries rewritten for speed (issue 17) match exactly what the entries they replace
- * matched: the same leftmost match, the same text, from any start position. Each case pairs the
- * former entries with the present ones as they sit in their vocabulary's alternation; the texts
- * are every corpus and scenario string and fuzzed text built from both patterns and their parts.
- */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { realTexts } from './test-support.ts';
 import { LONG_WINDOW, SHORT_WINDOW, type Vocabulary } from './vocabulary.ts';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
-
-function stringsOf(value: unknown, into: string[]): void {
-  if (typeof value === 'string') into.push(value);
-  else if (Array.isArray(value)) for (const item of value) stringsOf(item, into);
-  else if (value !== null && typeof value === 'object') {
-    into.push(JSON.stringify(value));
-    for (const item of Object.values(value)) stringsOf(item, into);
-  }
-}
-
-function jsonFiles(directory: string): string[] {
-  return readdirSync(directory).flatMap((name) => {
-    const path = join(directory, name);
-    if (statSync(path).isDirectory()) return jsonFiles(path);
-    return name.endsWith('.json') ? [path] : [];
-  });
-}
+const _root = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** The corpus and every llm-mock scenario, lower-cased as classify reads them. */
-const REAL_TEXTS: readonly string[] = (() => {
-  const strings: string[] = [];
-  for (const path of [
-    ...jsonFiles(join(root, 'corpus/cases')),
-    ...jsonFiles(join(root, 'packages/llm-mock/scenarios')),
-  ]) {
-    stringsOf(JSON.parse(readFileSync(path, 'utf8')) as unknown, strings);
-  }
-  return [...new Set(strings.map((text) => text.toLowerCase()))];
-})();
+const REAL_TEXTS: readonly string[] = [
+  ...new Set(realTexts({ bodies: true }).map((text) => text.toLowerCase())),
+];
 
 interface Rewrite {
   readonly name: string;
