@@ -3,7 +3,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { amountEnd, limitAmountOf, limitNumberAt } from './features.ts';
+import { amountEnd, amountOf, limitNumberAt } from './features.ts';
 
 /** The first two numbers as `requestOverLimit` read them before: two execs of the global regex. */
 function referenceNumbers(words: string): [string, string] | undefined {
@@ -58,7 +58,7 @@ describe('limitNumberAt', () => {
   });
 });
 
-describe('limitAmountOf', () => {
+describe('amountOf', () => {
   it("reads a run of [\\d,.] as Number of it without its commas (requestOverLimit's reading before)", () => {
     const reference = (run: string): number => Number(run.replaceAll(',', ''));
     const run = fc.oneof(
@@ -86,7 +86,7 @@ describe('limitAmountOf', () => {
       fc.property(run, fc.string({ maxLength: 4 }), (amount, around) => {
         // Read in place, inside other text, as requestOverLimit reads it.
         const words = `${around}${amount}${around}`;
-        expect(limitAmountOf(words, around.length, around.length + amount.length)).toBe(reference(amount));
+        expect(amountOf(words, around.length, around.length + amount.length)).toBe(reference(amount));
       }),
       { numRuns: 10000 },
     );

@@ -430,8 +430,8 @@ export class Features {
     const firstEnd = amountEnd(words, first);
     const second = limitNumberAt(words, firstEnd);
     if (second === -1) return undefined;
-    const limit = limitAmountOf(words, first, firstEnd);
-    const requested = limitAmountOf(words, second, amountEnd(words, second));
+    const limit = amountOf(words, first, firstEnd);
+    const requested = amountOf(words, second, amountEnd(words, second));
     return requested > limit && limit >= 0 ? words : undefined;
   }
 
@@ -456,19 +456,23 @@ export class Features {
   }
 }
 
+/** 10^k for k ≤ 15 (every power of ten to 10^22 is a double exactly). */
+const EXACT_POWERS_OF_TEN = Array.from({ length: 16 }, (_, k) => 10 ** k);
+
 /** A digit, a comma or a dot: `[\d,.]`. */
 const isAmountCharacter = (code: number): boolean =>
   (code >= 0x30 && code <= 0x39) || code === 0x2c || code === 0x2e;
 
 /**
- * `Number(words.slice(start, end).replaceAll(',', ''))` of a run of `[\d,.]` (`amountEnd`), read
- * by hand: the slice, the replace and `Number` of the fresh string were ~200 ns of a Groq limit
- * message's ~550 in `requestOverLimit`. Without its commas the run is digits and dots: no digit is
+ * `Number(words.slice(start, end).replaceAll(',', ''))` of a run of `[\d,.]` (`amountEnd`; a wait's
+ * amount in `secondsOf` is digits and at most one dot), read by hand: the slice, the replace and
+ * `Number` of the fresh string were ~200 ns of a Groq limit message's ~550 in `requestOverLimit`,
+ * and two fifths of `secondsOf`. Without its commas the run is digits and dots: no digit is
  * 0 when there is no dot ("" and "," are 0 to `Number`) and NaN when there is ("."); two dots are
- * NaN; else a decimal, exact as `amountOf` reads it when at most 15 digits (below 2^53, at most 15
+ * NaN; else a decimal, exact when at most 15 digits (below 2^53, at most 15
  * decimals: one correctly rounded division, Clinger's fast path), and `Number` reads a longer one.
  */
-export function limitAmountOf(words: string, start: number, end: number): number {
+export function amountOf(words: string, start: number, end: number): number {
   let digits = 0;
   let count = 0;
   let dots = 0;
@@ -630,33 +634,6 @@ function unitSeconds(words: string, start: number, end: number): number | undefi
     default:
       return undefined;
   }
-}
-
-/** 10^k for k ≤ 22: every one of them is a double exactly. */
-const EXACT_POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => 10 ** k);
-
-/**
- * `Number(words.slice(start, end))` of an amount (digits, maybe a dot and digits): read by hand
- * when its digits without the dot make an integer below 2^53 and it has at most 22 decimals. Then
- * both that integer and 10^decimals are doubles exactly, and their quotient (one correctly rounded
- * division) is the double nearest the decimal, which is what `Number` returns (Clinger's fast
- * path). Otherwise `Number` reads it. `Number` of a fresh slice was two fifths of `secondsOf`.
- */
-function amountOf(words: string, start: number, end: number): number {
-  if (end - start > 16) return Number(words.slice(start, end));
-  let digits = 0;
-  let decimals = -1;
-  for (let at = start; at < end; at += 1) {
-    const code = words.charCodeAt(at);
-    if (code === 0x2e) decimals = 0;
-    else {
-      digits = digits * 10 + (code - 0x30);
-      if (decimals >= 0) decimals += 1;
-    }
-  }
-  // At most 16 characters: at most 16 digits, below 10^16; exact below 2^53 (about 9.007e15).
-  if (digits > Number.MAX_SAFE_INTEGER) return Number(words.slice(start, end));
-  return decimals <= 0 ? digits : digits / (EXACT_POWERS_OF_TEN[decimals] as number);
 }
 
 /**
