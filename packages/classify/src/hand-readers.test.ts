@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { amountEnd, Features, INDEX_OF, limitNumberAt, secondsOf } from './features.ts';
+import { amountEnd, Features, INDEX_OF, limitNumberAt, secondsOf, secondsOfLowered } from './features.ts';
 import { classify, explainClassification, type ProviderErrorMetadata } from './index.ts';
 import { realTexts } from './test-support.ts';
 import { FAILURE_ORIGINS, SDK_CONDITIONS } from './values.ts';
@@ -158,6 +158,34 @@ describe('secondsOf against a5ac4fb', () => {
         expect(secondsOf(`${text}s`), text).toBe(oracleSecondsOf(`${text}s`));
       }
     }
+  });
+});
+
+describe('secondsOfLowered', () => {
+  it('reads any piece of a lower-cased text as secondsOf does (lower-casing it again changes nothing it reads)', () => {
+    const words = fc
+      .array(
+        fc.tuple(
+          amount,
+          fc.constantFrom('', ' ', '\u00a0'),
+          unit,
+          fc.constantFrom(' ', ', ', ' and ', 'Σ ', ''),
+        ),
+        {
+          maxLength: 6,
+        },
+      )
+      .map((parts) => `Retry in ${parts.map((part) => part.join('')).join('')}`);
+    const text = fc.oneof(words, fc.string({ unit: 'binary' }), fc.string({ unit: 'grapheme' }));
+    fc.assert(
+      fc.property(text, fc.nat(), fc.nat(), (whole, from, to) => {
+        const lower = whole.toLowerCase();
+        const start = from % (lower.length + 1);
+        const piece = lower.slice(start, start + (to % (lower.length - start + 1)));
+        expect(secondsOfLowered(piece), piece).toBe(secondsOf(piece));
+      }),
+      { numRuns: 20_000 },
+    );
   });
 });
 
