@@ -1,5 +1,5 @@
 import { Classification, FailureOrigin, FailureReason, NetworkPhase, SdkCondition } from './checks.ts';
-import { evidenceOf, type FeatureName, Features, secondsOfLowered } from './features.ts';
+import { evidenceOf, type FeatureName, Features, secondsOf } from './features.ts';
 import { safeGet } from './read.ts';
 import { type Rule, ruleInputOf, type Verdict, walkOn } from './rules.ts';
 import type {
@@ -117,7 +117,7 @@ function classificationOf(
 export function waitFromText(text: string): number | undefined {
   const words = WAIT_IN_WORDS.find(text.slice(0, 8192).toLowerCase());
   // A piece of the lower-cased text.
-  return words === undefined ? undefined : secondsOfLowered(words);
+  return words === undefined ? undefined : secondsOf(words);
 }
 
 /** The override that applies to this classification: the function, or the entry of its rule. */

@@ -417,7 +417,7 @@ export class Features {
   waitInWords(): number | undefined {
     const words = this.get(INDEX_OF.waitInWords);
     // A piece of `text`, lower-cased already.
-    return words === undefined ? undefined : secondsOfLowered(words);
+    return words === undefined ? undefined : secondsOf(words);
   }
 
   /** "Limit 7000, ... Requested ~12903": the words, when the request alone is larger than the limit. */
@@ -668,17 +668,12 @@ const isLowerLetter = (code: number): boolean => code >= 0x61 && code <= 0x7a;
  * rate-limit message): a run of digits, a fraction when a dot and a digit follow, white space, then
  * the whole run of letters, whose unit counts when known. Where no letter follows, the regex finds
  * no match starting anywhere in that number either, and moves on; so does this.
+ *
+ * `lower` is lower-cased already: a piece of `Features.text`, or of the lower-cased text
+ * `waitFromText` searches, which lower-casing again leaves as this reads it (hand-readers.test.ts
+ * checks it on fuzzed text), so no caller pays a second copy (a fifth of this function's time).
  */
-export function secondsOf(words: string): number | undefined {
-  return secondsOfLowered(words.toLowerCase());
-}
-
-/**
- * `secondsOf` of words already lower-cased: a piece of `Features.text` (or of any lower-cased
- * text), which lower-casing again leaves as it is (a test checks it on fuzzed text), so its
- * callers skip the copy (`toLowerCase` of the evidence was a fifth of `secondsOf`).
- */
-export function secondsOfLowered(lower: string): number | undefined {
+export function secondsOf(lower: string): number | undefined {
   let total = 0;
   let found = false;
   const length = lower.length;
