@@ -102,3 +102,42 @@ export async function cpuRounds(
   }
   return results;
 }
+
+/**
+ * `cpuRounds` for tasks that wait more than they work (a paced stream: about a millisecond of wait
+ * a chunk, microseconds of CPU): each task runs a fixed `samples` times a round, after one warm-up
+ * run, since a budget of CPU time would take minutes of waiting. Within a round the tasks take turns
+ * sample by sample (the order rotated each turn), so that a burst of load touches each alike.
+ */
+export async function countedCpuRounds(
+  tasks: ReadonlyArray<readonly [string, () => Promise<unknown>]>,
+  rounds: number,
+  samples: number,
+): Promise<Measured[][]> {
+  for (const [, task] of tasks) await task();
+  const results: Measured[][] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    const taken = tasks.map(() => [] as number[]);
+    for (let sample = 0; sample < samples; sample += 1) {
+      for (let turn = 0; turn < tasks.length; turn += 1) {
+        const index = (turn + sample + round) % tasks.length;
+        const before = cpuNs();
+        await tasks[index]![1]();
+        taken[index]!.push(cpuNs() - before);
+      }
+    }
+    results.push(
+      tasks.map(([name], index) => {
+        const sorted = taken[index]!.sort((a, b) => a - b);
+        return {
+          name,
+          medianNs: quantile(sorted, 0.5),
+          rme: Number.NaN,
+          iqrNs: quantile(sorted, 0.75) - quantile(sorted, 0.25),
+          samples: sorted.length,
+        };
+      }),
+    );
+  }
+  return results;
+}

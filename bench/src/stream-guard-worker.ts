@@ -7,7 +7,7 @@
 // process on the core, a GC) moves the SDK's cost and the guard's together; each round gives its
 // own share, and the parent reports their median.
 import { DEFAULT_STREAM_IDLE_TIMEOUT_MS } from '@faultline/render/toolkit';
-import { cpuRounds, type Measured, median } from './statistics.ts';
+import { countedCpuRounds, cpuRounds, type Measured, median } from './statistics.ts';
 import {
   anthropicEvents,
   bedrockEvents,
@@ -59,6 +59,27 @@ export interface WorkerResult {
   readonly sdkNsPerChunk: number;
   /** Median over the rounds of guarded / unguarded on the real stream. */
   readonly streamRatio: number;
+  /**
+   * The real SDK stream paced (each chunk in a read of its own, as at a model's pace): chunks of the
+   * long and the shortest stream, their last round's CPU time, and the SDK's own cost of a chunk
+   * ((long − short) / their difference in chunks, median over the paced rounds).
+   */
+  readonly paced: {
+    readonly sdkChunks: number;
+    readonly shortChunks: number;
+    readonly rounds: number;
+    readonly samples: number;
+    readonly long: Measured;
+    readonly short: Measured;
+    readonly guarded: Measured;
+    readonly sdkNsPerChunk: number;
+    /** Median over the paced rounds of guarded / unguarded. */
+    readonly streamRatio: number;
+    /** The guard's in-memory added cost per chunk (median over the rounds) against the paced SDK cost per chunk of each paced round, median. */
+    readonly share: number;
+    /** The same for the rejectable floor. */
+    readonly floorShare: number;
+  };
   /** Median over the rounds of that round's guard added per chunk / that round's SDK cost per chunk. */
   readonly share: number;
   /** The same for the rejectable floor (what any guard whose idle timer rejects a stalled read adds). */
@@ -80,8 +101,14 @@ type StainlessStreamClass = new (
   controller: AbortController,
 ) => AsyncIterable<object>;
 
-/** Opens a real SDK stream of `count` chunks from the stream server. */
-type OpenStream = (count: number) => Promise<AsyncIterable<object>>;
+/**
+ * A stream's length on the stream server: `n` chunks written at once, or `p<n>`, the same chunks
+ * paced, each in a read of its own (stream-server-worker.ts).
+ */
+type StreamLength = number | `p${number}`;
+
+/** Opens a real SDK stream of that length from the stream server. */
+type OpenStream = (length: StreamLength) => Promise<AsyncIterable<object>>;
 
 interface Provider {
   readonly sdk: string;
@@ -102,8 +129,8 @@ const origin = (port: number) => `http://127.0.0.1:${port}`;
 const prompt = 'Hello';
 
 /** One client per stream length, made outside the timed task. */
-function perLength<C>(make: (count: number) => C): (count: number) => C {
-  const clients = new Map<number, C>();
+function perLength<C>(make: (count: StreamLength) => C): (count: StreamLength) => C {
+  const clients = new Map<StreamLength, C>();
   return (count) => {
     let client = clients.get(count);
     if (client === undefined) {
@@ -436,6 +463,14 @@ const floorWrappersOf = (
 /** The shortest complete stream the bench asks for (the chunks the SDK then yields are counted). */
 const SHORT_STREAM_CHUNKS = 4;
 
+/**
+ * The paced long stream's chunks: the server writes one a millisecond, so a long stream takes about
+ * 55 ms of waiting and well under a millisecond of the client's CPU time.
+ */
+const PACED_CHUNKS = 50;
+/** Paced streams of each kind a round (the paced rounds take about 2 s a provider). */
+const PACED_SAMPLES = 5;
+
 async function measure(request: WorkerRequest): Promise<WorkerResult> {
   const { provider: name, inMemoryChunks: count, sdkChunks: longCount, rounds } = request;
   const provider = await providerOf(name, request.port, request.h2cPort);
@@ -495,6 +530,24 @@ async function measure(request: WorkerRequest): Promise<WorkerResult> {
     }),
   ];
   const perRound = await cpuRounds(tasks, rounds);
+
+  // The same SDK at a model's pace: every chunk in a read of its own (stream-server-worker.ts).
+  const pacedLong = newConsumer();
+  const pacedShort = newConsumer();
+  const pacedGuarded = newConsumer();
+  const pacedTasks = [
+    ['paced: long', async () => pacedLong(await open(`p${PACED_CHUNKS}`))],
+    ['paced: short', async () => pacedShort(await open(`p${SHORT_STREAM_CHUNKS}`))],
+    ['paced: long, guarded', async () => pacedGuarded(wrap(await open(`p${PACED_CHUNKS}`), timerOn))],
+  ] as const;
+  const pacedChunks = (await pacedTasks[0][1]()) as number;
+  const pacedShortChunks = (await pacedTasks[1][1]()) as number;
+  if (!(pacedChunks > pacedShortChunks) || (await pacedTasks[2][1]()) !== pacedChunks) {
+    throw new Error(
+      `bench: the paced ${provider.sdk} streams gave ${pacedChunks} chunks, short ${pacedShortChunks}`,
+    );
+  }
+  const pacedPerRound = await countedCpuRounds(pacedTasks, rounds, PACED_SAMPLES);
   const at = (round: Measured[], name: string) => round[tasks.findIndex(([task]) => task === name)]!;
   const addedPerChunk = (round: Measured[], name: string) =>
     (at(round, name).medianNs - at(round, 'memory: unguarded').medianNs) / count;
@@ -502,6 +555,33 @@ async function measure(request: WorkerRequest): Promise<WorkerResult> {
     (at(round, 'sdk: long').medianNs - at(round, 'sdk: short').medianNs) / (sdkChunks - shortChunks);
   const medianOf = (perRoundValue: (round: Measured[]) => number) => median(perRound.map(perRoundValue));
   const last = perRound.at(-1)!;
+  function pacedResult(): WorkerResult['paced'] {
+    const pacedAt = (round: Measured[], name: string) =>
+      round[pacedTasks.findIndex(([task]) => task === name)]!;
+    const pacedPerChunk = (round: Measured[]) =>
+      (pacedAt(round, 'paced: long').medianNs - pacedAt(round, 'paced: short').medianNs) /
+      (pacedChunks - pacedShortChunks);
+    const added = medianOf((round) => addedPerChunk(round, 'memory: guarded'));
+    const floor = medianOf((round) => addedPerChunk(round, 'floor: rejectable'));
+    const pacedLast = pacedPerRound.at(-1)!;
+    return {
+      sdkChunks: pacedChunks,
+      shortChunks: pacedShortChunks,
+      rounds,
+      samples: PACED_SAMPLES,
+      long: pacedAt(pacedLast, 'paced: long'),
+      short: pacedAt(pacedLast, 'paced: short'),
+      guarded: pacedAt(pacedLast, 'paced: long, guarded'),
+      sdkNsPerChunk: median(pacedPerRound.map(pacedPerChunk)),
+      streamRatio: median(
+        pacedPerRound.map(
+          (round) => pacedAt(round, 'paced: long, guarded').medianNs / pacedAt(round, 'paced: long').medianNs,
+        ),
+      ),
+      share: median(pacedPerRound.map((round) => added / pacedPerChunk(round))),
+      floorShare: median(pacedPerRound.map((round) => floor / pacedPerChunk(round))),
+    };
+  }
   return {
     provider: name,
     sdk: provider.sdk,
@@ -538,6 +618,7 @@ async function measure(request: WorkerRequest): Promise<WorkerResult> {
     streamRatio: medianOf(
       (round) => at(round, 'sdk: long, guarded').medianNs / at(round, 'sdk: long').medianNs,
     ),
+    paced: pacedResult(),
     share: medianOf((round) => addedPerChunk(round, 'memory: guarded') / sdkPerChunk(round)),
     floorShare: medianOf((round) => addedPerChunk(round, 'floor: rejectable') / sdkPerChunk(round)),
     thenFloorShare: medianOf((round) => addedPerChunk(round, 'floor: then') / sdkPerChunk(round)),

@@ -4,6 +4,12 @@
 // measures is then the SDK's own (socket reads, SSE or event-stream parsing, JSON, iteration); the
 // fixtures' loopback server paces events 15 ms apart, which would make that cost the pace. Bedrock's
 // SDK streams over HTTP/2, so the same bodies are served over h2c on a second port.
+//
+// `/<provider>/p<n>/…` gets the same stream paced: one chunk written every PACE_MS, so that each
+// reaches the client in a read of its own, as a model's tokens do (a model writes 20–100 chunks a
+// second). The client's CPU time per chunk is then what the SDK spends on a chunk in a real stream:
+// a socket read, a body-stream read, decoding and parsing for every chunk, where a stream written at
+// once shares each read among many chunks. The waits between chunks cost the client no CPU time.
 import http from 'node:http';
 import http2 from 'node:http2';
 import { encodeEventStreamMessage } from '@faultline/llm-mock';
@@ -16,9 +22,13 @@ import {
   openaiChunks,
 } from './stream-chunks.ts';
 
-type Body = { readonly contentType: string; readonly bytes: Buffer };
+/** The paced streams' gap between two chunks (ms): long enough that each chunk is read on its own. */
+const PACE_MS = 1;
 
-const sse = (events: readonly string[]) => Buffer.from(events.join(''));
+/** A stream's chunks as they go on the wire, one piece a chunk (written at once, or paced). */
+type Body = { readonly contentType: string; readonly pieces: readonly Uint8Array[]; readonly bytes: Buffer };
+
+const sse = (events: readonly string[]) => events.map((event) => Buffer.from(event));
 const data = (value: unknown) => `data: ${JSON.stringify(value)}\n\n`;
 
 /** Mistral's wire chunk: the SDK's camelCase event data in the API's snake_case. */
@@ -55,48 +65,68 @@ function bedrockFrame(event: object): Uint8Array {
   });
 }
 
-const builders: Record<string, (count: number) => Body> = {
+const builders: Record<string, (count: number) => Omit<Body, 'bytes'>> = {
   openai: (count) => ({
     contentType: 'text/event-stream',
-    bytes: sse([...openaiChunks(count).map(data), 'data: [DONE]\n\n']),
+    pieces: sse([...openaiChunks(count).map(data), 'data: [DONE]\n\n']),
   }),
   groq: (count) => ({
     contentType: 'text/event-stream',
-    bytes: sse([...groqChunks(count).map(data), 'data: [DONE]\n\n']),
+    pieces: sse([...groqChunks(count).map(data), 'data: [DONE]\n\n']),
   }),
   anthropic: (count) => ({
     contentType: 'text/event-stream',
-    bytes: sse(
+    pieces: sse(
       anthropicEvents(count).map((event) => `event: ${(event as { type: string }).type}\n${data(event)}`),
     ),
   }),
   mistral: (count) => ({
     contentType: 'text/event-stream',
-    bytes: sse([...mistralEvents(count).map((event) => data(mistralWire(event))), 'data: [DONE]\n\n']),
+    pieces: sse([...mistralEvents(count).map((event) => data(mistralWire(event))), 'data: [DONE]\n\n']),
   }),
   'google-genai': (count) => ({
     contentType: 'text/event-stream',
-    bytes: sse(geminiChunks(count).map((chunk) => `data: ${JSON.stringify(chunk)}\r\n\r\n`)),
+    pieces: sse(geminiChunks(count).map((chunk) => `data: ${JSON.stringify(chunk)}\r\n\r\n`)),
   }),
   bedrock: (count) => ({
     contentType: 'application/vnd.amazon.eventstream',
-    bytes: Buffer.concat(bedrockEvents(count).map(bedrockFrame)),
+    pieces: bedrockEvents(count).map(bedrockFrame),
   }),
 };
 
 const bodies = new Map<string, Body>();
 function bodyFor(url: string): Body | undefined {
-  const match = /^\/([a-z-]+)\/(\d+)\//.exec(url);
+  const match = /^\/([a-z-]+)\/p?(\d+)\//.exec(url);
   const build = match === null ? undefined : builders[match[1]!];
   const count = Number(match?.[2]);
   if (build === undefined || !(count >= 2)) return undefined;
   const key = `${match![1]}/${count}`;
   let body = bodies.get(key);
   if (body === undefined) {
-    body = build(count);
+    const { contentType, pieces } = build(count);
+    body = { contentType, pieces, bytes: Buffer.concat(pieces) };
     bodies.set(key, body);
   }
   return body;
+}
+
+/** Whether the stream at `url` is paced (`/<provider>/p<n>/…`). */
+const pacedAt = (url: string) => /^\/[a-z-]+\/p\d+\//.test(url);
+
+/** Writes one piece every PACE_MS, then ends; stops early when the client has gone. */
+function writePaced(response: any, pieces: readonly Uint8Array[]): void {
+  let next = 0;
+  const write = () => {
+    if (response.destroyed === true || response.writableEnded === true) return;
+    if (next === pieces.length) {
+      response.end();
+      return;
+    }
+    response.write(pieces[next]);
+    next += 1;
+    setTimeout(write, PACE_MS);
+  };
+  write();
 }
 
 type Handler = (request: http.IncomingMessage | http2.Http2ServerRequest, response: any) => void;
@@ -110,7 +140,13 @@ const handle: Handler = (request, response) => {
       return;
     }
     response.writeHead(200, { 'content-type': body.contentType, 'cache-control': 'no-cache' });
-    response.end(body.bytes);
+    if (pacedAt(request.url ?? '')) {
+      // Each piece in a packet of its own (HTTP/1.1: no Nagle delay; h2c frames each write).
+      (request.socket as { setNoDelay?: (noDelay: boolean) => void } | undefined)?.setNoDelay?.(true);
+      writePaced(response, body.pieces);
+    } else {
+      response.end(body.bytes);
+    }
   });
 };
 
