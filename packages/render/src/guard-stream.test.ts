@@ -735,6 +735,47 @@ describe('guardStream: chunks as they are', () => {
     }
   });
 
+  it("reads the source iterator's next once, as for await does; a next that is no function still fails the pull", async () => {
+    // A source that swaps its own next() after the first pull: `for await` over it keeps calling
+    // the first one (the iterator record holds it), and so does the guard, for both idle modes.
+    const swapping = (): AsyncIterable<Chunk> => ({
+      [Symbol.asyncIterator]: () => {
+        let pulls = 0;
+        const iterator = {
+          next(): Promise<IteratorResult<Chunk>> {
+            iterator.next = () => Promise.reject(new Error('the swapped next() was called'));
+            pulls += 1;
+            return Promise.resolve(
+              pulls < 3 ? { done: false, value: text('a') } : { done: false, value: stop },
+            );
+          },
+        };
+        return iterator;
+      },
+    });
+    const bare: Chunk[] = [];
+    for await (const chunk of swapping()) {
+      bare.push(chunk);
+      if (chunk.type === 'message_stop') break;
+    }
+    for (const idleTimeoutMs of [0, 5000]) {
+      const guarded: Chunk[] = [];
+      for await (const chunk of guardStream(swapping(), { ...options, idleTimeoutMs })) {
+        guarded.push(chunk);
+        if (chunk.type === 'message_stop') break;
+      }
+      expect(guarded).toEqual(bare);
+      const { error } = await collect(
+        guardStream({ [Symbol.asyncIterator]: () => ({ next: 1 }) } as unknown as AsyncIterable<Chunk>, {
+          ...options,
+          idleTimeoutMs,
+        }),
+      );
+      expect(FaultlineError.isInstance(error)).toBe(true);
+      expect((error as FaultlineError).message).toContain('iterator.next is not a function');
+    }
+  });
+
   it('reads one step at a time when next() is called without awaiting', async () => {
     const iterator = guardStream(scripted<Chunk>([text('a'), text('b'), stop]), options)[
       Symbol.asyncIterator
