@@ -54,6 +54,18 @@ function cpuNs(): number {
   return (user + system) * 1000;
 }
 
+/** One task's CPU-time samples (ns) as its median and IQR (sorts `samples` in place). */
+function measuredOf(name: string, samples: number[]): Measured {
+  samples.sort((a, b) => a - b);
+  return {
+    name,
+    medianNs: quantile(samples, 0.5),
+    rme: Number.NaN,
+    iqrNs: quantile(samples, 0.75) - quantile(samples, 0.25),
+    samples: samples.length,
+  };
+}
+
 /**
  * Runs the tasks in `rounds` rounds, rotating their order each round so that none always runs on a
  * warmer machine; in each round every task runs for `timeMs` of this process's CPU time after a
@@ -89,14 +101,7 @@ export async function cpuRounds(
         now = cpuNs();
         samples.push(now - before);
       }
-      samples.sort((a, b) => a - b);
-      byName.set(name, {
-        name,
-        medianNs: quantile(samples, 0.5),
-        rme: Number.NaN,
-        iqrNs: quantile(samples, 0.75) - quantile(samples, 0.25),
-        samples: samples.length,
-      });
+      byName.set(name, measuredOf(name, samples));
     }
     results.push(tasks.map(([name]) => byName.get(name)!));
   }
@@ -126,18 +131,7 @@ export async function countedCpuRounds(
         taken[index]!.push(cpuNs() - before);
       }
     }
-    results.push(
-      tasks.map(([name], index) => {
-        const sorted = taken[index]!.sort((a, b) => a - b);
-        return {
-          name,
-          medianNs: quantile(sorted, 0.5),
-          rme: Number.NaN,
-          iqrNs: quantile(sorted, 0.75) - quantile(sorted, 0.25),
-          samples: sorted.length,
-        };
-      }),
-    );
+    results.push(tasks.map(([name], index) => measuredOf(name, taken[index]!)));
   }
   return results;
 }

@@ -555,13 +555,13 @@ async function measure(request: WorkerRequest): Promise<WorkerResult> {
     (at(round, 'sdk: long').medianNs - at(round, 'sdk: short').medianNs) / (sdkChunks - shortChunks);
   const medianOf = (perRoundValue: (round: Measured[]) => number) => median(perRound.map(perRoundValue));
   const last = perRound.at(-1)!;
+  const addedNsPerChunk = medianOf((round) => addedPerChunk(round, 'memory: guarded'));
   function pacedResult(): WorkerResult['paced'] {
     const pacedAt = (round: Measured[], name: string) =>
       round[pacedTasks.findIndex(([task]) => task === name)]!;
     const pacedPerChunk = (round: Measured[]) =>
       (pacedAt(round, 'paced: long').medianNs - pacedAt(round, 'paced: short').medianNs) /
       (pacedChunks - pacedShortChunks);
-    const added = medianOf((round) => addedPerChunk(round, 'memory: guarded'));
     const floor = medianOf((round) => addedPerChunk(round, 'floor: rejectable'));
     const pacedLast = pacedPerRound.at(-1)!;
     return {
@@ -578,7 +578,7 @@ async function measure(request: WorkerRequest): Promise<WorkerResult> {
           (round) => pacedAt(round, 'paced: long, guarded').medianNs / pacedAt(round, 'paced: long').medianNs,
         ),
       ),
-      share: median(pacedPerRound.map((round) => added / pacedPerChunk(round))),
+      share: median(pacedPerRound.map((round) => addedNsPerChunk / pacedPerChunk(round))),
       floorShare: median(pacedPerRound.map((round) => floor / pacedPerChunk(round))),
     };
   }
@@ -593,7 +593,7 @@ async function measure(request: WorkerRequest): Promise<WorkerResult> {
     unguarded: at(last, 'memory: unguarded'),
     guarded: at(last, 'memory: guarded'),
     guardedTimerOff: at(last, 'memory: guarded, idle timer off'),
-    addedNsPerChunk: medianOf((round) => addedPerChunk(round, 'memory: guarded')),
+    addedNsPerChunk,
     addedNsPerChunkTimerOff: medianOf((round) => addedPerChunk(round, 'memory: guarded, idle timer off')),
     ...(streamClass === undefined
       ? {}

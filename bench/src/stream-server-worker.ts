@@ -95,10 +95,10 @@ const builders: Record<string, (count: number) => Omit<Body, 'bytes'>> = {
 };
 
 const bodies = new Map<string, Body>();
-function bodyFor(url: string): Body | undefined {
-  const match = /^\/([a-z-]+)\/p?(\d+)\//.exec(url);
+function bodyFor(url: string): (Body & { readonly paced: boolean }) | undefined {
+  const match = /^\/([a-z-]+)\/(p?)(\d+)\//.exec(url);
   const build = match === null ? undefined : builders[match[1]!];
-  const count = Number(match?.[2]);
+  const count = Number(match?.[3]);
   if (build === undefined || !(count >= 2)) return undefined;
   const key = `${match![1]}/${count}`;
   let body = bodies.get(key);
@@ -107,11 +107,9 @@ function bodyFor(url: string): Body | undefined {
     body = { contentType, pieces, bytes: Buffer.concat(pieces) };
     bodies.set(key, body);
   }
-  return body;
+  // `/<provider>/p<n>/…`: the same stream, paced.
+  return { ...body, paced: match![2] === 'p' };
 }
-
-/** Whether the stream at `url` is paced (`/<provider>/p<n>/…`). */
-const pacedAt = (url: string) => /^\/[a-z-]+\/p\d+\//.test(url);
 
 /** Writes one piece every PACE_MS, then ends; stops early when the client has gone. */
 function writePaced(response: any, pieces: readonly Uint8Array[]): void {
@@ -140,7 +138,7 @@ const handle: Handler = (request, response) => {
       return;
     }
     response.writeHead(200, { 'content-type': body.contentType, 'cache-control': 'no-cache' });
-    if (pacedAt(request.url ?? '')) {
+    if (body.paced) {
       // Each piece in a packet of its own (HTTP/1.1: no Nagle delay; h2c frames each write).
       (request.socket as { setNoDelay?: (noDelay: boolean) => void } | undefined)?.setNoDelay?.(true);
       writePaced(response, body.pieces);
