@@ -79,12 +79,33 @@ export function sourceConditionOf(repositoryRoot: string): string {
   return 'source';
 }
 
+/** The workspace's repository address, written once in the root package.json (each package's links derive from it). */
+function repositoryUrlOf(repositoryRoot: string): string | undefined {
+  try {
+    const url = JSON.parse(readFileSync(join(repositoryRoot, 'package.json'), 'utf8'))?.repository?.url;
+    return typeof url === 'string' && url.length > 0 ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The repository's web page, for the README's links (npm shows a README away from the repository). */
+function repositoryHomeOf(repositoryRoot: string): string {
+  const url = repositoryUrlOf(repositoryRoot);
+  return url === undefined
+    ? 'https://www.npmjs.com/org/faultline'
+    : url.replace(/^git\+/, '').replace(/\.git$/, '');
+}
+
 /** package.json per the house template (STYLE.md; the same shape as the living extract packages). */
 export function packageManifest(
   names: ProviderNames,
   sourceCondition: string,
   sdk?: { name: string; version: string },
+  repositoryUrl?: string,
 ): Record<string, unknown> {
+  const directory = `packages/extract-${names.name}`;
+  const home = repositoryUrl?.replace(/^git\+/, '').replace(/\.git$/, '');
   const manifest: Record<string, unknown> = {
     name: `@faultline/extract-${names.name}`,
     version: '0.1.0',
@@ -93,6 +114,15 @@ export function packageManifest(
         ? `Classify errors of the ${names.title} HTTP API (fetch-based) with faultline`
         : `Classify errors thrown by the ${sdk.name} SDK with faultline`,
     license: 'MIT',
+    ...(repositoryUrl === undefined || home === undefined
+      ? {}
+      : {
+          repository: { type: 'git', url: repositoryUrl, directory },
+          homepage: `${home}/tree/main/${directory}#readme`,
+          bugs: { url: `${home}/issues` },
+        }),
+    keywords: ['llm', 'errors', 'faultline', names.name],
+    publishConfig: { access: 'public', provenance: true },
     type: 'module',
     sideEffects: false,
     engines: { node: '>=20.19' },
@@ -312,9 +342,15 @@ export function scaffoldProvider(options: ScaffoldOptions): ScaffoldResult {
     __UPPER__: names.upper,
     __Title__: names.title,
     __SDK__: sdk?.name ?? '',
+    __HOME__: repositoryHomeOf(repositoryRoot),
   };
   const written: string[] = [];
-  const manifest = packageManifest(names, sourceConditionOf(repositoryRoot), sdk);
+  const manifest = packageManifest(
+    names,
+    sourceConditionOf(repositoryRoot),
+    sdk,
+    repositoryUrlOf(repositoryRoot),
+  );
   write(
     repositoryRoot,
     join(packageDirectory, 'package.json'),
