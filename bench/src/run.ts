@@ -1,5 +1,5 @@
 // `pnpm bench`: every figure of the cost-and-accuracy benchmark, as a markdown table on stdout,
-// JSON in bench/results/latest.json, and README.md's "Cost and accuracy" section regenerated.
+// JSON in bench/results/latest.json, and docs/benchmarks.md's bench section regenerated.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -390,7 +390,7 @@ if (wants('resilience')) {
 
 writeFileSync(new URL('../results/latest.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
 if (only.size === 0) {
-  const readmePath = `${root}README.md`;
+  const readmePath = `${root}docs/benchmarks.md`;
   const readme = readFileSync(readmePath, 'utf8');
   const start = '<!-- bench:start -->';
   const end = '<!-- bench:end -->';
@@ -399,6 +399,6 @@ if (only.size === 0) {
   const updated =
     at >= 0
       ? readme.slice(0, at) + section + readme.slice(readme.indexOf(end) + end.length)
-      : `${readme.trimEnd()}\n\n## Cost and accuracy\n\n${section}\n`;
+      : `${readme.trimEnd()}\n\n${section}\n`;
   writeFileSync(readmePath, updated);
 }

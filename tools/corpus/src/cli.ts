@@ -5,16 +5,16 @@ import { corpusDir, loadCorpus, loadFloor, loadKnownDisagreements } from './case
 import { runCorpus, sdkVersions } from './run.ts';
 import { checkFloor, markdown, missLines, rowsOf, textTable } from './summary.ts';
 
-const README = join(corpusDir, '..', 'README.md');
+const README = join(corpusDir, '..', 'docs', 'benchmarks.md');
 const START = '<!-- corpus:start -->';
 const END = '<!-- corpus:end -->';
 
-/** Replaces the text between README's corpus markers (and nothing else). */
+/** Replaces the text between docs/benchmarks.md's corpus markers (and nothing else). */
 function writeReadme(section: string): void {
   const readme = readFileSync(README, 'utf8');
   const start = readme.indexOf(START);
   const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`README.md has no ${START} ... ${END} section`);
+  if (start < 0 || end < start) throw new Error(`docs/benchmarks.md has no ${START} ... ${END} section`);
   writeFileSync(README, `${readme.slice(0, start + START.length)}\n${section}\n${readme.slice(end)}`);
 }
 

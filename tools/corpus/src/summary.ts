@@ -98,7 +98,7 @@ export function checkFloor(
   return { counted: counted.length, percent, failures };
 }
 
-/** The markdown section README's "Cost and accuracy" shows (and corpus/results/latest.md holds). */
+/** The markdown section docs/benchmarks.md shows (and corpus/results/latest.md holds). */
 export function markdown(
   rows: { groups: Row[]; overall: Row },
   results: readonly CaseResult[],

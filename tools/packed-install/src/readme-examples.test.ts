@@ -3,24 +3,26 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { codeBlocks, README_EXAMPLES, readExample, repoRoot } from './readme-examples.ts';
 
-const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
-const typescriptBlocks = codeBlocks(readme).filter((block) => block.language === 'ts');
+const typescriptBlocksOf = (document: string) =>
+  codeBlocks(readFileSync(join(repoRoot, document), 'utf8')).filter((block) => block.language === 'ts');
 
-describe('README examples are the files the packed-install step runs', () => {
+describe('the examples shown are the files the packed-install step runs', () => {
   for (const example of README_EXAMPLES) {
-    it(`"${example.section}" shows examples/${example.file} as it is`, () => {
-      const shown = typescriptBlocks.filter((block) => block.section === example.section);
+    it(`${example.document} "${example.section}" shows examples/${example.file} as it is`, () => {
+      const shown = typescriptBlocksOf(example.document).filter((block) => block.section === example.section);
       expect(shown.map((block) => block.code)).toEqual([readExample(example.file)]);
     });
   }
 
   it('README shows no TypeScript block that is not an example file', () => {
     const files = new Set(README_EXAMPLES.map((example) => readExample(example.file)));
-    const loose = typescriptBlocks.filter((block) => !files.has(block.code)).map((block) => block.section);
+    const loose = typescriptBlocksOf('README.md')
+      .filter((block) => !files.has(block.code))
+      .map((block) => block.section);
     expect(loose).toEqual([]);
   });
 
-  it('every file under examples/ is shown in README', () => {
+  it('every file under examples/ is shown in a document', () => {
     const listed = README_EXAMPLES.map((example) => example.file).sort();
     expect(readdirSync(join(repoRoot, 'examples')).sort()).toEqual(listed);
   });

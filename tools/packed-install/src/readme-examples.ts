@@ -4,12 +4,20 @@ import { fileURLToPath } from 'node:url';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
-/** Every TypeScript example README.md shows, and the file under examples/ that is its source. */
-export const README_EXAMPLES: ReadonlyArray<{ readonly file: string; readonly section: string }> = [
-  { file: 'first-example.ts', section: 'A first example' },
-  { file: 'streams.ts', section: 'Streams' },
-  { file: 'http.ts', section: 'HTTP' },
+/**
+ * Every file under examples/ (the packed-install step type-checks and runs each), the document
+ * that shows it, and the `## ` section it sits in there.
+ */
+export const README_EXAMPLES: ReadonlyArray<{
+  readonly file: string;
+  readonly document: string;
+  readonly section: string;
+}> = [
+  { file: 'first-example.ts', document: 'README.md', section: 'A first example' },
+  { file: 'streams.ts', document: 'docs/streams.md', section: 'A complete example' },
+  { file: 'http.ts', document: 'docs/http.md', section: 'A complete example' },
 ];
+
 
 export interface CodeBlock {
   readonly language: string;
@@ -18,7 +26,7 @@ export interface CodeBlock {
   readonly section: string;
 }
 
-/** The fenced code blocks of a Markdown text (``` fences, as README.md writes them). */
+/** The fenced code blocks of a Markdown text (``` fences, as the documents write them). */
 export function codeBlocks(markdown: string): CodeBlock[] {
   const blocks: CodeBlock[] = [];
   let section = '';

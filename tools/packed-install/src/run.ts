@@ -671,7 +671,7 @@ async function main(): Promise<void> {
           OPENAI_API_KEY: 'sk-example',
         },
       });
-      assert(ran.code === 1, `exited ${ran.code}, expected 1 (the example re-throws)`);
+      assert(ran.code === 1, `exited ${ran.code}, expected 1 (the example sets process.exitCode)`);
       const headline = `${expected.reason} (${expected.category}, not retryable)`;
       assert(ran.stderr.includes(headline), `no "${headline}" in the panel:\n${ran.stderr}`);
       const requests = server.requests(scenario).length;
