@@ -18,7 +18,6 @@ export const README_EXAMPLES: ReadonlyArray<{
   { file: 'http.ts', document: 'docs/http.md', section: 'A complete example' },
 ];
 
-
 export interface CodeBlock {
   readonly language: string;
   readonly code: string;

@@ -31,13 +31,17 @@ const repositoryHome = repositoryUrl.replace(/^git\+/, '').replace(/\.git$/, '')
 const published = readdirSync(join(REPOSITORY_ROOT, 'packages'))
   .map((directory) => `packages/${directory}`)
   .filter((directory) => existsSync(join(REPOSITORY_ROOT, directory, 'package.json')))
-  .map((directory) => ({ directory, manifest: readManifest(join(REPOSITORY_ROOT, directory, 'package.json')) }))
+  .map((directory) => ({
+    directory,
+    manifest: readManifest(join(REPOSITORY_ROOT, directory, 'package.json')),
+  }))
   .filter(({ manifest }) => manifest.private !== true);
 
 /** Markdown link targets: `[text](target)` and `<a href="target">`. */
 function linkTargets(markdown: string): string[] {
   const targets: string[] = [];
-  for (const match of markdown.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) targets.push(match[1] ?? '');
+  for (const match of markdown.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g))
+    targets.push(match[1] ?? '');
   for (const match of markdown.matchAll(/href="([^"]+)"/g)) targets.push(match[1] ?? '');
   return targets;
 }
