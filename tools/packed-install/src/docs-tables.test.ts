@@ -5,6 +5,7 @@ import { loadScenario } from '@faultline/llm-mock';
 import { describe, expect, it } from 'vitest';
 import {
   GENERATED,
+  GENERATED_PAGES,
   NODE_LINES,
   providerWords,
   supportsNode,
@@ -15,6 +16,18 @@ import {
 import { repoRoot } from './readme-examples.ts';
 
 describe('generated docs tables', () => {
+  for (const page of GENERATED_PAGES) {
+    it(`${page.file} is the page TAXONOMY and the scenarios give (pnpm --filter @faultline/packed-install run docs)`, () => {
+      expect(readFileSync(join(repoRoot, page.file), 'utf8')).toBe(page.render());
+    });
+  }
+
+  it('a page per reason, each linked from the taxonomy table', () => {
+    const taxonomy = readFileSync(join(repoRoot, 'docs/taxonomy.md'), 'utf8');
+    expect(GENERATED_PAGES).toHaveLength(Object.keys(TAXONOMY).length);
+    for (const page of GENERATED_PAGES) expect(taxonomy).toContain(`](${page.file.slice('docs/'.length)})`);
+  });
+
   for (const generated of GENERATED) {
     it(`${generated.file} holds the table its sources give (pnpm --filter @faultline/packed-install run docs)`, () => {
       const text = readFileSync(join(repoRoot, generated.file), 'utf8');
@@ -26,7 +39,7 @@ describe('generated docs tables', () => {
     const lines = taxonomyTable().trim().split('\n').slice(2);
     expect(lines).toHaveLength(Object.keys(TAXONOMY).length);
     for (const [reason, row] of Object.entries(TAXONOMY)) {
-      const line = lines.find((candidate) => candidate.startsWith(`| \`${reason}\` |`));
+      const line = lines.find((candidate) => candidate.startsWith(`| [\`${reason}\`](reasons/`));
       expect(line, reason).toBeDefined();
       const cells = line!.split(' | ');
       expect(cells[1]).toBe(`\`${row.category}\``);

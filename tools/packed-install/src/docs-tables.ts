@@ -7,8 +7,16 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type FailureReason, TAXONOMY } from '@faultline/classify';
+import {
+  ErrorCategory,
+  type FailureReason,
+  NextStep,
+  TAXONOMY,
+  type TaxonomyRow,
+  UserActionKind,
+} from '@faultline/classify';
 import { loadScenarios, type Scenario } from '@faultline/llm-mock';
+import { WaitKind } from '@faultline/render';
 import semver from 'semver';
 import { repoRoot } from './readme-examples.ts';
 
@@ -40,7 +48,7 @@ function field(value: unknown, ...path: string[]): string | number | undefined {
 }
 
 /** What the provider said, in its own words: status, code or type, and the start of its message. */
-export function providerWords(scenario: Scenario): string | undefined {
+export function providerWords(scenario: Scenario, length = 70): string | undefined {
   const response = scenario.response as { kind: string; status?: number; body?: string };
   // A 200 (an answer withheld by a filter) is told by its description, not by its body.
   if (response.kind !== 'http' || response.body === undefined || (response.status ?? 0) < 400)
@@ -66,7 +74,7 @@ export function providerWords(scenario: Scenario): string | undefined {
   if (code === undefined && message === undefined) return undefined;
   const parts = [`${response.status}`];
   if (code !== undefined && String(code) !== String(response.status)) parts.push(`\`${String(code)}\``);
-  if (message !== undefined) parts.push(`"${cut(String(message), 70)}"`);
+  if (message !== undefined) parts.push(`"${cut(String(message), length)}"`);
   return parts.join(' ');
 }
 
@@ -117,10 +125,139 @@ export function taxonomyTable(): string {
   >) {
     const examples = examplesFor(reason, scenariosByProvider);
     rows.push(
-      `| \`${reason}\` | \`${row.category}\` | ${row.retryable ? 'yes' : 'no'} | \`${row.nextStep}\` | ${row.httpStatus} | ${cell(row.advice)} | ${examples.length > 0 ? examples.map(cell).join('<br>') : '—'} |`,
+      `| [\`${reason}\`](reasons/${reason.replaceAll('_', '-')}.md) | \`${row.category}\` | ${row.retryable ? 'yes' : 'no'} | \`${row.nextStep}\` | ${row.httpStatus} | ${cell(row.advice)} | ${examples.length > 0 ? examples.map(cell).join('<br>') : '—'} |`,
     );
   }
   return `${rows.join('\n')}\n`;
+}
+
+/**
+ * What each value of the report's closed lists means. Typed as a record over the code's own enum,
+ * so a value added to classify or render fails the type check here until it is explained, and the
+ * lists in the docs are written from these (a test fails when a page drifts).
+ */
+export const CATEGORY_MEANING: Readonly<Record<ErrorCategory, string>> = {
+  transient:
+    'a retry after a wait can succeed (rate limits, overload, 5xx, timeouts, refused connections). The only category retried by default.',
+  ambiguous:
+    'the request was sent and the answer was lost (`interrupted`); the provider may have acted on it. Retried only when you say the call is idempotent (`idempotent: true`).',
+  configuration: 'a key, permission, model name or URL is wrong. No retry helps; fix it or fall back.',
+  capacity:
+    "the account's allowance or money is spent (`quota`, `billing`). No retry helps soon; fall back or raise the limit. A 429 whose wait is over an hour is `quota`, not `rate_limit`.",
+  content: 'this input cannot be served (too long, blocked, invalid, unsupported media). Change it.',
+  cancelled: "the caller's own AbortSignal fired. Nothing failed on the provider's side; nothing to retry.",
+  unknown: 'not recognised, or a bug in your own code. Never retried.',
+};
+
+export const NEXT_STEP_MEANING: Readonly<Record<NextStep, string>> = {
+  retry:
+    'retry the same call after the wait (`retryAfterSeconds`); `withClassifiedErrors` does it for you within `retry.maxAttempts`.',
+  retry_if_idempotent:
+    'the request may have reached the model: repeat it only if doing it twice is safe (it becomes `retry` when you pass `idempotent: true`).',
+  compress:
+    "the input is over the model's window: shorten or summarise it, or move to a model with a larger window.",
+  change_input: 'the provider refused this input: change it (the message says what).',
+  fallback:
+    'this model, key or account cannot serve now (a spent quota, an unknown model, a transient failure that outlived its retries): use another.',
+  fix_configuration:
+    'a key, base URL or setting is wrong: a person must fix it; retrying or falling back will not.',
+  report_bug:
+    'not a provider failure faultline recognises, or a bug in the calling code: report it with the panel.',
+  stop: 'the call was cancelled by its caller: nothing to do.',
+};
+
+export const USER_ACTION_MEANING: Readonly<Record<UserActionKind, string>> = {
+  wait_and_retry: 'wait, then try again',
+  check_credentials: 'check the API key: set, valid, meant for this provider',
+  contact_support: 'only the provider can lift this (an account block): contact its support',
+  change_model: 'check the model name, or choose a model this key can use',
+  check_configuration: 'check the base URL, region, API version and any proxy in between',
+  check_billing: 'add credit, raise the plan or quota, or fix the billing details',
+  change_input: 'change the input the provider refused',
+  none: 'nothing: the caller cancelled',
+  unknown: 'nothing known: report the failure',
+};
+
+export const WAIT_KIND_MEANING: Readonly<Record<WaitKind, string>> = {
+  retry_after: "the provider's Retry-After (or rate-limit reset) before a retry can succeed",
+  quota_reset: 'when a spent allowance resets: a retry before then fails again, so the call is not retried',
+  provider_wait: 'a wait the provider gave on a failure no retry can fix: shown, not acted on',
+};
+
+function meaningList(values: readonly string[], meaning: Readonly<Record<string, string>>): string {
+  return `${values.map((value) => `- \`${value}\`: ${meaning[value]}`).join('\n')}\n`;
+}
+
+export const categoryList = (): string => meaningList(ErrorCategory.options, CATEGORY_MEANING);
+export const nextStepList = (): string => meaningList(NextStep.options, NEXT_STEP_MEANING);
+export const userActionList = (): string => meaningList(UserActionKind.options, USER_ACTION_MEANING);
+export const waitKindList = (): string => meaningList(WaitKind.options, WAIT_KIND_MEANING);
+
+/** The recoveries a reason names, in words. */
+function recoveriesOf(row: TaxonomyRow): string {
+  const names = (Object.entries(row.recovery) as Array<[string, boolean]>)
+    .filter(([, applies]) => applies)
+    .map(([name]) => `\`${name}\``);
+  return names.length === 0 ? 'none' : names.join(', ');
+}
+
+/** Every provider answer recorded for a reason, one line each, from every provider. */
+function providerAnswersFor(reason: FailureReason, scenariosByProvider: Map<string, Scenario[]>): string[] {
+  const lines: string[] = [];
+  for (const [provider, scenarios] of scenariosByProvider) {
+    for (const scenario of scenarios) {
+      if (scenario.expected.reason !== reason) continue;
+      const words = providerWords(scenario, 140) ?? cut(scenario.description.split(/[.:(]/)[0] ?? '', 140);
+      lines.push(`- ${provider} (\`${scenario.id}\`): ${words}`);
+      if (lines.length >= 12) return lines;
+    }
+  }
+  const fallback = WITHOUT_PROVIDER_WORDS[reason];
+  if (lines.length === 0 && fallback !== undefined) lines.push(`- ${fallback}`);
+  return lines;
+}
+
+/** docs/reasons/<reason>.md, whole: what it means, what providers say, what faultline does, what to do. */
+export function reasonPage(reason: FailureReason): string {
+  const row = TAXONOMY[reason];
+  const scenariosByProvider = new Map(
+    providers().map((provider) => [provider.name, loadScenarios(provider.name)]),
+  );
+  const answers = providerAnswersFor(reason, scenariosByProvider);
+  return `<!-- generated: pnpm --filter @faultline/packed-install run docs (from TAXONOMY and the recorded scenarios) -->
+# \`${reason}\`
+
+${row.advice}
+
+## What faultline does
+
+| field | value |
+|---|---|
+| category | \`${row.category}\`: ${CATEGORY_MEANING[row.category]} |
+| retryable | ${row.retryable ? 'yes' : 'no'} |
+| next step | \`${row.nextStep}\`: ${NEXT_STEP_MEANING[row.nextStep]} |
+| user action | \`${row.userAction}\`: ${USER_ACTION_MEANING[row.userAction]} |
+| recoveries | ${recoveriesOf(row)} |
+| HTTP status to your clients | ${row.httpStatus} |
+
+## What the providers say
+
+The recorded answers that lead to \`${reason}\` (each is replayed through the real SDK in the tests):
+
+${answers.join('\n')}
+
+## How to check for it
+
+\`\`\`ts
+import { FaultlineError } from '@faultline/render';
+
+export function is${reason.replace(/(^|_)([a-z])/g, (_match, _sep: string, letter: string) => letter.toUpperCase())}(error: unknown): boolean {
+  return FaultlineError.isInstance(error) && error.toErrorReport().reason === '${reason}';
+}
+\`\`\`
+
+See [the taxonomy](../taxonomy.md) for every reason.
+`;
 }
 
 export interface TestedSdk {
@@ -188,7 +325,19 @@ export const GENERATED: ReadonlyArray<{
 }> = [
   { file: 'docs/taxonomy.md', marker: 'taxonomy', render: taxonomyTable },
   { file: 'docs/sdk-support.md', marker: 'sdk-support', render: sdkSupportTable },
+  { file: 'docs/taxonomy.md', marker: 'categories', render: categoryList },
+  { file: 'docs/taxonomy.md', marker: 'next-steps', render: nextStepList },
+  { file: 'docs/taxonomy.md', marker: 'user-actions', render: userActionList },
+  { file: 'docs/taxonomy.md', marker: 'wait-kinds', render: waitKindList },
 ];
+
+/** Whole generated pages: docs/reasons/<reason>.md, one per reason. */
+export const GENERATED_PAGES: ReadonlyArray<{ readonly file: string; readonly render: () => string }> = (
+  Object.keys(TAXONOMY) as FailureReason[]
+).map((reason) => ({
+  file: `docs/reasons/${reason.replaceAll('_', '-')}.md`,
+  render: () => reasonPage(reason),
+}));
 
 /** `text` with the part between `<!-- <marker>:start -->` and `<!-- <marker>:end -->` replaced. */
 export function withGenerated(text: string, marker: string, content: string): string {
