@@ -241,9 +241,7 @@ describe.concurrent('faultline classify --explain', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('rate_limit');
-    expect(run.stdout).toContain(
-      'decided by quota_id_short_window: GenerateContentInputTokensPerModelPerMinute-FreeTier',
-    );
+    expect(run.stdout).toContain('\ndecided by quota_id_short_window\n');
     expect(run.stdout).toContain('evidence   GenerateContentInputTokensPerModelPerMinute-FreeTier');
     expect(run.stdout).toContain('features read, in order:');
     expect(run.stdout).toMatch(/\n\s+overflow\s+—\n/);

@@ -42,7 +42,7 @@ import {
   type ProviderAdapter,
   providerEntry,
 } from './driver/index.ts';
-import { CommandFailure, colorEnabled, type TerminalStreams } from './terminal.ts';
+import { CommandFailure, colorEnabled, type TerminalStreams, terminalWidth, wrapProse } from './terminal.ts';
 
 export const outputFormats = ['panel', 'json', 'markdown', 'wire'] as const;
 export type OutputFormat = (typeof outputFormats)[number];
@@ -251,7 +251,7 @@ async function classifyLoggedError(
   return reportOf(classifyError(error, { model: context.model }));
 }
 
-export function renderReport(report: ErrorReport, format: OutputFormat, color: boolean): string {
+export function renderReport(report: ErrorReport, format: OutputFormat, color: boolean, width = 80): string {
   switch (format) {
     case 'json':
       return JSON.stringify(toDict(report), null, 2);
@@ -260,7 +260,7 @@ export function renderReport(report: ErrorReport, format: OutputFormat, color: b
     case 'wire':
       return JSON.stringify(toWireError(report));
     default:
-      return formatPanel(report, { color });
+      return formatPanel(report, { color, width });
   }
 }
 
@@ -295,7 +295,8 @@ export async function classifyCommand(options: ClassifyOptions, streams: Termina
     report = await classifyResponse({ status, headers, body }, detected, context);
   }
   const format: OutputFormat = options.format ?? (streams.stdout.isTTY === true ? 'panel' : 'json');
-  let output = renderReport(report, format, colorEnabled(streams.stdout, streams.environment));
+  const width = terminalWidth(streams.stdout, streams.environment);
+  let output = renderReport(report, format, colorEnabled(streams.stdout, streams.environment), width);
   if (options.explain === true) {
     const explanation = explain(report);
     output =
@@ -305,7 +306,7 @@ export async function classifyCommand(options: ClassifyOptions, streams: Termina
             null,
             2,
           )
-        : `${output.replace(/\n$/, '')}\n\n${formatExplanation(report, explanation)}`;
+        : `${output.replace(/\n$/, '')}\n\n${wrapProse(formatExplanation(report, explanation), width)}`;
   }
   streams.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
   return options.exitZero === true ? 0 : exitCodeFor(report);

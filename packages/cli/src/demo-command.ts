@@ -1,6 +1,5 @@
 import { expectedFor, type Scenario } from '@faultline/llm-mock';
 import { type ErrorReport, FaultlineError, formatPanel, toErrorReport } from '@faultline/render';
-import Table from 'cli-table3';
 import { createSpinner } from 'nanospinner';
 import { withAiSdkRows } from './ai-sdk-rows.ts';
 import {
@@ -13,7 +12,15 @@ import {
   startScenarioServers,
 } from './driver/index.ts';
 import { findScenariosDirectory, loadDemoScenarios } from './scenario-source.ts';
-import { type Colors, CommandFailure, colorEnabled, colorsFor, type TerminalStreams } from './terminal.ts';
+import {
+  type Colors,
+  CommandFailure,
+  colorEnabled,
+  colorsFor,
+  type TerminalStreams,
+  terminalWidth,
+  wrapProse,
+} from './terminal.ts';
 
 /** The order of the demo table's rows within a provider. */
 export const demoLabels = [
@@ -193,8 +200,7 @@ export async function runDemo(
   }
 }
 
-function formatRetryAfter(seconds: number | undefined): string {
-  if (seconds === undefined) return '-';
+function formatWait(seconds: number): string {
   if (seconds >= 3600) return `${Math.round(seconds / 360) / 10} h`;
   if (seconds >= 120) return `${Math.round(seconds / 6) / 10} min`;
   return `${Math.round(seconds * 10) / 10} s`;
@@ -217,37 +223,53 @@ function categoryColor(colors: Colors, category: string): (text: string) => stri
   }
 }
 
-/** The provider × scenario table. */
+/**
+ * The retry decision in the report's own terms: retried (after the provider's wait), retried only
+ * for an idempotent call, or not (with the wait the provider gave, which then says when a spent
+ * allowance resets, not when to retry).
+ */
+function retryCell(report: ErrorReport): string {
+  const wait = report.retryAfterSeconds === undefined ? undefined : formatWait(report.retryAfterSeconds);
+  if (report.retryable) return wait === undefined ? 'yes' : `yes, in ${wait}`;
+  if (report.retryOnlyIfIdempotent) return 'if idempotent';
+  return wait === undefined ? 'no' : `no (${wait})`;
+}
+
+const columns = [
+  { title: 'scenario', width: 19 },
+  { title: 'reason', width: 16 },
+  { title: 'retry', width: 13 },
+  { title: 'next step', width: 19 },
+] as const;
+
+/**
+ * The provider × scenario table, one block per provider, 76 columns wide: the words are the
+ * report's (reason, retry decision, next step), so a row never says one thing and the panel another.
+ */
 export function formatDemoTable(results: DemoResult[], colors: Colors): string {
-  const table = new Table({
-    head: [
-      'provider',
-      'scenario',
-      'category',
-      'reason',
-      'retryable',
-      'advice',
-      'HTTP status',
-      'retry-after',
-    ].map((title) => colors.bold(title)),
-    style: { head: [], border: [], compact: true },
-  });
+  const cell = (text: string, index: number) => text.padEnd(columns[index]?.width ?? 0);
+  const lines = [
+    `  ${columns.map((column, index) => colors.bold(cell(column.title, index))).join('  ')}`.trimEnd(),
+  ];
+  let provider: string | undefined;
   for (const result of results) {
+    if (result.provider !== provider) {
+      provider = result.provider;
+      lines.push(colors.bold(provider));
+    }
     const { report } = result;
     const paint = categoryColor(colors, report.category);
     const broken = result.problems.length > 0;
-    table.push([
-      result.provider,
-      broken ? colors.red(`${result.label} (!)`) : result.label,
-      paint(report.category),
-      paint(report.reason),
-      report.retryable ? colors.green('yes') : 'no',
-      report.userAction.kind,
-      report.providerMetadata.statusCode === undefined ? '-' : String(report.providerMetadata.statusCode),
-      formatRetryAfter(report.retryAfterSeconds),
-    ]);
+    const label = broken ? `${result.label} (!)` : result.label;
+    const cells = [
+      broken ? colors.red(cell(label, 0)) : cell(label, 0),
+      paint(cell(report.reason, 1)),
+      report.retryable ? colors.green(cell(retryCell(report), 2)) : cell(retryCell(report), 2),
+      report.nextStep,
+    ];
+    lines.push(`  ${cells.join('  ')}`);
   }
-  return table.toString();
+  return lines.join('\n');
 }
 
 /** How many failures a retry can fix, may fix, and cannot fix. */
@@ -308,26 +330,28 @@ export async function demoCommand(options: DemoOptions, streams: TerminalStreams
     streams.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
   } else {
     const colors = colorsFor(streams.stdout, streams.environment);
+    const width = terminalWidth(streams.stdout, streams.environment);
+    const say = (text: string) => streams.stdout.write(`${wrapProse(text, width)}\n`);
     // The AI SDK rows replay one failure per provider: the counts are of the provider-SDK rows.
     const sdkRows = results.filter((result) => result.via === undefined);
     const providers = new Set(sdkRows.map((result) => result.provider));
     const aiSdkRows = results.length - sdkRows.length;
-    streams.stdout.write(
-      `${colors.bold('faultline demo')}: ${sdkRows.length} failures from ${providers.size} real SDKs against a loopback server, each classified once at the source${aiSdkRows > 0 ? `; ${aiSdkRows} of them again through the Vercel AI SDK (@faultline/ai-sdk), which must agree` : ''}.\n\n`,
+    say(
+      `${colors.bold('faultline demo')}: ${sdkRows.length} failures from ${providers.size} real SDKs against a loopback server, each classified once at the source${aiSdkRows > 0 ? `; ${aiSdkRows} of them again through the Vercel AI SDK (@faultline/ai-sdk), which must agree` : ''}.`,
     );
-    streams.stdout.write(`${formatDemoTable(results, colors)}\n`);
-    streams.stdout.write(`\n${summaryLine(sdkRows)}\n`);
+    streams.stdout.write(`\n${formatDemoTable(results, colors)}\n\n`);
+    say(summaryLine(sdkRows));
     const showcase = pickShowcase(results);
     if (showcase !== undefined) {
+      streams.stdout.write('\n');
+      say(colors.bold(`One of them in full (${showcase.provider}, ${showcase.label}):`));
       streams.stdout.write(
-        `\n${colors.bold(`One of them in full (${showcase.provider}, ${showcase.label}):`)}\n\n`,
-      );
-      streams.stdout.write(
-        `${formatPanel(showcase.report, { color: colorEnabled(streams.stdout, streams.environment) })}\n`,
+        `\n${formatPanel(showcase.report, { color: colorEnabled(streams.stdout, streams.environment), width })}\n`,
       );
     }
-    streams.stdout.write(
-      `\nClassify a failure you captured: ${colors.bold('faultline classify --status 429 --body-file body.json')}\n`,
+    streams.stdout.write('\n');
+    say(
+      `Classify a failure you captured: ${colors.bold('faultline classify --status 429 --body-file body.json')}`,
     );
   }
   if (problems.length > 0) {

@@ -9,7 +9,7 @@ import {
   type Script,
   startMockProvider,
 } from '@faultline/llm-mock';
-import { CommandFailure, type TerminalStreams } from './terminal.ts';
+import { CommandFailure, type TerminalStreams, terminalWidth, wrapProse } from './terminal.ts';
 
 export interface MockOptions {
   provider?: string[];
@@ -56,11 +56,14 @@ function readScripts(path: string, providers: readonly ProviderKey[]): Partial<R
   return scripts;
 }
 
-function logLine(request: MockRequest): string {
+/** One request, as a log line wrapped to `width` columns (continuations indented under it). */
+function logLine(request: MockRequest, width: number): string {
   const answer = request.answer;
   const reason =
     answer.reason === undefined ? '' : ` [${answer.reason}${answer.retryable ? ', retryable' : ''}]`;
-  return `#${request.index} ${new Date(request.time).toISOString()} ${request.provider} ${request.method} ${request.path} (${request.bodyBytes} B) → ${answer.label}${reason}\n`;
+  const time = new Date(request.time).toISOString().slice(11, 23);
+  const line = `#${request.index} ${time} ${request.provider} ${request.method} ${request.path} (${request.bodyBytes} B) → ${answer.label}${reason}`;
+  return Number.isFinite(width) ? `${wrapProse(line, width - 4).replaceAll('\n', '\n    ')}\n` : `${line}\n`;
 }
 
 /**
@@ -92,7 +95,19 @@ export async function mockCommand(
       providers,
       port,
       scripts,
-      onRequest: options.quiet === true ? undefined : (request) => streams.stderr.write(logLine(request)),
+      onRequest:
+        options.quiet === true
+          ? undefined
+          : (request) =>
+              streams.stderr.write(
+                // Wrapped on a terminal; one line per request into a pipe or file, for grep.
+                logLine(
+                  request,
+                  streams.stderr.isTTY === true
+                    ? terminalWidth(streams.stderr, streams.environment)
+                    : Number.POSITIVE_INFINITY,
+                ),
+              ),
     });
   } catch (error) {
     throw new CommandFailure(`cannot start the mock: ${(error as Error).message}`, 1);

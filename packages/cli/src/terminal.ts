@@ -1,4 +1,5 @@
 import picocolors from 'picocolors';
+import wrapAnsi from 'wrap-ansi';
 
 /** The streams a command writes to; tests and the bin pass the process's own. */
 export interface TerminalStreams {
@@ -20,6 +21,30 @@ export function colorEnabled(stream: { isTTY?: boolean }, environment: NodeJS.Pr
 }
 
 export type Colors = ReturnType<typeof picocolors.createColors>;
+
+/**
+ * The columns output must fit in: the terminal's own width, else `COLUMNS`, else 80; never less
+ * than 60 (the narrowest a panel is drawn).
+ */
+export function terminalWidth(
+  stream: { isTTY?: boolean; columns?: number },
+  environment: NodeJS.ProcessEnv,
+): number {
+  const fromTerminal = stream.isTTY === true ? stream.columns : undefined;
+  const fromEnvironment = Number.parseInt(environment.COLUMNS ?? '', 10);
+  const width =
+    fromTerminal !== undefined && fromTerminal > 0
+      ? fromTerminal
+      : Number.isFinite(fromEnvironment) && fromEnvironment > 0
+        ? fromEnvironment
+        : 80;
+  return Math.max(60, width);
+}
+
+/** Prose wrapped at word boundaries to `width` columns (colour escapes are not counted). */
+export function wrapProse(text: string, width: number): string {
+  return wrapAnsi(text, width, { hard: true, trim: false });
+}
 
 export function colorsFor(stream: { isTTY?: boolean }, environment: NodeJS.ProcessEnv): Colors {
   return picocolors.createColors(colorEnabled(stream, environment));

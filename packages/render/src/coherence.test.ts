@@ -148,8 +148,14 @@ function checkFormatters(report: ErrorReport): void {
   expect(panel.includes('the quota resets in')).toBe(report.waitKind === 'quota_reset');
   expect(panel.includes('retry after')).toBe(report.waitKind === 'retry_after');
   expect(panel).toMatch(new RegExp(`attempts +${report.attempts?.made} attempt`));
-  // Every label is followed by a space: no "delivered3 chunks".
-  for (const line of panel.split('\n').slice(2)) expect(line).toMatch(/^│ [a-z]+ +\S/);
+  // Every label is followed by a space (no "delivered3 chunks"); a wrapped value continues under it.
+  const labelled = panel
+    .split('\n')
+    .slice(1)
+    .filter((line) => /^│ [a-z]+ /.test(line));
+  expect(labelled.length).toBeGreaterThanOrEqual(2);
+  for (const line of labelled) expect(line).toMatch(/^│ [a-z]+ +\S/);
+  for (const line of panel.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
 
   const llm = formatForLlm(report);
   expect(llm).toContain(`nextStep: ${report.nextStep}\n`);

@@ -37,10 +37,37 @@ describe('terminal panel', () => {
     const panel = formatPanel(reportFor('rate_limit', 20), { color: false });
     expect(panel).toContain('rate_limit');
     expect(panel).toContain('failure: rate_limit');
-    expect(panel).toContain(TAXONOMY.rate_limit.advice);
+    // A long value wraps at spaces under its label: read back without the wrapping, it is whole.
+    expect(panel.replace(/\n│ +/g, ' ')).toContain(TAXONOMY.rate_limit.advice);
     expect(panel).toContain('req_abc');
     expect(panel).toContain('20 s');
     expect(panel).not.toMatch(ANSI);
+  });
+  it('fits the width it is given, breaking at spaces, and keeps every word in order', () => {
+    const words = Array.from({ length: 60 }, (_, index) => `word${index}`);
+    const report = { ...reportFor('rate_limit', 20), message: words.join(' ') };
+    for (const width of [60, 80, 120]) {
+      const panel = formatPanel(report, { color: false, width });
+      const lines = panel.split('\n');
+      for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(width);
+      const message = lines
+        .slice(1)
+        .filter((line) => /^│ word/.test(line))
+        .map((line) => line.slice(2))
+        .join(' ');
+      expect(message).toBe(words.join(' '));
+    }
+    const long = { ...report, message: `see ${'x'.repeat(200)}` };
+    for (const line of formatPanel(long, { color: false }).split('\n'))
+      expect(line.length).toBeLessThanOrEqual(80);
+  });
+  it('names the deciding rule only when asked to explain', () => {
+    const report = {
+      ...reportFor('rate_limit', 20),
+      decidedBy: { rule: 'short_window' as const, evidence: 'per min' },
+    };
+    expect(formatPanel(report, { color: false })).not.toContain('short_window');
+    expect(formatPanel(report, { color: false, explain: true })).toMatch(/│ rule +short_window: per min/);
   });
   it('colour only when asked, never with NO_COLOR', () => {
     vi.stubEnv('NO_COLOR', '');

@@ -13,6 +13,44 @@ export interface DisclosureOptions {
 export interface PanelOptions extends DisclosureOptions {
   /** Force colour on or off; by default colour is used on a TTY. `NO_COLOR` always wins. */
   readonly color?: boolean | undefined;
+  /**
+   * The columns the panel fits in (default 80): long values wrap at spaces, under their label.
+   * A terminal's own width is `process.stdout.columns`.
+   */
+  readonly width?: number | undefined;
+  /** Add the rule that decided and the words it matched (`decidedBy`), for whoever tunes rules. */
+  readonly explain?: boolean | undefined;
+}
+
+/** The narrowest panel: the longest error class and reason on the first line. */
+const MIN_PANEL_WIDTH = 60;
+
+/**
+ * `text` broken at spaces into lines of at most `width` characters; a word longer than a line
+ * (a URL, an id) is cut, so that no line is wider than asked. Written here rather than taken from
+ * a wrapping library: render runs in browsers and workers with zod as its only dependency, and the
+ * text it wraps is plain (colour is applied to whole lines after wrapping).
+ */
+function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/).filter((part) => part !== '')) {
+    let rest = word;
+    while (rest.length > width) {
+      if (line !== '') lines.push(line);
+      lines.push(rest.slice(0, width));
+      rest = rest.slice(width);
+      line = '';
+    }
+    if (line === '') line = rest;
+    else if (line.length + 1 + rest.length <= width) line = `${line} ${rest}`;
+    else {
+      lines.push(line);
+      line = rest;
+    }
+  }
+  if (line !== '' || lines.length === 0) lines.push(line);
+  return lines;
 }
 
 /** The report with its message at the chosen disclosure level. */
@@ -120,33 +158,39 @@ export function formatPanel(source: ReportSource, options: PanelOptions = {}): s
   const colors = createColors(colorEnabled(options?.color));
   const accent = report.retryable ? colors.yellow : colors.red;
   const border = colors.dim('│');
-  // One column wider than the longest label, so a value never touches its label.
-  const label = (name: string) => colors.dim(name.padEnd(10));
-  const lines = [
-    `${accent('✖')} ${colors.bold(report.errorType)} ${accent(report.reason)} ${colors.dim(`(${report.category}, ${retryWords(report)})`)}`,
-    `${border} ${report.message}`,
-    `${border} ${label('where')}${whereLine(report)}`,
-  ];
+  const requested = options.width;
+  const width =
+    typeof requested === 'number' && Number.isFinite(requested)
+      ? Math.max(MIN_PANEL_WIDTH, Math.floor(requested))
+      : 80;
+  // "│ " and one column wider than the longest label, so a value never touches its label.
+  const labelWidth = 10;
+  const decision = `(${report.category}, ${retryWords(report)})`;
+  const headline = `${accent('✖')} ${colors.bold(report.errorType)} ${accent(report.reason)}`;
+  const fits = 2 + report.errorType.length + 1 + report.reason.length + 1 + decision.length <= width;
+  const lines = fits
+    ? [`${headline} ${colors.dim(decision)}`]
+    : [headline, `${border} ${colors.dim(decision)}`];
+  for (const line of wrapWords(report.message, width - 2)) lines.push(`${border} ${line}`);
+  const row = (name: string, value: string, paint: (text: string) => string = (text) => text) => {
+    const [first = '', ...rest] = wrapWords(value, width - 2 - labelWidth);
+    lines.push(`${border} ${colors.dim(name.padEnd(labelWidth))}${paint(first)}`);
+    for (const line of rest) lines.push(`${border} ${' '.repeat(labelWidth)}${paint(line)}`);
+  };
+  row('where', whereLine(report));
   const attempts = attemptWords(report);
-  if (attempts !== undefined) lines.push(`${border} ${label('attempts')}${attempts}`);
+  if (attempts !== undefined) row('attempts', attempts);
   const wait = waitWords(report);
-  if (wait !== undefined) lines.push(`${border} ${label('wait')}${wait}`);
-  lines.push(`${border} ${label('next')}${colors.cyan(report.nextStep)}`);
-  if (report.userAction.detail !== undefined)
-    lines.push(`${border} ${label('advice')}${report.userAction.detail}`);
-  if (report.providerMetadata.requestId !== undefined) {
-    lines.push(`${border} ${label('request')}${report.providerMetadata.requestId}`);
-  }
+  if (wait !== undefined) row('wait', wait);
+  row('next', report.nextStep, colors.cyan);
+  if (report.userAction.detail !== undefined) row('advice', report.userAction.detail);
+  if (report.providerMetadata.requestId !== undefined) row('request', report.providerMetadata.requestId);
   if (report.delivered !== undefined) {
-    lines.push(
-      `${border} ${label('delivered')}${report.delivered.chunks} chunks, ${report.delivered.characters} characters`,
-    );
+    row('delivered', `${report.delivered.chunks} chunks, ${report.delivered.characters} characters`);
   }
-  if (report.decidedBy !== undefined) {
+  if (options.explain === true && report.decidedBy !== undefined) {
     const { rule, evidence } = report.decidedBy;
-    lines.push(
-      `${border} ${colors.dim('decided by')} ${rule}${evidence === undefined ? '' : `: ${evidence}`}`,
-    );
+    row('rule', evidence === undefined ? rule : `${rule}: ${evidence}`);
   }
   return lines.join('\n');
 }
