@@ -41,9 +41,24 @@ export function terminalWidth(
   return Math.max(60, width);
 }
 
-/** Prose wrapped at word boundaries to `width` columns (colour escapes are not counted). */
+/**
+ * Prose wrapped at word boundaries to `width` columns (colour escapes are not counted); a line's
+ * own indentation is kept on each of its continuation lines.
+ */
 export function wrapProse(text: string, width: number): string {
-  return wrapAnsi(text, width, { hard: true, trim: false });
+  return text
+    .split('\n')
+    .map((line) => {
+      const indent = /^ */.exec(line)?.[0] ?? '';
+      return wrapAnsi(line.slice(indent.length), Math.max(1, width - indent.length), {
+        hard: true,
+        trim: true,
+      })
+        .split('\n')
+        .map((part) => `${indent}${part}`)
+        .join('\n');
+    })
+    .join('\n');
 }
 
 export function colorsFor(stream: { isTTY?: boolean }, environment: NodeJS.ProcessEnv): Colors {
