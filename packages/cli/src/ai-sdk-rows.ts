@@ -158,7 +158,14 @@ export async function withAiSdkRows(
           );
           return;
         }
-        const driven = await driveThroughAiSdk(factory, scenario, server, timeoutMs);
+        let driven: Awaited<ReturnType<typeof driveThroughAiSdk>>;
+        try {
+          driven = await driveThroughAiSdk(factory, scenario, server, timeoutMs);
+        } catch (error) {
+          // `ai` and the @ai-sdk/* packages are optional peers of the CLI: without them, no AI SDK row.
+          if ((error as { code?: unknown } | null)?.code === 'ERR_MODULE_NOT_FOUND') return;
+          throw error;
+        }
         const row: DemoResult = {
           provider,
           scenario: scenario.id,

@@ -38,9 +38,11 @@ import {
 import {
   callProvider,
   loadAdapter,
+  loadProvider,
   PROVIDER_NAMES,
   type ProviderAdapter,
   providerEntry,
+  SdkNotInstalled,
 } from './driver/index.ts';
 import { CommandFailure, colorEnabled, type TerminalStreams, terminalWidth, wrapProse } from './terminal.ts';
 
@@ -132,6 +134,12 @@ export async function classifyThroughSdk(
   const entry = providerEntry(provider);
   if (entry === undefined) throw new CommandFailure(`unknown provider "${provider}"`);
   const adapter = await adapterFor(provider);
+  try {
+    await loadProvider(provider);
+  } catch (error) {
+    if (error instanceof SdkNotInstalled) return classifyWithoutSdk(provider, adapter, captured, context);
+    throw error;
+  }
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(captured.headers)) {
     if (!transportHeaders.has(name)) headers[name] = value;
@@ -158,6 +166,35 @@ export async function classifyThroughSdk(
   } finally {
     await server.close();
   }
+}
+
+/**
+ * Without the provider's SDK installed (`@faultline/cli` does not install them), the adapter's
+ * `read<Provider>HttpFailure` reads the captured answer: the same body rules its SDK extractor
+ * applies, without the SDK's own message and error class.
+ */
+function classifyWithoutSdk(
+  provider: string,
+  adapter: ProviderAdapter,
+  captured: CapturedResponse,
+  context: CallContext,
+): ErrorReport {
+  const reader = Object.entries(adapter.exports).find(
+    ([name, value]) => /^read[A-Za-z]*HttpFailure$/.test(name) && typeof value === 'function',
+  )?.[1] as
+    | ((response: { status: number; headers: unknown; body: string }) => ProviderErrorMetadata)
+    | undefined;
+  if (reader === undefined) {
+    throw new CommandFailure(
+      `the ${provider} adapter reads no raw HTTP failure, and its SDK is not installed`,
+      1,
+    );
+  }
+  const metadata = reader({ status: captured.status, headers: captured.headers, body: captured.body });
+  const extractor = defineExtractor({ provider, extract: () => metadata });
+  return reportOf(
+    classifyError(new Error(`HTTP ${captured.status}`), { extractors: [extractor], model: context.model }),
+  );
 }
 
 /** For a body no provider claims: the status, Retry-After and request id decide, as classify does. */

@@ -26,25 +26,21 @@ function expectedRows(): Array<{ provider: string; scenario: Scenario; reason: s
 describe('faultline demo', () => {
   let table: CliRun;
   let json: CliRun;
-  let elapsedMs = 0;
 
   beforeAll(async () => {
-    const startedAt = Date.now();
     [table, json] = await Promise.all([
       runFaultline(['demo'], { timeoutMs: 90_000, environment: { COLUMNS: '80' } }),
       runFaultline(['demo', '--json'], { timeoutMs: 90_000 }),
     ]);
-    elapsedMs = Date.now() - startedAt;
   }, 120_000);
 
   it('has demo scenarios for every provider in providers.json', () => {
     expect([...demoScenarios.keys()].sort()).toEqual([...PROVIDER_NAMES].sort());
   });
 
-  it('runs to the end and exits 0, well under a minute', () => {
+  it('runs to the end and exits 0', () => {
     expect(table.stderr).toBe('');
     expect(table.code).toBe(0);
-    expect(elapsedMs).toBeLessThan(60_000);
   });
 
   it('shows one table row per demo scenario, under its provider, with the reason and the retry decision', () => {

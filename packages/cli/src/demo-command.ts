@@ -9,6 +9,7 @@ import {
   PROVIDER_NAMES,
   ScenarioDidNotSettle,
   type ScenarioServers,
+  SdkNotInstalled,
   startScenarioServers,
 } from './driver/index.ts';
 import { findScenariosDirectory, loadDemoScenarios } from './scenario-source.ts';
@@ -157,6 +158,7 @@ export async function runDemo(
     }
   }
   const tasks: DemoTask[] = [];
+  const missing: string[] = [];
   for (const name of PROVIDER_NAMES) {
     if (wanted !== undefined && !wanted.includes(name)) continue;
     let provider: LoadedProvider;
@@ -164,7 +166,8 @@ export async function runDemo(
       // Loads the adapter and the SDK before any row's time limit starts.
       provider = await loadProvider(name);
     } catch (error) {
-      problems.push(`${name}: ${(error as Error).message}`);
+      if (error instanceof SdkNotInstalled) missing.push(error.sdk);
+      else problems.push(`${name}: ${(error as Error).message}`);
       continue;
     }
     const scenarios = (scenariosByProvider.get(name) ?? []).filter(
@@ -178,6 +181,11 @@ export async function runDemo(
     for (const scenario of scenarios) tasks.push({ provider, scenario });
   }
 
+  if (missing.length > 0) {
+    throw new CommandFailure(
+      `faultline demo drives the real provider SDKs, and ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not installed (@faultline/cli installs none: classify and mock need none). Run the demo with them: npx @faultline/demo`,
+    );
+  }
   const servers = await startScenarioServers();
   try {
     let done = 0;

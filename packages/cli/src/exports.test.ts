@@ -43,6 +43,7 @@ describe('export list', { timeout: 120_000 }, () => {
         'PROVIDERS',
         'PROVIDER_NAMES',
         'ScenarioDidNotSettle',
+        'SdkNotInstalled',
         'adapterPackageOf',
         'callProvider',
         'defineDriver',

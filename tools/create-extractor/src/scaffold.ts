@@ -248,6 +248,35 @@ function readProviderList(repositoryRoot: string): {
   return { path, data };
 }
 
+function sortedRecord(record: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(record).sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0)),
+  );
+}
+
+/** Adds the SDK to the named dependency fields of a manifest (a peer gets a range and `optional`). */
+function addSdk(
+  path: string,
+  sdk: { name: string; version: string },
+  fields: ReadonlyArray<'dependencies' | 'peerDependencies' | 'devDependencies'>,
+): void {
+  const manifest = JSON.parse(readFileSync(path, 'utf8')) as Record<
+    string,
+    Record<string, unknown> | undefined
+  >;
+  for (const field of fields) {
+    const value = field === 'peerDependencies' ? peerRangeFor(sdk.version) : sdk.version;
+    manifest[field] = sortedRecord({ ...(manifest[field] ?? {}), [sdk.name]: value });
+    if (field === 'peerDependencies') {
+      manifest.peerDependenciesMeta = sortedRecord({
+        ...(manifest.peerDependenciesMeta ?? {}),
+        [sdk.name]: { optional: true },
+      });
+    }
+  }
+  writeFileSync(path, `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
 /** Adds `dependency: workspace:^` to the CLI's dependencies, kept sorted. */
 function addCliDependency(cliDirectory: string, dependency: string): void {
   const path = join(cliDirectory, 'package.json');
@@ -427,6 +456,15 @@ export function scaffoldProvider(options: ScaffoldOptions): ScaffoldResult {
         render(template('driver.fetch.ts.tmpl'), tokens),
         written,
       );
+    } else {
+      // The CLI imports the SDK only to drive it (an optional peer; its tests pin it), and
+      // @faultline/demo is the package that installs it for `npx @faultline/demo`.
+      addSdk(join(cliDirectory, 'package.json'), sdk, ['peerDependencies', 'devDependencies']);
+      const demoManifest = join(repositoryRoot, 'packages', 'demo', 'package.json');
+      if (existsSync(demoManifest)) {
+        addSdk(demoManifest, sdk, ['dependencies']);
+        written.push(relative(repositoryRoot, demoManifest));
+      }
     }
   }
 

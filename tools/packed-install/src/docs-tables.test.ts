@@ -84,8 +84,8 @@ describe('generated docs tables', () => {
 });
 
 describe('Node 20 first', () => {
-  it('every SDK the CLI depends on supports the oldest Node the packages support', () => {
-    const cliDir = join(repoRoot, 'packages/cli');
+  it('every SDK @faultline/demo installs supports the oldest Node the packages support', () => {
+    const cliDir = join(repoRoot, 'packages/demo');
     const cli = JSON.parse(readFileSync(join(cliDir, 'package.json'), 'utf8')) as {
       dependencies: Record<string, string>;
       engines: { node: string };

@@ -62,6 +62,14 @@ const USER_PACKAGES = [
   'typescript@~5.9.3',
   '@types/node@^20.19.0',
 ];
+/** The SDKs `faultline demo` drives: the CLI's optional peers, which @faultline/demo installs. */
+const SDK_PACKAGES: readonly string[] = Object.keys(
+  (
+    JSON.parse(readFileSync(join(repoRoot, 'packages/cli/package.json'), 'utf8')) as {
+      peerDependencies?: Record<string, string>;
+    }
+  ).peerDependencies ?? {},
+);
 /** @faultline/llm-mock as installed from its tarball (set once the install has run). */
 let mock: typeof import('@faultline/llm-mock');
 
@@ -450,7 +458,8 @@ async function main(): Promise<void> {
   const userDir = join(work, 'app');
   const runtimesDir = join(work, 'runtimes');
   const cliDir = join(work, 'cli');
-  for (const dir of [packDir, userDir, runtimesDir, cliDir]) mkdirSync(dir, { recursive: true });
+  const demoDir = join(work, 'demo');
+  for (const dir of [packDir, userDir, runtimesDir, cliDir, demoDir]) mkdirSync(dir, { recursive: true });
   assert(!userDir.startsWith(repoRoot), `the user folder ${userDir} must lie outside the workspace`);
   let server!: LoopbackServer;
   try {
@@ -474,6 +483,31 @@ async function main(): Promise<void> {
       return `${readdirSync(packDir).join(', ')}, each with README.md and LICENSE`;
     });
     const tarballs = readdirSync(packDir).map((file) => join(packDir, file));
+    /** The tarballs of `name` and of every workspace package it depends on, as npm would fetch them. */
+    const closureOf = (name: string): string[] => {
+      const manifests = new Map(
+        packages.map((dir) => {
+          const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+            name: string;
+            version: string;
+            dependencies?: Record<string, string>;
+          };
+          return [manifest.name, manifest] as const;
+        }),
+      );
+      const wanted = new Set<string>();
+      const visit = (next: string) => {
+        const manifest = manifests.get(next);
+        if (manifest === undefined || wanted.has(next)) return;
+        wanted.add(next);
+        for (const dependency of Object.keys(manifest.dependencies ?? {})) visit(dependency);
+      };
+      visit(name);
+      return [...wanted].map((wantedName) => {
+        const manifest = manifests.get(wantedName)!;
+        return join(packDir, `${wantedName.slice(1).replace('/', '-')}-${manifest.version}.tgz`);
+      });
+    };
 
     // 2. Install like a user: npm, an empty folder, no workspace. Runtimes go to their own folder.
     const runtimesInstall = run(
@@ -483,10 +517,16 @@ async function main(): Promise<void> {
     );
     writeFileSync(join(runtimesDir, 'package.json'), '{ "private": true }\n');
     // The CLI in a folder of its own, as `npm install -g @faultline/cli` gets it: only what it
-    // declares (the app folder above also holds every SDK, which would hide a missing dependency).
+    // declares (the app folder above also holds every SDK, which would hide a missing dependency);
+    // and @faultline/demo, which adds the SDKs the demo drives, in another.
     writeFileSync(join(cliDir, 'package.json'), '{ "private": true }\n');
-    const cliInstall = run('npm', ['install', '--no-audit', '--no-fund', ...tarballs], {
+    const cliInstall = run('npm', ['install', '--no-audit', '--no-fund', ...closureOf('@faultline/cli')], {
       cwd: cliDir,
+      timeoutMs: 600_000,
+    });
+    writeFileSync(join(demoDir, 'package.json'), '{ "private": true }\n');
+    const demoInstall = run('npm', ['install', '--no-audit', '--no-fund', ...closureOf('@faultline/demo')], {
+      cwd: demoDir,
       timeoutMs: 600_000,
     });
     writeFileSync(
@@ -803,8 +843,37 @@ async function main(): Promise<void> {
       }
       return `${report.provider} ${report.category}/${report.reason}`;
     });
-    await check('faultline demo (installed CLI)', async () => {
-      const ran = await run(cli, ['demo', '--json'], { cwd: cliDir, timeoutMs: 300_000 });
+    // zod (every build it ships) and the mock's Bedrock event-stream codec (@smithy/*) are most of
+    // it; the SDKs and the AI SDK come with @faultline/demo.
+    await check('the CLI alone installs no SDK and stays under 25 MB', async () => {
+      const bytes =
+        Number((await runOk('du', ['-sk', join(cliDir, 'node_modules')], cliDir)).stdout.split('\t')[0]) *
+        1024;
+      const sdks = SDK_PACKAGES.filter((sdk) =>
+        existsSync(join(cliDir, 'node_modules', sdk, 'package.json')),
+      );
+      assert(sdks.length === 0, `npm installed ${sdks.join(', ')} with the CLI`);
+      assert(bytes < 25 * 1024 * 1024, `node_modules holds ${(bytes / 1024 / 1024).toFixed(1)} MB`);
+      return `${(bytes / 1024 / 1024).toFixed(1)} MB, no SDK`;
+    });
+    await check('faultline demo without the SDKs says how to get them', async () => {
+      const ran = await run(cli, ['demo'], { cwd: cliDir, timeoutMs: 120_000 });
+      assert(ran.code === 2, `exit ${ran.code}, expected 2: ${ran.stderr}`);
+      assert(ran.stderr.includes('npx @faultline/demo'), `no "npx @faultline/demo" in: ${ran.stderr}`);
+      assert(!/\n\s+at /.test(ran.stderr), `a stack trace reached the user: ${ran.stderr}`);
+      return ran.stderr.trim().split('\n')[0] ?? '';
+    });
+    await check('npm install of @faultline/demo (the CLI and every SDK it drives)', async () => {
+      const ran = await demoInstall;
+      assert(ran.code === 0, `npm install exited ${ran.code}\n${ran.stderr}`);
+      assert(!/EBADENGINE/.test(ran.stderr), `npm warned EBADENGINE on ${process.version}:\n${ran.stderr}`);
+      return process.version;
+    });
+    await check('faultline-demo (installed @faultline/demo)', async () => {
+      const ran = await run(join(demoDir, 'node_modules/.bin/faultline-demo'), ['--json'], {
+        cwd: demoDir,
+        timeoutMs: 300_000,
+      });
       type Row = { provider: string; scenario: string; via?: string; report: Record<string, unknown> };
       let rows: Row[] = [];
       try {

@@ -77,6 +77,26 @@ function unknownProvider(name: string): Error {
   );
 }
 
+/**
+ * A provider SDK the driver needs is not installed. `@faultline/cli` lists the SDKs as optional
+ * peers (classify and mock need none of them); `@faultline/demo` installs them all.
+ */
+export class SdkNotInstalled extends Error {
+  readonly sdk: string;
+  constructor(sdk: string, options?: { cause?: unknown }) {
+    super(`the ${sdk} SDK is not installed`, options);
+    this.name = 'SdkNotInstalled';
+    this.sdk = sdk;
+  }
+}
+
+/** Node's "cannot find package <sdk>" (ERR_MODULE_NOT_FOUND naming it), not a failure inside it. */
+function isMissing(error: unknown, sdk: string): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = String((error as { message?: unknown } | null)?.message ?? '');
+  return (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && message.includes(`'${sdk}'`);
+}
+
 const drivers = new Map<string, Promise<ProviderDriver>>();
 
 /** The driver module of a provider in providers.json (no SDK and no adapter loaded). */
@@ -153,7 +173,12 @@ export function loadProvider(name: string, importSdk: SdkImporter = cliImport): 
     const [driver, adapter, sdk] = await Promise.all([
       loadDriver(name),
       loadAdapter(name),
-      entry.sdk === null ? undefined : importSdk(entry.sdk),
+      entry.sdk === null
+        ? undefined
+        : importSdk(entry.sdk).catch((error: unknown) => {
+            const sdk = entry.sdk as string;
+            throw isMissing(error, sdk) ? new SdkNotInstalled(sdk, { cause: error }) : error;
+          }),
     ]);
     return { entry, driver, adapter, sdk };
   });

@@ -28,6 +28,7 @@ export {
   type ScenarioServers,
   type ScenarioTargets,
   type SdkImporter,
+  SdkNotInstalled,
   startScenarioServers,
 } from './drive.ts';
 export {
