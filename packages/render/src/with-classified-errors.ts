@@ -30,8 +30,8 @@ export interface AttemptContext {
 export interface WithClassifiedErrorsOptions<T = unknown>
   extends Omit<ClassifyErrorOptions, 'streaming' | 'delivered'> {
   /**
-   * Retries of transient failures (and ambiguous ones when `idempotent`): on by default
-   * (`DEFAULT_RETRY`: 3 attempts in all), `false` for none. See docs/retries.md.
+   * Retries of transient failures (and ambiguous ones when `idempotent`): on by default (3 attempts
+   * in all), `false` for none; the same option and loop at every entry point (docs/retries.md).
    */
   readonly retry?: false | true | RetryOptions | undefined;
   /**
@@ -76,8 +76,11 @@ function invalid(name: string, expected: string, value: unknown): TypeError {
   return invalidOption('withClassifiedErrors', name, expected, value);
 }
 
-/** Checks the options every call reads (cheap: one typeof per option given). Throws a TypeError. */
-function validateCommon<T>(options: WithClassifiedErrorsOptions<T>): void {
+/**
+ * Checks the options every call reads (cheap: one typeof per option given) and returns the retry
+ * policy. Throws a TypeError.
+ */
+function validateCommon<T>(options: WithClassifiedErrorsOptions<T>): RetryPolicy | undefined {
   if (options === null || typeof options !== 'object') throw invalid('options', 'an object', options);
   if (options.idempotent !== undefined && typeof options.idempotent !== 'boolean')
     throw invalid('idempotent', 'a boolean', options.idempotent);
@@ -87,6 +90,7 @@ function validateCommon<T>(options: WithClassifiedErrorsOptions<T>): void {
     throw invalid('inspectResult', 'a function', options.inspectResult);
   if (options.detectBlockedAnswer !== undefined && typeof options.detectBlockedAnswer !== 'boolean')
     throw invalid('detectBlockedAnswer', 'a boolean', options.detectBlockedAnswer);
+  return retryPolicy(options.retry, 'withClassifiedErrors');
 }
 
 /** Checks what only the guarded path reads (deadline, signal). */
@@ -140,8 +144,7 @@ async function runWithClassifiedErrors<T>(
   options: WithClassifiedErrorsOptions<T>,
 ): Promise<T> {
   if (typeof fn !== 'function') throw invalid('fn', 'a function', fn);
-  validateCommon(options);
-  const policy = retryPolicy(options.retry, 'withClassifiedErrors');
+  const policy = validateCommon(options);
   if (options.signal !== undefined || options.deadlineMs !== undefined) {
     validateGuarded(options);
     return runGuarded(fn, options, policy, undefined);
@@ -155,7 +158,7 @@ async function runWithClassifiedErrors<T>(
     const error = classifyAttempt(thrown, options, ONE_ATTEMPT);
     // The caller's abort (a signal given to the SDK only) leaves untouched.
     if (isUntouchedCallerAbort(error, thrown)) throw thrown;
-    // No retries asked for (or none allowed): nothing here reads the classification.
+    // Only a failure a retry can help enters the loop (with retries off, nothing reads the classification).
     if (policy === undefined || policy.maxAttempts === 1 || !isRetryable(error, options.idempotent))
       throw error;
     return runGuarded(fn, options, policy, error);
