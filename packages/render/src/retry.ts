@@ -29,11 +29,6 @@ export interface RetryEvent {
   readonly report: ErrorReport;
 }
 
-/** What `retry` is when not given: on, with these values (docs/retries.md). */
-const DEFAULT_RETRY: Readonly<
-  Required<Pick<RetryOptions, 'maxAttempts' | 'baseDelayMs' | 'maxDelayMs' | 'maxRetryAfterSeconds'>>
-> = Object.freeze({ maxAttempts: 3, baseDelayMs: 500, maxDelayMs: 30_000, maxRetryAfterSeconds: 60 });
-
 /** `RetryOptions` checked, with the defaults filled in. */
 export interface RetryPolicy {
   readonly maxAttempts: number;
@@ -44,8 +39,12 @@ export interface RetryPolicy {
   readonly random: () => number;
 }
 
+/** What `retry` is when not given: on, with these values (docs/retries.md). */
 const DEFAULT_POLICY: RetryPolicy = Object.freeze({
-  ...DEFAULT_RETRY,
+  maxAttempts: 3,
+  baseDelayMs: 500,
+  maxDelayMs: 30_000,
+  maxRetryAfterSeconds: 60,
   onRetry: undefined,
   random: Math.random,
 });
@@ -60,9 +59,12 @@ export function retryPolicy(retry: unknown, scope: string): RetryPolicy | undefi
   if (retry === null || typeof retry !== 'object')
     throw invalidOption(scope, 'retry', 'true, false or an options object', retry);
   const options = retry as RetryOptions;
-  const number = (name: keyof typeof DEFAULT_RETRY, integer: boolean): number => {
+  const number = (
+    name: 'maxAttempts' | 'baseDelayMs' | 'maxDelayMs' | 'maxRetryAfterSeconds',
+    integer: boolean,
+  ): number => {
     const value = options[name];
-    if (value === undefined) return DEFAULT_RETRY[name];
+    if (value === undefined) return DEFAULT_POLICY[name];
     const min = integer ? 1 : 0;
     if (
       typeof value !== 'number' ||
