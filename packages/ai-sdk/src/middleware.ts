@@ -6,12 +6,12 @@ import { detectAiSdkBlockedAnswer } from './extract-ai-sdk.ts';
 /** Options of {@link faultlineMiddleware} and {@link withFaultlineEmbedding}. */
 export interface FaultlineAiSdkOptions {
   /**
-   * faultline's retries of transient failures (Retry-After honoured, `unknown` never retried).
-   * Default `{ maxAttempts: 3 }`; `false` turns them off. Call the AI SDK with `maxRetries: 0`:
-   * the AI SDK retries only its own `APICallError`s, so with this middleware its retries never
-   * stack on faultline's, but `maxRetries: 0` says so in the code.
+   * faultline's retries of transient failures (Retry-After honoured, `unknown` never retried): the
+   * option and default of every entry point (3 attempts; docs/retries.md); `false` turns them off.
+   * Call the AI SDK with `maxRetries: 0`: the AI SDK retries only its own `APICallError`s, so with
+   * this middleware its retries never stack on faultline's, but `maxRetries: 0` says so in the code.
    */
-  readonly retry?: false | RetryOptions | undefined;
+  readonly retry?: boolean | RetryOptions | undefined;
   /** The call may be retried after an ambiguous failure (`interrupted`). */
   readonly idempotent?: boolean | undefined;
   /** The whole call, retries and waits included, must end within this many milliseconds. */
@@ -59,10 +59,6 @@ function notify(options: FaultlineAiSdkOptions, error: unknown): void {
   } catch {
     // A listener's failure never replaces the call's.
   }
-}
-
-function retryOf(options: FaultlineAiSdkOptions): false | RetryOptions {
-  return options.retry === undefined ? { maxAttempts: 3 } : options.retry;
 }
 
 /** The call with this attempt's signal (the caller's, or one that also fires at the deadline). */
@@ -132,7 +128,7 @@ export function faultlineMiddleware(options: FaultlineAiSdkOptions = {}): Faultl
             signal === undefined ? doGenerate() : model.doGenerate(withSignal(params, signal)),
           {
             extractors: [aiSdkExtractorFor(options.provider ?? model.provider)],
-            retry: retryOf(options),
+            retry: options.retry,
             idempotent: options.idempotent,
             deadlineMs: options.deadlineMs,
             signal: params.abortSignal,
@@ -156,7 +152,7 @@ export function faultlineMiddleware(options: FaultlineAiSdkOptions = {}): Faultl
             await (signal === undefined ? doStream() : model.doStream(withSignal(params, signal))),
           {
             extractors: [aiSdkExtractorFor(options.provider ?? model.provider)],
-            retry: retryOf(options),
+            retry: options.retry,
             idempotent: options.idempotent,
             deadlineMs: options.deadlineMs,
             signal: params.abortSignal,
@@ -197,7 +193,7 @@ export function withFaultlineEmbedding<M extends EmbeddingModelLike>(
         async ({ signal }) => await model.doEmbed(withSignal(params, signal)),
         {
           extractors: [aiSdkExtractorFor(options.provider ?? model.provider)],
-          retry: retryOf(options),
+          retry: options.retry,
           idempotent: options.idempotent ?? true,
           deadlineMs: options.deadlineMs,
           signal: params.abortSignal,

@@ -18,6 +18,13 @@ export interface TaxonomyRow {
   readonly nextStep: NextStep;
   /** The advice shown to a person when nothing more specific is known. */
   readonly advice: string;
+  /**
+   * DESIGN's "next candidate in a fallback chain?": `yes` (a transient failure after this
+   * candidate's retries; `interrupted` only before output was delivered, unless the caller opts in),
+   * `larger_window` (only to a candidate whose context window is larger), `other_credential` (only
+   * to a candidate with another credential or provider), `opt_in` (only when the caller asks), `no`.
+   */
+  readonly fallback: 'yes' | 'larger_window' | 'other_credential' | 'opt_in' | 'no';
 }
 
 const hints = (...names: Array<keyof RecoveryHints>): RecoveryHints => ({
@@ -37,6 +44,7 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     httpStatus: 429,
     nextStep: 'retry',
     advice: 'The provider is rate limiting this key. Wait for the Retry-After period, then retry.',
+    fallback: 'yes',
   },
   overloaded: {
     category: 'transient',
@@ -47,6 +55,7 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     httpStatus: 503,
     nextStep: 'retry',
     advice: 'The provider is overloaded. Retry shortly, or fall back to another model or provider.',
+    fallback: 'yes',
   },
   server_error: {
     category: 'transient',
@@ -57,6 +66,7 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     httpStatus: 503,
     nextStep: 'retry',
     advice: 'The provider failed on its side. Retry with backoff.',
+    fallback: 'yes',
   },
   timeout: {
     category: 'transient',
@@ -67,6 +77,7 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     httpStatus: 503,
     nextStep: 'retry',
     advice: 'The provider did not answer in time. Retry, perhaps with a longer timeout.',
+    fallback: 'yes',
   },
   connection: {
     category: 'transient',
@@ -77,6 +88,7 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     httpStatus: 503,
     nextStep: 'retry',
     advice: 'The connection could not be opened before the request was sent. Retry with backoff.',
+    fallback: 'yes',
   },
   interrupted: {
     category: 'ambiguous',
@@ -89,6 +101,7 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     nextStep: 'retry_if_idempotent',
     advice:
       'The connection dropped after the request was sent; the provider may have processed it. Retry only if the call is idempotent.',
+    fallback: 'yes',
   },
   auth: {
     category: 'configuration',
@@ -99,6 +112,7 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     httpStatus: 500,
     nextStep: 'fix_configuration',
     advice: 'The API key was rejected. Check that it is set, valid and meant for this provider.',
+    fallback: 'other_credential',
   },
   permission: {
     category: 'configuration',
@@ -109,6 +123,7 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     httpStatus: 500,
     nextStep: 'fallback',
     advice: 'This key is not allowed to do this. Check its permissions, project and region.',
+    fallback: 'other_credential',
   },
   model_not_found: {
     category: 'configuration',
@@ -119,6 +134,7 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     httpStatus: 500,
     nextStep: 'fallback',
     advice: 'The model does not exist or this key cannot use it. Check the model name.',
+    fallback: 'yes',
   },
   not_found: {
     category: 'configuration',
@@ -129,6 +145,7 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     httpStatus: 500,
     nextStep: 'fix_configuration',
     advice: 'The endpoint was not found. Check the base URL, API version and any proxy in between.',
+    fallback: 'no',
   },
   endpoint: {
     category: 'configuration',
@@ -139,6 +156,7 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     httpStatus: 500,
     nextStep: 'fix_configuration',
     advice: 'The provider host could not be reached by name. Check the base URL and region.',
+    fallback: 'no',
   },
   quota: {
     category: 'capacity',
@@ -149,6 +167,7 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     httpStatus: 500,
     nextStep: 'fallback',
     advice: 'The account has used up its allowance. Raise the quota or plan, or fall back.',
+    fallback: 'yes',
   },
   billing: {
     category: 'capacity',
@@ -159,6 +178,7 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     httpStatus: 500,
     nextStep: 'fallback',
     advice: 'The account cannot pay for this request. Add credit or fix the billing details.',
+    fallback: 'yes',
   },
   context_overflow: {
     category: 'content',
@@ -169,6 +189,7 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     httpStatus: 422,
     nextStep: 'compress',
     advice: 'The input is longer than the model accepts. Shorten or compress it, or lower max tokens.',
+    fallback: 'larger_window',
   },
   content_policy: {
     category: 'content',
@@ -179,6 +200,7 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     httpStatus: 422,
     nextStep: 'change_input',
     advice: "The provider's safety system blocked this input or output. Change the input.",
+    fallback: 'opt_in',
   },
   invalid_request: {
     category: 'content',
@@ -189,6 +211,7 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     httpStatus: 422,
     nextStep: 'change_input',
     advice: 'The provider rejected the request as invalid. Fix the parameters it names.',
+    fallback: 'no',
   },
   unsupported_media: {
     category: 'content',
@@ -199,6 +222,7 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     httpStatus: 422,
     nextStep: 'change_input',
     advice: 'The provider does not accept this media type or format.',
+    fallback: 'no',
   },
   local_bug: {
     category: 'unknown',
@@ -210,6 +234,7 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     nextStep: 'report_bug',
     advice:
       'A programming error was thrown before or after the provider call. Report it with the stack trace.',
+    fallback: 'no',
   },
   cancelled: {
     category: 'cancelled',
@@ -221,6 +246,7 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     httpStatus: 499,
     nextStep: 'stop',
     advice: 'The caller cancelled the call (its own AbortSignal fired). Nothing failed; nothing to retry.',
+    fallback: 'no',
   },
   unknown: {
     category: 'unknown',
@@ -231,5 +257,6 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     httpStatus: 500,
     nextStep: 'report_bug',
     advice: 'The failure could not be classified. It is not retried; report it so it can be.',
+    fallback: 'no',
   },
 });

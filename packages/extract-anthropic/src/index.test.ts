@@ -28,11 +28,14 @@ describe('withClassifiedErrors bound to the Anthropic extractor', () => {
       const client = clientFor(Client, server.baseUrlFor(scenario));
       let sdkError: unknown;
       const error = await rejection(
-        withClassifiedErrors(() =>
-          client.messages.create(REQUEST).catch((thrown: unknown) => {
-            sdkError = thrown;
-            throw thrown;
-          }),
+        withClassifiedErrors(
+          () =>
+            client.messages.create(REQUEST).catch((thrown: unknown) => {
+              sdkError = thrown;
+              throw thrown;
+            }),
+          // One attempt: the default retry would wait out the 20 s Retry-After.
+          { retry: false },
         ),
       );
       expect(FaultlineError.isInstance(error)).toBe(true);

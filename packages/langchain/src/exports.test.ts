@@ -19,12 +19,12 @@ describe('export list', { timeout: 120_000 }, () => {
         'shouldFallBack',
       ],
       types: [
-        'FallbackOptions',
         'FaultlineCallbackHandler',
         'FaultlineCallbackHandlerOptions',
         'GuardLangChainStreamOptions',
         'LangChainClassifyOptions',
         'LangChainProvider',
+        'ShouldFallBackOptions',
       ],
     });
   });

@@ -8,11 +8,11 @@ export {
 } from './classify-langchain-error.ts';
 export { type GuardLangChainStreamOptions, guardLangChainStream } from './guard-langchain-stream.ts';
 export {
-  type FallbackOptions,
   type FaultlineCallbackHandler,
   type FaultlineCallbackHandlerOptions,
   faultlineCallbackHandler,
   faultlineOnFailedAttempt,
   faultlineRetryOn,
+  type ShouldFallBackOptions,
   shouldFallBack,
 } from './policies.ts';

@@ -9,6 +9,7 @@ import {
 import { Annotation, END, START, StateGraph } from '@langchain/langgraph';
 import { ChatOpenAI } from '@langchain/openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { guardLangChainStream } from './guard-langchain-stream.ts';
 import {
   faultlineCallbackHandler,
   faultlineOnFailedAttempt,
@@ -112,23 +113,50 @@ describe('faultlineRetryOn as a LangGraph retry policy', () => {
 });
 
 describe('shouldFallBack', () => {
+  // The taxonomy's fallback column, read through the real chat model's errors.
   it.each([
     ['openai/insufficient-quota', true],
+    ['openai/deepseek-insufficient-balance', true],
     ['openai/model-not-found', true],
     ['openai/overloaded-503', true],
+    ['openai/server-error-json', true],
+    // Only to a model with another key or a larger window: the predicate needs the caller's word.
     ['openai/invalid-api-key', false],
+    ['openai/organization-disabled', false],
     ['openai/context-length-exceeded', false],
+    // Opt-in.
     ['openai/azure-content-filter', false],
+    // Never: no other model can fix it.
+    ['openai/together-invalid-request-422', false],
+    ['openai/not-found-html', false],
   ])('%s → %s', async (id, expected) => {
     const error = await thrown(() => chat(fresh(id)).invoke('hi'));
     expect(shouldFallBack(error)).toBe(expected);
   });
 
-  it('follows the opt-ins for context overflow and content policy', async () => {
+  it('fallbackOn turns the opt-in and conditional rows on, any row off, and never a row that cannot move on', async () => {
     const overflow = await thrown(() => chat(fresh('openai/context-length-exceeded')).invoke('hi'));
-    expect(shouldFallBack(overflow, { onContextOverflow: true })).toBe(true);
+    expect(shouldFallBack(overflow, { fallbackOn: { context_overflow: true } })).toBe(true);
+    const rejected = await thrown(() => chat(fresh('openai/invalid-api-key')).invoke('hi'));
+    expect(shouldFallBack(rejected, { fallbackOn: { auth: true } })).toBe(true);
     const blocked = await thrown(() => chat(fresh('openai/azure-content-filter')).invoke('hi'));
-    expect(shouldFallBack(blocked, { onContentPolicy: true })).toBe(true);
+    expect(shouldFallBack(blocked, { fallbackOn: { content_policy: true } })).toBe(true);
+    const quota = await thrown(() => chat(fresh('openai/insufficient-quota')).invoke('hi'));
+    expect(shouldFallBack(quota, { fallbackOn: { quota: false } })).toBe(false);
+    const invalid = await thrown(() => chat(fresh('openai/together-invalid-request-422')).invoke('hi'));
+    expect(shouldFallBack(invalid, { fallbackOn: { invalid_request: true } })).toBe(false);
+  });
+
+  it('never after output was delivered, unless fallbackAfterOutput', async () => {
+    const cut = await thrown(async () => {
+      for await (const _chunk of guardLangChainStream(chat(fresh('openai/stream-cut')).stream('hi'), {
+        provider: 'openai',
+      }));
+    });
+    expect(FaultlineError.isInstance(cut)).toBe(true);
+    expect((cut as FaultlineError).toErrorReport().delivered?.chunks).toBeGreaterThan(0);
+    expect(shouldFallBack(cut)).toBe(false);
+    expect(shouldFallBack(cut, { fallbackAfterOutput: true })).toBe(true);
   });
 
   it("never falls back after the caller's abort", async () => {

@@ -1,4 +1,4 @@
-import type { FailureReason } from '@faultline/classify';
+import { type FailureReason, TAXONOMY } from '@faultline/classify';
 import type { ErrorReport, FaultlineError } from '@faultline/render';
 import { classifyLangChainError, type LangChainClassifyOptions } from './classify-langchain-error.ts';
 
@@ -29,59 +29,35 @@ export function faultlineOnFailedAttempt(
   };
 }
 
-export interface FallbackOptions extends LangChainClassifyOptions {
-  /** Try another model after a content-policy refusal (another provider may accept). Default false. */
-  readonly onContentPolicy?: boolean | undefined;
-  /** Try another model after a context overflow (only one with a larger window helps). Default false. */
-  readonly onContextOverflow?: boolean | undefined;
-  /** Try another model after an interruption that had already delivered output. Default false. */
-  readonly afterDeliveredOutput?: boolean | undefined;
+/** Options of {@link shouldFallBack}: `fallbackOn` and `fallbackAfterOutput` as in `@faultline/resilience`'s chains. */
+export interface ShouldFallBackOptions extends LangChainClassifyOptions {
+  /**
+   * Turn rows of the taxonomy's fallback column on (`{ content_policy: true }`) or off
+   * (`{ rate_limit: false }`). The rows that move on only to a model that qualifies
+   * (`context_overflow`: a larger window; `auth`, `permission`: another credential or provider) need
+   * your word that your fallbacks do (`{ context_overflow: true }`): this predicate cannot see them.
+   */
+  readonly fallbackOn?: Partial<Record<FailureReason, boolean>> | undefined;
+  /** Move on after a failure that had already delivered output (a stream cut mid-answer). Default false. */
+  readonly fallbackAfterOutput?: boolean | undefined;
 }
-
-/** DESIGN's "next candidate in a fallback chain?" column. */
-const FALLBACK: Readonly<Record<FailureReason, 'yes' | 'opt_in' | 'no'>> = {
-  quota: 'yes',
-  billing: 'yes',
-  model_not_found: 'yes',
-  permission: 'yes',
-  rate_limit: 'yes',
-  overloaded: 'yes',
-  server_error: 'yes',
-  timeout: 'yes',
-  connection: 'yes',
-  interrupted: 'yes',
-  content_policy: 'opt_in',
-  context_overflow: 'opt_in',
-  invalid_request: 'no',
-  unsupported_media: 'no',
-  auth: 'no',
-  endpoint: 'no',
-  not_found: 'no',
-  local_bug: 'no',
-  cancelled: 'no',
-  unknown: 'no',
-};
 
 /**
  * Whether a failure should move on to the next model of a fallback chain (LangChain's
- * `withFallbacks`, a LangGraph conditional edge): DESIGN's table. The caller's abort never does.
+ * `withFallbacks`, a LangGraph conditional edge): the taxonomy's fallback column (`TAXONOMY`), as
+ * `@faultline/resilience` reads it. Never after the caller's abort, nor after output was delivered
+ * unless `fallbackAfterOutput`.
  */
-export function shouldFallBack(error: unknown, options: FallbackOptions = {}): boolean {
+export function shouldFallBack(error: unknown, options: ShouldFallBackOptions = {}): boolean {
   const failure = classifyLangChainError(error, options);
   const { classification } = failure;
   if (classification.callerAborted) return false;
-  const rule = FALLBACK[classification.reason];
-  if (rule === 'opt_in') {
-    return classification.reason === 'content_policy'
-      ? options.onContentPolicy === true
-      : options.onContextOverflow === true;
-  }
-  if (rule === 'no') return false;
-  if (classification.reason === 'interrupted') {
-    const delivered = failure.metadata?.delivered;
-    return delivered === undefined || delivered.chunks === 0 || options.afterDeliveredOutput === true;
-  }
-  return true;
+  const delivered = failure.metadata?.delivered;
+  if (delivered !== undefined && delivered.chunks > 0 && options.fallbackAfterOutput !== true) return false;
+  const rule = TAXONOMY[classification.reason]?.fallback ?? 'no';
+  const on = options.fallbackOn?.[classification.reason];
+  if (rule === 'no' || on === false) return false;
+  return rule === 'yes' || on === true;
 }
 
 export interface FaultlineCallbackHandlerOptions extends LangChainClassifyOptions {

@@ -110,7 +110,9 @@ function checkReport(report: ErrorReport, testCase: Case, calls: number): void {
   expect(report.attempts?.made).toBe(calls);
   expect(report.attempts?.waitsMs).toHaveLength(calls - 1);
   // A failure that outlived its retries says so, and its next step is fallback.
-  const exhausted = report.retryable && (testCase.maxAttempts ?? 1) > 1 && calls === testCase.maxAttempts;
+  // Without a `retry` option the default applies: 3 attempts.
+  const maxAttempts = testCase.maxAttempts ?? 3;
+  const exhausted = report.retryable && maxAttempts > 1 && calls === maxAttempts;
   if (report.retriesExhausted === true) {
     expect(exhausted).toBe(true);
     expect(report.nextStep).toBe('fallback');

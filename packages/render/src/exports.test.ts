@@ -76,18 +76,28 @@ describe('export list', { timeout: 120_000 }, () => {
     expect(exportList(entry1, new URL('./toolkit.ts', import.meta.url))).toEqual({
       values: [
         'DEFAULT_STREAM_IDLE_TIMEOUT_MS',
+        'abortableSleep',
         'bindWithClassifiedErrors',
         'chunkScan',
         'controllerAbortEndsRead',
         'controllerRelease',
         'errorFromMetadata',
         'nearestFaultlineError',
+        'retryLoop',
+        'retryPolicy',
         'safeFromDict',
         'scrubIdentifiers',
         'scrubSecrets',
         'unrecoverableReport',
       ],
-      types: ['BoundWithClassifiedErrors', 'ChunkFacts', 'ChunkScanCallbacks'],
+      types: [
+        'BoundWithClassifiedErrors',
+        'ChunkFacts',
+        'ChunkScanCallbacks',
+        'RetryLoopOptions',
+        'RetryPolicy',
+        'RetryState',
+      ],
     });
   });
   it('@faultline/render/adapter', () => {

@@ -203,7 +203,7 @@ describe('withClassifiedErrors and the deferred classification', () => {
       () => {
         throw thrown;
       },
-      { extractors: [extractor] },
+      { extractors: [extractor], retry: false },
     ).catch((caught: unknown) => caught as FaultlineError);
     // The caller-abort check reads the extraction only (an override would need the classification).
     expect(calls.count).toBe(1);

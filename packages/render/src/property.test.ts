@@ -228,15 +228,18 @@ describe('totality on arbitrary thrown values', () => {
       RUNS,
     );
   });
-  it('withClassifiedErrors always rejects with a FaultlineError (no signal given)', async () => {
+  it('withClassifiedErrors always rejects with a FaultlineError (no signal given, no retries)', async () => {
     await fc.assert(
       fc.asyncProperty(thrownRecipe, async (thrown) => {
         const value = thrown.build();
         let caught: unknown;
         try {
-          await withBuiltIns(() => {
-            throw value;
-          });
+          await withBuiltIns(
+            () => {
+              throw value;
+            },
+            { retry: false },
+          );
         } catch (error) {
           caught = error;
         }

@@ -62,7 +62,11 @@ describe('without retry', () => {
   it('throws a classified FaultlineError whose cause is the original', async () => {
     const original = new FakeSdkError(429, 'Rate limit reached', 3);
     const { error } = await settle(
-      withBuiltIns(() => Promise.reject(original), { extractors: [fakeExtractor], model: 'm1' }),
+      withBuiltIns(() => Promise.reject(original), {
+        extractors: [fakeExtractor],
+        model: 'm1',
+        retry: false,
+      }),
     );
     expect(FaultlineError.isInstance(error)).toBe(true);
     const faultline = error as FaultlineError;
@@ -118,7 +122,9 @@ describe('without retry', () => {
       extract: () => ({ provider: 'mine', origin: 'http', statusCode: 503, message: 'mine' }),
     });
     const error = (
-      await settle(withBuiltIns(() => Promise.reject(new TypeError('x')), { extractors: [claimsAll] }))
+      await settle(
+        withBuiltIns(() => Promise.reject(new TypeError('x')), { extractors: [claimsAll], retry: false }),
+      )
     ).error as FaultlineError;
     expect(error.classification.reason).toBe('overloaded');
     expect(error.provider).toBe('mine');
@@ -201,14 +207,21 @@ describe('retries', () => {
     expect((error as FaultlineError).classification.reason).toBe('server_error');
     expect((error as FaultlineError).cause).toBeInstanceOf(FakeSdkError);
   });
-  it('defaults to 3 attempts', async () => {
-    const fn = vi.fn(async () => {
-      throw new FakeSdkError(503, 'unavailable');
-    });
-    const result = settle(withBuiltIns(fn, { extractors: [fakeExtractor], retry: true }));
-    await vi.runAllTimersAsync();
-    await result;
-    expect(fn).toHaveBeenCalledTimes(3);
+  it('retries by default: 3 attempts, as `retry: true`; `retry: false` makes one', async () => {
+    for (const [retry, calls] of [
+      [undefined, 3],
+      [true, 3],
+      [false, 1],
+    ] as const) {
+      const fn = vi.fn(async () => {
+        throw new FakeSdkError(503, 'unavailable');
+      });
+      const result = settle(withBuiltIns(fn, { extractors: [fakeExtractor], retry }));
+      await vi.runAllTimersAsync();
+      const { error } = await result;
+      expect(fn).toHaveBeenCalledTimes(calls);
+      expect((error as FaultlineError).toErrorReport().attempts?.made).toBe(calls);
+    }
   });
   it('delay = max(backoff, Retry-After)', async () => {
     const events: RetryEvent[] = [];
@@ -552,7 +565,9 @@ describe('bindWithClassifiedErrors', () => {
     await expect(preset(async () => ({ stop: 'blocked' }), { detectBlockedAnswer: false })).resolves.toEqual({
       stop: 'blocked',
     });
-    const failed = await settle(preset(async () => ({ stop: 'error' }), { detectBlockedAnswer: false }));
+    const failed = await settle(
+      preset(async () => ({ stop: 'error' }), { detectBlockedAnswer: false, retry: false }),
+    );
     expect(failed.error).toBeInstanceOf(FaultlineError);
     expect((failed.error as FaultlineError).classification.category).not.toBe('content_policy');
     // The guarded path (a deadline) reads the option too.

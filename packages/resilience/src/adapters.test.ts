@@ -82,9 +82,18 @@ describe('a chain across the anthropic and openai SDKs', () => {
       { registry: registry(), sleep: time.sleep, onOutcome: (outcome) => outcomes.push(outcome) },
     );
     expect(textOf(result)).toBe('from-openai');
-    expect(server.requests(overloaded)).toHaveLength(2);
-    expect(outcomes[0]).toMatchObject({ provider: 'anthropic', status: 'failed', attempts: 2 });
-    expect(outcomes[0]?.report).toMatchObject({ reason: 'overloaded', provider: 'anthropic' });
+    // The default retry (3 attempts, as withClassifiedErrors'), then the next candidate.
+    expect(server.requests(overloaded)).toHaveLength(3);
+    expect(outcomes[0]).toMatchObject({ provider: 'anthropic', status: 'failed', attempts: 3 });
+    expect(outcomes[0]?.waitsMs).toEqual(time.slept);
+    // The report is the retry loop's: it counts the attempts and says the retries ran out.
+    expect(outcomes[0]?.report).toMatchObject({
+      reason: 'overloaded',
+      provider: 'anthropic',
+      attempts: { made: 3, waitsMs: time.slept },
+      retriesExhausted: true,
+      nextStep: 'fallback',
+    });
   });
 
   it('an openai quota falls back to anthropic; an anthropic invalid request then ends the chain', async () => {

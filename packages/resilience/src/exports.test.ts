@@ -9,14 +9,12 @@ describe('export list', { timeout: 120_000 }, () => {
     expect(exportList(entry, new URL('./index.ts', import.meta.url))).toEqual({
       values: [
         'BREAKER_REASONS',
-        'DEFAULT_FALLBACK_ON',
         'FallbackChainError',
         'HealthRegistry',
         'MemoryHealthStore',
-        'NEVER_FALL_BACK',
         'RedisHealthStore',
         'defaultHealthRegistry',
-        'fallsBack',
+        'fallbackRule',
         'keyId',
         'runWithFallback',
         'streamWithFallback',
@@ -25,7 +23,6 @@ describe('export list', { timeout: 120_000 }, () => {
         'Admission',
         'Candidate',
         'CandidateOutcome',
-        'ChainRetryOptions',
         'CircuitBreakerOptions',
         'FallbackChainErrorOptions',
         'FallbackOptions',

@@ -5,6 +5,7 @@ import {
   type Candidate,
   type CandidateOutcome,
   FallbackChainError,
+  type FallbackOptions,
   type HealthEvent,
   HealthRegistry,
   MemoryHealthStore,
@@ -132,7 +133,7 @@ describe('fallback chain with the real openai SDK', () => {
     expect(server.requests(answer)).toHaveLength(0);
   });
 
-  it('an auth failure falls back only when opted in, and only to another credential', async () => {
+  it('a rejected key moves on by default only to another credential or provider, with a credential-rejected event', async () => {
     const auth = loadScenario('openai/invalid-api-key');
     const sameKey = answerScenario('same-key');
     const otherKey = answerScenario('other-key');
@@ -141,30 +142,139 @@ describe('fallback chain with the real openai SDK', () => {
       chatCandidate(server, () => sameKey, { model: 'gpt-4o-mini', credentialId: 'shared' }),
       chatCandidate(server, () => otherKey, { model: 'gpt-4o-mini', credentialId: 'backup' }),
     ];
-    const registry = registryOn(fakeTime()).registry;
-    const byDefault = (await failure(runWithFallback(candidates, { registry }))) as FallbackChainError;
-    expect(byDefault.classification.reason).toBe('auth');
-    const result = await runWithFallback(candidates, { registry, fallbackOn: { auth: true } });
+    const { registry, events } = registryOn(fakeTime());
+    const outcomes: CandidateOutcome[] = [];
+    const result = await runWithFallback(candidates, {
+      registry,
+      onOutcome: (outcome) => outcomes.push(outcome),
+    });
     expect(textOf(result)).toBe('other-key');
+    expect(outcomes.map((outcome) => outcome.skipped ?? outcome.status)).toEqual([
+      'failed',
+      'same_credential',
+      'succeeded',
+    ]);
+    expect(server.requests(auth)).toHaveLength(1);
     expect(server.requests(sameKey)).toHaveLength(0);
+    expect(events).toContainEqual({
+      type: 'credential-rejected',
+      key: { provider: 'openai', model: 'gpt-4o', credentialId: 'shared' },
+      reason: 'auth',
+    });
+    // Another provider holds another key, labelled or not.
+    const otherProvider = answerScenario('other-provider');
+    const moved = await runWithFallback(
+      [
+        chatCandidate(server, () => auth, { model: 'gpt-4o' }),
+        chatCandidate(server, () => sameKey, { model: 'gpt-4o-mini' }),
+        chatCandidate(server, () => otherProvider, { provider: 'groq', model: 'llama-3.3-70b' }),
+      ],
+      { registry },
+    );
+    expect(textOf(moved)).toBe('other-provider');
+    expect(server.requests(sameKey)).toHaveLength(0);
+    // Turned off: the chain ends on the rejected key.
+    const off = (await failure(
+      runWithFallback(candidates, { registry, fallbackOn: { auth: false } }),
+    )) as FallbackChainError;
+    expect(off.classification.reason).toBe('auth');
+    expect(server.requests(otherKey)).toHaveLength(1);
   });
 
-  it('a context overflow moves on only when opted in, and only to a larger context window', async () => {
+  it('a context overflow moves on by default only to a larger declared window, and fails at once when none is larger', async () => {
     const overflow = loadScenario('openai/context-length-exceeded');
     const smaller = answerScenario('smaller');
     const larger = answerScenario('larger');
-    const candidates = [
-      chatCandidate(server, () => overflow, { model: 'gpt-4o', contextWindow: 128_000 }),
-      chatCandidate(server, () => smaller, { model: 'small', contextWindow: 32_000 }),
-      chatCandidate(server, () => larger, { model: 'long', contextWindow: 1_000_000 }),
-    ];
     const registry = registryOn(fakeTime()).registry;
-    const byDefault = (await failure(runWithFallback(candidates, { registry }))) as FallbackChainError;
-    expect(byDefault.classification.reason).toBe('context_overflow');
-    expect(server.requests(larger)).toHaveLength(0);
-    const result = await runWithFallback(candidates, { registry, fallbackOn: { context_overflow: true } });
+    const result = await runWithFallback(
+      [
+        chatCandidate(server, () => overflow, { model: 'gpt-4o', contextWindow: 128_000 }),
+        chatCandidate(server, () => smaller, { model: 'small', contextWindow: 32_000 }),
+        chatCandidate(server, () => larger, { model: 'long', contextWindow: 1_000_000 }),
+      ],
+      { registry },
+    );
     expect(textOf(result)).toBe('larger');
     expect(server.requests(smaller)).toHaveLength(0);
+    const none = (await failure(
+      runWithFallback(
+        [
+          chatCandidate(server, () => overflow, { model: 'gpt-4o', contextWindow: 128_000 }),
+          chatCandidate(server, () => smaller, { model: 'small', contextWindow: 32_000 }),
+          // No declared window: not known to be larger.
+          chatCandidate(server, () => smaller, { model: 'unknown-window' }),
+        ],
+        { registry },
+      ),
+    )) as FallbackChainError;
+    expect(none.classification.reason).toBe('context_overflow');
+    expect(none.candidates.map((outcome) => outcome.skipped ?? outcome.status)).toEqual([
+      'failed',
+      'smaller_context_window',
+      'smaller_context_window',
+    ]);
+    expect(server.requests(smaller)).toHaveLength(0);
+  });
+
+  it('reads the taxonomy fallback column for each reason, through the real SDK and chain', async () => {
+    // reason's scenario → does the chain move on to a backup on another provider and credential?
+    const rows: ReadonlyArray<readonly [string, boolean, FallbackOptions['fallbackOn']?]> = [
+      ['openai/insufficient-quota', true],
+      ['openai/deepseek-insufficient-balance', true],
+      ['openai/model-not-found', true],
+      ['openai/organization-disabled', true],
+      ['openai/overloaded-503', true],
+      ['openai/server-error-json', true],
+      ['openai/azure-content-filter', false],
+      ['openai/azure-content-filter', true, { content_policy: true }],
+      ['openai/together-invalid-request-422', false],
+      ['openai/unsupported-media-type-415', false],
+      ['openai/not-found-html', false],
+      ['openai/insufficient-quota', false, { quota: false }],
+    ];
+    for (const [id, movesOn, fallbackOn] of rows) {
+      const failing = loadScenario(id);
+      const backup = answerScenario(`backup-for-${id}`);
+      const registry = registryOn(fakeTime(), { breaker: false }).registry;
+      const run = runWithFallback(
+        [
+          chatCandidate(server, () => failing, { model: 'gpt-4o' }),
+          chatCandidate(server, () => backup, { provider: 'anthropic', model: 'claude', credentialId: 'b' }),
+        ],
+        { registry, retry: { maxAttempts: 2, baseDelayMs: 0 }, sleep: fakeTime().sleep, fallbackOn },
+      );
+      const answered = await run.then(
+        (result) => textOf(result) === `backup-for-${id}`,
+        (error: unknown) => (FallbackChainError.isInstance(error) ? false : error),
+      );
+      expect(answered, `${id} ${JSON.stringify(fallbackOn)}`).toBe(movesOn);
+      expect(server.requests(backup), id).toHaveLength(movesOn ? 1 : 0);
+    }
+  });
+
+  it('a reason that never moves on cannot be turned on: a TypeError before any request', async () => {
+    const answer = answerScenario('never-called');
+    for (const fallbackOn of [
+      { invalid_request: true },
+      { unknown: true },
+      { not_a_reason: true },
+      { quota: 'yes' },
+    ]) {
+      await expect(
+        runWithFallback([chatCandidate(server, () => answer, { model: 'gpt-4o' })], {
+          fallbackOn: fallbackOn as FallbackOptions['fallbackOn'],
+        }),
+      ).rejects.toThrow(TypeError);
+    }
+    await expect(
+      runWithFallback([chatCandidate(server, () => answer, { model: 'gpt-4o' })], {
+        retry: { maxAttempts: 0 },
+      }),
+    ).rejects.toThrow(/runWithFallback: retry.maxAttempts/);
+    expect(() => streamWithFallback([], { retry: { baseDelayMs: -1 } })).toThrow(
+      /streamWithFallback: retry.baseDelayMs/,
+    );
+    expect(server.requests(answer)).toHaveLength(0);
   });
 
   it("the caller's abort ends the chain untouched", async () => {
@@ -398,6 +508,77 @@ describe('retry budget', () => {
     expect(unbudgeted).toBe(calls * 3);
     expect(budgeted).toBeGreaterThanOrEqual(calls);
     expect(budgeted).toBeLessThanOrEqual(calls + 0.1 * calls + 2);
+  });
+});
+
+describe("the registry between attempts (render's retry loop, through its hooks)", () => {
+  it('a spent budget stops the retries before any wait; a breaker open after the wait stops them before the next request', async () => {
+    const down = loadScenario('openai/server-error-json');
+    const answer = answerScenario('backup');
+    const candidates = [
+      chatCandidate(server, () => down, { model: 'gpt-4o' }),
+      chatCandidate(server, () => answer, { provider: 'anthropic', model: 'claude' }),
+    ];
+    const run = async (options: ConstructorParameters<typeof HealthRegistry>[0]) => {
+      const time = fakeTime();
+      const { registry, events } = registryOn(time, options);
+      const outcomes: CandidateOutcome[] = [];
+      const before = server.requests(down).length;
+      const result = await runWithFallback(candidates, {
+        registry,
+        sleep: time.sleep,
+        onOutcome: (outcome) => outcomes.push(outcome),
+      });
+      expect(textOf(result)).toBe('backup');
+      return { outcome: outcomes[0], events, slept: time.slept, sent: server.requests(down).length - before };
+    };
+    // No budget left: asked before the wait, so nothing is slept and nothing more is sent.
+    const budget = await run({ breaker: false, retryBudget: { ratio: 0, minRetries: 0 } });
+    expect(budget.outcome).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      retryStopped: 'retry_budget',
+      waitsMs: [],
+    });
+    expect(budget.slept).toEqual([]);
+    expect(budget.sent).toBe(1);
+    expect(budget.events).toContainEqual(expect.objectContaining({ type: 'retry-budget-exhausted' }));
+    // The failure trips the breaker: asked after the wait, so the retry is never sent.
+    const breaker = await run({ breaker: { failureThreshold: 1 }, retryBudget: false });
+    expect(breaker.outcome).toMatchObject({ status: 'failed', attempts: 1, retryStopped: 'breaker_open' });
+    expect(breaker.slept).toHaveLength(1);
+    expect(breaker.sent).toBe(1);
+    // Both allow: the default three attempts, then the next candidate.
+    const allowed = await run({ breaker: false, retryBudget: false });
+    expect(allowed.outcome).toMatchObject({ status: 'failed', attempts: 3 });
+    expect(allowed.outcome?.retryStopped).toBeUndefined();
+    expect(allowed.sent).toBe(3);
+  });
+
+  it("the caller's abort during a retry's wait ends the chain at once, untouched", async () => {
+    const down = loadScenario('openai/server-error-json');
+    const answer = answerScenario('never');
+    const controller = new AbortController();
+    const pending = runWithFallback(
+      [
+        chatCandidate(server, () => down, { model: 'gpt-4o' }),
+        chatCandidate(server, () => answer, { provider: 'anthropic', model: 'claude' }),
+      ],
+      {
+        registry: registryOn(fakeTime(), { breaker: false }).registry,
+        signal: controller.signal,
+        // A wait far longer than the test: only the abort can end it.
+        retry: {
+          baseDelayMs: 600_000,
+          maxDelayMs: 600_000,
+          random: () => 1,
+          onRetry: () => controller.abort(),
+        },
+      },
+    );
+    const error = await failure(pending);
+    expect(error).toBe(controller.signal.reason);
+    expect(server.requests(answer)).toHaveLength(0);
   });
 });
 

@@ -1,10 +1,10 @@
-import { setTimeout as wait } from 'node:timers/promises';
 import {
   type Classification,
   classificationFor,
   type DeliveredOutput,
   type Extractor,
   type FailureReason,
+  TAXONOMY,
 } from '@faultline/classify';
 import {
   type AttemptContext,
@@ -13,9 +13,18 @@ import {
   FaultlineContextError,
   FaultlineError,
   type InferenceFamily,
+  type RetryOptions,
 } from '@faultline/render';
-import { type BoundWithClassifiedErrors, bindWithClassifiedErrors } from '@faultline/render/toolkit';
-import { fallsBack } from './fallback-policy.ts';
+import {
+  abortableSleep,
+  type BoundWithClassifiedErrors,
+  bindWithClassifiedErrors,
+  type RetryPolicy,
+  type RetryState,
+  retryLoop,
+  retryPolicy,
+} from '@faultline/render/toolkit';
+import { fallbackRule } from './fallback-policy.ts';
 import { type Admission, type HealthKey, HealthRegistry } from './health-registry.ts';
 
 /** One provider and model to try, with its own call and its own adapter. */
@@ -33,24 +42,19 @@ export interface Candidate<T> extends HealthKey {
   readonly contextWindow?: number | undefined;
 }
 
-export interface ChainRetryOptions {
-  /** Attempts per candidate, the first included. Default 2. */
-  readonly maxAttempts?: number | undefined;
-  /** Backoff base: attempt n waits up to `baseDelayMs * 2^(n-1)` (full jitter). Default 500. */
-  readonly baseDelayMs?: number | undefined;
-  /** Backoff ceiling. Default 30 000. */
-  readonly maxDelayMs?: number | undefined;
-  /** A Retry-After longer than this ends the candidate instead of being waited for. Default 60. */
-  readonly maxRetryAfterSeconds?: number | undefined;
-}
-
 export interface FallbackOptions {
   /** Shared health (cooldowns, breakers, budgets). Default: one registry for the whole process. */
   readonly registry?: HealthRegistry | undefined;
-  /** Turn table rows on or off (`{ content_policy: true, context_overflow: true }`); see `DEFAULT_FALLBACK_ON`. */
+  /**
+   * Turn rows of the taxonomy's fallback column on (`{ content_policy: true }`) or off
+   * (`{ rate_limit: false }`); a row that never moves on (`invalid_request` ...) cannot be turned on.
+   */
   readonly fallbackOn?: Partial<Record<FailureReason, boolean>> | undefined;
-  /** Retries on one candidate before moving on (transient failures only). `false`: one attempt each. */
-  readonly retry?: false | ChainRetryOptions | undefined;
+  /**
+   * Retries on one candidate before moving on: the same option, defaults and loop as
+   * `withClassifiedErrors` (3 attempts; docs/retries.md). `false`: one attempt each.
+   */
+  readonly retry?: boolean | RetryOptions | undefined;
   /** When only cooling keys are left, wait this long at most for the soonest. Default 10 000; 0 never waits. */
   readonly maxCooldownWaitMs?: number | undefined;
   /** The caller's abort: ends the chain at once and leaves untouched. */
@@ -63,8 +67,6 @@ export interface FallbackOptions {
   readonly family?: InferenceFamily | undefined;
   /** Waits (backoff, cooldown); tests pass one that advances a fake clock. Must reject on `signal`. */
   readonly sleep?: ((milliseconds: number, signal: AbortSignal | undefined) => Promise<void>) | undefined;
-  /** Jitter source, [0, 1). Default `Math.random`. */
-  readonly random?: (() => number) | undefined;
   /**
    * Called with each candidate's outcome as it is settled (a stream that fell back after output
    * learns here what the failed candidate had delivered). A throwing listener is ignored.
@@ -154,41 +156,38 @@ export function defaultHealthRegistry(): HealthRegistry {
   return processRegistry;
 }
 
-/** Waits; rejects with the signal's own reason (the caller's abort, untouched) when it fires. */
-async function sleep(milliseconds: number, signal: AbortSignal | undefined): Promise<void> {
-  try {
-    await wait(milliseconds, undefined, signal === undefined ? undefined : { signal });
-  } catch (error) {
-    throw signal?.aborted === true ? signal.reason : error;
-  }
-}
-
-function finite(value: unknown, fallback: number): number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : fallback;
-}
-
 interface Policy {
   readonly registry: HealthRegistry;
-  readonly maxAttempts: number;
-  readonly baseDelayMs: number;
-  readonly maxDelayMs: number;
-  readonly maxRetryAfterSeconds: number;
+  readonly retry: RetryPolicy | undefined;
   readonly maxCooldownWaitMs: number;
   readonly sleep: (milliseconds: number, signal: AbortSignal | undefined) => Promise<void>;
-  readonly random: () => number;
 }
 
-function policyOf(options: FallbackOptions): Policy {
-  const retry = options.retry === false ? { maxAttempts: 1 } : (options.retry ?? {});
+/** Checks a chain's options (a TypeError naming `scope`, before any call) and fills in the defaults. */
+function policyOf(options: FallbackOptions, scope: string): Policy {
+  if (options === null || typeof options !== 'object')
+    throw new TypeError(`${scope}: options must be an object (got ${String(options)})`);
+  const fallbackOn: unknown = options.fallbackOn;
+  if (fallbackOn !== undefined) {
+    if (fallbackOn === null || typeof fallbackOn !== 'object')
+      throw new TypeError(`${scope}: fallbackOn must be an object of reasons (got ${String(fallbackOn)})`);
+    for (const [reason, on] of Object.entries(fallbackOn)) {
+      if (typeof on !== 'boolean')
+        throw new TypeError(`${scope}: fallbackOn.${reason} must be a boolean (got ${String(on)})`);
+      const row = (TAXONOMY as Readonly<Record<string, { fallback: string } | undefined>>)[reason];
+      if (row === undefined) throw new TypeError(`${scope}: fallbackOn.${reason} is not a failure reason`);
+      if (on && row.fallback === 'no')
+        throw new TypeError(
+          `${scope}: fallbackOn.${reason} cannot be turned on: no other candidate can fix it`,
+        );
+    }
+  }
+  const wait = options.maxCooldownWaitMs;
   return {
     registry: options.registry ?? defaultHealthRegistry(),
-    maxAttempts: Math.max(1, Math.floor(finite(retry.maxAttempts, 2))),
-    baseDelayMs: finite(retry.baseDelayMs, 500),
-    maxDelayMs: finite(retry.maxDelayMs, 30_000),
-    maxRetryAfterSeconds: finite(retry.maxRetryAfterSeconds, 60),
-    maxCooldownWaitMs: finite(options.maxCooldownWaitMs, 10_000),
-    sleep: typeof options.sleep === 'function' ? options.sleep : sleep,
-    random: typeof options.random === 'function' ? options.random : Math.random,
+    retry: retryPolicy(options.retry, scope),
+    maxCooldownWaitMs: typeof wait === 'number' && Number.isFinite(wait) && wait >= 0 ? wait : 10_000,
+    sleep: typeof options.sleep === 'function' ? options.sleep : abortableSleep,
   };
 }
 
@@ -213,22 +212,23 @@ function retryable(classification: Classification, idempotent: boolean | undefin
   return classification.retryable || (idempotent === true && classification.category === 'ambiguous');
 }
 
+/** A candidate's credential as the chain compares them: another provider is another credential. */
+function credentialOf(candidate: HealthKey): string {
+  return `${candidate.provider}\u0000${candidate.credentialId ?? 'default'}`;
+}
+
 /**
  * The chain itself, for calls and streams alike: candidates in order, each admitted by the
- * registry (cooling and open keys are skipped), retried within its attempts and the key's budget,
- * left for the next when the table says so.
- *
- * The retry loop is this package's own, not withClassifiedErrors' (each attempt runs through the
- * candidate's withClassifiedErrors with its retries off): a retry here must ask the shared budget
- * and the key's cooldown and breaker before it is sent, and must not wait out a Retry-After when
- * another candidate can answer now; render's loop is per call and has no such hook.
+ * registry (cooling and open keys are skipped), retried through render's retry loop, whose hooks
+ * ask the key's budget before each wait and its breaker and cooldown after it, and left for the
+ * next as the taxonomy's fallback column says.
  */
 async function* runChain<T, C>(
   candidates: readonly Candidate<T>[],
   options: FallbackOptions,
+  policy: Policy,
   attempt: Attempt<T, C>,
 ): AsyncGenerator<C, T, undefined> {
-  const policy = policyOf(options);
   const { registry } = policy;
   const signal = options.signal;
   const outcomes: Array<CandidateOutcome | undefined> = candidates.map(() => undefined);
@@ -238,7 +238,7 @@ async function* runChain<T, C>(
   let ended = false;
   // Constraints a failure puts on the candidates after it.
   let minContextWindow: number | undefined;
-  let avoidCredential: string | undefined;
+  const rejectedCredentials = new Set<string>();
   let outputSeen = false;
 
   const settle = (index: number, outcome: CandidateOutcome) => {
@@ -261,7 +261,7 @@ async function* runChain<T, C>(
     ...(candidate.credentialId === undefined ? {} : { credentialId: candidate.credentialId }),
   });
 
-  /** Calls one admitted candidate until it succeeds, or gives up on it. Returns true on success. */
+  /** Calls one admitted candidate, with its retries, until it succeeds or is given up on. */
   async function* tryCandidate(
     index: number,
     firstAdmission: Admission,
@@ -273,17 +273,23 @@ async function* runChain<T, C>(
     const waitsMs = initialWaits;
     let admission = firstAdmission;
     let retryStopped: RetryStop | undefined;
-    let delivered = 0;
-    for (let number = 1; ; number++) {
-      const context: AttemptContext = { signal, attempt: number };
+    let made = 0;
+    let deliveredOutput: DeliveredOutput | undefined;
+    let outputDelivered = false;
+
+    /** One attempt; a failure is recorded with the registry and thrown classified, for the loop. */
+    async function* once({ attempt: number }: RetryState): AsyncGenerator<C, T, undefined> {
+      made = number;
+      let delivered = 0;
       let error: FaultlineError;
       const generator = attempt(
         {
           ...candidate,
-          // Each attempt through the adapter's own guard, retries off: this loop decides them.
+          // Each attempt through the adapter's own guard, retries off: the chain's loop decides them.
           call: (attemptContext) =>
             guard(() => candidate.call(attemptContext), {
               signal,
+              retry: false,
               model: candidate.model,
               ...(candidate.withClassifiedErrors === undefined
                 ? { provider: candidate.provider, extractors: candidate.extractors }
@@ -293,7 +299,7 @@ async function* runChain<T, C>(
               ...(options.idempotent === undefined ? {} : { idempotent: options.idempotent }),
             }),
         },
-        context,
+        { signal, attempt: number },
       );
       let finished = false;
       try {
@@ -302,14 +308,7 @@ async function* runChain<T, C>(
           if (step.done === true) {
             finished = true;
             await registry.recordSuccess(key, admission);
-            settle(index, {
-              ...base(candidate),
-              status: 'succeeded',
-              attempts: number,
-              waitsMs,
-              ...(admission.kind === 'probe' ? { probe: true } : {}),
-            });
-            return { ok: true, value: step.value };
+            return step.value;
           }
           delivered++;
           yield step.value;
@@ -342,94 +341,104 @@ async function* runChain<T, C>(
           await registry.release(key, admission);
         }
       }
-      const classification = error.classification;
-      await registry.recordFailure(key, classification, admission);
-      lastError = error;
-      lastIndex = index;
-      const deliveredOutput =
-        delivered > 0 ? (error.delivered ?? { chunks: delivered, characters: 0 }) : undefined;
+      await registry.recordFailure(key, error.classification, admission);
+      deliveredOutput = delivered > 0 ? (error.delivered ?? { chunks: delivered, characters: 0 }) : undefined;
       // Output is what a guard measured (characters); a stream without a guard's measure counts
       // chunks. Chunks without output (a `message_start`, a role delta) do not stop a fallback.
-      const outputDelivered =
+      outputDelivered =
         deliveredOutput !== undefined &&
         (error.delivered !== undefined ? deliveredOutput.characters > 0 : deliveredOutput.chunks > 0);
       if (outputDelivered) outputSeen = true;
-      const fail = () => {
-        settle(index, {
-          ...base(candidate),
-          status: 'failed',
-          attempts: number,
-          waitsMs,
-          report: error.toErrorReport(),
-          ...(retryStopped === undefined ? {} : { retryStopped }),
-          ...(deliveredOutput === undefined ? {} : { delivered: deliveredOutput }),
-          ...(admission.kind === 'probe' ? { probe: true } : {}),
-        });
-        return { ok: false } as const;
-      };
-      if (!retryable(classification, options.idempotent) || number >= policy.maxAttempts) return fail();
-      if (outputDelivered) {
-        retryStopped = 'output_delivered';
-        return fail();
-      }
-      const waitSeconds = classification.retryAfterSeconds;
-      // The provider asked for a wait: the key now cools for everyone; another candidate answers now.
-      if (waitSeconds !== undefined && candidates.some((_, later) => later > index && usable(later))) {
-        retryStopped = 'key_cooling';
-        return fail();
-      }
-      if (waitSeconds !== undefined && waitSeconds > policy.maxRetryAfterSeconds) {
-        retryStopped = 'retry_after_over_cap';
-        return fail();
-      }
-      if (!(await registry.tryRetry(key))) {
-        retryStopped = 'retry_budget';
-        return fail();
-      }
-      const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (number - 1));
-      const jitter = Math.min(Math.max(policy.random(), 0), 1);
-      const delayMs = Math.max(Math.floor(jitter * ceiling), Math.ceil((waitSeconds ?? 0) * 1000));
-      waitsMs.push(delayMs);
-      try {
-        await policy.sleep(delayMs, signal);
-      } catch (thrown) {
-        throw new CallerAbort(thrown);
-      }
-      // Another call may have opened the breaker meanwhile; our own Retry-After is over.
-      const next = await registry.admit(key);
-      if (next.kind === 'open') {
-        retryStopped = 'breaker_open';
-        return fail();
-      }
-      if (next.kind === 'cooling' && next.waitMs > 0) {
-        retryStopped = 'key_cooling';
-        return fail();
-      }
-      admission = next;
+      throw error;
     }
+
+    let value: T;
+    try {
+      value = yield* retryLoop(once, {
+        policy: policy.retry,
+        signal,
+        idempotent: options.idempotent,
+        sleep: policy.sleep,
+        shouldRetry: async ({ error }) => {
+          if (outputDelivered) retryStopped = 'output_delivered';
+          // The provider asked for a wait: the key now cools for everyone; another candidate answers now.
+          else if (
+            error.classification.retryAfterSeconds !== undefined &&
+            candidates.some((_, later) => later > index && skipReason(later) === undefined)
+          )
+            retryStopped = 'key_cooling';
+          else if (!(await registry.tryRetry(key))) retryStopped = 'retry_budget';
+          return retryStopped === undefined;
+        },
+        beforeRetry: async ({ delayMs }) => {
+          waitsMs.push(delayMs);
+          // Another call may have opened the breaker or cooled the key meanwhile; our own wait is over.
+          const next = await registry.admit(key);
+          if (next.kind === 'open') retryStopped = 'breaker_open';
+          else if (next.kind === 'cooling' && next.waitMs > 0) retryStopped = 'key_cooling';
+          else admission = next;
+          return retryStopped === undefined;
+        },
+      });
+    } catch (thrown) {
+      // The caller's abort (in a call or a wait) leaves the chain untouched.
+      if (!FaultlineError.isInstance(thrown)) throw thrown;
+      const error = thrown;
+      lastError = error;
+      lastIndex = index;
+      // A retryable failure the loop gave up on short of its attempts, with no hook refusing: its
+      // Retry-After was over the cap.
+      if (
+        retryStopped === undefined &&
+        made < (policy.retry?.maxAttempts ?? 1) &&
+        retryable(error.classification, options.idempotent)
+      )
+        retryStopped = 'retry_after_over_cap';
+      settle(index, {
+        ...base(candidate),
+        status: 'failed',
+        attempts: made,
+        waitsMs,
+        report: error.toErrorReport(),
+        ...(retryStopped === undefined ? {} : { retryStopped }),
+        ...(deliveredOutput === undefined ? {} : { delivered: deliveredOutput }),
+        ...(admission.kind === 'probe' ? { probe: true } : {}),
+      });
+      return { ok: false };
+    }
+    settle(index, {
+      ...base(candidate),
+      status: 'succeeded',
+      attempts: made,
+      waitsMs,
+      ...(admission.kind === 'probe' ? { probe: true } : {}),
+    });
+    return { ok: true, value };
   }
 
-  /** Whether a later candidate may still be called given the constraints so far. */
-  function usable(index: number): boolean {
+  /** Why a later candidate may not be called given the constraints so far (undefined: it may). */
+  function skipReason(index: number): SkipReason | undefined {
     const candidate = candidates[index] as Candidate<T>;
-    if (minContextWindow !== undefined && !((candidate.contextWindow ?? 0) > minContextWindow)) return false;
-    if (avoidCredential !== undefined && candidate.credentialId === avoidCredential) return false;
-    return true;
+    if (minContextWindow !== undefined && !((candidate.contextWindow ?? 0) > minContextWindow))
+      return 'smaller_context_window';
+    if (rejectedCredentials.has(credentialOf(candidate))) return 'same_credential';
+    return undefined;
   }
 
-  /** After a failure: may the chain go on, and under which constraint? */
+  /** After a failure: may the chain go on (the taxonomy's fallback column), and under which constraint? */
   function decide(index: number): boolean {
     const error = lastError;
     if (error === undefined) return true;
     const candidate = candidates[index] as Candidate<T>;
-    const reason = error.classification.reason;
     if (outputSeen && options.fallbackAfterOutput !== true) return false;
-    if (!fallsBack(reason, options.fallbackOn)) return false;
-    if (reason === 'context_overflow') {
+    const rule = fallbackRule(error.classification.reason, options.fallbackOn);
+    if (rule === 'no') return false;
+    if (rule === 'larger_window') {
+      // Without the failed candidate's window there is nothing to compare a larger one with.
       if (candidate.contextWindow === undefined) return false;
       minContextWindow = Math.max(minContextWindow ?? 0, candidate.contextWindow);
     }
-    if (reason === 'auth') avoidCredential = candidate.credentialId ?? 'default';
+    if (rule === 'other_credential') rejectedCredentials.add(credentialOf(candidate));
     return true;
   }
 
@@ -446,14 +455,9 @@ async function* runChain<T, C>(
         });
         continue;
       }
-      if (!usable(index)) {
-        settle(index, {
-          ...base(candidate),
-          status: 'skipped',
-          skipped: minContextWindow !== undefined ? 'smaller_context_window' : 'same_credential',
-          attempts: 0,
-          waitsMs: [],
-        });
+      const skipped = skipReason(index);
+      if (skipped !== undefined) {
+        settle(index, { ...base(candidate), status: 'skipped', skipped, attempts: 0, waitsMs: [] });
         continue;
       }
       const admission = await registry.admit(keyOf(candidate));
@@ -476,7 +480,7 @@ async function* runChain<T, C>(
     // Only cooling keys left: wait for the soonest when within the cap, then try it once more.
     if (!ended && deferred.length > 0) {
       const soonest = deferred.reduce((best, entry) => (entry.waitMs < best.waitMs ? entry : best));
-      if (soonest.waitMs <= policy.maxCooldownWaitMs && usable(soonest.index)) {
+      if (soonest.waitMs <= policy.maxCooldownWaitMs && skipReason(soonest.index) === undefined) {
         try {
           await policy.sleep(soonest.waitMs, signal);
         } catch (thrown) {
@@ -551,7 +555,7 @@ function chainError<T>(
 
 /**
  * Runs `candidates` in order until one succeeds. Each candidate's call runs through its adapter's
- * `withClassifiedErrors`; a failure moves on as DESIGN's table says (`DEFAULT_FALLBACK_ON`), a
+ * `withClassifiedErrors`; a failure moves on as the taxonomy's fallback column says (`TAXONOMY[reason].fallback`, `fallbackOn`), a
  * cooling or open key is skipped, the caller's abort ends the chain untouched. When all fail, a
  * `FallbackChainError` carries the last classification and every candidate's outcome.
  */
@@ -559,8 +563,9 @@ export async function runWithFallback<T>(
   candidates: readonly Candidate<T>[],
   options: FallbackOptions = {},
 ): Promise<T> {
+  const policy = policyOf(options, 'runWithFallback');
   // biome-ignore lint/correctness/useYield: the chain runs calls and streams alike; a call yields no chunk.
-  const chain = runChain<T, never>(candidates, options, async function* (candidate, context) {
+  const chain = runChain<T, never>(candidates, options, policy, async function* (candidate, context) {
     return await candidate.call(context);
   });
   for (;;) {
@@ -581,9 +586,10 @@ export function streamWithFallback<S extends AsyncIterable<unknown>>(
   options: FallbackOptions = {},
 ): AsyncIterable<S extends AsyncIterable<infer C> ? C : never> {
   type Chunk = S extends AsyncIterable<infer C> ? C : never;
+  const policy = policyOf(options, 'streamWithFallback');
   return {
     [Symbol.asyncIterator]() {
-      const generator = runChain<S, Chunk>(candidates, options, async function* (candidate, context) {
+      const generator = runChain<S, Chunk>(candidates, options, policy, async function* (candidate, context) {
         const stream = await candidate.call(context);
         for await (const chunk of stream) yield chunk as Chunk;
         return stream;

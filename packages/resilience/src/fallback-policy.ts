@@ -1,51 +1,18 @@
-import type { FailureReason } from '@faultline/classify';
+import { type FailureReason, TAXONOMY, type TaxonomyRow } from '@faultline/classify';
 
 /**
- * DESIGN's "Acting across calls" table: which reasons move a chain on to its next candidate.
- * `true`: by default. `false`: opt-in through `fallbackOn`. Reasons in `NEVER_FALL_BACK` cannot be
- * turned on: no other model can fix a malformed request or our own bug.
+ * What a failure asks of the next candidate: move on (`yes`), move on only to a candidate whose
+ * context window is larger (`larger_window`) or that holds another credential or provider
+ * (`other_credential`), or stop (`no`). Read from the taxonomy's fallback column (DESIGN's "Acting
+ * across calls"), with the caller's `fallbackOn` turning an `opt_in` row on or any row off.
  */
-export const DEFAULT_FALLBACK_ON: Readonly<Record<FailureReason, boolean>> = Object.freeze({
-  quota: true,
-  billing: true,
-  model_not_found: true,
-  permission: true,
-  rate_limit: true,
-  overloaded: true,
-  server_error: true,
-  timeout: true,
-  connection: true,
-  interrupted: true,
-  // Opt-in: another provider may accept what this one refused.
-  content_policy: false,
-  // Opt-in, and only to a candidate that declares a larger context window.
-  context_overflow: false,
-  // Opt-in, and only to a candidate with another credential: an auth failure on a shared credential
-  // fails the same way everywhere.
-  auth: false,
-  invalid_request: false,
-  unsupported_media: false,
-  endpoint: false,
-  not_found: false,
-  local_bug: false,
-  // The caller's own abort ends the chain (it is re-thrown untouched before any candidate moves on).
-  cancelled: false,
-  unknown: false,
-});
-
-/** Reasons that never fall back, whatever `fallbackOn` says. */
-export const NEVER_FALL_BACK: ReadonlySet<FailureReason> = new Set<FailureReason>([
-  'invalid_request',
-  'unsupported_media',
-  'local_bug',
-]);
-
-/** Whether `reason` moves the chain on, given the caller's overrides. */
-export function fallsBack(
+export function fallbackRule(
   reason: FailureReason,
-  overrides: Partial<Record<FailureReason, boolean>> | undefined,
-): boolean {
-  if (NEVER_FALL_BACK.has(reason)) return false;
-  const override = overrides?.[reason];
-  return typeof override === 'boolean' ? override : (DEFAULT_FALLBACK_ON[reason] ?? false);
+  fallbackOn: Partial<Record<FailureReason, boolean>> | undefined,
+): Exclude<TaxonomyRow['fallback'], 'opt_in'> {
+  const rule = TAXONOMY[reason]?.fallback ?? 'no';
+  const override = fallbackOn?.[reason];
+  if (rule === 'no' || override === false) return 'no';
+  if (rule === 'opt_in') return override === true ? 'yes' : 'no';
+  return rule;
 }

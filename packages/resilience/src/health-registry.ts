@@ -1,4 +1,4 @@
-import type { Classification, FailureReason } from '@faultline/classify';
+import { type Classification, type FailureReason, TAXONOMY } from '@faultline/classify';
 import { type HealthStore, MemoryHealthStore } from './health-store.ts';
 
 /**
@@ -50,6 +50,8 @@ export type HealthEvent =
       readonly afterProbe: boolean;
     }
   | { readonly type: 'breaker-closed'; readonly key: HealthKey }
+  /** The provider refused this key (`auth`, `permission`): a person must fix it; chains move to another. */
+  | { readonly type: 'credential-rejected'; readonly key: HealthKey; readonly reason: FailureReason }
   | { readonly type: 'retry-budget-exhausted'; readonly key: HealthKey };
 
 export interface HealthRegistryOptions {
@@ -233,6 +235,8 @@ export class HealthRegistry {
       await this.release(key, admission);
       return;
     }
+    if (TAXONOMY[classification.reason]?.fallback === 'other_credential')
+      this.#emit({ type: 'credential-rejected', key, reason: classification.reason });
     const wait = classification.retryAfterSeconds;
     if (typeof wait === 'number' && wait > 0) await this.cool(key, wait * 1000, classification.reason);
     else if (classification.category === 'capacity' && this.#capacityCooldownMs > 0)

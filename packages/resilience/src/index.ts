@@ -1,7 +1,6 @@
 export {
   type Candidate,
   type CandidateOutcome,
-  type ChainRetryOptions,
   defaultHealthRegistry,
   FallbackChainError,
   type FallbackChainErrorOptions,
@@ -11,7 +10,7 @@ export {
   type SkipReason,
   streamWithFallback,
 } from './fallback-chain.ts';
-export { DEFAULT_FALLBACK_ON, fallsBack, NEVER_FALL_BACK } from './fallback-policy.ts';
+export { fallbackRule } from './fallback-policy.ts';
 export {
   type Admission,
   BREAKER_REASONS,

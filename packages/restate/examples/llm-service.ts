@@ -14,11 +14,14 @@ export function llmService(openai: OpenAI) {
           ctx,
           'chat',
           async () => {
-            const completion = await withClassifiedErrors(({ signal }) =>
-              openai.chat.completions.create(
-                { model: 'gpt-4o-mini', messages: [{ role: 'user', content: prompt }] },
-                { signal },
-              ),
+            // Restate retries the run: faultline's own retries off, or the attempts multiply.
+            const completion = await withClassifiedErrors(
+              ({ signal }) =>
+                openai.chat.completions.create(
+                  { model: 'gpt-4o-mini', messages: [{ role: 'user', content: prompt }] },
+                  { signal },
+                ),
+              { retry: false },
             );
             return completion.choices[0]?.message.content ?? '';
           },

@@ -81,7 +81,8 @@ function chat(scenarioId: string) {
         { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Say hello' }] },
         { signal },
       ),
-    { model: 'gpt-4o-mini' },
+    // Restate retries the run: faultline's own retries off, as the bridge's docs say.
+    { model: 'gpt-4o-mini', retry: false },
   );
 }
 

@@ -175,7 +175,11 @@ export const ENTRY_POINTS: readonly EntryPoint[] = [
   {
     name: 'withClassifiedErrors',
     call: (value) =>
-      classifiedRejection(withClassifiedErrors(throwing(value), { extractors: [] }), 'withClassifiedErrors'),
+      // Retries off: the entry below covers the retry loop without its waits.
+      classifiedRejection(
+        withClassifiedErrors(throwing(value), { extractors: [], retry: false }),
+        'withClassifiedErrors',
+      ),
   },
   {
     name: 'withClassifiedErrors with retry and a signal',
@@ -198,7 +202,7 @@ export const ENTRY_POINTS: readonly EntryPoint[] = [
           () => {
             throw value;
           },
-          { extractors: [] },
+          { extractors: [], retry: false },
         ),
         'withClassifiedErrors (sync throw)',
       ),
