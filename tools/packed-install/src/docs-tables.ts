@@ -184,6 +184,16 @@ export const WAIT_KIND_MEANING: Readonly<Record<WaitKind, string>> = {
   provider_wait: 'a wait the provider gave on a failure no retry can fix: shown, not acted on',
 };
 
+/** The taxonomy's fallback column, in words: whether a fallback chain moves to its next candidate. */
+export const FALLBACK_MEANING: Readonly<Record<TaxonomyRow['fallback'], string>> = {
+  yes: "yes (a transient failure after this candidate's retries; `interrupted` only before output was delivered, unless you opt in)",
+  larger_window: 'only to a candidate whose context window is larger; none larger: the chain ends at once',
+  other_credential:
+    'only to a candidate with another credential or provider, with a loud event (a person must still fix the key)',
+  opt_in: 'only when you opt in (another provider may accept it)',
+  no: 'no: no other candidate would do better',
+};
+
 function meaningList(values: readonly string[], meaning: Readonly<Record<string, string>>): string {
   return `${values.map((value) => `- \`${value}\`: ${meaning[value]}`).join('\n')}\n`;
 }
@@ -238,6 +248,7 @@ ${row.advice}
 | next step | \`${row.nextStep}\`: ${NEXT_STEP_MEANING[row.nextStep]} |
 | user action | \`${row.userAction}\`: ${USER_ACTION_MEANING[row.userAction]} |
 | recoveries | ${recoveriesOf(row)} |
+| next candidate in a fallback chain | ${FALLBACK_MEANING[row.fallback]} |
 | HTTP status to your clients | ${row.httpStatus} |
 
 ## What the providers say
