@@ -115,25 +115,35 @@ function applyOverride(
   retryAfterSeconds: number | undefined,
   idempotent: boolean | undefined,
 ): ClassificationType {
-  let result: ReturnType<ClassificationOverrideFunction>;
   try {
     const entry = overrideFor(override, builtIn.decidedBy.rule);
-    result = typeof entry === 'function' ? entry(metadata, builtIn) : entry;
+    const result = typeof entry === 'function' ? entry(metadata, builtIn) : entry;
+    return overridden(result, builtIn, retryAfterSeconds, idempotent) ?? builtIn;
   } catch {
+    // The override threw, or its answer did while it was read: the built-in result stands.
     return builtIn;
   }
-  if (result === undefined || result === null) return builtIn;
+}
+
+/** The classification an override's answer gives, or `undefined` when the answer is not valid. */
+function overridden(
+  result: ReturnType<ClassificationOverrideFunction>,
+  builtIn: ClassificationType,
+  retryAfterSeconds: number | undefined,
+  idempotent: boolean | undefined,
+): ClassificationType | undefined {
+  if (result === undefined || result === null) return undefined;
   // The rule that decided stays on record: the override changed its verdict, not its evidence.
   const decidedBy = builtIn.decidedBy;
   if (typeof result === 'string') {
     const reason = FailureReason.safeParse(result);
-    if (!reason.success) return builtIn;
+    if (!reason.success) return undefined;
     return {
       ...classificationFor(reason.data, { retryAfterSeconds, idempotent, decidedBy }),
       overridden: true,
     };
   }
-  if (typeof result !== 'object') return builtIn;
+  if (typeof result !== 'object') return undefined;
   const base =
     typeof result.reason === 'string' &&
     FailureReason.safeParse(result.reason).success &&
@@ -141,7 +151,7 @@ function applyOverride(
       ? classificationFor(result.reason, { retryAfterSeconds, idempotent, decidedBy })
       : builtIn;
   const merged = Classification.safeParse({ ...base, ...result, overridden: true });
-  return merged.success ? merged.data : builtIn;
+  return merged.success ? merged.data : undefined;
 }
 
 /** What `explainClassification` returns: the classification, and what the rule table read. */
