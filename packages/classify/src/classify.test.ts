@@ -7,7 +7,7 @@ import { createServer as createHttpServer, request as httpRequest } from 'node:h
 import { createServer as createNetServer, type Server } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { secondsOf } from './features.ts';
+import { evidenceOf, MAY_HOLD_SECRET, SECRETS, secondsOf } from './features.ts';
 import {
   type Classification,
   classify,
@@ -1010,6 +1010,27 @@ describe('an extractor that crashes', () => {
       nextStep: 'report_bug',
       retryable: false,
     });
+  });
+});
+
+describe('evidence scrubbing', () => {
+  it('runs the secret patterns wherever one of them could match (the pre-test misses none)', () => {
+    // Lower-case text made from each pattern (fast-check generates no lookarounds or `\b`: dropped).
+    const fromPatterns = SECRETS.map(([pattern]) =>
+      fc.stringMatching(new RegExp(pattern.source.replace(/\\b|\(\?<?[=!][^)]*\)/g, ''))),
+    );
+    const around = fc.string({ maxLength: 6 });
+    fc.assert(
+      fc.property(around, fc.oneof(...fromPatterns), around, (before, secret, after) => {
+        const text = `${before}${secret}${after}`;
+        if (
+          SECRETS.some(([pattern]) => new RegExp(pattern.source, pattern.flags.replace('g', '')).test(text))
+        )
+          expect(MAY_HOLD_SECRET.test(text), text).toBe(true);
+      }),
+      { numRuns: 5_000 },
+    );
+    expect(evidenceOf('rejected: hf-abcdefgh1234')).toBe('rejected: [redacted]');
   });
 });
 

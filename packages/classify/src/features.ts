@@ -112,9 +112,9 @@ export class Features {
   get text(): string {
     if (this.textCache === undefined) {
       const { metadata } = this;
-      const prose = metadata.message.slice(0, MAX_READ_LENGTH).replace(URL, ' ');
+      const prose = metadata.message.slice(0, MAX_READ_LENGTH);
       this.textCache =
-        `${prose} ${metadata.providerCode ?? ''} ${metadata.providerType ?? ''} ${metadata.sdkErrorType ?? ''}`.toLowerCase();
+        `${prose.includes('://') ? prose.replace(URL, ' ') : prose} ${metadata.providerCode ?? ''} ${metadata.providerType ?? ''} ${metadata.sdkErrorType ?? ''}`.toLowerCase();
     }
     return this.textCache;
   }
@@ -230,7 +230,7 @@ export function secondsOf(lower: string): number | undefined {
  * again with its full list before anything leaves the process; this is the first line (classify
  * does not depend on render, which sits above it).
  */
-const SECRETS: ReadonlyArray<readonly [RegExp, string]> = [
+export const SECRETS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(bearer|basic)\s+\S+/gi, '$1 [redacted]'],
   [
     /\b((?:x-)?(?:api[_-]?key|apikey|access[_-]?token|token|secret|password|authorization|key)\s*[:=]\s*['"]?)[^\s'",;}]+/gi,
@@ -247,6 +247,14 @@ const SECRETS: ReadonlyArray<readonly [RegExp, string]> = [
 ];
 
 /**
+ * What every pattern of SECRETS needs somewhere in the text (keep the two lists in step): most
+ * evidence ("per minute", "status 429", a quota id) has none of it, and then the nine replaces
+ * are not run.
+ */
+export const MAY_HOLD_SECRET =
+  /bearer|basic|key|token|secret|password|authori|sk[-_]|gsk|xai|hf[-_]|pk[-_]|rk[-_]|aiza|akia|asia|org|proj|user|acct|ws[-_]|@|consumer|account|\w{20}/i;
+
+/**
  * A bounded, scrubbed piece of evidence: at most `MAX_EVIDENCE_LENGTH` characters, whitespace
  * collapsed, keys, tokens and account or organisation identifiers replaced.
  */
@@ -255,6 +263,7 @@ export function evidenceOf(text: string): string {
     .slice(0, 4 * MAX_EVIDENCE_LENGTH)
     .replace(/\s+/g, ' ')
     .trim();
-  for (const [pattern, replacement] of SECRETS) result = result.replace(pattern, replacement);
+  if (MAY_HOLD_SECRET.test(result))
+    for (const [pattern, replacement] of SECRETS) result = result.replace(pattern, replacement);
   return result.length > MAX_EVIDENCE_LENGTH ? `${result.slice(0, MAX_EVIDENCE_LENGTH - 1)}…` : result;
 }
