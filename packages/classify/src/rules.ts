@@ -23,10 +23,7 @@ export interface RuleInput {
   readonly accountStatus: boolean;
 }
 
-/**
- * The input of every rule for `metadata` (normalised) and its `features`: classify's, and the one
- * rules.test.ts checks the gates with.
- */
+/** The input of every rule for `metadata` (normalised) and its `features`. */
 export function ruleInputOf(metadata: ProviderErrorMetadata, features: Features): RuleInput {
   const { origin } = metadata;
   const status = metadata.statusCode;
