@@ -6,7 +6,8 @@
 import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import { createServer as createNetServer, type Server } from 'node:net';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { evidenceOf, MAY_HOLD_SECRET, SECRETS, secondsOf } from './features.ts';
 import {
   type Classification,
   classify,
@@ -25,6 +26,7 @@ import {
   signalAbortOrigin,
   waitFromText,
 } from './toolkit.ts';
+import { THROTTLE } from './vocabulary.ts';
 
 type Hint = 'rotateCredential' | 'fallback' | 'compress';
 
@@ -959,6 +961,16 @@ describe('Retry-After parsing', () => {
     expect(waitFromText('Please retry after 60 seconds')).toBe(60);
     expect(waitFromText('no wait here')).toBeUndefined();
   });
+  it('adds up every amount with a unit, and passes over a number with no word after it whole', () => {
+    expect(waitFromText('Try again in 2h 14m.')).toBe(8040);
+    expect(waitFromText('Retry in 26.028202s')).toBe(26.028202);
+    expect(waitFromText('Retry in 1 minute and 30 SECONDS')).toBe(90);
+    // The words the vocabulary found, read: "1.2" has no unit, so the reading goes on after it,
+    // at "3ms" (not at "2.3ms"); a word that is not a unit adds nothing.
+    expect(secondsOf('1.2.3ms')).toBe(0.003);
+    expect(secondsOf('5 days or 7s')).toBe(7);
+    expect(secondsOf('5 days')).toBeUndefined();
+  });
   it('a 429 takes the wait from its text when no header gave one', () => {
     expect(classify(http(429, 'Rate limit reached. Please try again in 20s.')).retryAfterSeconds).toBe(20);
   });
@@ -998,6 +1010,66 @@ describe('an extractor that crashes', () => {
       nextStep: 'report_bug',
       retryable: false,
     });
+  });
+});
+
+describe('evidence scrubbing', () => {
+  it('runs the secret patterns wherever one of them could match (the pre-test misses none)', () => {
+    // Lower-case text made from each pattern (fast-check generates no lookarounds or `\b`: dropped).
+    const fromPatterns = SECRETS.map(([pattern]) =>
+      fc.stringMatching(new RegExp(pattern.source.replace(/\\b|\(\?<?[=!][^)]*\)/g, ''))),
+    );
+    const around = fc.string({ maxLength: 6 });
+    fc.assert(
+      fc.property(around, fc.oneof(...fromPatterns), around, (before, secret, after) => {
+        const text = `${before}${secret}${after}`;
+        if (
+          SECRETS.some(([pattern]) => new RegExp(pattern.source, pattern.flags.replace('g', '')).test(text))
+        )
+          expect(MAY_HOLD_SECRET.test(text), text).toBe(true);
+      }),
+      { numRuns: 5_000 },
+    );
+    expect(evidenceOf('rejected: hf-abcdefgh1234')).toBe('rejected: [redacted]');
+  });
+});
+
+describe('a rule of the table that crashes', () => {
+  it('is reported to onExtractorCrash listeners with its id and reads as local_bug, never unknown', () => {
+    // The throttle vocabulary's search fails (as a regex engine's can, with a RangeError): the
+    // first rule that reads it crashes. The rules themselves are not touched.
+    const failure = new RangeError('Maximum call stack size exceeded');
+    const search = vi.spyOn(THROTTLE, 'find').mockImplementation(() => {
+      throw failure;
+    });
+    const seen: unknown[] = [];
+    const stop = onExtractorCrash((crash) => seen.push(crash));
+    let result: Classification;
+    try {
+      result = classify(http(429, 'Rate limit reached for requests'));
+    } finally {
+      stop();
+      search.mockRestore();
+    }
+    // The repository's test setup records every crash and fails the test unless it is taken.
+    const recorded = (globalThis as Record<symbol, unknown[] | undefined>)[
+      Symbol.for('faultline.extractorCrashes')
+    ];
+    const crash = { provider: 'test', thrown: failure, rule: 'throttle_vocabulary' };
+    expect(recorded?.splice(0)).toEqual([crash]);
+    expect(seen).toEqual([crash]);
+    expect(result).toMatchObject({
+      reason: 'local_bug',
+      retryable: false,
+      nextStep: 'report_bug',
+      userAction: {
+        kind: 'contact_support',
+        detail: expect.stringContaining('classify rule throttle_vocabulary failed'),
+      },
+      decidedBy: { rule: 'throttle_vocabulary', evidence: 'rule throttle_vocabulary threw' },
+    });
+    // With the vocabulary working again, the same failure is a rate limit.
+    expect(classify(http(429, 'Rate limit reached for requests')).reason).toBe('rate_limit');
   });
 });
 

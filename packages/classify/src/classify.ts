@@ -1,15 +1,18 @@
-import { Classification, FailureOrigin, FailureReason, NetworkPhase, SdkCondition } from './checks.ts';
-import { evidenceOf, type FeatureName, Features, secondsOf } from './features.ts';
+import { reportCrash } from './extractor.ts';
+import { evidenceOf, type FeatureName, Features, MAX_READ_LENGTH, secondsOf } from './features.ts';
 import { safeGet } from './read.ts';
-import { type Rule, ruleInputOf, type Verdict, walkOn } from './rules.ts';
-import type {
-  Classification as ClassificationType,
-  DecidedBy,
-  FailureReason as FailureReasonType,
-  ProviderErrorMetadata,
-  RuleId,
+import { RULES, type Rule, ruleInputOf, type Verdict } from './rules.ts';
+import {
+  Classification,
+  type Classification as ClassificationType,
+  type DecidedBy,
+  FailureReason,
+  type FailureReason as FailureReasonType,
+  type ProviderErrorMetadata,
+  type RuleId,
 } from './schemas.ts';
-import { TAXONOMY, type TaxonomyRow } from './taxonomy.ts';
+import { TAXONOMY } from './taxonomy.ts';
+import { FAILURE_ORIGINS, NETWORK_PHASES, SDK_CONDITIONS } from './values.ts';
 import { WAIT_IN_WORDS } from './vocabulary.ts';
 
 /** A 429 whose wait is longer than this is a spent allowance, not a rate limit. */
@@ -58,65 +61,36 @@ export function classificationFor(
     callerAborted?: boolean | undefined;
     /** The rule that decided; `assigned` when the reason was given directly. */
     decidedBy?: DecidedBy | undefined;
+    /** The user action is `contact_support` (an account block), whatever the row says. */
+    contactSupport?: boolean | undefined;
   } = {},
 ): ClassificationType {
-  return classificationOf(
-    TAXONOMY[reason],
-    reason,
-    extras.retryAfterSeconds,
-    extras.userActionDetail,
-    extras.idempotent === true,
-    extras.callerAborted === true,
-    extras.decidedBy ?? { rule: 'assigned' },
-    false,
-  );
-}
-
-/**
- * `classificationFor`, its extras passed one by one (classify builds no extras object) and the
- * user action `contact_support` when `contactSupport`. A fresh object every call: the caller owns it.
- */
-function classificationOf(
-  row: TaxonomyRow,
-  reason: FailureReasonType,
-  retryAfterSeconds: number | undefined,
-  userActionDetail: string | undefined,
-  idempotent: boolean,
-  callerAborted: boolean,
-  decidedBy: DecidedBy,
-  contactSupport: boolean,
-): ClassificationType {
-  const retryable = row.retryable || (row.category === 'ambiguous' && idempotent);
-  const { recovery } = row;
+  const row = TAXONOMY[reason];
+  const retryable = row.retryable || (row.category === 'ambiguous' && extras.idempotent === true);
   const classification: ClassificationType = {
     category: row.category,
     reason,
     retryable,
-    userAction: contactSupport
-      ? { kind: 'contact_support', detail: userActionDetail }
-      : { kind: row.userAction, detail: userActionDetail ?? row.advice },
-    // The three hints written out (a spread of the row's is a generic copy).
-    recovery: {
-      rotateCredential: recovery.rotateCredential,
-      fallback: recovery.fallback,
-      compress: recovery.compress,
-    },
+    userAction:
+      extras.contactSupport === true
+        ? { kind: 'contact_support', detail: extras.userActionDetail }
+        : { kind: row.userAction, detail: extras.userActionDetail ?? row.advice },
+    recovery: { ...row.recovery },
     domain: row.domain,
     httpStatus: row.httpStatus,
     // An ambiguous failure the caller declared idempotent is simply retryable.
     nextStep: retryable && row.nextStep === 'retry_if_idempotent' ? 'retry' : row.nextStep,
-    callerAborted,
+    callerAborted: extras.callerAborted === true,
     overridden: false,
-    decidedBy,
+    decidedBy: extras.decidedBy ?? { rule: 'assigned' },
   };
-  if (retryAfterSeconds !== undefined) classification.retryAfterSeconds = retryAfterSeconds;
+  if (extras.retryAfterSeconds !== undefined) classification.retryAfterSeconds = extras.retryAfterSeconds;
   return classification;
 }
 
 /** The wait a provider states in words ("Please try again in 20s", "in 2h 14m"), in seconds. */
 export function waitFromText(text: string): number | undefined {
-  const words = WAIT_IN_WORDS.find(text.slice(0, 8192).toLowerCase());
-  // A piece of the lower-cased text.
+  const words = WAIT_IN_WORDS.find(text.slice(0, MAX_READ_LENGTH).toLowerCase());
   return words === undefined ? undefined : secondsOf(words);
 }
 
@@ -141,25 +115,35 @@ function applyOverride(
   retryAfterSeconds: number | undefined,
   idempotent: boolean | undefined,
 ): ClassificationType {
-  let result: ReturnType<ClassificationOverrideFunction>;
   try {
     const entry = overrideFor(override, builtIn.decidedBy.rule);
-    result = typeof entry === 'function' ? entry(metadata, builtIn) : entry;
+    const result = typeof entry === 'function' ? entry(metadata, builtIn) : entry;
+    return overridden(result, builtIn, retryAfterSeconds, idempotent) ?? builtIn;
   } catch {
+    // The override threw, or its answer did while it was read: the built-in result stands.
     return builtIn;
   }
-  if (result === undefined || result === null) return builtIn;
+}
+
+/** The classification an override's answer gives, or `undefined` when the answer is not valid. */
+function overridden(
+  result: ReturnType<ClassificationOverrideFunction>,
+  builtIn: ClassificationType,
+  retryAfterSeconds: number | undefined,
+  idempotent: boolean | undefined,
+): ClassificationType | undefined {
+  if (result === undefined || result === null) return undefined;
   // The rule that decided stays on record: the override changed its verdict, not its evidence.
   const decidedBy = builtIn.decidedBy;
   if (typeof result === 'string') {
     const reason = FailureReason.safeParse(result);
-    if (!reason.success) return builtIn;
+    if (!reason.success) return undefined;
     return {
       ...classificationFor(reason.data, { retryAfterSeconds, idempotent, decidedBy }),
       overridden: true,
     };
   }
-  if (typeof result !== 'object') return builtIn;
+  if (typeof result !== 'object') return undefined;
   const base =
     typeof result.reason === 'string' &&
     FailureReason.safeParse(result.reason).success &&
@@ -167,7 +151,7 @@ function applyOverride(
       ? classificationFor(result.reason, { retryAfterSeconds, idempotent, decidedBy })
       : builtIn;
   const merged = Classification.safeParse({ ...base, ...result, overridden: true });
-  return merged.success ? merged.data : builtIn;
+  return merged.success ? merged.data : undefined;
 }
 
 /** What `explainClassification` returns: the classification, and what the rule table read. */
@@ -185,79 +169,68 @@ export function explainClassification(
   metadata: ProviderErrorMetadata,
   options?: ClassifyOptions,
 ): Explanation {
-  const read: { features?: Features } = {};
-  // `??`, as classify's: no options given as null reads as none, not as a crash.
-  const classification = run(metadata, options ?? NO_OPTIONS, read);
-  let features: Explanation['features'] = {};
-  try {
-    features = read.features?.summary() ?? {};
-  } catch {
-    features = {};
-  }
-  return { classification, features };
+  const { classification, features } = run(metadata, options ?? {});
+  return { classification, features: features.summary() };
 }
 
 /**
  * Classifies provider-blind metadata: one pure function implementing every row of the taxonomy
- * and every signal rule in docs/contributing/design.md, through one ordered rule table (rules.ts). Total: any input
- * (even one that is not valid metadata) gives a classification; `unknown` is never retryable.
- * `decidedBy` names the rule that decided and the evidence it matched.
+ * and every signal rule in docs/contributing/design.md, through one ordered rule table (rules.ts).
+ * Total: any input (even one that is not valid metadata) gives a classification; `unknown` is
+ * never retryable. `decidedBy` names the rule that decided and the evidence it matched.
  */
 export function classify(metadata: ProviderErrorMetadata, options?: ClassifyOptions): ClassificationType {
-  return run(metadata, options ?? NO_OPTIONS, undefined);
+  return run(metadata, options ?? {}).classification;
 }
 
 /**
- * `classify`; when `explained` is given, the features the rules read are kept in order and
- * handed back in it (only `explainClassification` needs their order).
- *
- * The rule table runs here: the first rule with a verdict decides. Pure and provider-blind.
+ * What a rule that threw answers: faultline's own bug, named after the rule. The crash itself goes
+ * to the `onExtractorCrash` listeners, as an extractor's does.
  */
+function crashed(rule: Rule['id']): Verdict {
+  return {
+    reason: 'local_bug',
+    evidence: `rule ${rule} threw`,
+    detail: `faultline's classify rule ${rule} failed while reading this error (a bug in faultline: please report it).`,
+  };
+}
+
+/** The rule table runs here: the first rule with a verdict decides. Pure and provider-blind. */
 function run(
   metadata: ProviderErrorMetadata,
   options: ClassifyOptions,
-  explained: { features?: Features } | undefined,
-): ClassificationType {
+): { classification: ClassificationType; features: Features } {
   const safe = normalise(metadata);
-  const { origin } = safe;
-  let verdict = UNRECOGNISED;
-  let rule: Exclude<RuleId, 'assigned'> = 'unrecognised';
-  let features: Features | undefined;
-  try {
-    features = new Features(safe, explained !== undefined);
-    const input = ruleInputOf(safe, features);
-    // The rules that can answer on this origin, in table order; the last always answers.
-    const { rules, needs } = walkOn(origin, safe.sdkCondition !== undefined);
-    // explain lists the features the rules read: there every rule is called, as the table says.
-    const skipping = explained === undefined;
-    for (let index = 0; index < rules.length; index += 1) {
-      // A rule whose answer needs a feature the scan left impossible answers nothing: not called.
-      const needed = needs[index] as number;
-      if (needed !== 0 && skipping && !features.mayHave(needed)) continue;
-      const candidate = rules[index] as Rule;
-      const answer = candidate.decide(input);
-      if (answer !== undefined) {
-        verdict = answer;
-        rule = candidate.id;
-        break;
-      }
+  const { origin, provider } = safe;
+  const features = new Features(safe);
+  const input = ruleInputOf(safe, features);
+  // The last rule (`unrecognised`) always answers.
+  let rule: RuleId = 'unrecognised';
+  let verdict: Verdict = { reason: 'unknown' };
+  for (const candidate of RULES) {
+    let answer: Verdict | undefined;
+    try {
+      answer = candidate.decide(input);
+    } catch (thrown) {
+      reportCrash({ provider, thrown, rule: candidate.id });
+      answer = crashed(candidate.id);
     }
-  } catch {
-    verdict = UNRECOGNISED;
-    rule = 'unrecognised';
-    features = undefined;
+    if (answer !== undefined) {
+      rule = candidate.id;
+      verdict = answer;
+      break;
+    }
   }
-  let row = rowOf(verdict.reason);
-  const transientish = row.category === 'transient' || verdict.reason === 'quota';
-  // The wait: the provider's structured one, else its words, read only when it can matter.
+  const transientish = TAXONOMY[verdict.reason].category === 'transient' || verdict.reason === 'quota';
+  // The wait: the provider's structured one, else its words (only a provider's own words state a
+  // wait: a transport error's message never does), read only when it can matter.
   let retryAfterSeconds = safe.retryAfterSeconds;
-  // Only a provider's own words state a wait: a transport error's message never does.
   const providerWords = origin === 'http' || origin === 'stream_event';
   if (retryAfterSeconds === undefined && providerWords && (transientish || options.override !== undefined)) {
     try {
-      retryAfterSeconds = features?.waitInWords();
-    } catch {
-      retryAfterSeconds = undefined;
+      retryAfterSeconds = features.waitInWords();
+    } catch (thrown) {
+      reportCrash({ provider, thrown, rule: 'long_wait' });
     }
   }
   // A wait longer than an hour means the allowance is spent: no retry loop should hold that long.
@@ -266,84 +239,38 @@ function run(
     retryAfterSeconds !== undefined &&
     retryAfterSeconds > QUOTA_WAIT_THRESHOLD_SECONDS
   ) {
-    verdict = {
-      reason: 'quota',
-      evidence: `wait ${Math.round(retryAfterSeconds)}s`,
-      detail: undefined,
-      contactSupport: undefined,
-    };
+    verdict = { reason: 'quota', evidence: `wait ${Math.round(retryAfterSeconds)}s` };
     rule = 'long_wait';
-    row = TAXONOMY.quota;
   }
   const decidedBy: DecidedBy = { rule };
   if (verdict.evidence !== undefined && verdict.evidence !== '') {
     const evidence = evidenceOf(verdict.evidence);
     if (evidence !== '') decidedBy.evidence = evidence;
   }
-  const builtIn = classificationOf(
-    row,
-    verdict.reason,
-    transientish ? retryAfterSeconds : undefined,
-    verdict.detail,
-    options.idempotent === true,
-    origin === 'abort',
+  const builtIn = classificationFor(verdict.reason, {
+    retryAfterSeconds: transientish ? retryAfterSeconds : undefined,
+    userActionDetail: verdict.detail,
+    idempotent: options.idempotent,
+    callerAborted: origin === 'abort',
     decidedBy,
-    verdict.contactSupport === true,
-  );
-  if (explained !== undefined && features !== undefined) explained.features = features;
-  return options.override === undefined
-    ? builtIn
-    : applyOverride(options.override, plainMetadata(safe), builtIn, retryAfterSeconds, options.idempotent);
+    contactSupport: verdict.contactSupport,
+  });
+  const classification =
+    options.override === undefined
+      ? builtIn
+      : applyOverride(options.override, safe, builtIn, retryAfterSeconds, options.idempotent);
+  return { classification, features };
 }
 
-/**
- * The taxonomy row of a reason: a Map read (a keyed read of TAXONOMY by a reason that varies from
- * call to call is a megamorphic one). Built on first use.
- */
-function rowOf(reason: FailureReasonType): TaxonomyRow {
-  rows ??= new Map(Object.entries(TAXONOMY) as Array<[FailureReasonType, TaxonomyRow]>);
-  return rows.get(reason) as TaxonomyRow; // Every reason has a row (TAXONOMY is keyed by FailureReason).
-}
-
-let rows: Map<FailureReasonType, TaxonomyRow> | undefined;
-
-/** `classify`'s options when none are given (read only: a call allocates none). */
-const NO_OPTIONS: ClassifyOptions = Object.freeze({});
-
-/** The verdict when the rule table itself failed (never, but classify is total). */
-const UNRECOGNISED: Verdict = Object.freeze({
-  reason: 'unknown',
-  evidence: undefined,
-  detail: undefined,
-  contactSupport: undefined,
-});
-
-// The closed sets normalise checks against: module-level, so a call allocates nothing for them
-// (normalise runs on every failure).
-const ORIGINS: ReadonlySet<string> = new Set(FailureOrigin.options);
-const PHASES: ReadonlySet<string> = new Set(NetworkPhase.options);
-const CONDITIONS: ReadonlySet<string> = new Set(SdkCondition.options);
-
+/** A string field, cut to the text cap: a provider's words past it never change the decision. */
 function text(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  // Most fields are short: a length test is cheaper than a call to slice.
-  return value.length > 8192 ? value.slice(0, 8192) : value;
+  return typeof value === 'string' ? value.slice(0, MAX_READ_LENGTH) : undefined;
 }
 
-function finite(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+/** One of a closed set of strings, or `undefined`. */
+function oneOf<const T extends string>(values: readonly T[], value: unknown): T | undefined {
+  return (values as readonly unknown[]).includes(value) ? (value as T) : undefined;
 }
-
-/** The origin, when it is one of the closed set; else `unknown`. */
-function originOf(value: unknown): FailureOrigin {
-  // The last origin seen answers first (one comparison: an application's failures mostly share one).
-  if (value === lastOrigin) return lastOrigin;
-  if (typeof value !== 'string' || !ORIGINS.has(value)) return 'unknown';
-  lastOrigin = value as FailureOrigin;
-  return lastOrigin;
-}
-
-let lastOrigin: FailureOrigin = 'http';
 
 /** At most 50 quota ids, strings only, each at most 200 characters; `undefined` when not an array (or a proxy throws). */
 function quotaIdsOf(value: unknown): string[] | undefined {
@@ -360,141 +287,36 @@ function quotaIdsOf(value: unknown): string[] | undefined {
 }
 
 /**
- * The metadata as the rules and `Features` read it: only well-typed fields, and every field
- * present (`undefined` when absent), so that every classify builds an object of ONE shape and
- * each rule's field load is a monomorphic one (a plain object with only the present fields had a
- * shape per combination of fields, and the loads in the rules went megamorphic). An override
- * sees `plainMetadata` of it, a plain object with only the present fields, as before.
+ * The metadata as the rules read it, so that classify stays total on malformed metadata: a plain
+ * object of the well-typed fields only, each read once without throwing (a throwing getter or a
+ * Proxy trap gives an absent field). The override sees this object.
  */
-class Normalised {
-  readonly provider: string;
-  readonly message: string;
-  readonly origin: ProviderErrorMetadata['origin'];
-  readonly statusCode: number | undefined;
-  readonly retryAfterSeconds: number | undefined;
-  readonly sdkErrorType: string | undefined;
-  readonly requestId: string | undefined;
-  readonly providerCode: string | undefined;
-  readonly providerType: string | undefined;
-  readonly providerParam: string | undefined;
-  readonly networkCode: string | undefined;
-  readonly blockReason: string | undefined;
-  readonly networkPhase: ProviderErrorMetadata['networkPhase'];
-  readonly quotaIds: string[] | undefined;
-  readonly sdkCondition: SdkCondition | undefined;
-
-  // One parameter a field (not an object of them): the reads below pass them straight in.
-  constructor(
-    provider: unknown,
-    message: unknown,
-    origin: unknown,
-    statusCode: unknown,
-    retryAfterSeconds: unknown,
-    sdkErrorType: unknown,
-    requestId: unknown,
-    providerCode: unknown,
-    providerType: unknown,
-    providerParam: unknown,
-    networkCode: unknown,
-    blockReason: unknown,
-    networkPhase: unknown,
-    quotaIds: unknown,
-    sdkCondition: unknown,
-  ) {
-    this.provider = text(provider) ?? 'unknown';
-    this.message = text(message) ?? '';
-    this.origin = originOf(origin);
-    const status = finite(statusCode);
-    this.statusCode = status !== undefined && Number.isInteger(status) ? status : undefined;
-    const retryAfter = finite(retryAfterSeconds);
-    this.retryAfterSeconds = retryAfter !== undefined && retryAfter >= 0 ? retryAfter : undefined;
-    this.sdkErrorType = text(sdkErrorType);
-    this.requestId = text(requestId);
-    this.providerCode = text(providerCode);
-    this.providerType = text(providerType);
-    this.providerParam = text(providerParam);
-    this.networkCode = text(networkCode);
-    this.blockReason = text(blockReason);
-    const phase = text(networkPhase);
-    this.networkPhase =
-      phase !== undefined && PHASES.has(phase) ? (phase as ProviderErrorMetadata['networkPhase']) : undefined;
-    this.quotaIds = quotaIdsOf(quotaIds);
-    // A plain lookup, not zod's safeParse: a failed parse builds an error object on every call.
-    this.sdkCondition =
-      typeof sdkCondition === 'string' && CONDITIONS.has(sdkCondition)
-        ? (sdkCondition as SdkCondition)
-        : undefined;
-  }
-}
-
-/**
- * Keeps only well-typed fields, so that classify stays total on malformed metadata. Reads every
- * field once: each read is a property load by a constant name (one inline-cached load where the
- * metadata has one shape, as an extractor's always has), in one `try`; when a read throws, the
- * fields are read again one by one, each throwing read giving `undefined`.
- */
-function normalise(metadata: unknown): Normalised {
-  if (metadata !== null && typeof metadata === 'object') {
-    const m = metadata as Record<string, unknown>;
-    try {
-      return new Normalised(
-        m.provider,
-        m.message,
-        m.origin,
-        m.statusCode,
-        m.retryAfterSeconds,
-        m.sdkErrorType,
-        m.requestId,
-        m.providerCode,
-        m.providerType,
-        m.providerParam,
-        m.networkCode,
-        m.blockReason,
-        m.networkPhase,
-        m.quotaIds,
-        m.sdkCondition,
-      );
-    } catch {
-      // A getter or proxy threw: read field by field below.
-    }
-  }
-  return new Normalised(
-    safeGet(metadata, 'provider'),
-    safeGet(metadata, 'message'),
-    safeGet(metadata, 'origin'),
-    safeGet(metadata, 'statusCode'),
-    safeGet(metadata, 'retryAfterSeconds'),
-    safeGet(metadata, 'sdkErrorType'),
-    safeGet(metadata, 'requestId'),
-    safeGet(metadata, 'providerCode'),
-    safeGet(metadata, 'providerType'),
-    safeGet(metadata, 'providerParam'),
-    safeGet(metadata, 'networkCode'),
-    safeGet(metadata, 'blockReason'),
-    safeGet(metadata, 'networkPhase'),
-    safeGet(metadata, 'quotaIds'),
-    safeGet(metadata, 'sdkCondition'),
-  );
-}
-
-/** The normalised metadata as an override sees it: a plain object of the present fields, in this order. */
-function plainMetadata(safe: Normalised): ProviderErrorMetadata {
-  const result: ProviderErrorMetadata = {
-    provider: safe.provider,
-    message: safe.message,
-    origin: safe.origin,
+function normalise(metadata: unknown): ProviderErrorMetadata {
+  const field = (key: keyof ProviderErrorMetadata): unknown => safeGet(metadata, key);
+  const statusCode = field('statusCode');
+  const retryAfterSeconds = field('retryAfterSeconds');
+  const safe: ProviderErrorMetadata = {
+    provider: text(field('provider')) ?? 'unknown',
+    message: text(field('message')) ?? '',
+    origin: oneOf(FAILURE_ORIGINS, field('origin')) ?? 'unknown',
   };
-  if (safe.statusCode !== undefined) result.statusCode = safe.statusCode;
-  if (safe.retryAfterSeconds !== undefined) result.retryAfterSeconds = safe.retryAfterSeconds;
-  if (safe.sdkErrorType !== undefined) result.sdkErrorType = safe.sdkErrorType;
-  if (safe.requestId !== undefined) result.requestId = safe.requestId;
-  if (safe.providerCode !== undefined) result.providerCode = safe.providerCode;
-  if (safe.providerType !== undefined) result.providerType = safe.providerType;
-  if (safe.providerParam !== undefined) result.providerParam = safe.providerParam;
-  if (safe.networkCode !== undefined) result.networkCode = safe.networkCode;
-  if (safe.blockReason !== undefined) result.blockReason = safe.blockReason;
-  if (safe.networkPhase !== undefined) result.networkPhase = safe.networkPhase;
-  if (safe.quotaIds !== undefined) result.quotaIds = safe.quotaIds;
-  if (safe.sdkCondition !== undefined) result.sdkCondition = safe.sdkCondition;
-  return result;
+  if (typeof statusCode === 'number' && Number.isInteger(statusCode)) safe.statusCode = statusCode;
+  if (typeof retryAfterSeconds === 'number' && Number.isFinite(retryAfterSeconds) && retryAfterSeconds >= 0)
+    safe.retryAfterSeconds = retryAfterSeconds;
+  const optional = {
+    sdkErrorType: text(field('sdkErrorType')),
+    requestId: text(field('requestId')),
+    providerCode: text(field('providerCode')),
+    providerType: text(field('providerType')),
+    providerParam: text(field('providerParam')),
+    networkCode: text(field('networkCode')),
+    blockReason: text(field('blockReason')),
+    networkPhase: oneOf(NETWORK_PHASES, text(field('networkPhase'))),
+    quotaIds: quotaIdsOf(field('quotaIds')),
+    sdkCondition: oneOf(SDK_CONDITIONS, field('sdkCondition')),
+  };
+  for (const [key, value] of Object.entries(optional)) {
+    if (value !== undefined) Object.assign(safe, { [key]: value });
+  }
+  return safe;
 }

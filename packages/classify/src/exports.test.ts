@@ -75,9 +75,7 @@ describe('export list', { timeout: 120_000 }, () => {
         'copyRawBody',
         'defineExtractor',
         'findNetworkCode',
-        'fitsLength',
         'inspectTransportError',
-        'lenient',
         'messageOf',
         'parseClassification',
         'parseDurationSeconds',
@@ -95,15 +93,7 @@ describe('export list', { timeout: 120_000 }, () => {
         'signalAbortOrigin',
         'waitFromText',
       ],
-      types: [
-        'CheckResult',
-        'ExtractContext',
-        'ExtractorDefinition',
-        'Infer',
-        'Reader',
-        'Rule',
-        'TransportFailure',
-      ],
+      types: ['ExtractContext', 'ExtractorDefinition', 'Rule', 'TransportFailure'],
     });
   });
 });

@@ -1,5 +1,5 @@
 import { safeGet } from './read.ts';
-import type { ProviderErrorMetadata } from './schemas.ts';
+import type { ProviderErrorMetadata, RuleId } from './schemas.ts';
 
 /** What a caller knows that helps an extractor tell cases apart. */
 export interface ExtractContext {
@@ -25,10 +25,16 @@ export interface ExtractorDefinition {
   extract(error: unknown, context: ExtractContext): ProviderErrorMetadata | undefined;
 }
 
-/** An extractor's own crash: a bug in faultline, never the SDK's failure. */
+/**
+ * A crash of faultline's own code while reading a failure: an extractor's, or a rule's of
+ * classify's table. A bug in faultline, never the SDK's failure.
+ */
 export interface ExtractorCrash {
+  /** The extractor's provider key; for a rule, the provider of the metadata it was reading. */
   readonly provider: string;
-  /** What the extractor threw. */
+  /** The rule of classify's table that threw, when it was a rule (not an extractor). */
+  readonly rule?: RuleId | undefined;
+  /** What the extractor or rule threw. */
   readonly thrown: unknown;
 }
 
@@ -45,9 +51,10 @@ function crashListeners(): Set<ExtractorCrashListener> {
 }
 
 /**
- * Listens for extractors that crash while reading an error. The crash never reaches the caller
- * (the failure is reported as faultline's own `local_bug`); this hook makes it visible, and the
- * repository's test setup turns it into a test failure. Returns a function that stops listening.
+ * Listens for extractors, and rules of classify's table, that crash while reading an error. The
+ * crash never reaches the caller (the failure is reported as faultline's own `local_bug`); this
+ * hook makes it visible, and the repository's test setup turns it into a test failure. Returns a
+ * function that stops listening.
  */
 export function onExtractorCrash(listener: ExtractorCrashListener): () => void {
   const listeners = crashListeners();
@@ -57,10 +64,11 @@ export function onExtractorCrash(listener: ExtractorCrashListener): () => void {
   };
 }
 
-function reportCrash(provider: string, thrown: unknown): void {
+/** Tells every `onExtractorCrash` listener; a listener that throws changes nothing. */
+export function reportCrash(crash: ExtractorCrash): void {
   for (const listener of crashListeners()) {
     try {
-      listener({ provider, thrown });
+      listener(crash);
     } catch {
       // A listener never changes the outcome.
     }
@@ -82,15 +90,13 @@ export function defineExtractor(definition: ExtractorDefinition): Extractor {
         const metadata = definition.extract(error, context);
         if (metadata === undefined || metadata === null) return undefined;
         if (metadata.provider !== provider) {
-          // Object.assign, not `{ ...metadata, provider }`: on Node 20 a spread followed by an
-          // added key costs about 1 µs (a new hidden class each call); this about 60 ns.
-          const copy = Object.assign({}, metadata, { provider });
+          const copy = { ...metadata, provider };
           copyRawBody(metadata, copy);
           return copy;
         }
         return metadata;
       } catch (thrown) {
-        reportCrash(provider, thrown);
+        reportCrash({ provider, thrown });
         return {
           provider,
           message: `faultline's ${provider} extractor failed while reading this error (a bug in faultline: please report it).`,
@@ -122,9 +128,8 @@ export function attachRawBody<T extends object>(metadata: T, body: string): T {
 /**
  * The SDK's parsed bodies whose JSON text has not been read yet, by the metadata that will show
  * it. The SDK error already holds the body object, so a pending body costs one entry here instead
- * of a second copy of the body as a string per error (issue 17: most errors are never asked for
- * their raw body). A WeakMap and one shared getter rather than a closure per error: a closure and
- * its context cost more than the entry.
+ * of a second copy of the body as a string per error (most errors are never asked for their raw
+ * body).
  */
 const PENDING_RAW_BODIES = new WeakMap<object, object>();
 

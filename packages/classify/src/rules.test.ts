@@ -5,7 +5,6 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Features } from './features.ts';
 import {
   classify,
   explainClassification,
@@ -13,15 +12,7 @@ import {
   type ProviderErrorMetadata,
   RuleId,
 } from './index.ts';
-import { ruleInputOf, rulesOn } from './rules.ts';
-import {
-  FAILURE_ORIGINS,
-  MAX_EVIDENCE_LENGTH,
-  NETWORK_PHASES,
-  RULES,
-  SDK_CONDITIONS,
-  waitFromText,
-} from './toolkit.ts';
+import { MAX_EVIDENCE_LENGTH, RULES, waitFromText } from './toolkit.ts';
 
 type Extra = Partial<ProviderErrorMetadata>;
 const http = (statusCode: number, message: string, extra: Extra = {}): ProviderErrorMetadata => ({
@@ -755,93 +746,6 @@ describe('the rule table', () => {
     expect(RULES.map((rule) => rule.id)).toEqual(
       RuleId.options.filter((id) => id !== 'long_wait' && id !== 'assigned'),
     );
-  });
-
-  it("a rule's gate (origins, an SDK condition) hides no answer: off it, the rule answers nothing and reads nothing", () => {
-    // classify walks only the rules whose gate the failure passes: the gate must be implied by the rule's own test.
-    const gated = RULES.filter((rule) => rule.origins !== undefined || rule.needsSdkCondition === true);
-    expect(gated.length).toBeGreaterThan(0);
-    const metadata = fc.record({
-      message: fc.oneof(fc.constantFrom(...CASES.map((entry) => entry.metadata.message)), fc.string()),
-      statusCode: fc.option(
-        fc.constantFrom(200, 400, 401, 402, 403, 404, 408, 413, 415, 422, 429, 500, 503, 529),
-        {
-          nil: undefined,
-        },
-      ),
-      quotaIds: fc.option(fc.constantFrom(['PerDay'], ['PerMinute'], ['RequestsPerMinutePerProject']), {
-        nil: undefined,
-      }),
-      networkPhase: fc.option(fc.constantFrom(...NETWORK_PHASES), { nil: undefined }),
-      sdkCondition: fc.option(fc.constantFrom(...SDK_CONDITIONS), { nil: undefined }),
-      blockReason: fc.option(fc.constantFrom('SAFETY', 'length'), { nil: undefined }),
-      sdkErrorType: fc.option(fc.constantFrom('BadRequestError', 'TypeError'), { nil: undefined }),
-    });
-    fc.assert(
-      fc.property(metadata, fc.constantFrom(...FAILURE_ORIGINS), (fields, origin) => {
-        const input = { provider: 'test', ...fields, origin } as ProviderErrorMetadata;
-        // The very walk classify makes (rulesOn) and the very input it gives (ruleInputOf).
-        const walked = rulesOn(origin, input.sdkCondition !== undefined);
-        for (const rule of RULES) {
-          if (walked.includes(rule)) continue;
-          const features = new Features(input, true);
-          expect(rule.decide(ruleInputOf(input, features)), rule.id).toBeUndefined();
-          expect(features.summary(), rule.id).toEqual({});
-        }
-      }),
-      { numRuns: 1500 },
-    );
-  });
-
-  it("a rule's `answersOnlyWith` hides no answer: where none of its features is present, it answers nothing", () => {
-    // classify does not call a rule whose features the literal scan left impossible: the rule's own
-    // test must answer nothing wherever those features are absent.
-    const needing = RULES.filter((rule) => rule.answersOnlyWith !== undefined);
-    expect(needing.length).toBeGreaterThan(0);
-    const metadata = fc.record({
-      message: fc.oneof(fc.constantFrom(...CASES.map((entry) => entry.metadata.message)), fc.string()),
-      statusCode: fc.option(
-        fc.constantFrom(200, 400, 401, 402, 403, 404, 408, 413, 415, 422, 429, 500, 503, 529),
-        { nil: undefined },
-      ),
-      providerCode: fc.option(fc.constantFrom('rate_limit_exceeded', 'insufficient_quota', '429'), {
-        nil: undefined,
-      }),
-      sdkErrorType: fc.option(fc.constantFrom('BadRequestError', 'RateLimitError'), { nil: undefined }),
-    });
-    let absentChecked = 0;
-    fc.assert(
-      fc.property(metadata, fc.constantFrom(...FAILURE_ORIGINS), (fields, origin) => {
-        const input = { provider: 'test', ...fields, origin } as ProviderErrorMetadata;
-        for (const rule of needing) {
-          const features = new Features(input, false);
-          const absent = (rule.answersOnlyWith ?? []).every((index) => features.get(index) === undefined);
-          if (!absent) continue;
-          absentChecked += 1;
-          expect(rule.decide(ruleInputOf(input, new Features(input, false))), rule.id).toBeUndefined();
-        }
-      }),
-      { numRuns: 1500 },
-    );
-    expect(absentChecked).toBeGreaterThan(1000);
-    // The same from the other side, on every real wording below and on its evidence alone (the
-    // words that decided, without the rest), under several statuses: where the rule answers, one
-    // of its features is present.
-    const wordings = CASES.flatMap((entry) => [
-      entry.metadata,
-      { ...entry.metadata, message: classify(entry.metadata).decidedBy.evidence ?? '' },
-    ]);
-    for (const metadata of wordings) {
-      for (const statusCode of [undefined, 400, 403, 404, 413, 429, 500, 503]) {
-        const input = { ...metadata, statusCode } as ProviderErrorMetadata;
-        for (const rule of needing) {
-          const features = new Features(input, false);
-          if (rule.decide(ruleInputOf(input, features)) === undefined) continue;
-          const present = (rule.answersOnlyWith ?? []).some((index) => features.get(index) !== undefined);
-          expect(present, `${rule.id} on ${input.message}`).toBe(true);
-        }
-      }
-    }
   });
 
   it('every rule (but `assigned`) is exercised by a real wording below', () => {

@@ -1,12 +1,5 @@
 // The adapter author's toolkit (`@faultline/classify/toolkit`): defining a total extractor and the
 // total readers it is written with. An application needs none of it; see `@faultline/classify`.
-// classify() and the taxonomy without zod, for the packages an adapter loads (render's errors,
-// reports and guards): importing `@faultline/classify` loads its zod schemas, this entry does not.
-export {
-  type CheckResult,
-  fitsLength,
-  parseClassification,
-} from './checks.ts';
 export { classificationFor, classify, QUOTA_WAIT_THRESHOLD_SECONDS, waitFromText } from './classify.ts';
 export {
   attachRawBody,
@@ -18,7 +11,6 @@ export {
   MAX_RAW_BODY_LENGTH,
 } from './extractor.ts';
 export { FEATURE_NAMES } from './features.ts';
-export { type Infer, lenient, type Reader } from './lenient.ts';
 export {
   causeChain,
   constructorName,
@@ -41,6 +33,7 @@ export {
   retryAfterFromHeaders,
 } from './retry-after.ts';
 export { RULES, type Rule } from './rules.ts';
+export { parseClassification } from './schemas.ts';
 export { TAXONOMY } from './taxonomy.ts';
 export {
   findNetworkCode,

@@ -1,6 +1,5 @@
 // The closed sets of the taxonomy as plain arrays: the one definition the zod enums of schemas.ts are
-// built from, and what the zod-free paths (classify, render's hot path, the adapters) read, so that
-// importing an adapter loads no schema library (issue 17: zod alone costs about 60 ms to import).
+// built from, usable where a list of values is wanted (a test's generator, a docs table).
 
 /** The values of `ErrorCategory` (schemas.ts). */
 export const ERROR_CATEGORIES = [

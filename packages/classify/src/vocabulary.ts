@@ -6,85 +6,28 @@
  * provider's code and type. SDKs' own messages are not here: adapters recognise them and pass an
  * `sdkCondition` (schemas.ts).
  *
- * Patterns are built on first use, never at import (classify runs on every failure; most
- * failures only ever need two or three of these), and each vocabulary is tested as ONE combined
- * alternation: one regex pass instead of one per entry. Before that, one pass over the text for
- * every vocabulary's required literals (prefilter.ts, vocabulary-literals.ts) says which can
- * match at all; the others are not run. After changing an entry, regenerate the literals:
- * `UPDATE_LITERALS=1 npx vitest run src/prefilter.test.ts` in packages/classify (the test fails
- * until then).
+ * A vocabulary is data: to cover a new wording, add one pattern (and a comment naming who says
+ * it) to the list. Each list is compiled on first use into ONE alternation of its entries, in
+ * order, and its first match anywhere in the text is the feature's evidence.
  */
 
-/** The most subset alternations a vocabulary keeps compiled (`findAmong`). */
-const MAX_SUBSETS = 32;
-
-/** A vocabulary: its entries, compiled lazily into one alternation. */
+/** A vocabulary: its entries, compiled on first use into one alternation. */
 export class Vocabulary {
   private compiled: RegExp | undefined;
-  private patternList: readonly RegExp[] | undefined;
-  /** The alternations of subsets of the entries (`findAmong`), by subset, built on first use. */
-  private subsets: Map<number, RegExp> | undefined;
   constructor(
     readonly name: string,
     private readonly entries: () => readonly RegExp[],
   ) {}
 
   /** The first piece of `text` that matches, or `undefined`. */
-  find(text: string, from = 0): string | undefined {
-    if (this.compiled === undefined) {
-      this.compiled = new RegExp(
-        this.patterns()
-          .map((entry) => `(?:${entry.source})`)
-          .join('|'),
-        'g',
-      );
-    }
-    return firstMatch(this.compiled, text, from);
+  find(text: string): string | undefined {
+    this.compiled ??= new RegExp(
+      this.entries()
+        .map((entry) => `(?:${entry.source})`)
+        .join('|'),
+    );
+    return this.compiled.exec(text)?.[0];
   }
-
-  /**
-   * `find`, where only the entries in `among` (bit i: entry i) can match `text` (the others' required
-   * literals are absent from it: prefilter.ts). The alternation of just those entries, in their
-   * order, gives the same match: an entry that matches nowhere in the text changes neither the
-   * leftmost position of a match nor which entry matches first there.
-   */
-  findAmong(text: string, among: number, from = 0): string | undefined {
-    this.patternList ??= this.entries();
-    if (among === (1 << this.patternList.length) - 1) return this.find(text, from);
-    this.subsets ??= new Map();
-    let compiled = this.subsets.get(among);
-    if (compiled === undefined) {
-      // At most 2^entries subsets exist, and few occur; past a bound, the full alternation answers.
-      if (this.subsets.size >= MAX_SUBSETS) return this.find(text, from);
-      compiled = new RegExp(
-        this.patternList
-          .filter((_, index) => ((among >>> index) & 1) === 1)
-          .map((entry) => `(?:${entry.source})`)
-          .join('|'),
-        'g',
-      );
-      this.subsets.set(among, compiled);
-    }
-    return firstMatch(compiled, text, from);
-  }
-
-  /** The entries, in order (for reading their required literals: required-literals.ts). */
-  patterns(): readonly RegExp[] {
-    this.patternList ??= this.entries();
-    return this.patternList;
-  }
-}
-
-/**
- * The leftmost match of a global regex that starts at or after `from` (the caller knows none
- * starts before it: features.ts `searchStart`). The `g` flag only lets the search start there; a
- * match itself, with its lookbehinds and word boundaries, reads the text before `from` as usual.
- */
-function firstMatch(pattern: RegExp, text: string, from: number): string | undefined {
-  pattern.lastIndex = from;
-  const match = pattern.exec(text);
-  pattern.lastIndex = 0;
-  return match === null ? undefined : match[0];
 }
 
 const vocabulary = (name: string, entries: () => readonly RegExp[]): Vocabulary =>
@@ -150,10 +93,7 @@ export const LIMIT_CONTEXT = vocabulary('limitContext', () => [
 /** A short window: per second or per minute (RPM/TPM/RPS). A rate limit whatever else is said. */
 export const SHORT_WINDOW = vocabulary('shortWindow', () => [
   // "tokens per min (TPM)" (OpenAI, Groq), "requests per minute", "per_minute" (Vertex metric
-  // names), "per-second", "requests per 1 minute". Two entries, one without a count and one with, so
-  // that each has telling required literals ("per min", "per 1"; one entry could only require
-  // "sec"/"min", which "seconds" and "minimum" hold too); at any position at most one can match
-  // (after "per" and its separator comes a digit or a letter), so the match is the one entry's.
+  // names), "per-second"; with a count, "requests per 1 minute".
   /per[ _-]?(?:second|sec|minute|min)\b/,
   /per[ _-]?\d+ ?(?:second|sec|minute|min)\b/,
   /\((?:rpm|tpm|rps|tps|ipm)\)|\b(?:rpm|tpm|rps)\b(?: limit)?/,
@@ -164,8 +104,8 @@ export const SHORT_WINDOW = vocabulary('shortWindow', () => [
  * allowance whatever else is said ("rate limit reached ... on tokens per day (TPD)").
  */
 export const LONG_WINDOW = vocabulary('longWindow', () => [
-  // Groq "tokens per day (TPD)", Gemini "per day", Bedrock "Too many tokens per day".
-  // Split as SHORT_WINDOW's "per" entry is: without a count, and with one ("per 30 days").
+  // Groq "tokens per day (TPD)", Gemini "per day", Bedrock "Too many tokens per day"; with a
+  // count, "per 30 days".
   /per[ _-]?(?:day|week|month|year)\b|perday|permonth/,
   /per[ _-]?\d+ ?(?:day|week|month|year)\b/,
   // Mistral "monthly usage limit", "daily quota", "weekly limit" (Claude plans).
@@ -288,11 +228,7 @@ export const AVAILABILITY = vocabulary('availability', () => [
   // Azure OpenAI DeploymentNotFound "The API deployment for this resource does not exist".
   /deploymentnotfound|deployment.{0,60}(?:does not exist|not found|could not be found)|no deployment/,
   // A tier or plan that does not include the model: "model is not available on your plan",
-  // "your tier does not have access to this model", "not available on the free tier". Two entries,
-  // one alternation split in two (the vocabulary's regex is the same alternation, in the same
-  // order): each is run only when its own literals occur, so "subscription" alone does not run
-  // the `models?\b.{0,60}` branch, which backtracks at every "model" (0.8 µs on a Bedrock
-  // access-denied message).
+  // "your tier does not have access to this model", "not available on the free tier".
   /models?\b.{0,60}not (?:available|included|enabled|accessible) (?:on|in|for|with) (?:your|the|this)/,
   /(?:tier|plan|subscription) (?:does not|doesn't|do not) (?:include|support|have access to|allow)/,
 ]);

@@ -1,9 +1,4 @@
-import { type Infer, lenient } from '@faultline/classify/toolkit';
-
-// Zod-free lenient readers (the toolkit's `lenient`, zod's API for the combinators used here):
-// STYLE asks for lenient zod schemas in a shape file, but issue 17's import goal overrides it
-// (zod alone costs about 60 ms to import). anthropic-error-shape.test.ts holds each reader equal to
-// the zod schema it replaced, verdict and output.
+import * as z from 'zod/mini';
 
 /**
  * Lenient schemas of the bodies the Anthropic API answers with. Never `.strict()`: the vendor adds
@@ -15,36 +10,35 @@ import { type Infer, lenient } from '@faultline/classify/toolkit';
  */
 
 /** The inner `error` object: `{ type: 'overloaded_error', message: 'Overloaded', details? }`. */
-export const AnthropicInnerError = lenient.looseObject({
-  type: lenient.string().optional().catch(undefined),
-  message: lenient.unknown().optional(),
-  details: lenient
-    .looseObject({ error_code: lenient.string().optional().catch(undefined) })
-    .nullable()
-    .optional()
-    .catch(undefined),
+export const AnthropicInnerError = z.looseObject({
+  type: z.catch(z.optional(z.string()), undefined),
+  message: z.optional(z.unknown()),
+  details: z.catch(
+    z.optional(z.nullable(z.looseObject({ error_code: z.catch(z.optional(z.string()), undefined) }))),
+    undefined,
+  ),
 });
-export type AnthropicInnerError = Infer<typeof AnthropicInnerError>;
+export type AnthropicInnerError = z.infer<typeof AnthropicInnerError>;
 
 /**
  * The whole error body, also sent as the data of an SSE `event: error`:
  * `{ type: 'error', error: { type, message }, request_id? }`.
  */
-export const AnthropicErrorBody = lenient.looseObject({
-  type: lenient.literal('error'),
+export const AnthropicErrorBody = z.looseObject({
+  type: z.literal('error'),
   error: AnthropicInnerError,
-  request_id: lenient.string().optional().catch(undefined),
+  request_id: z.catch(z.optional(z.string()), undefined),
 });
-export type AnthropicErrorBody = Infer<typeof AnthropicErrorBody>;
+export type AnthropicErrorBody = z.infer<typeof AnthropicErrorBody>;
 
 /** A successful Messages API answer, as far as the blocked-answer detector needs it. */
-export const AnthropicMessageResult = lenient.looseObject({
-  type: lenient.literal('message'),
-  stop_reason: lenient.string().nullable().optional().catch(undefined),
-  model: lenient.string().optional().catch(undefined),
-  id: lenient.string().optional().catch(undefined),
+export const AnthropicMessageResult = z.looseObject({
+  type: z.literal('message'),
+  stop_reason: z.catch(z.optional(z.nullable(z.string())), undefined),
+  model: z.catch(z.optional(z.string()), undefined),
+  id: z.catch(z.optional(z.string()), undefined),
 });
-export type AnthropicMessageResult = Infer<typeof AnthropicMessageResult>;
+export type AnthropicMessageResult = z.infer<typeof AnthropicMessageResult>;
 
 /** Parses an error body without throwing; `undefined` when it is not Anthropic's shape. */
 export function parseAnthropicErrorBody(value: unknown): AnthropicErrorBody | undefined {

@@ -1,9 +1,4 @@
-import { type Infer, lenient } from '@faultline/classify/toolkit';
-
-// Zod-free lenient readers (the toolkit's `lenient`, zod's API for the combinators used here):
-// STYLE asks for lenient zod schemas in a shape file, but issue 17's import goal overrides it
-// (zod alone costs about 60 ms to import). bedrock-error-shape.test.ts holds each reader equal to
-// the zod schema it replaced, verdict and output.
+import * as z from 'zod/mini';
 
 /**
  * Lenient schemas of what @aws-sdk/client-bedrock-runtime throws and answers with. Never
@@ -15,16 +10,19 @@ import { type Infer, lenient } from '@faultline/classify/toolkit';
  * `$metadata`), observed in docs/contributing/sdk-surfaces.md section 5.
  */
 
+/** A field that may be absent; one of the wrong type reads as absent. */
+const optional = <T extends z.ZodMiniType>(schema: T) => z.catch(z.optional(schema), undefined);
+
 /** `$metadata` of an AWS SDK v3 error (`ResponseMetadata`). All optional: transport errors carry only attempts. */
-export const AwsResponseMetadata = lenient.looseObject({
-  httpStatusCode: lenient.integer().optional().catch(undefined),
-  requestId: lenient.string().optional().catch(undefined),
-  extendedRequestId: lenient.string().optional().catch(undefined),
-  cfId: lenient.string().optional().catch(undefined),
-  attempts: lenient.integer(true).optional().catch(undefined),
-  totalRetryDelay: lenient.nonNegativeNumber().optional().catch(undefined),
+export const AwsResponseMetadata = z.looseObject({
+  httpStatusCode: optional(z.int()),
+  requestId: optional(z.string()),
+  extendedRequestId: optional(z.string()),
+  cfId: optional(z.string()),
+  attempts: optional(z.int().check(z.nonnegative())),
+  totalRetryDelay: optional(z.number().check(z.nonnegative())),
 });
-export type AwsResponseMetadata = Infer<typeof AwsResponseMetadata>;
+export type AwsResponseMetadata = z.infer<typeof AwsResponseMetadata>;
 
 /**
  * A snapshot of a Bedrock service exception's readable fields (taken with safe readers first,
@@ -32,41 +30,41 @@ export type AwsResponseMetadata = Infer<typeof AwsResponseMetadata>;
  * `Unknown`), `$fault` is `client`/`server`, and the modelled extras of ModelErrorException and
  * ModelStreamErrorException (`originalStatusCode`, `originalMessage`, `resourceName`).
  */
-export const BedrockServiceExceptionSnapshot = lenient.looseObject({
-  name: lenient.string().optional().catch(undefined),
-  message: lenient.string().optional().catch(undefined),
-  $fault: lenient.enum(['client', 'server']),
-  $metadata: AwsResponseMetadata.optional().catch(undefined),
-  __type: lenient.string().optional().catch(undefined),
-  originalStatusCode: lenient.integer().optional().catch(undefined),
-  originalMessage: lenient.string().optional().catch(undefined),
-  resourceName: lenient.string().optional().catch(undefined),
+export const BedrockServiceExceptionSnapshot = z.looseObject({
+  name: optional(z.string()),
+  message: optional(z.string()),
+  $fault: z.enum(['client', 'server']),
+  $metadata: optional(AwsResponseMetadata),
+  __type: optional(z.string()),
+  originalStatusCode: optional(z.int()),
+  originalMessage: optional(z.string()),
+  resourceName: optional(z.string()),
 });
-export type BedrockServiceExceptionSnapshot = Infer<typeof BedrockServiceExceptionSnapshot>;
+export type BedrockServiceExceptionSnapshot = z.infer<typeof BedrockServiceExceptionSnapshot>;
 
 /**
  * The JSON payload of an event-stream exception frame (`:message-type: exception`), which the SDK
  * puts verbatim into `message` when it does not model the exception type:
  * `{"message":"...","originalStatusCode":500,"originalMessage":"..."}`.
  */
-export const BedrockStreamExceptionPayload = lenient.looseObject({
-  message: lenient.string().optional().catch(undefined),
-  Message: lenient.string().optional().catch(undefined),
-  originalStatusCode: lenient.integer().optional().catch(undefined),
-  originalMessage: lenient.string().optional().catch(undefined),
+export const BedrockStreamExceptionPayload = z.looseObject({
+  message: optional(z.string()),
+  Message: optional(z.string()),
+  originalStatusCode: optional(z.int()),
+  originalMessage: optional(z.string()),
 });
-export type BedrockStreamExceptionPayload = Infer<typeof BedrockStreamExceptionPayload>;
+export type BedrockStreamExceptionPayload = z.infer<typeof BedrockStreamExceptionPayload>;
 
 /**
  * A successful Converse / ConverseStream answer, as far as the blocked-answer detector needs it.
  * `stopReason` is `guardrail_intervened` when a guardrail blocked the answer and
  * `content_filtered` when the model's own filter did (Converse API reference, `StopReason`).
  */
-export const BedrockConverseResult = lenient.looseObject({
-  stopReason: lenient.string().optional().catch(undefined),
-  $metadata: AwsResponseMetadata.optional().catch(undefined),
+export const BedrockConverseResult = z.looseObject({
+  stopReason: optional(z.string()),
+  $metadata: optional(AwsResponseMetadata),
 });
-export type BedrockConverseResult = Infer<typeof BedrockConverseResult>;
+export type BedrockConverseResult = z.infer<typeof BedrockConverseResult>;
 
 /**
  * The parts of an InvokeModel body that say the answer was withheld:
@@ -75,20 +73,15 @@ export type BedrockConverseResult = Infer<typeof BedrockConverseResult>;
  * (`guardrail_intervened`/`content_filtered`, as in Converse), Amazon Titan Text
  * `results[].completionReason: "CONTENT_FILTERED"`.
  */
-export const BedrockInvokeModelBody = lenient.looseObject({
-  'amazon-bedrock-guardrailAction': lenient.string().optional().catch(undefined),
-  stop_reason: lenient.string().nullable().optional().catch(undefined),
-  stopReason: lenient.string().nullable().optional().catch(undefined),
-  results: lenient
-    .array(
-      lenient
-        .looseObject({ completionReason: lenient.string().nullable().optional().catch(undefined) })
-        .catch({}),
-    )
-    .optional()
-    .catch(undefined),
+export const BedrockInvokeModelBody = z.looseObject({
+  'amazon-bedrock-guardrailAction': optional(z.string()),
+  stop_reason: optional(z.nullable(z.string())),
+  stopReason: optional(z.nullable(z.string())),
+  results: optional(
+    z.array(z.catch(z.looseObject({ completionReason: optional(z.nullable(z.string())) }), {})),
+  ),
 });
-export type BedrockInvokeModelBody = Infer<typeof BedrockInvokeModelBody>;
+export type BedrockInvokeModelBody = z.infer<typeof BedrockInvokeModelBody>;
 
 /** Parses a stream exception payload; `undefined` for anything that is not such an object. */
 export function parseStreamExceptionPayload(value: unknown): BedrockStreamExceptionPayload | undefined {

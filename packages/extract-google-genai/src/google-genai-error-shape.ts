@@ -1,9 +1,4 @@
-import { type Infer, lenient } from '@faultline/classify/toolkit';
-
-// Zod-free lenient readers (the toolkit's `lenient`, zod's API for the combinators used here):
-// STYLE asks for lenient zod schemas in a shape file, but issue 17's import goal overrides it
-// (zod alone costs about 60 ms to import). google-genai-error-shape.test.ts holds each reader equal to
-// the zod schema it replaced, verdict and output.
+import * as z from 'zod/mini';
 
 /**
  * Lenient schemas of the error bodies Google's Gemini API and Vertex AI send (a `google.rpc.Status`
@@ -16,63 +11,59 @@ import { type Infer, lenient } from '@faultline/classify/toolkit';
  * https://ai.google.dev/gemini-api/docs/troubleshooting.
  */
 
-const optionalString = lenient.string().optional().catch(undefined);
-const optionalNumber = lenient.number().optional().catch(undefined);
+/** A field that may be absent; one of the wrong type reads as absent. */
+const optional = <T extends z.ZodMiniType>(schema: T) => z.catch(z.optional(schema), undefined);
+const optionalString = optional(z.string());
+const optionalNumber = optional(z.number());
+const optionalRecord = optional(z.record(z.string(), z.unknown()));
 
 /** `google.rpc.Status`: `code` (HTTP status), `message`, `status` (canonical code) and typed details. */
-export const GoogleRpcStatus = lenient.object({
+export const GoogleRpcStatus = z.object({
   code: optionalNumber,
   message: optionalString,
   status: optionalString,
-  details: lenient.array(lenient.unknown()).optional().catch(undefined),
+  details: optional(z.array(z.unknown())),
 });
-export type GoogleRpcStatus = Infer<typeof GoogleRpcStatus>;
+export type GoogleRpcStatus = z.infer<typeof GoogleRpcStatus>;
 
 /** The body: `{"error": google.rpc.Status}`. */
-export const GoogleErrorBody = lenient.object({ error: GoogleRpcStatus });
-export type GoogleErrorBody = Infer<typeof GoogleErrorBody>;
+export const GoogleErrorBody = z.object({ error: GoogleRpcStatus });
+export type GoogleErrorBody = z.infer<typeof GoogleErrorBody>;
 
 /** `google.rpc.ErrorInfo`: a machine `reason` such as `API_KEY_INVALID`, `SERVICE_DISABLED`. */
-export const ErrorInfoDetail = lenient.object({
+export const ErrorInfoDetail = z.object({
   reason: optionalString,
   domain: optionalString,
-  metadata: lenient.record().optional().catch(undefined),
+  metadata: optionalRecord,
 });
 
 /** `google.rpc.QuotaFailure`: which quota was spent; the quota ids tell a per-minute from a per-day cap. */
-export const QuotaFailureDetail = lenient.object({
-  violations: lenient
-    .array(
-      lenient.object({
+export const QuotaFailureDetail = z.object({
+  violations: optional(
+    z.array(
+      z.object({
         quotaMetric: optionalString,
         quotaId: optionalString,
-        quotaDimensions: lenient.record().optional().catch(undefined),
-        quotaValue: lenient.union([lenient.string(), lenient.number()]).optional().catch(undefined),
+        quotaDimensions: optionalRecord,
+        quotaValue: optional(z.union([z.string(), z.number()])),
         subject: optionalString,
         description: optionalString,
       }),
-    )
-    .optional()
-    .catch(undefined),
+    ),
+  ),
 });
 
 /** `google.rpc.RetryInfo`: `retryDelay` is a protobuf duration in JSON form, e.g. `"13s"`. */
-export const RetryInfoDetail = lenient.object({ retryDelay: optionalString });
+export const RetryInfoDetail = z.object({ retryDelay: optionalString });
 
 /** `google.rpc.BadRequest`: the request fields that were wrong. */
-export const BadRequestDetail = lenient.object({
-  fieldViolations: lenient
-    .array(lenient.object({ field: optionalString, description: optionalString }))
-    .optional()
-    .catch(undefined),
+export const BadRequestDetail = z.object({
+  fieldViolations: optional(z.array(z.object({ field: optionalString, description: optionalString }))),
 });
 
 /** `google.rpc.Help`: links only; read so that nothing else mistakes them for a message. */
-export const HelpDetail = lenient.object({
-  links: lenient
-    .array(lenient.object({ description: optionalString, url: optionalString }))
-    .optional()
-    .catch(undefined),
+export const HelpDetail = z.object({
+  links: optional(z.array(z.object({ description: optionalString, url: optionalString }))),
 });
 
 /** The `@type` suffixes of the detail messages read here. */
@@ -88,14 +79,10 @@ export const DETAIL_TYPES = {
  * A generate-content answer (unary result or one stream chunk) as far as safety blocks go.
  * Source: https://ai.google.dev/api/generate-content#generatecontentresponse
  */
-export const GenerateContentAnswer = lenient.object({
-  promptFeedback: lenient
-    .object({ blockReason: optionalString, blockReasonMessage: optionalString })
-    .optional()
-    .catch(undefined),
-  candidates: lenient
-    .array(lenient.object({ finishReason: optionalString, finishMessage: optionalString }).catch({}))
-    .optional()
-    .catch(undefined),
+export const GenerateContentAnswer = z.object({
+  promptFeedback: optional(z.object({ blockReason: optionalString, blockReasonMessage: optionalString })),
+  candidates: optional(
+    z.array(z.catch(z.object({ finishReason: optionalString, finishMessage: optionalString }), {})),
+  ),
 });
-export type GenerateContentAnswer = Infer<typeof GenerateContentAnswer>;
+export type GenerateContentAnswer = z.infer<typeof GenerateContentAnswer>;

@@ -1,20 +1,16 @@
-import { type Infer, lenient } from '@faultline/classify/toolkit';
+import * as z from 'zod/mini';
 
-// Zod-free lenient readers (the toolkit's `lenient`, zod's API for the combinators used here):
-// STYLE asks for lenient zod schemas in a shape file, but issue 17's import goal overrides it
-// (zod alone costs about 60 ms to import). mistral-error-shape.test.ts holds each reader equal to
-// the zod schema it replaced, verdict and output.
+/** A field that may be absent; one of the wrong type reads as absent. */
+const optional = <T extends z.ZodMiniType>(schema: T) => z.catch(z.optional(schema), undefined);
+const stringOrNumber = z.union([z.string(), z.number()]);
 
 /** One FastAPI/pydantic validation issue: `{ type, loc, msg, input, ctx }` (`input` may echo the prompt). */
-export const MistralValidationIssue = lenient.looseObject({
-  loc: lenient
-    .array(lenient.union([lenient.string(), lenient.number()]))
-    .optional()
-    .catch(undefined),
-  msg: lenient.string().optional().catch(undefined),
-  type: lenient.string().optional().catch(undefined),
+export const MistralValidationIssue = z.looseObject({
+  loc: optional(z.array(stringOrNumber)),
+  msg: optional(z.string()),
+  type: optional(z.string()),
 });
-export type MistralValidationIssue = Infer<typeof MistralValidationIssue>;
+export type MistralValidationIssue = z.infer<typeof MistralValidationIssue>;
 
 /**
  * The bodies Mistral's API answers with (all lenient; fields vary by endpoint and gateway):
@@ -24,19 +20,13 @@ export type MistralValidationIssue = Infer<typeof MistralValidationIssue>;
  * - `{"message":"Unauthorized","request_id":"..."}` / `{"message":"Requests rate limit exceeded"}` (gateway)
  * Source: https://docs.mistral.ai/api/ and @mistralai/mistralai models/errors (SDKError keeps the raw body).
  */
-export const MistralErrorBody = lenient.looseObject({
-  object: lenient.string().optional().catch(undefined),
-  message: lenient
-    .union([lenient.string(), lenient.looseObject({ detail: lenient.unknown().optional() })])
-    .optional()
-    .catch(undefined),
-  detail: lenient
-    .union([lenient.string(), lenient.array(lenient.unknown())])
-    .optional()
-    .catch(undefined),
-  type: lenient.string().nullish().catch(undefined),
-  param: lenient.union([lenient.string(), lenient.number()]).nullish().catch(undefined),
-  code: lenient.union([lenient.string(), lenient.number()]).nullish().catch(undefined),
-  request_id: lenient.string().optional().catch(undefined),
+export const MistralErrorBody = z.looseObject({
+  object: optional(z.string()),
+  message: optional(z.union([z.string(), z.looseObject({ detail: z.optional(z.unknown()) })])),
+  detail: optional(z.union([z.string(), z.array(z.unknown())])),
+  type: z.catch(z.nullish(z.string()), undefined),
+  param: z.catch(z.nullish(stringOrNumber), undefined),
+  code: z.catch(z.nullish(stringOrNumber), undefined),
+  request_id: optional(z.string()),
 });
-export type MistralErrorBody = Infer<typeof MistralErrorBody>;
+export type MistralErrorBody = z.infer<typeof MistralErrorBody>;

@@ -1,9 +1,4 @@
-import { type Infer, lenient } from '@faultline/classify/toolkit';
-
-// Zod-free lenient readers (the toolkit's `lenient`, zod's API for the combinators used here):
-// STYLE asks for lenient zod schemas in a shape file, but issue 17's import goal overrides it
-// (zod alone costs about 60 ms to import). openai-error-shape.test.ts holds each reader equal to
-// the zod schema it replaced, verdict and output.
+import * as z from 'zod/mini';
 
 /**
  * Lenient schemas of the error bodies that reach the openai SDK, from OpenAI and from the
@@ -14,57 +9,54 @@ import { type Infer, lenient } from '@faultline/classify/toolkit';
  */
 
 /** A code is a string for OpenAI (`insufficient_quota`), a number for OpenRouter (`402`). */
-const Code = lenient.union([lenient.string(), lenient.number()]).nullish();
+const Code = z.nullish(z.union([z.string(), z.number()]));
 
 /** Azure OpenAI's `innererror` on a content-filter 400. */
-export const AzureInnerError = lenient.looseObject({
-  code: lenient.string().nullish(),
-  content_filter_result: lenient.record().nullish(),
+export const AzureInnerError = z.looseObject({
+  code: z.nullish(z.string()),
+  content_filter_result: z.nullish(z.record(z.string(), z.unknown())),
 });
 
 /** OpenRouter's `error.metadata`: `raw` is the upstream provider's error (often JSON text). */
-export const OpenRouterErrorMetadata = lenient.looseObject({
-  raw: lenient.unknown().optional(),
-  provider_name: lenient.string().nullish(),
-  reasons: lenient.array(lenient.string()).nullish(),
-  flagged_input: lenient.string().nullish(),
+export const OpenRouterErrorMetadata = z.looseObject({
+  raw: z.optional(z.unknown()),
+  provider_name: z.nullish(z.string()),
+  reasons: z.nullish(z.array(z.string())),
+  flagged_input: z.nullish(z.string()),
 });
 
 /**
  * The inner error object: OpenAI `{message, type, param, code}`, Azure adds `innererror` and
  * `status`, OpenRouter `{code: number, message, metadata}`, DeepSeek and Together the OpenAI form.
  */
-export const OpenAIInnerError = lenient.looseObject({
-  message: lenient.unknown().optional(),
-  type: lenient.string().nullish(),
-  param: lenient.string().nullish(),
+export const OpenAIInnerError = z.looseObject({
+  message: z.optional(z.unknown()),
+  type: z.nullish(z.string()),
+  param: z.nullish(z.string()),
   code: Code,
-  status: lenient.union([lenient.number(), lenient.string()]).nullish(),
-  innererror: AzureInnerError.nullish(),
-  metadata: OpenRouterErrorMetadata.nullish(),
+  status: z.nullish(z.union([z.number(), z.string()])),
+  innererror: z.nullish(AzureInnerError),
+  metadata: z.nullish(OpenRouterErrorMetadata),
 });
-export type OpenAIInnerError = Infer<typeof OpenAIInnerError>;
+export type OpenAIInnerError = z.infer<typeof OpenAIInnerError>;
 
 /** An upstream error found in OpenRouter's `metadata.raw`: `{error:{...}}`, or the inner object itself. */
-export const UpstreamErrorBody = lenient.union([
-  lenient.looseObject({ error: OpenAIInnerError }),
-  OpenAIInnerError,
-]);
+export const UpstreamErrorBody = z.union([z.looseObject({ error: OpenAIInnerError }), OpenAIInnerError]);
 
 /** A chat completion (non-streamed), as far as a blocked answer is concerned. */
-export const ChatCompletionLike = lenient.looseObject({
-  object: lenient.string().optional(),
-  choices: lenient.array(
-    lenient.looseObject({
-      finish_reason: lenient.string().nullish(),
-      message: lenient.looseObject({ refusal: lenient.string().nullish() }).nullish(),
+export const ChatCompletionLike = z.looseObject({
+  object: z.optional(z.string()),
+  choices: z.array(
+    z.looseObject({
+      finish_reason: z.nullish(z.string()),
+      message: z.nullish(z.looseObject({ refusal: z.nullish(z.string()) })),
     }),
   ),
 });
 
 /** A Responses API result, as far as a blocked answer is concerned. */
-export const ResponseLike = lenient.looseObject({
-  object: lenient.literal('response'),
-  status: lenient.string().nullish(),
-  incomplete_details: lenient.looseObject({ reason: lenient.string().nullish() }).nullish(),
+export const ResponseLike = z.looseObject({
+  object: z.literal('response'),
+  status: z.nullish(z.string()),
+  incomplete_details: z.nullish(z.looseObject({ reason: z.nullish(z.string()) })),
 });

@@ -10,7 +10,6 @@ import {
   ERROR_DOMAINS,
   FAILURE_ORIGINS,
   FAILURE_REASONS,
-  fitsLength,
   MAX_EVIDENCE_LENGTH,
   NETWORK_PHASES,
   NEXT_STEPS,
@@ -26,6 +25,19 @@ type Reader = (value: unknown) => unknown;
 
 /** A field: its key, whether it may be absent, and its reader. */
 type Field = readonly [key: string, optional: boolean, read: Reader];
+
+/** zod 4's string `.max(n)`: counted in code points (a surrogate pair counts once). */
+function fitsLength(text: string, maximum: number): boolean {
+  if (text.length <= maximum) return true;
+  let count = text.length;
+  for (let index = 0; index < text.length - 1; index++) {
+    if ((text.charCodeAt(index) & 0xfc00) === 0xd800 && (text.charCodeAt(index + 1) & 0xfc00) === 0xdc00) {
+      count--;
+      index++;
+    }
+  }
+  return count <= maximum;
+}
 
 const setOf = (values: readonly string[]): ReadonlySet<unknown> => new Set(values);
 

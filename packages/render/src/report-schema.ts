@@ -34,7 +34,7 @@ export const ReportProviderMetadata = z
     providerType: ShortText.optional(),
     sdkErrorType: ShortText.optional(),
     networkCode: ShortText.optional(),
-    networkPhase: NetworkPhase.optional(),
+    networkPhase: z.optional(NetworkPhase),
     sdkAttempts: z.number().int().nonnegative().optional(),
   })
   .strict();
@@ -56,7 +56,7 @@ export const ErrorReport = z
       .object({ kind: UserActionKind, detail: z.string().max(MAX_MESSAGE_LENGTH).optional() })
       .strict(),
     nextStep: NextStep,
-    recovery: RecoveryHints.strict(),
+    recovery: z.strictObject(RecoveryHints.shape),
     domain: ErrorDomain,
     httpStatus: z.number().int().min(400).max(599),
     provider: ShortText,
@@ -88,9 +88,9 @@ export const ErrorReport = z
     /** True when the caller's own AbortSignal ended the call: not a provider failure. */
     callerAborted: z.boolean(),
     providerMetadata: ReportProviderMetadata,
-    delivered: DeliveredOutput.strict().optional(),
+    delivered: z.strictObject(DeliveredOutput.shape).optional(),
     /** The rule of classify's table that decided, and the (scrubbed) evidence it matched. */
-    decidedBy: DecidedBy.strict().optional(),
+    decidedBy: z.strictObject(DecidedBy.shape).optional(),
   })
   .strict();
 export type ErrorReport = z.infer<typeof ErrorReport>;

@@ -48,9 +48,9 @@ export const CaseLabel = z.object({
   reason: FailureReason,
   retryable: z.boolean(),
   /** Defaults to the reason's taxonomy row (set it where the row has a choice, e.g. contact_support). */
-  userAction: UserActionKind.optional(),
+  userAction: z.optional(UserActionKind),
   /** Defaults to the reason's taxonomy row. */
-  nextStep: NextStep.optional(),
+  nextStep: z.optional(NextStep),
 });
 export type CaseLabel = z.infer<typeof CaseLabel>;
 

@@ -143,6 +143,7 @@ export function packageManifest(
     dependencies: {
       '@faultline/classify': 'workspace:^',
       '@faultline/render': 'workspace:^',
+      zod: '^4.1.0',
     },
   };
   const devDependencies: Record<string, string> = {

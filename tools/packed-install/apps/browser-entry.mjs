@@ -1,7 +1,6 @@
 // A browser page (bundled with esbuild for the browser): with `?base=<url>`, the one SDK error's
-// outcome lands on window.faultlineOutcome; on every page, many distinct failures' result lands on
-// window.faultlineMany (the driver also serves the page with a Content-Security-Policy that refuses
-// WebAssembly, where the scan stays in JavaScript).
+// outcome lands on window.faultlineOutcome; then many distinct failures' result lands on
+// window.faultlineMany.
 import { classifyMany } from './classify-many.mjs';
 import { classifyQuota } from './classify-quota.mjs';
 

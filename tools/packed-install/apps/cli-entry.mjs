@@ -1,7 +1,6 @@
 // Node, Bun and Deno: run straight from the installed packages, print the outcome as JSON: the one
 // SDK error (classify-quota.mjs) when FAULTLINE_BASE_URL is set, then many distinct failures
-// (classify-many.mjs) as `many`. Without FAULTLINE_BASE_URL (`node --jitless`, where Node's own
-// fetch cannot start: it compiles its HTTP parser to WebAssembly), only the many.
+// (classify-many.mjs) as `many`.
 import { classifyMany } from './classify-many.mjs';
 import { classifyQuota } from './classify-quota.mjs';
 

