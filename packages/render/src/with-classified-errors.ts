@@ -224,10 +224,12 @@ function deadlineError(): Error {
  * and it cannot refuse a wait after computing it (Retry-After over the cap, a wait past the
  * deadline). Each of those would need a workaround around the library, so the loop is ours.
  */
-export async function withClassifiedErrors<T>(
+export function withClassifiedErrors<T>(
   fn: (context: AttemptContext) => Promise<T> | T,
   options: WithClassifiedErrorsOptions<T> & { readonly extractors: readonly Extractor[] },
 ): Promise<T> {
+  // The loop's own promise, not one more around it: the caller's `await` is then the next frame of
+  // the async stack a failure's call site is read from.
   return runWithClassifiedErrors(fn, options ?? {});
 }
 
@@ -339,8 +341,7 @@ async function runGuarded<T>(
         // The caller's abort through a signal given to the SDK only: untouched too.
         if (isUntouchedCallerAbort(error, thrown)) throw thrown;
       }
-      // No retries asked for (or none allowed): nothing here reads the classification, which stays
-      // deferred until the caller reads it.
+      // No retries asked for (or none allowed).
       if (policy === undefined || maxAttempts === 1) throw finish(error, attempt, false);
       if (!shouldRetry(error, options.idempotent)) throw finish(error, attempt, false);
       // Exhausted only when retries were allowed: `maxAttempts: 1` asked for none.
