@@ -44,11 +44,11 @@ export interface GuardStreamOptions<T> extends Omit<ClassifyErrorOptions, 'strea
 /** What `readChunk` finds in one chunk. */
 export interface ChunkReading {
   /** Metadata when the chunk is really an error (an error event, a withheld answer). */
-  readonly failure?: ProviderErrorMetadata | undefined;
+  failure?: ProviderErrorMetadata | undefined;
   /** Characters of output the chunk delivers. */
-  readonly characters: number;
+  characters: number;
   /** True for the provider's terminal event (`message_stop`, a finish reason ...). */
-  readonly terminal: boolean;
+  terminal: boolean;
 }
 
 /** Default idle timeout for `guardStream`. */

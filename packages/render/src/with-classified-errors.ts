@@ -380,7 +380,7 @@ type InspectResult = (result: unknown) => ProviderErrorMetadata | undefined | nu
 
 /**
  * The preset `inspectResult` first, the caller's when the preset one returns nothing (or throws):
- * the same order as a provider guard's `inspectChunk` and the caller's.
+ * the preset's reading wins.
  */
 function chainInspect(preset: InspectResult, caller: InspectResult): InspectResult {
   return (result) => {
