@@ -32,7 +32,7 @@ import {
   reportFromChain,
 } from './report.ts';
 import { scrubAndCut, scrubSecrets } from './secrets.ts';
-import { inspectSummary } from './summary.ts';
+import { installSummaryStack } from './summary.ts';
 import { normaliseCause } from './thrown-value.ts';
 
 /** The inference families, one error class (and a `*ModelNotFoundError` sibling) each. */
@@ -195,8 +195,11 @@ export class FaultlineError extends Error {
     }
     this.errorType =
       new.target === FaultlineError ? 'FaultlineError' : (errorTypesOf(new.target)[0] ?? 'FaultlineError');
-    Object.defineProperty(this, 'classification', { value: classification, enumerable: true });
-    defineField(this, 'metadata', metadata);
+    // The classification, metadata and attempts are not enumerable: what Node prints for an error is
+    // its stack and its enumerable fields, and an uncaught one prints a short summary (summary.ts)
+    // rather than every field. `toErrorReport()` and `toJSON()` give them all.
+    Object.defineProperty(this, 'classification', { value: classification });
+    Object.defineProperty(this, 'metadata', { value: metadata, writable: true, configurable: true });
     const provider = safeText(safeGet(options, 'provider'));
     if (provider !== undefined) defineField(this, 'provider', provider);
     const model = safeText(safeGet(options, 'model'));
@@ -205,7 +208,9 @@ export class FaultlineError extends Error {
     if (operation !== undefined) defineField(this, 'operation', operation);
     const attempts = safeGet(options, 'attempts');
     const record = attempts === undefined ? undefined : readAttemptRecord(attempts);
-    if (record !== undefined) defineField(this, 'attempts', record);
+    if (record !== undefined)
+      Object.defineProperty(this, 'attempts', { value: record, writable: true, configurable: true });
+    if (hasCause) installSummaryStack(this);
     TRUSTED_ERRORS.add(this);
   }
 
@@ -215,15 +220,6 @@ export class FaultlineError extends Error {
     Object.defineProperty(FaultlineError, 'name', { value: 'FaultlineError', configurable: true });
     Object.defineProperty(FaultlineError.prototype, FAULTLINE_ERROR_MARKER, { value: true });
     errorTypesOf(FaultlineError);
-    // What `util.inspect`, `console.log` and Node's uncaught-error output print: a short summary,
-    // then the cause (summary.ts). Render imports no node: module, so the symbol is spelled out.
-    Object.defineProperty(FaultlineError.prototype, Symbol.for('nodejs.util.inspect.custom'), {
-      configurable: true,
-      writable: true,
-      value(this: FaultlineError, depth: number, options: object, inspect: unknown) {
-        return inspectSummary(this, depth, options, inspect);
-      },
-    });
   }
 
   /** How much a stream had delivered before it failed, when known. */

@@ -1,10 +1,11 @@
 import type { Classification } from '@faultline/classify';
 import { safeGet, TAXONOMY } from '@faultline/classify/toolkit';
 
-// What `util.inspect`, `console.log` and Node's uncaught-error output print for a FaultlineError: a
-// few lines a person can act on (what failed, what to do next, who answered, where the caller was),
-// then the cause as Node prints it. The error's own stack holds no frames (its cause holds the SDK's),
-// so the caller's frames are recorded when a failure is caught (`recordCallSite`) and shown here.
+// The stack a FaultlineError that wraps a cause shows (what Node prints for an uncaught one, and
+// `util.inspect`, `console.log`, loggers that write `stack`): a few lines a person can act on (what
+// failed, what to do next, who answered), then the caller's frames. Its own frames would be render's
+// (it is built with none: its cause holds the SDK's), so the caller's are recorded when a failure
+// is caught (`recordCallSite`) and formatted only when the stack is read, as V8 formats its own.
 
 /** Where the caller's frames are kept: captured at the catch, formatted only when printed. */
 const CALL_SITE: unique symbol = Symbol('faultline.callSite');
@@ -91,7 +92,7 @@ function oneLine(text: string, max: number): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-/** The summary lines of a FaultlineError, before its cause. Total: a field that cannot be read is left out. */
+/** The summary lines of a FaultlineError: its name and message, reason, next step, who answered. Total. */
 export function summaryLines(error: unknown): string[] {
   const name = safeGet(error, 'errorType');
   const message = safeGet(error, 'message');
@@ -122,47 +123,38 @@ export function summaryLines(error: unknown): string[] {
   const attempts = safeGet(safeGet(error, 'attempts'), 'made');
   if (typeof attempts === 'number' && attempts > 1) who.push(`${attempts} attempts`);
   if (who.length > 0) lines.push(`  from:      ${who.join(', ')}`);
-  const frames = callerFrames(error);
-  if (frames.length > 0) {
-    lines.push(`  called at: ${frames[0]!.slice('at '.length)}`);
-    for (const frame of frames.slice(1)) lines.push(`             ${frame.slice('at '.length)}`);
-  }
   lines.push('  report:    error.toErrorReport()');
   return lines;
 }
 
-type Inspect = (value: unknown, options?: object) => string;
-
-/** Errors whose summary is being printed: a cause chain that leads back to one prints it once. */
-const PRINTING: WeakSet<object> = new WeakSet();
-
-/** `[util.inspect.custom]` of a FaultlineError: the summary, then the cause as Node prints it. */
-export function inspectSummary(error: object, depth: number, options: object, inspect: unknown): string {
-  let lines: string[];
+/** The summary, then the caller's frames in the usual `    at …` form. Total. */
+export function summaryStack(error: unknown): string {
   try {
-    lines = summaryLines(error);
+    return [...summaryLines(error), ...callerFrames(error).map((frame) => `    ${frame}`)].join('\n');
   } catch {
-    lines = ['FaultlineError'];
+    return 'FaultlineError';
   }
-  if (depth < 0) return `[${lines[0]}]`;
-  if (PRINTING.has(error)) return `[Circular ${lines[0]}]`;
-  const cause = safeGet(error, 'cause');
-  if (cause === undefined) return lines.join('\n');
-  PRINTING.add(error);
-  let shown: string;
+}
+
+/**
+ * Gives a wrapping error (built with no frames of its own) the summary as its `stack`, formatted on
+ * the first read. Assigning `stack` replaces it, as on any error. Never throws.
+ */
+export function installSummaryStack(error: object): void {
   try {
-    const levels = safeGet(options, 'depth');
-    shown =
-      typeof inspect === 'function'
-        ? (inspect as Inspect)(cause, {
-            ...options,
-            depth: typeof levels === 'number' ? levels - 1 : levels,
-          })
-        : String(safeGet(cause, 'stack') ?? cause);
+    Object.defineProperty(error, 'stack', {
+      configurable: true,
+      enumerable: false,
+      get() {
+        const value = summaryStack(error);
+        Object.defineProperty(error, 'stack', { value, writable: true, configurable: true });
+        return value;
+      },
+      set(value: unknown) {
+        Object.defineProperty(error, 'stack', { value, writable: true, configurable: true });
+      },
+    });
   } catch {
-    shown = '[the cause could not be printed]';
-  } finally {
-    PRINTING.delete(error);
+    // A frozen error keeps the stack it was built with.
   }
-  return `${lines.join('\n')}\n  [cause]: ${shown.split('\n').join('\n  ')}`;
 }
