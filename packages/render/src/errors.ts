@@ -70,7 +70,7 @@ function copyMetadata(metadata: unknown): ProviderErrorMetadata {
       for (const key of Object.keys(metadata).slice(0, 100)) {
         if (key === 'rawBody') continue;
         const value = safeGet(metadata, key);
-        // The metadata is an enumerable field that loggers write: its text is scrubbed too.
+        // A logger may write the metadata: its text is scrubbed too.
         copy[key] = typeof value === 'string' ? scrubSecrets(value) : value;
       }
     }
