@@ -11,7 +11,6 @@ import { errorClassFor, errorClassForType, FaultlineError, type InferenceFamily 
 import { causeLinks, hasFaultlineMarker, TRUSTED_ERRORS, trustClassification } from './identity.ts';
 import { type AttemptRecord, ErrorReport, minimalReport, reportFromChain } from './report.ts';
 import { scrubAndCut } from './secrets.ts';
-import { keepCallSite, recordCallSite } from './summary.ts';
 import { describeThrown } from './thrown-value.ts';
 
 export interface ClassifyErrorOptions {
@@ -96,11 +95,10 @@ export function classifyAttempt(
   facts: AttemptFacts | undefined,
 ): FaultlineError {
   if (hasFaultlineMarker(error)) return error as FaultlineError;
-  let built: FaultlineError;
   try {
     const metadata = extractAttempt(error, options, facts);
     const classification = classifyMetadata(metadata, options);
-    built = buildError(
+    return buildError(
       metadata.message || describeThrown(error),
       classification,
       metadata,
@@ -109,10 +107,8 @@ export function classifyAttempt(
       facts?.attempts,
     );
   } catch {
-    built = new FaultlineError(describeThrown(error), { cause: error });
+    return new FaultlineError(describeThrown(error), { cause: error });
   }
-  recordCallSite(built, classifyAttempt);
-  return built;
 }
 
 /** The extraction, with the caller's abort, the loop's deadline, the stream and delivery facts applied. */
@@ -233,7 +229,7 @@ export function withAttempts(error: FaultlineError, attempts: AttemptRecord): Fa
     // user's subclass, has a constructor of its own: it leaves as is).
     const ErrorClass = errorClassForType(error.errorType);
     if (safeGet(ErrorClass, 'errorType') !== error.errorType) return error;
-    const rebuilt = new ErrorClass(error.message, {
+    return new ErrorClass(error.message, {
       cause: error.cause,
       classification,
       metadata: error.metadata,
@@ -242,8 +238,6 @@ export function withAttempts(error: FaultlineError, attempts: AttemptRecord): Fa
       operation: error.operation,
       attempts,
     });
-    keepCallSite(error, rebuilt);
-    return rebuilt;
   } catch {
     return error;
   }
@@ -263,9 +257,7 @@ export function errorFromMetadata(
     const withDelivered = delivered === undefined ? metadata : { ...metadata, delivered };
     const classification = classifyMetadata(withDelivered, options);
     const message = typeof safeGet(metadata, 'message') === 'string' ? (metadata.message as string) : '';
-    const error = buildError(message, classification, withDelivered, options, cause);
-    recordCallSite(error, errorFromMetadata);
-    return error;
+    return buildError(message, classification, withDelivered, options, cause);
   } catch {
     return new FaultlineError('The failure could not be read.', { cause });
   }

@@ -10,7 +10,6 @@ import {
 import { errorClassForType, type FaultlineError } from './errors.ts';
 import { hasFaultlineMarker } from './identity.ts';
 import { invalidOption, isSignalOption } from './invalid-option.ts';
-import { keepCallSite } from './summary.ts';
 
 export interface GuardStreamOptions<T> extends Omit<ClassifyErrorOptions, 'streaming' | 'delivered'> {
   /** The longest wait for the next chunk before the stream is abandoned. Default 60 000; 0 turns it off. */
@@ -428,7 +427,7 @@ class GuardIterator<T> implements AsyncIterator<T> {
       const source = thrown as FaultlineError;
       try {
         const ErrorClass = errorClassForType(source.errorType);
-        const rebuilt = new ErrorClass(source.message, {
+        return new ErrorClass(source.message, {
           cause: source,
           classification: source.classification,
           metadata: { ...source.metadata, delivered: this.delivered() },
@@ -436,8 +435,6 @@ class GuardIterator<T> implements AsyncIterator<T> {
           model: source.model ?? options.model,
           operation: source.operation ?? options.operation,
         });
-        keepCallSite(source, rebuilt);
-        return rebuilt;
       } catch {
         // A marked error from another copy of faultline whose fields cannot be read: as is.
         return thrown;

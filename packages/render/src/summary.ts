@@ -1,49 +1,16 @@
 import type { Classification } from '@faultline/classify';
 import { safeGet, TAXONOMY } from '@faultline/classify/toolkit';
+import { hasFaultlineMarker } from './identity.ts';
 
 // The stack a FaultlineError that wraps a cause shows (what Node prints for an uncaught one, and
 // `util.inspect`, `console.log`, loggers that write `stack`): a few lines a person can act on (what
-// failed, what to do next, who answered), then the caller's frames. Its own frames would be render's
-// (it is built with none: its cause holds the SDK's), so the caller's are recorded when a failure
-// is caught (`recordCallSite`) and formatted only when the stack is read, as V8 formats its own.
-
-/** Where the caller's frames are kept: captured at the catch, formatted only when printed. */
-const CALL_SITE: unique symbol = Symbol('faultline.callSite');
-
-/** Frames captured at the catch; the ones in render's own files are dropped when printed. */
-const CALL_SITE_FRAMES = 12;
+// failed, what to do next, who answered), then the caller's frames. The error is built with no
+// frames of its own; the caller's are read from its cause's stack, where they follow render's own
+// frames (an SDK error is made below the caller's `await`), when the stack is first read: nothing
+// is captured or formatted when the error is built.
 
 /** The most frames of the caller's shown in the summary. */
 const SHOWN_FRAMES = 3;
-
-/**
- * Records on `error` the frames of whoever called `below` (a render entry that caught a failure),
- * for the summary. Captured with V8's structured stack, which is only formatted if the summary is
- * printed. Never throws.
- */
-export function recordCallSite(error: object, below: (...args: never[]) => unknown): void {
-  const limit = Error.stackTraceLimit;
-  try {
-    const holder: { stack?: string } = {};
-    Error.stackTraceLimit = CALL_SITE_FRAMES;
-    Error.captureStackTrace(holder, below);
-    Object.defineProperty(error, CALL_SITE, { value: holder, configurable: true });
-  } catch {
-    // A frozen error or a runtime without captureStackTrace: the summary then shows no call site.
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
-}
-
-/** Gives `to` the call site recorded on `from` (an error rebuilt with more facts keeps it). Never throws. */
-export function keepCallSite(from: object, to: object): void {
-  try {
-    const holder = (from as { [CALL_SITE]?: unknown })[CALL_SITE];
-    if (holder !== undefined) Object.defineProperty(to, CALL_SITE, { value: holder, configurable: true });
-  } catch {
-    // A frozen error: it keeps no call site.
-  }
-}
 
 /** The directory of this module's file (render's `src` or `dist`), to tell its frames apart. */
 function ownDirectory(): string | undefined {
@@ -59,26 +26,26 @@ function pathOf(location: string): string {
   return location.startsWith('file://') ? decodeURIComponent(location.slice('file://'.length)) : location;
 }
 
-/** The caller's frames: those outside render's own files and Node's internals. */
+/** The caller's frames in the cause's stack: those after the last of render's own, Node's internals left out. */
 export function callerFrames(error: unknown): string[] {
-  let stack: unknown;
-  try {
-    stack = safeGet(safeGet(error, CALL_SITE), 'stack');
-  } catch {
-    return [];
-  }
-  if (typeof stack !== 'string') return [];
+  const cause = safeGet(error, 'cause');
+  // A FaultlineError wrapping another (a stream guard's, a context wrapper): the inner one's caller.
+  if (hasFaultlineMarker(cause)) return callerFrames(cause);
+  const stack = safeGet(cause, 'stack');
   const own = ownDirectory();
+  if (typeof stack !== 'string' || own === undefined) return [];
   const frames = stack
     .split('\n')
-    .slice(1)
     .map((line) => line.trim())
-    .filter(
-      (line) => line.startsWith('at ') && !/\(node:|at node:|\(native\)|^at async Promise\./.test(line),
-    );
-  const callers = frames.filter((line) => own === undefined || !pathOf(locationOf(line)).startsWith(own));
-  // Bundled into the caller's own file, render's frames cannot be told apart: show them all.
-  return (callers.length > 0 ? callers : frames).slice(0, SHOWN_FRAMES);
+    .filter((line) => line.startsWith('at '));
+  let last = -1;
+  for (let index = 0; index < frames.length; index++)
+    if (pathOf(locationOf(frames[index]!)).startsWith(own)) last = index;
+  if (last === -1) return [];
+  return frames
+    .slice(last + 1)
+    .filter((line) => !/\(node:|at node:|\(native\)|^at async Promise\./.test(line))
+    .slice(0, SHOWN_FRAMES);
 }
 
 /** The location of a formatted frame: `file:line:column`, with or without a function name. */
