@@ -89,15 +89,15 @@ if (wants('stream')) {
       .map((row) => row.provider)
       .join(
         ', ',
-      )}) the generator runs inside the SDK's own raw \`Stream\`, holding an AbortController whose abort ends the replay as the SDK's fetch ends the body it reads: what \`create({ stream: true })\` gives a user. By default every guard keeps a promise of its own per pull for the idle timer to reject; the last column is the Stainless guards opted in with \`abandonEndsPull: true\`, which stop a stall by aborting the request instead, so that a pull costs one \`.then\` (opt-in: it relies on the request's fetch ending the read on abort). Guarded: default options, idle timer on (${stream.idleTimeoutMs.toLocaleString('en')} ms); the chunks that come out are checked to be the very objects that went in. Per chunk: the last round's drain, median ± IQR over its chunks; added and ratio: medians over the rounds.\n`,
+      )}) the generator runs inside the SDK's own raw \`Stream\`, holding an AbortController whose abort ends the replay as the SDK's fetch ends the body it reads: what \`create({ stream: true })\` gives a user. Every guard keeps a promise of its own per pull for the idle timer to reject. Guarded: default options, idle timer on (${stream.idleTimeoutMs.toLocaleString('en')} ms); the chunks that come out are checked to be the very objects that went in. Per chunk: the last round's drain, median ± IQR over its chunks; added and ratio: medians over the rounds.\n`,
   );
   say(
-    '| provider | guard | unguarded, per chunk | guarded, per chunk | added per chunk | ratio | added, idle timer off | added, `abandonEndsPull: true` |',
+    '| provider | guard | unguarded, per chunk | guarded, per chunk | added per chunk | ratio | added, idle timer off |',
   );
-  say('|---|---|---|---|---|---|---|---|');
+  say('|---|---|---|---|---|---|---|');
   for (const row of rows) {
     say(
-      `| ${row.provider} | \`${row.guard}\` | ${perChunk(row.unguarded, row.chunks)} | ${perChunk(row.guarded, row.chunks)} | ${formatNs(row.addedNsPerChunk)} | ×${row.ratio.toFixed(2)} | ${formatNs(row.addedNsPerChunkTimerOff)} | ${row.addedNsPerChunkAbortive === undefined ? '(no abort handle)' : formatNs(row.addedNsPerChunkAbortive)} |`,
+      `| ${row.provider} | \`${row.guard}\` | ${perChunk(row.unguarded, row.chunks)} | ${perChunk(row.guarded, row.chunks)} | ${formatNs(row.addedNsPerChunk)} | ×${row.ratio.toFixed(2)} | ${formatNs(row.addedNsPerChunkTimerOff)} |`,
     );
   }
   say(
@@ -178,7 +178,7 @@ if (wants('error') || wants('retry')) {
         `\n### Error path: a real SDK error classified, against the SDK constructing it (goal: the error at throw time within ${ERROR_PATH_GOAL_SHARE * 100} %)\n`,
       );
       say(
-        'The sample is what the real SDK threw for the provider\'s rate-limit scenario against the loopback server; the baseline is the SDK building that same error again, measured in the same run. "At throw" is `classifyError(thrown)` with nothing read: what a throw site (and `withClassifiedErrors` without retries) pays, a stack-less FaultlineError holding its cause; extraction, classification and the message run on the first read. The goal is judged on it. "Error and decision" adds reading `classification` (what a retry loop reads before deciding); "whole path" adds `toErrorReport()` too: both are shown with their own ratios.\n',
+        'The sample is what the real SDK threw for the provider\'s rate-limit scenario against the loopback server; the baseline is the SDK building that same error again, measured in the same run. "At throw" is `classifyError(thrown)`: what a throw site (and `withClassifiedErrors` without retries) pays, a stack-less FaultlineError built with its extraction, classification and message. The goal is judged on it. "Error and decision" adds reading `classification` (what a retry loop reads before deciding); "whole path" adds `toErrorReport()` too: both are shown with their own ratios.\n',
       );
       say(
         '| provider | SDK error | SDK constructs it | at throw | ratio | goal | error and decision | ratio | whole path | ratio | whole paths per second (one core) |',
@@ -209,11 +209,11 @@ if (wants('import')) {
     ['@faultline/extract-mistral', '@mistralai/mistralai'],
     ['@faultline/extract-groq', 'groq-sdk'],
   ];
-  // The zod-free entries an adapter loads (classify/toolkit, render/adapter) and the adapters, then
-  // the references: the application entries that export the zod schemas, and the SDKs.
+  // The entries an adapter loads (classify/toolkit, render/toolkit) and the adapters, then the
+  // references: the application entries, and the SDKs.
   const specifiers = [
     '@faultline/classify/toolkit',
-    '@faultline/render/adapter',
+    '@faultline/render/toolkit',
     ...adapters.map(([adapter]) => adapter),
   ];
   const references = ['@faultline/classify', '@faultline/render', ...adapters.map(([, sdk]) => sdk)];

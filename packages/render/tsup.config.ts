@@ -2,7 +2,7 @@ import { defineConfig } from 'tsup';
 import { importPathOptions } from '../../tsup.shared.ts';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/toolkit.ts', 'src/adapter.ts'],
+  entry: ['src/index.ts', 'src/toolkit.ts'],
   format: ['esm'],
   dts: true,
   clean: true,

@@ -1,5 +1,6 @@
 import type { Extractor } from '@faultline/classify';
 import {
+  type ChunkReading,
   type ClassifyErrorOptions,
   classifyError,
   type FaultlineError,
@@ -65,10 +66,7 @@ export interface AiSdkStreamPart {
 }
 
 export interface GuardAiSdkStreamOptions
-  extends Omit<
-    GuardStreamOptions<AiSdkStreamPart>,
-    'extractors' | 'isTerminal' | 'inspectChunk' | 'measure'
-  > {
+  extends Omit<GuardStreamOptions<AiSdkStreamPart>, 'extractors' | 'readChunk'> {
   /** As in {@link classifyAiSdkError}. */
   readonly provider?: string | undefined;
   readonly extractors?: readonly Extractor[] | undefined;
@@ -82,6 +80,16 @@ function partCharacters(part: AiSdkStreamPart): number {
   if (part === null || typeof part !== 'object' || part.type !== 'text-delta') return 0;
   const text = part.text ?? part.delta ?? part.textDelta;
   return typeof text === 'string' ? text.length : 0;
+}
+
+/** The guard's per-chunk hook: a `finish` part ends the stream (withheld when its reason is `content-filter`). */
+function readPart(part: AiSdkStreamPart): ChunkReading {
+  const finish = part !== null && typeof part === 'object' && part.type === 'finish';
+  return {
+    failure: finish ? detectAiSdkBlockedAnswer(part) : undefined,
+    characters: partCharacters(part),
+    terminal: finish,
+  };
 }
 
 /** The parts, with each `error` part thrown (as an {@link AiSdkErrorPart}) for the guard to classify. */
@@ -111,14 +119,9 @@ export function guardAiSdkStream(
 ): GuardedStream<AsyncIterable<AiSdkStreamPart>> {
   const { provider: _provider, extractors: _extractors, ...rest } = options;
   return guardStream(throwingErrorParts(stream), {
+    requireTerminal: true,
     ...rest,
     extractors: extractorsFor(options),
-    isTerminal: (part) => part !== null && typeof part === 'object' && part.type === 'finish',
-    // A `finish` part with finish reason `content-filter`: the provider withheld the answer.
-    inspectChunk: (part) =>
-      part !== null && typeof part === 'object' && part.type === 'finish'
-        ? detectAiSdkBlockedAnswer(part)
-        : undefined,
-    measure: partCharacters,
+    readChunk: readPart,
   });
 }

@@ -1,7 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FaultlineError } from '@faultline/render';
-import { controllerAbortEndsRead } from '@faultline/render/adapter';
 import {
   expectedFor,
   type LoopbackServer,
@@ -82,7 +81,6 @@ streamMatrix({
   sdks: SDKS,
   sdkPackage: { name: '@anthropic-ai/sdk', packageDir: new URL('..', import.meta.url).pathname },
   guard: (stream, options) => guardAnthropicStream(stream, options),
-  abortEndsRead: controllerAbortEndsRead,
   reportOf: (error) => (FaultlineError.isInstance(error) ? error.toErrorReport() : undefined),
   // The guard closes the request itself when it gives up on a stall, on every surface.
   surfaces: [

@@ -1,19 +1,14 @@
 import type { ProviderErrorMetadata } from '@faultline/classify';
-import {
-  type ChunkFacts,
-  chunkScan,
-  type GuardedStream,
-  type GuardStreamOptions,
-} from '@faultline/render/adapter';
+import type { ChunkReading, GuardedStream, GuardStreamOptions } from '@faultline/render/toolkit';
 import { guardStainlessStream } from '@faultline/stainless';
 import { ANTHROPIC_PROVIDER, anthropicExtractor } from './extract-anthropic.ts';
 
 /**
  * render's `guardStream` options but the Anthropic-specific ones. A refusal (`stop_reason:
  * "refusal"` in a `message_delta` event) is thrown as content_policy unless `detectBlockedAnswer`
- * is `false`; `inspectChunk` runs after the refusal check.
+ * is `false`.
  */
-export type GuardAnthropicStreamOptions = Omit<GuardStreamOptions<unknown>, 'isTerminal' | 'measure'>;
+export type GuardAnthropicStreamOptions = Omit<GuardStreamOptions<unknown>, 'readChunk'>;
 
 interface EventView {
   readonly type?: unknown;
@@ -34,20 +29,21 @@ const REFUSAL = (): ProviderErrorMetadata => ({
 });
 
 /**
- * Reads one event once, for the guard's three questions (every event passes here: fields are read
- * directly, nothing allocated for an ordinary event; a throwing field makes the event read as empty):
+ * The guard's per-chunk hook: reads one event once (every event passes here: fields are read
+ * directly; a throwing field makes the guard read the event as empty):
  * - terminal: `message_stop`, the last event of every complete Messages stream;
  * - characters: text, thinking and tool-input deltas of a `content_block_delta`;
  * - failure: a `message_delta` whose stop_reason is `refusal` (the streamed answer was declined);
  *   render's guard lets it through when the caller sets `detectBlockedAnswer: false`.
  */
-function scanAnthropicEvent(value: unknown, facts: ChunkFacts): void {
-  if (value === null || typeof value !== 'object') return;
+function readAnthropicEvent(value: unknown): ChunkReading {
+  const facts: ChunkReading = { failure: undefined, characters: 0, terminal: false };
+  if (value === null || typeof value !== 'object') return facts;
   const event = value as EventView;
   const type = event.type;
   if (type === 'content_block_delta') {
     const delta = event.delta;
-    if (delta === null || typeof delta !== 'object') return;
+    if (delta === null || typeof delta !== 'object') return facts;
     const text = delta.text;
     if (typeof text === 'string') facts.characters = text.length;
     else {
@@ -64,6 +60,7 @@ function scanAnthropicEvent(value: unknown, facts: ChunkFacts): void {
     if (delta !== null && typeof delta === 'object' && delta.stop_reason === 'refusal')
       facts.failure = REFUSAL();
   }
+  return facts;
 }
 
 /**
@@ -81,18 +78,10 @@ export function guardAnthropicStream<S extends AsyncIterable<unknown>>(
   stream: S,
   options: GuardAnthropicStreamOptions = {},
 ): GuardedStream<S> {
-  const { inspectChunk, ...rest } = options;
-  const userInspect = inspectChunk;
-  const scan = chunkScan(scanAnthropicEvent);
-  const scanInspect = scan.inspectChunk;
   return guardStainlessStream(stream as AsyncIterable<unknown>, anthropicExtractor, {
     provider: ANTHROPIC_PROVIDER,
-    ...rest,
-    isTerminal: scan.isTerminal,
-    measure: scan.measure,
-    inspectChunk:
-      userInspect === undefined
-        ? scanInspect
-        : (event) => scanInspect(event) ?? userInspect(event) ?? undefined,
+    requireTerminal: true,
+    ...options,
+    readChunk: readAnthropicEvent,
   }) as unknown as GuardedStream<S>;
 }

@@ -1,4 +1,4 @@
-import { type BoundWithClassifiedErrors, bindWithClassifiedErrors } from '@faultline/render/adapter';
+import { type BoundWithClassifiedErrors, bindWithClassifiedErrors } from '@faultline/render/toolkit';
 import { ANTHROPIC_PROVIDER, anthropicExtractor, detectAnthropicRefusal } from './extract-anthropic.ts';
 
 export {

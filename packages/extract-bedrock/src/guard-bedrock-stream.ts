@@ -1,12 +1,11 @@
 import type { ProviderErrorMetadata } from '@faultline/classify';
 import { safeGet, safePath, safeString } from '@faultline/classify/toolkit';
 import {
-  type ChunkFacts,
-  chunkScan,
+  type ChunkReading,
   type GuardedStream,
   type GuardStreamOptions,
   guardStream,
-} from '@faultline/render/adapter';
+} from '@faultline/render/toolkit';
 import { BEDROCK_PROVIDER, bedrockExtractor } from './extract-bedrock.ts';
 import { BLOCKED_STOP_REASONS, blockedInBody } from './inspect-bedrock-result.ts';
 
@@ -18,7 +17,7 @@ import { BLOCKED_STOP_REASONS, blockedInBody } from './inspect-bedrock-result.ts
  * `completionReason: "CONTENT_FILTERED"`, Anthropic `stop_reason: "refusal"` or Nova's
  * `messageStop` as above.
  */
-export type GuardBedrockStreamOptions = Omit<GuardStreamOptions<unknown>, 'isTerminal' | 'measure'>;
+export type GuardBedrockStreamOptions = Omit<GuardStreamOptions<unknown>, 'readChunk'>;
 
 /** The key Bedrock adds to the last chunk of every InvokeModelWithResponseStream answer, whatever the model. */
 const INVOCATION_METRICS = 'amazon-bedrock-invocationMetrics';
@@ -197,7 +196,7 @@ interface ConverseEventView {
  * The output characters of a ConverseStream `contentBlockDelta` (text, reasoning text, tool input),
  * read directly: nothing allocated.
  */
-function measureDelta(block: ConverseEventView['contentBlockDelta'], facts: ChunkFacts): void {
+function measureDelta(block: ConverseEventView['contentBlockDelta'], facts: ChunkReading): void {
   if (block === null || typeof block !== 'object') return;
   const delta = block.delta;
   if (delta === undefined || delta === null || typeof delta !== 'object') return;
@@ -217,7 +216,7 @@ function measureDelta(block: ConverseEventView['contentBlockDelta'], facts: Chun
  * A ConverseStream event other than a `contentBlockDelta`, read once and directly: as
  * `isConverseTerminal` and `blockedInConverse`.
  */
-function scanConverse(event: ConverseEventView, facts: ChunkFacts, detectBlocked: boolean): void {
+function scanConverse(event: ConverseEventView, facts: ChunkReading, detectBlocked: boolean): void {
   const stop = event.messageStop;
   if (stop !== undefined || event.metadata !== undefined) facts.terminal = true;
   if (detectBlocked && stop !== undefined && stop !== null)
@@ -225,10 +224,10 @@ function scanConverse(event: ConverseEventView, facts: ChunkFacts, detectBlocked
 }
 
 /**
- * Reads each event once for the guard's three questions (blocked?, characters, terminal?): an
+ * Reads each event once for the guard (blocked?, characters, terminal?): an
  * InvokeModelWithResponseStream chunk is decoded once, a ConverseStream event read directly.
  */
-function scanEvent(value: unknown, facts: ChunkFacts, detectBlocked: boolean): void {
+function scanEvent(value: unknown, facts: ChunkReading, detectBlocked: boolean): void {
   if (value === null || typeof value !== 'object') return;
   const event = value as ConverseEventView;
   // The usual event first, alone: a ConverseStream event is one member of a union (the SDK
@@ -256,17 +255,19 @@ function scanEvent(value: unknown, facts: ChunkFacts, detectBlocked: boolean): v
 }
 
 /**
- * The scan with a withheld answer detected (the default) and without (`detectBlockedAnswer:
- * false`): named functions made once at load, not a closure per stream, so that the guard's call
- * of the scan sees one function for every stream and the engine can inline it (measured: a closure
- * made per stream was not inlined into the guard's pull).
+ * The guard's per-chunk hook, with a withheld answer detected (the default) and without
+ * (`detectBlockedAnswer: false`): two functions made once, not a closure per stream.
  */
-function scanBedrockEvent(value: unknown, facts: ChunkFacts): void {
-  scanEvent(value, facts, true);
+function readBedrockEvent(value: unknown): ChunkReading {
+  const reading: ChunkReading = { failure: undefined, characters: 0, terminal: false };
+  scanEvent(value, reading, true);
+  return reading;
 }
 
-function scanBedrockEventLettingBlocked(value: unknown, facts: ChunkFacts): void {
-  scanEvent(value, facts, false);
+function readBedrockEventLettingBlocked(value: unknown): ChunkReading {
+  const reading: ChunkReading = { failure: undefined, characters: 0, terminal: false };
+  scanEvent(value, reading, false);
+  return reading;
 }
 
 /**
@@ -288,18 +289,12 @@ export function guardBedrockStream<S extends AsyncIterable<unknown>>(
   stream: S,
   options: GuardBedrockStreamOptions = {},
 ): GuardedStream<S> {
-  const { detectBlockedAnswer, inspectChunk, extractors, ...rest } = options;
-  const scan = chunkScan(detectBlockedAnswer === false ? scanBedrockEventLettingBlocked : scanBedrockEvent);
-  const scanInspect = scan.inspectChunk;
+  const { detectBlockedAnswer, extractors, ...rest } = options;
   return guardStream(stream as AsyncIterable<unknown>, {
     provider: BEDROCK_PROVIDER,
+    requireTerminal: true,
     ...rest,
     extractors: [...(extractors ?? []), bedrockExtractor],
-    isTerminal: scan.isTerminal,
-    measure: scan.measure,
-    inspectChunk:
-      inspectChunk === undefined
-        ? scanInspect
-        : (event) => scanInspect(event) ?? inspectChunk(event) ?? undefined,
+    readChunk: detectBlockedAnswer === false ? readBedrockEventLettingBlocked : readBedrockEvent,
   }) as unknown as GuardedStream<S>;
 }

@@ -1,4 +1,4 @@
-import { type BoundWithClassifiedErrors, bindWithClassifiedErrors } from '@faultline/render/adapter';
+import { type BoundWithClassifiedErrors, bindWithClassifiedErrors } from '@faultline/render/toolkit';
 import { BEDROCK_PROVIDER, bedrockExtractor } from './extract-bedrock.ts';
 import { inspectBedrockResult } from './inspect-bedrock-result.ts';
 

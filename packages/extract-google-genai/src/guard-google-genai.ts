@@ -1,13 +1,12 @@
 import type { ProviderErrorMetadata } from '@faultline/classify';
 import { safeGet } from '@faultline/classify/toolkit';
 import {
-  type ChunkFacts,
-  chunkScan,
+  type ChunkReading,
   type GuardedStream,
   type GuardStreamOptions,
   guardStream,
   type StreamChunk,
-} from '@faultline/render/adapter';
+} from '@faultline/render/toolkit';
 import {
   detectGeminiBlockedAnswer,
   GOOGLE_GENAI_PROVIDER,
@@ -16,10 +15,7 @@ import {
 } from './extract-google-genai.ts';
 
 /** Options of {@link guardGeminiStream}: render's `guardStream` options minus the Gemini-specific ones. */
-export type GuardGeminiStreamOptions<T> = Omit<
-  GuardStreamOptions<T>,
-  'isTerminal' | 'inspectChunk' | 'measure'
->;
+export type GuardGeminiStreamOptions<T> = Omit<GuardStreamOptions<T>, 'readChunk'>;
 
 function candidatesOf(chunk: unknown): unknown[] {
   const candidates = safeGet(chunk, 'candidates');
@@ -108,7 +104,7 @@ const ANSWER_FIELDS = [
  * Returns whether the chunk could be a withheld answer (`detectGeminiBlockedAnswer`, whose schema
  * parse runs only then: with `promptFeedback`, or whose first candidate has a finishReason).
  */
-function scanGeminiAnswer(value: unknown, facts: ChunkFacts): boolean {
+function scanGeminiAnswer(value: unknown, facts: ChunkReading): boolean {
   if (value === null || typeof value !== 'object') return false;
   const chunk = value as { readonly candidates?: unknown; readonly promptFeedback?: unknown };
   const candidates = chunk.candidates;
@@ -156,16 +152,19 @@ function isAnswerless(value: object): boolean {
 }
 
 /**
- * The scan with a withheld answer detected (the default) and without (`detectBlockedAnswer:
- * false`): named functions made once at load, so that the guard's call of the scan sees one
- * function for every stream and the engine can inline it (a closure made per stream could not be).
+ * The guard's per-chunk hook, with a withheld answer detected (the default) and without
+ * (`detectBlockedAnswer: false`): two functions made once, not a closure per stream.
  */
-function scanGeminiChunk(value: unknown, facts: ChunkFacts): void {
-  if (scanGeminiAnswer(value, facts)) facts.failure = detectGeminiBlockedAnswer(value);
+function readGeminiChunk(value: unknown): ChunkReading {
+  const reading: ChunkReading = { failure: undefined, characters: 0, terminal: false };
+  if (scanGeminiAnswer(value, reading)) reading.failure = detectGeminiBlockedAnswer(value);
+  return reading;
 }
 
-function scanGeminiChunkLettingBlocked(value: unknown, facts: ChunkFacts): void {
-  scanGeminiAnswer(value, facts);
+function readGeminiChunkLettingBlocked(value: unknown): ChunkReading {
+  const reading: ChunkReading = { failure: undefined, characters: 0, terminal: false };
+  scanGeminiAnswer(value, reading);
+  return reading;
 }
 
 /**
@@ -187,10 +186,9 @@ export function guardGeminiStream<S extends AsyncIterable<unknown>>(
   const { detectBlockedAnswer, extractors, ...rest } = options;
   return guardStream(stream, {
     provider: GOOGLE_GENAI_PROVIDER,
+    requireTerminal: true,
     ...rest,
     extractors: [...(extractors ?? []), googleGenaiExtractor, googleGenaiTransportExtractor],
-    ...chunkScan<StreamChunk<S>>(
-      detectBlockedAnswer === false ? scanGeminiChunkLettingBlocked : scanGeminiChunk,
-    ),
+    readChunk: detectBlockedAnswer === false ? readGeminiChunkLettingBlocked : readGeminiChunk,
   });
 }

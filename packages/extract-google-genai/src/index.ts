@@ -1,4 +1,4 @@
-import { type BoundWithClassifiedErrors, bindWithClassifiedErrors } from '@faultline/render/adapter';
+import { type BoundWithClassifiedErrors, bindWithClassifiedErrors } from '@faultline/render/toolkit';
 import { googleGenaiExtractor, googleGenaiTransportExtractor } from './extract-google-genai.ts';
 import { inspectGeminiResult } from './guard-google-genai.ts';
 

@@ -1,6 +1,5 @@
 import { type FailureReason, TAXONOMY } from '@faultline/classify';
 import { type ErrorReport, FaultlineError } from '@faultline/render';
-import { controllerAbortEndsRead } from '@faultline/render/adapter';
 import {
   expectedFor,
   type LoopbackServer,
@@ -108,7 +107,6 @@ streamMatrix({
   sdks: SDKS,
   sdkPackage: { name: 'groq-sdk', packageDir: new URL('..', import.meta.url).pathname },
   guard: (stream, options) => guardGroqStream(stream, options),
-  abortEndsRead: controllerAbortEndsRead,
   reportOf: (error) => (FaultlineError.isInstance(error) ? error.toErrorReport() : undefined),
   surfaces: [
     {

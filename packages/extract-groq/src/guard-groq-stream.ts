@@ -1,10 +1,4 @@
-import {
-  type ChunkFacts,
-  chunkScan,
-  type GuardedStream,
-  type GuardStreamOptions,
-  type StreamChunk,
-} from '@faultline/render/adapter';
+import type { ChunkReading, GuardedStream, GuardStreamOptions, StreamChunk } from '@faultline/render/toolkit';
 import { guardStainlessStream } from '@faultline/stainless';
 import { detectGroqBlockedAnswer } from './blocked-answer.ts';
 import { GROQ_PROVIDER, groqErrorChunkMetadata, groqExtractor } from './extract-groq.ts';
@@ -18,15 +12,15 @@ interface GroqChoiceView {
 const MAX_CHOICES = 64;
 
 /**
- * Reads one chunk once, for the guard's three questions (every chunk passes here: fields are read
- * directly, nothing allocated for an ordinary chunk; a throwing field makes the chunk read as empty):
+ * Reads one chunk once, for the guard (every chunk passes here: fields are read directly; a
+ * throwing field makes the guard read the chunk as empty):
  * - failure: a chunk without `choices` that is an error object groq-sdk let through
  *   (`groqErrorChunkMetadata`), or a withheld answer (`detectGroqBlockedAnswer`, read only when a
  *   choice finished with `content_filter`);
  * - terminal: a choice carrying a `finish_reason` (`isGroqTerminalChunk`);
  * - characters: content and reasoning deltas (`groqChunkCharacters`).
  */
-function scanGroqChunk(value: unknown, facts: ChunkFacts): void {
+function scanGroqChunk(value: unknown, facts: ChunkReading): void {
   if (value === null || typeof value !== 'object') return;
   const choices = (value as { readonly choices?: unknown }).choices;
   if (!Array.isArray(choices)) {
@@ -56,6 +50,13 @@ function scanGroqChunk(value: unknown, facts: ChunkFacts): void {
   if (blocked) facts.failure = groqErrorChunkMetadata(value) ?? detectGroqBlockedAnswer(value);
 }
 
+/** The guard's per-chunk hook (see `scanGroqChunk`). */
+function readGroqChunk(chunk: unknown): ChunkReading {
+  const reading: ChunkReading = { failure: undefined, characters: 0, terminal: false };
+  scanGroqChunk(chunk, reading);
+  return reading;
+}
+
 /**
  * Guards a groq-sdk stream (`groq.chat.completions.create({ stream: true })`): chunks pass through
  * untouched; an error event (a `data: {"error":…}` line or a named `event: error`, including a bare
@@ -66,24 +67,16 @@ function scanGroqChunk(value: unknown, facts: ChunkFacts): void {
  * by render's built-in stream parse rule). The
  * caller's abort ends the iteration silently in groq-sdk: pass the same `signal` here and its
  * reason is thrown. A withheld answer is let through with `detectBlockedAnswer: false`. Options
- * given here win over the Groq defaults; extractors given here run before groqExtractor, and an
- * `inspectChunk` given here runs after the Groq checks.
+ * given here win over the Groq defaults; extractors given here run before groqExtractor.
  */
 export function guardGroqStream<S extends AsyncIterable<unknown>>(
   stream: S,
-  options: GuardStreamOptions<StreamChunk<S>> = {},
+  options: Omit<GuardStreamOptions<StreamChunk<S>>, 'readChunk'> = {},
 ): GuardedStream<S> {
-  const scan = chunkScan(scanGroqChunk);
-  const userInspect = options.inspectChunk;
   return guardStainlessStream(stream, groqExtractor, {
     provider: GROQ_PROVIDER,
-    ...scan,
+    requireTerminal: true,
     ...options,
-    // The caller's inspectChunk runs after the provider's checks; without one, the scan's own
-    // callback is kept so the guard reads each chunk with one scan.
-    inspectChunk:
-      userInspect === undefined
-        ? scan.inspectChunk
-        : (chunk) => scan.inspectChunk(chunk) ?? userInspect(chunk),
+    readChunk: readGroqChunk,
   });
 }

@@ -1,4 +1,4 @@
-import { bindWithClassifiedErrors } from '@faultline/render/adapter';
+import { bindWithClassifiedErrors } from '@faultline/render/toolkit';
 import { detectGroqBlockedAnswer } from './blocked-answer.ts';
 import { groqExtractor } from './extract-groq.ts';
 

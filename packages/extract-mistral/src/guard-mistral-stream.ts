@@ -1,11 +1,10 @@
 import {
-  type ChunkFacts,
-  chunkScan,
+  type ChunkReading,
   type GuardedStream,
   type GuardStreamOptions,
   guardStream,
   type StreamChunk,
-} from '@faultline/render/adapter';
+} from '@faultline/render/toolkit';
 import { detectMistralStreamFailure } from './blocked-answer.ts';
 import { MISTRAL_PROVIDER, mistralExtractor } from './extract-mistral.ts';
 
@@ -20,15 +19,15 @@ const MAX_CHOICES = 64;
 const MAX_PARTS = 64;
 
 /**
- * Reads one event once, for the guard's three questions (every event passes here: fields are read
- * directly, nothing allocated for an ordinary event; a throwing field makes the event read as empty).
+ * Reads one event once, for the guard (every event passes here: fields are read directly; a
+ * throwing field makes the guard read the event as empty).
  * The chunk is the event's `data` (an object with `choices`), else the event itself:
  * - terminal: a choice carrying a finish reason (`finishReason`, or `finish_reason`);
  * - characters: string content, or the text of content parts;
  * - failure: `detectMistralStreamFailure`, read only when a choice finished with `content_filter`
  *   or `error`.
  */
-function scanMistralEvent(value: unknown, facts: ChunkFacts): void {
+function scanMistralEvent(value: unknown, facts: ChunkReading): void {
   if (value === null || typeof value !== 'object') return;
   const data = (value as { readonly data?: unknown }).data;
   const chunk =
@@ -69,6 +68,13 @@ function scanMistralEvent(value: unknown, facts: ChunkFacts): void {
   if (failed) facts.failure = detectMistralStreamFailure(value);
 }
 
+/** The guard's per-chunk hook (see `scanMistralEvent`). */
+function readMistralEvent(chunk: unknown): ChunkReading {
+  const reading: ChunkReading = { failure: undefined, characters: 0, terminal: false };
+  scanMistralEvent(chunk, reading);
+  return reading;
+}
+
 /**
  * Guards a Mistral stream (`await mistral.chat.stream(...)`, `fim.stream`, `agents.stream`): events
  * pass through untouched (the same objects), and
@@ -82,25 +88,17 @@ function scanMistralEvent(value: unknown, facts: ChunkFacts): void {
  * - an end without an event carrying a finish reason is `interrupted`;
  * - the caller's abort (pass the same `signal` here and to the SDK): both majors throw the signal's
  *   DOMException AbortError mid-stream; the guard re-throws it untouched.
- * Options given here win over the Mistral defaults; extractors given here run before mistralExtractor,
- * and an `inspectChunk` given here runs after the Mistral checks.
+ * Options given here win over the Mistral defaults; extractors given here run before mistralExtractor.
  */
 export function guardMistralStream<S extends AsyncIterable<unknown>>(
   stream: S,
-  options: GuardStreamOptions<StreamChunk<S>> = {},
+  options: Omit<GuardStreamOptions<StreamChunk<S>>, 'readChunk'> = {},
 ): GuardedStream<S> {
-  const scan = chunkScan(scanMistralEvent);
-  const userInspect = options.inspectChunk;
   return guardStream(stream, {
     provider: MISTRAL_PROVIDER,
-    ...scan,
+    requireTerminal: true,
     ...options,
-    // The caller's inspectChunk runs after the provider's checks; without one, the scan's own
-    // callback is kept so the guard reads each chunk with one scan.
-    inspectChunk:
-      userInspect === undefined
-        ? scan.inspectChunk
-        : (chunk) => scan.inspectChunk(chunk) ?? userInspect(chunk),
+    readChunk: readMistralEvent,
     extractors: [...(options.extractors ?? []), mistralExtractor],
   });
 }

@@ -1,4 +1,4 @@
-import { bindWithClassifiedErrors } from '@faultline/render/adapter';
+import { bindWithClassifiedErrors } from '@faultline/render/toolkit';
 import { detectMistralBlockedAnswer } from './blocked-answer.ts';
 import { mistralExtractor } from './extract-mistral.ts';
 

@@ -1,12 +1,6 @@
 import type { ProviderErrorMetadata } from '@faultline/classify';
 import { safeGet } from '@faultline/classify/toolkit';
-import {
-  type ChunkFacts,
-  chunkScan,
-  type GuardedStream,
-  type GuardStreamOptions,
-  type StreamChunk,
-} from '@faultline/render/adapter';
+import type { ChunkReading, GuardedStream, GuardStreamOptions, StreamChunk } from '@faultline/render/toolkit';
 import { guardStainlessStream } from '@faultline/stainless';
 import { OPENAI_PROVIDER, openaiExtractor } from './extract-openai.ts';
 
@@ -56,16 +50,15 @@ interface ChoiceView {
 }
 
 /**
- * Reads one chunk once, for the guard's three questions. Every chunk passes here, so the fields are
- * read directly, nothing allocated for an ordinary chunk (a schema parse per chunk costs
- * microseconds; `safeGet` per field is a megamorphic keyed load, tens of nanoseconds each; a direct
- * read is a few). Total through its caller: a chunk whose fields throw reads as empty.
+ * Reads one chunk once, for the guard. Every chunk passes here, so the fields are read directly
+ * rather than through a schema or `safeGet`. Total through its caller: a chunk whose fields throw
+ * reads as empty.
  * - terminal: a chat chunk with a `finish_reason` (the SDK swallows `[DONE]`, so a stream that ends
  *   without one was cut), or a Responses `response.completed` / `.incomplete` / `.failed` event;
  * - characters: `delta.content` of each choice, or a Responses `output_text.delta` event's delta;
  * - failure: see `detectOpenAIChunkFailure`.
  */
-function scanOpenAIChunk(value: unknown, facts: ChunkFacts): void {
+function scanOpenAIChunk(value: unknown, facts: ChunkReading): void {
   if (value === null || typeof value !== 'object') return;
   const chunk = value as ChunkView;
   const type = chunk.type;
@@ -115,14 +108,15 @@ function scanOpenAIChunk(value: unknown, facts: ChunkFacts): void {
   if (!textDelta) facts.characters = characters;
 }
 
-function factsOf(chunk: unknown): ChunkFacts {
-  const facts: ChunkFacts = { failure: undefined, characters: 0, terminal: false };
+/** The guard's per-chunk hook: what a chunk holds (failure, characters, terminal). Total. */
+function readOpenAIChunk(chunk: unknown): ChunkReading {
+  const reading: ChunkReading = { failure: undefined, characters: 0, terminal: false };
   try {
-    scanOpenAIChunk(chunk, facts);
+    scanOpenAIChunk(chunk, reading);
   } catch {
-    // Total: nothing read.
+    return { failure: undefined, characters: 0, terminal: false };
   }
-  return facts;
+  return reading;
 }
 
 /**
@@ -131,12 +125,12 @@ function factsOf(chunk: unknown): ChunkFacts {
  * `response.completed` / `response.incomplete` / `response.failed` event.
  */
 export function isOpenAITerminalChunk(chunk: unknown): boolean {
-  return factsOf(chunk).terminal;
+  return readOpenAIChunk(chunk).terminal;
 }
 
 /** Characters of output text in a chat chunk (`delta.content`) or a Responses `output_text.delta` event. */
 export function openaiChunkCharacters(chunk: unknown): number {
-  return factsOf(chunk).characters;
+  return readOpenAIChunk(chunk).characters;
 }
 
 /**
@@ -148,7 +142,7 @@ export function openaiChunkCharacters(chunk: unknown): number {
  *   reason is `content_filter`.
  */
 export function detectOpenAIChunkFailure(chunk: unknown): ProviderErrorMetadata | undefined {
-  return factsOf(chunk).failure;
+  return readOpenAIChunk(chunk).failure;
 }
 
 /**
@@ -164,24 +158,16 @@ export function detectOpenAIChunkFailure(chunk: unknown): ProviderErrorMetadata 
  * - a `content_filter` finish is thrown as `content_policy` (turn off with `detectBlockedAnswer: false`);
  * - the caller's abort (pass the same `signal` here): the SDK ends the iterator quietly, the guard
  *   throws `signal.reason`, untouched.
- * Options given here win over these defaults; extractors given here run before openaiExtractor, and
- * an `inspectChunk` given here runs after the OpenAI checks.
+ * Options given here win over these defaults; extractors given here run before openaiExtractor.
  */
 export function guardOpenAIStream<S extends AsyncIterable<unknown>>(
   stream: S,
-  options: GuardStreamOptions<StreamChunk<S>> = {},
+  options: Omit<GuardStreamOptions<StreamChunk<S>>, 'readChunk'> = {},
 ): GuardedStream<S> {
-  const scan = chunkScan(scanOpenAIChunk);
-  const userInspect = options.inspectChunk;
   return guardStainlessStream(stream, openaiExtractor, {
     provider: OPENAI_PROVIDER,
-    ...scan,
+    requireTerminal: true,
     ...options,
-    // The caller's inspectChunk runs after the provider's checks; without one, the scan's own
-    // callback is kept so the guard reads each chunk with one scan.
-    inspectChunk:
-      userInspect === undefined
-        ? scan.inspectChunk
-        : (chunk) => scan.inspectChunk(chunk) ?? userInspect(chunk),
+    readChunk: readOpenAIChunk,
   });
 }

@@ -1,4 +1,4 @@
-import { type BoundWithClassifiedErrors, bindWithClassifiedErrors } from '@faultline/render/adapter';
+import { type BoundWithClassifiedErrors, bindWithClassifiedErrors } from '@faultline/render/toolkit';
 import { detectOpenAIBlockedAnswer, OPENAI_PROVIDER, openaiExtractor } from './extract-openai.ts';
 
 export {

@@ -4,10 +4,7 @@ import { type GuardedStream, type GuardStreamOptions, guardStream } from '@fault
 import { detectLangChainBlockedAnswer, langChainExtractorsFor } from './classify-langchain-error.ts';
 
 export interface GuardLangChainStreamOptions
-  extends Omit<
-    GuardStreamOptions<unknown>,
-    'extractors' | 'isTerminal' | 'requireTerminal' | 'inspectChunk' | 'measure'
-  > {
+  extends Omit<GuardStreamOptions<unknown>, 'extractors' | 'requireTerminal' | 'readChunk'> {
   /** The chat model's `_llmType()` or a faultline provider name: its SDK's extractor runs first. */
   readonly provider?: string | undefined;
   /** More extractors, run after the provider's. */
@@ -78,7 +75,10 @@ export function guardLangChainStream<S extends AsyncIterable<unknown>>(
   return guardStream(source, {
     ...rest,
     extractors: langChainExtractorsFor(provider, extractors),
-    inspectChunk: (chunk) => detectLangChainBlockedAnswer(chunk, provider),
-    measure: chunkCharacters,
+    readChunk: (chunk) => ({
+      failure: detectLangChainBlockedAnswer(chunk, provider),
+      characters: chunkCharacters(chunk),
+      terminal: false,
+    }),
   }) as AsyncIterable<ChunkOf<S>>;
 }

@@ -7,16 +7,7 @@ import type {
 } from '@faultline/classify';
 import { classificationFor, classify, constructorName, safeGet } from '@faultline/classify/toolkit';
 import { extractMetadata, type RenderExtractContext } from './built-in-extractors.ts';
-import { compactClassification } from './compact-classification.ts';
-import {
-  DEFERRED,
-  type DeferredFields,
-  errorClassFor,
-  errorClassForType,
-  FaultlineError,
-  type FaultlineErrorOptions,
-  type InferenceFamily,
-} from './errors.ts';
+import { errorClassFor, errorClassForType, FaultlineError, type InferenceFamily } from './errors.ts';
 import { causeLinks, hasFaultlineMarker, TRUSTED_ERRORS, trustClassification } from './identity.ts';
 import { type AttemptRecord, ErrorReport, minimalReport, reportFromChain } from './report.ts';
 import { scrubAndCut } from './secrets.ts';
@@ -105,126 +96,47 @@ export function classifyAttempt(
 ): FaultlineError {
   if (hasFaultlineMarker(error)) return error as FaultlineError;
   try {
-    const attempt = new PendingAttempt(error, options, facts);
-    // With a family, the error's class depends on the classification: it is decided now.
-    if (attempt.family !== undefined) {
-      const { message, options: fields } = attempt.fields();
-      const ErrorClass = errorClassFor(attempt.family, fields.classification as Classification);
-      return new ErrorClass(message, fields);
-    }
-    return new FaultlineError(undefined, { cause: error, [DEFERRED]: attempt } as FaultlineErrorOptions);
+    const metadata = extractAttempt(error, options, facts);
+    const classification = classifyMetadata(metadata, options);
+    return buildError(
+      metadata.message || describeThrown(error),
+      classification,
+      metadata,
+      options,
+      error,
+      facts?.attempts,
+    );
   } catch {
     return new FaultlineError(describeThrown(error), { cause: error });
   }
 }
 
-let neverAborted: AbortSignal | undefined;
-
-/** A signal that has not fired and never will: what an extractor read later sees for one that had not fired at throw time. */
-function notAbortedSignal(): AbortSignal {
-  neverAborted ??= new AbortController().signal;
-  return neverAborted;
-}
-
-/**
- * What `classifyAttempt` captures when the failure is caught, and the work it defers: the options
- * as they were (a caller may reuse and change its options object), the signal's state (an abort
- * that fires later must not make this failure the caller's), the clock (an HTTP-date Retry-After
- * is read against the moment of the failure) and what the retry loop knew. `metadata()` is the
- * extraction alone (what the retry loop's abort check needs); `fields()` adds classification.
- */
-class PendingAttempt implements DeferredFields {
-  // Every field is `declare`d and set in the constructor, and the class has no `#private` member,
-  // so it has no field initialiser and no brand: V8 sizes the instance from the constructor's own
-  // assignments. With class fields and `#private` members (defined by a separate initialiser,
-  // private ones with keyed stores), about a third of processes, at random, built every instance
-  // in dictionary mode (`%HasFastProperties` false): 620–640 ns for this constructor instead of
-  // 140, the error at throw 1.4 µs instead of 0.7 (issue 17, session 9).
-  declare readonly thrown: unknown;
-  declare readonly family: InferenceFamily | undefined;
-  declare readonly extractors: readonly Extractor[] | undefined;
-  declare readonly provider: string | undefined;
-  declare readonly model: string | undefined;
-  declare readonly operation: string | undefined;
-  declare readonly override: ClassificationOverride | undefined;
-  declare readonly idempotent: boolean | undefined;
-  declare readonly delivered: DeliveredOutput | undefined;
-  declare readonly signal: AbortSignal | undefined;
-  /** The clock read at throw time (a `now` function that threw is kept, to be called as before). */
-  declare readonly now: number | (() => number);
-  declare readonly streaming: boolean;
-  /** Aborted at throw time: the caller's own abort, decided then. */
-  declare readonly callerAbort: boolean;
-  declare readonly facts: AttemptFacts | undefined;
-  /** The extraction once run (`metadata()`). */
-  declare extraction: ProviderErrorMetadata | undefined;
-
-  constructor(thrown: unknown, options: unknown, facts: AttemptFacts | undefined) {
-    this.thrown = thrown;
-    this.facts = facts;
-    this.family = optionOf<InferenceFamily>(options, 'family');
-    this.extractors = optionOf<readonly Extractor[]>(options, 'extractors');
-    this.provider = optionOf<string>(options, 'provider');
-    this.model = optionOf<string>(options, 'model');
-    this.operation = optionOf<string>(options, 'operation');
-    this.override = optionOf<ClassificationOverride>(options, 'override');
-    this.idempotent = optionOf<boolean>(options, 'idempotent');
-    this.delivered = optionOf<DeliveredOutput>(options, 'delivered');
-    const given = optionOf<AbortSignal>(options, 'signal');
-    const aborted = given !== undefined && safeGet(given, 'aborted') === true;
-    // A signal's abort is final: one that had fired is passed on as is; one that had not is
-    // replaced by one that never will, so an abort after the failure changes nothing.
-    const signal = given === undefined ? undefined : aborted ? given : notAbortedSignal();
-    this.callerAbort = aborted && isCallerAbort(thrown, given);
-    this.now = clockReading(optionOf<number | (() => number)>(options, 'now'));
-    this.signal = signal;
-    this.streaming = optionOf<boolean>(options, 'streaming') === true;
-    this.extraction = undefined;
-  }
-
-  /** What extractors are told: the signal and the clock as they were at throw time. */
-  get context(): RenderExtractContext {
-    const now = this.now;
-    return {
-      signal: this.signal,
-      now: typeof now === 'function' ? now : () => now,
-      streaming: this.streaming,
-    };
-  }
-
-  /** The extraction (with the deadline, stream and delivery facts applied), once. Total. */
-  metadata(): ProviderErrorMetadata {
-    this.extraction ??= extractAttempt(this);
-    return this.extraction;
-  }
-
-  /** Whether the classification will say `callerAborted`, without classifying when it can tell. */
-  callerAborted(): boolean | undefined {
-    // classify sets callerAborted from the origin alone; an override may change it.
-    return this.override === undefined ? this.metadata().origin === 'abort' : undefined;
-  }
-
-  /** The constructor's message and options: classification included. Total (classify is). */
-  fields(): { readonly message: unknown; readonly options: FaultlineErrorOptions } {
-    try {
-      return classifiedFields(this);
-    } catch {
-      return { message: describeThrown(this.thrown), options: { cause: this.thrown } };
-    }
-  }
-}
-
-/** The extraction, with the deadline, stream and delivery facts applied (`PendingAttempt.metadata`). */
-function extractAttempt(attempt: PendingAttempt): ProviderErrorMetadata {
-  const error = attempt.thrown;
-  const context = attempt.context;
-  let metadata: ProviderErrorMetadata;
-  if (attempt.callerAbort) {
-    metadata = { provider: attempt.provider ?? 'unknown', message: describeThrown(error), origin: 'abort' };
-  } else {
-    metadata = extractMetadata(error, attempt.extractors, context);
-  }
-  const deadlineMs = attempt.facts?.deadlineFiredMs;
+/** The extraction, with the caller's abort, the loop's deadline, the stream and delivery facts applied. */
+function extractAttempt(
+  error: unknown,
+  options: ClassifyErrorOptions,
+  facts: AttemptFacts | undefined,
+): ProviderErrorMetadata {
+  const signal = optionOf<AbortSignal>(options, 'signal');
+  const nowOption = optionOf<number | (() => number)>(options, 'now');
+  const context: RenderExtractContext = {
+    signal,
+    now:
+      typeof nowOption === 'number'
+        ? () => nowOption
+        : typeof nowOption === 'function'
+          ? nowOption
+          : undefined,
+    streaming: optionOf<boolean>(options, 'streaming') === true,
+  };
+  let metadata: ProviderErrorMetadata = isCallerAbort(error, signal)
+    ? {
+        provider: optionOf<string>(options, 'provider') ?? 'unknown',
+        message: describeThrown(error),
+        origin: 'abort',
+      }
+    : extractMetadata(error, optionOf<readonly Extractor[]>(options, 'extractors'), context);
+  const deadlineMs = facts?.deadlineFiredMs;
   if (deadlineMs !== undefined && !ANSWERED_ORIGINS.has(metadata.origin)) {
     const timedOut: ProviderErrorMetadata = {
       provider: metadata.provider,
@@ -246,58 +158,26 @@ function extractAttempt(attempt: PendingAttempt): ProviderErrorMetadata {
     metadata.networkPhase !== 'dns' &&
     metadata.networkPhase !== 'connect'
   ) {
-    // Object.assign, not `{ ...metadata, key }`: on Node 20 a spread followed by added keys costs
-    // about 1 µs a call (a new hidden class each time); this about 60 ns. Same keys, same order.
-    metadata = Object.assign({}, metadata, { networkPhase: 'stream' as const });
+    metadata = { ...metadata, networkPhase: 'stream' };
   }
-  if (attempt.delivered !== undefined)
-    metadata = Object.assign({}, metadata, { delivered: attempt.delivered });
+  const delivered = optionOf<DeliveredOutput>(options, 'delivered');
+  if (delivered !== undefined) metadata = { ...metadata, delivered };
   return metadata;
 }
 
-/** The constructor's message and options, classification included (`PendingAttempt.fields`). */
-function classifiedFields(attempt: PendingAttempt): {
-  readonly message: unknown;
-  readonly options: FaultlineErrorOptions;
-} {
-  const metadata = attempt.metadata();
-  let classification = classificationFor('unknown');
+/** classify() with the caller's override and idempotency; its fresh, valid result is trusted. Total. */
+function classifyMetadata(metadata: ProviderErrorMetadata, options: unknown): Classification {
   try {
-    // classify() returns a fresh, valid classification: trusted, so the error does not re-parse it.
-    classification = trustClassification(
-      compactClassification(
-        classify(metadata, { override: attempt.override, idempotent: attempt.idempotent }),
-      ),
+    return trustClassification(
+      classify(metadata, {
+        override: optionOf(options, 'override'),
+        idempotent: optionOf<boolean>(options, 'idempotent'),
+      }),
     );
   } catch {
     // classify is total; this keeps classifyError total even if it were not.
+    return classificationFor('unknown');
   }
-  return {
-    message: metadata.message || describeThrown(attempt.thrown),
-    options: {
-      cause: attempt.thrown,
-      classification,
-      metadata,
-      provider: attempt.provider ?? metadata.provider,
-      model: attempt.model,
-      operation: attempt.operation,
-      attempts: attempt.facts?.attempts,
-    },
-  };
-}
-
-/** The clock as the failure saw it: the `now` option read at throw time, else `Date.now()`. */
-function clockReading(option: number | (() => number) | undefined): number | (() => number) {
-  if (typeof option === 'number') return option;
-  if (typeof option === 'function') {
-    try {
-      return option();
-    } catch {
-      // A throwing clock: extractors call it later and fall back as they always did.
-      return option;
-    }
-  }
-  return Date.now();
 }
 
 function buildError(
@@ -306,6 +186,7 @@ function buildError(
   metadata: ProviderErrorMetadata,
   options: unknown,
   cause: unknown,
+  attempts?: AttemptRecord,
 ): FaultlineError {
   const ErrorClass = errorClassFor(optionOf(options, 'family'), classification);
   return new ErrorClass(message, {
@@ -315,6 +196,7 @@ function buildError(
     provider: optionOf<string>(options, 'provider') ?? metadata.provider,
     model: optionOf<string>(options, 'model'),
     operation: optionOf<string>(options, 'operation'),
+    attempts,
   });
 }
 
@@ -324,11 +206,9 @@ function buildError(
  * safeGet: a marked error from another copy (or an impostor) arrives here too. Total.
  */
 export function isUntouchedCallerAbort(error: unknown, thrown: unknown): boolean {
-  if (safeGet(error, 'cause') !== thrown) return false;
-  // An error whose classification has not run yet answers from its extraction alone.
-  const pending = FaultlineError.pendingOf(error);
-  const known = pending instanceof PendingAttempt ? pending.callerAborted() : undefined;
-  return known ?? safeGet(safeGet(error, 'classification'), 'callerAborted') === true;
+  return (
+    safeGet(safeGet(error, 'classification'), 'callerAborted') === true && safeGet(error, 'cause') === thrown
+  );
 }
 
 /**
@@ -373,24 +253,9 @@ export function errorFromMetadata(
   cause?: unknown,
 ): FaultlineError {
   try {
-    let withDelivered = metadata;
     const delivered = optionOf<DeliveredOutput>(options, 'delivered');
-    // Object.assign, not `{ ...metadata, delivered }` (on Node 20 the spread form costs ~1 µs).
-    if (delivered !== undefined) withDelivered = Object.assign({}, metadata, { delivered });
-    let classification = classificationFor('unknown');
-    try {
-      // classify() returns a fresh, valid classification: trusted, so the error does not re-parse it.
-      classification = trustClassification(
-        compactClassification(
-          classify(withDelivered, {
-            override: optionOf(options, 'override'),
-            idempotent: optionOf<boolean>(options, 'idempotent'),
-          }),
-        ),
-      );
-    } catch {
-      // classify is total.
-    }
+    const withDelivered = delivered === undefined ? metadata : { ...metadata, delivered };
+    const classification = classifyMetadata(withDelivered, options);
     const message = typeof safeGet(metadata, 'message') === 'string' ? (metadata.message as string) : '';
     return buildError(message, classification, withDelivered, options, cause);
   } catch {

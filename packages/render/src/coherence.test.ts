@@ -23,7 +23,7 @@ import { bindWithClassifiedErrors } from './toolkit.ts';
 // render's generic withClassifiedErrors requires extractors; these tests read with the built-in ones alone.
 const withBuiltIns = bindWithClassifiedErrors({ extractors: [] });
 
-// The invariants of "a report never contradicts itself" (issue 14), checked over every reason ×
+// The invariants of "a report never contradicts itself" (DESIGN), checked over every reason ×
 // retried or not × idempotent or not × with or without a provider wait, and every formatter.
 
 const SEED = 20261123;

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { exportList } from '../../../vitest.exports.ts';
-import * as entry2 from './adapter.ts';
 import * as entry0 from './index.ts';
 import * as entry1 from './toolkit.ts';
 
@@ -48,6 +47,7 @@ describe('export list', { timeout: 120_000 }, () => {
       types: [
         'AttemptContext',
         'AttemptRecord',
+        'ChunkReading',
         'ClassifyErrorOptions',
         'Disclosure',
         'DisclosureOptions',
@@ -78,10 +78,9 @@ describe('export list', { timeout: 120_000 }, () => {
         'DEFAULT_STREAM_IDLE_TIMEOUT_MS',
         'abortableSleep',
         'bindWithClassifiedErrors',
-        'chunkScan',
-        'controllerAbortEndsRead',
         'controllerRelease',
         'errorFromMetadata',
+        'guardStream',
         'nearestFaultlineError',
         'retryLoop',
         'retryPolicy',
@@ -92,30 +91,12 @@ describe('export list', { timeout: 120_000 }, () => {
       ],
       types: [
         'BoundWithClassifiedErrors',
-        'ChunkFacts',
-        'ChunkScanCallbacks',
+        'ChunkReading',
+        'GuardStreamOptions',
+        'GuardedStream',
         'RetryLoopOptions',
         'RetryPolicy',
         'RetryState',
-      ],
-    });
-  });
-  it('@faultline/render/adapter', () => {
-    expect(exportList(entry2, new URL('./adapter.ts', import.meta.url))).toEqual({
-      values: [
-        'DEFAULT_STREAM_IDLE_TIMEOUT_MS',
-        'bindWithClassifiedErrors',
-        'chunkScan',
-        'controllerAbortEndsRead',
-        'controllerRelease',
-        'guardStream',
-      ],
-      types: [
-        'BoundWithClassifiedErrors',
-        'ChunkFacts',
-        'ChunkScanCallbacks',
-        'GuardStreamOptions',
-        'GuardedStream',
         'StreamChunk',
         'StreamResultMethod',
       ],

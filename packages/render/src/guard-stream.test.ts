@@ -1,7 +1,6 @@
 import { createServer } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { classifyError, FaultlineError, guardStream } from './index.ts';
-import { chunkScan, controllerAbortEndsRead } from './toolkit.ts';
 
 interface Chunk {
   type: string;
@@ -43,10 +42,11 @@ async function collect<T>(iterable: AsyncIterable<T>): Promise<{ chunks: T[]; er
 
 const text = (value: string): Chunk => ({ type: 'delta', text: value });
 const stop: Chunk = { type: 'message_stop' };
-const options = {
-  isTerminal: (chunk: Chunk) => chunk.type === 'message_stop',
-  measure: (chunk: Chunk) => chunk.text?.length ?? 0,
-};
+const readChunk = (chunk: Chunk) => ({
+  characters: chunk.text?.length ?? 0,
+  terminal: chunk.type === 'message_stop',
+});
+const options = { requireTerminal: true, readChunk };
 
 afterEach(() => {
   vi.useRealTimers();
@@ -155,20 +155,23 @@ describe('guardStream', () => {
     ).toBeUndefined();
     expect((await collect(guardStream(scripted([text('a'), 'end'])))).error).toBeUndefined();
   });
-  it('inspectChunk metadata is thrown classified; the source is returned', async () => {
+  it('a readChunk failure is thrown classified; the source is returned', async () => {
     const source = scripted<Chunk>([text('ab'), { type: 'error' }, stop]);
     const { chunks, error } = await collect(
       guardStream(source, {
         ...options,
-        inspectChunk: (chunk) =>
-          chunk.type === 'error'
-            ? {
-                provider: 'anthropic',
-                origin: 'stream_event',
-                message: 'Overloaded',
-                providerType: 'overloaded_error',
-              }
-            : undefined,
+        readChunk: (chunk) => ({
+          ...readChunk(chunk),
+          failure:
+            chunk.type === 'error'
+              ? {
+                  provider: 'anthropic',
+                  origin: 'stream_event',
+                  message: 'Overloaded',
+                  providerType: 'overloaded_error',
+                }
+              : undefined,
+        }),
       }),
     );
     expect(chunks).toHaveLength(1);
@@ -272,23 +275,28 @@ describe('guardStream', () => {
     for await (const _chunk of guardStream(source, options)) break;
     expect(source.returned).toBe(1);
   });
-  it('throwing callbacks are ignored', async () => {
+  it('a readChunk that throws, returns nothing, or gives a reading whose fields throw reads as an ordinary chunk', async () => {
+    const hostile = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error('bad');
+        },
+      },
+    );
     const { chunks, error } = await collect(
-      guardStream(scripted([text('a'), stop]), {
-        isTerminal: (chunk: Chunk) => {
-          if (chunk.type === 'delta') throw new Error('bad');
-          return true;
-        },
-        measure: () => {
-          throw new Error('bad');
-        },
-        inspectChunk: () => {
-          throw new Error('bad');
+      guardStream(scripted([text('a'), text('bc'), text('def'), stop]), {
+        requireTerminal: true,
+        readChunk: (chunk: Chunk) => {
+          if (chunk.text === 'a') throw new Error('bad');
+          if (chunk.text === 'bc') return undefined;
+          if (chunk.text === 'def') return hostile as ReturnType<typeof readChunk>;
+          return readChunk(chunk);
         },
       }),
     );
     expect(error).toBeUndefined();
-    expect(chunks).toHaveLength(2);
+    expect(chunks).toHaveLength(4);
   });
   it('a real undici body cut mid-stream is interrupted, phase stream', async () => {
     const server = createServer((_request, response) => {
@@ -301,7 +309,9 @@ describe('guardStream', () => {
     try {
       const response = await fetch(`http://127.0.0.1:${port}/`);
       const body = response.body as unknown as AsyncIterable<Uint8Array>;
-      const { chunks, error } = await collect(guardStream(body, { measure: (chunk) => chunk.byteLength }));
+      const { chunks, error } = await collect(
+        guardStream(body, { readChunk: (chunk) => ({ characters: chunk.byteLength, terminal: false }) }),
+      );
       expect(chunks.length).toBeGreaterThan(0);
       const report = (error as FaultlineError).toErrorReport();
       expect(report.reason).toBe('interrupted');
@@ -500,141 +510,6 @@ describe('guardStream: onAbandon', () => {
   });
 });
 
-/**
- * A source whose pending read ends when its AbortController aborts, as a Stainless SDK's raw
- * Stream does when the fetch that made its request listens to the signal: the read then ends
- * quietly (`end`) or rejects with the signal's reason (`throw`).
- */
-function abortable(first: Chunk, onAbort: 'end' | 'throw' | 'nothing') {
-  const controller = new AbortController();
-  let served = false;
-  const source = {
-    controller,
-    returned: 0,
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-    next(): Promise<IteratorResult<Chunk>> {
-      if (!served) {
-        served = true;
-        return Promise.resolve({ done: false, value: first });
-      }
-      return new Promise((resolve, reject) => {
-        if (onAbort === 'nothing') return;
-        controller.signal.addEventListener('abort', () => {
-          if (onAbort === 'end') resolve({ done: true, value: undefined });
-          else reject(controller.signal.reason);
-        });
-      });
-    },
-    return(): Promise<IteratorResult<Chunk>> {
-      source.returned += 1;
-      return Promise.resolve({ done: true, value: undefined });
-    },
-  };
-  return source;
-}
-
-describe('guardStream: abandonEndsPull (the idle timer stops a stall by aborting the request)', () => {
-  const abortOptions = (source: ReturnType<typeof abortable>, signal?: AbortSignal) => ({
-    ...options,
-    provider: 'acme',
-    idleTimeoutMs: 5000,
-    onAbandon: () => source.controller.abort(),
-    abandonEndsPull: true,
-    ...(signal === undefined ? {} : { signal }),
-  });
-
-  for (const onAbort of ['end', 'throw'] as const) {
-    it(`a stalled pull the abort ends (${onAbort === 'end' ? 'quietly' : 'with the abort error'}) gives the idle error the own-promise path gives`, async () => {
-      vi.useFakeTimers();
-      const source = abortable(text('abcd'), onAbort);
-      const result = collect(guardStream(source, abortOptions(source)));
-      // The same stall through the guard's own promise (no abandonEndsPull), for comparison.
-      const plain = scripted<Chunk>([text('abcd'), 'hang']);
-      const plainResult = collect(guardStream(plain, { ...options, provider: 'acme', idleTimeoutMs: 5000 }));
-      await vi.advanceTimersByTimeAsync(4999);
-      expect(source.controller.signal.aborted).toBe(false);
-      await vi.advanceTimersByTimeAsync(1251);
-      const [{ chunks, error }, own] = await Promise.all([result, plainResult]);
-      expect(source.controller.signal.aborted).toBe(true);
-      expect(source.returned).toBe(1);
-      expect(chunks).toHaveLength(1);
-      expect(FaultlineError.isInstance(error)).toBe(true);
-      const faultline = error as FaultlineError;
-      const reference = own.error as FaultlineError;
-      expect([faultline.name, faultline.message]).toEqual([reference.name, reference.message]);
-      expect(faultline.toErrorReport()).toEqual(reference.toErrorReport());
-      expect(faultline.toErrorReport().providerMetadata).toMatchObject({
-        origin: 'timeout',
-        networkPhase: 'stream',
-      });
-      expect(vi.getTimerCount()).toBe(0);
-    });
-  }
-
-  it("the caller's abort is told apart from the idle abort: its reason, not the idle error", async () => {
-    const source = abortable(text('abcd'), 'end');
-    const caller = new AbortController();
-    // The caller's signal reaches the request, as an SDK links it to its own controller.
-    caller.signal.addEventListener('abort', () => source.controller.abort());
-    const iterator = guardStream(source, abortOptions(source, caller.signal))[Symbol.asyncIterator]();
-    await iterator.next();
-    const pending = iterator.next();
-    caller.abort(new Error('caller gave up'));
-    await expect(pending).rejects.toBe(caller.signal.reason);
-  });
-
-  it("a caller's abort already fired when the idle timer gives up: its reason", async () => {
-    vi.useFakeTimers();
-    const source = abortable(text('abcd'), 'end');
-    const caller = new AbortController();
-    const result = collect(guardStream(source, abortOptions(source, caller.signal)));
-    await vi.advanceTimersByTimeAsync(10);
-    caller.abort(new Error('caller gave up'));
-    await vi.advanceTimersByTimeAsync(6250);
-    expect((await result).error).toBe(caller.signal.reason);
-  });
-
-  it('is the option: without it, an abort that does not end the read still cannot hang the guard', async () => {
-    vi.useFakeTimers();
-    const source = abortable(text('abcd'), 'nothing');
-    const { abandonEndsPull: _off, ...own } = abortOptions(source);
-    const result = collect(guardStream(source, own));
-    await vi.advanceTimersByTimeAsync(6250);
-    const { error } = await result;
-    expect((error as FaultlineError).toErrorReport().providerMetadata.origin).toBe('timeout');
-    expect(source.controller.signal.aborted).toBe(true);
-  });
-});
-
-describe('controllerAbortEndsRead', () => {
-  it('is true only for a stream whose controller has an abort listener and no abort() of its own', () => {
-    const controller = new AbortController();
-    const stream = { controller };
-    expect(controllerAbortEndsRead(stream)).toBe(false);
-    const listener = () => {};
-    controller.signal.addEventListener('abort', listener);
-    expect(controllerAbortEndsRead(stream)).toBe(true);
-    expect(controllerAbortEndsRead({ controller, abort: () => {} })).toBe(false);
-    controller.signal.removeEventListener('abort', listener);
-    expect(controllerAbortEndsRead(stream)).toBe(false);
-  });
-  it('is total', () => {
-    const hostile = new Proxy(
-      {},
-      {
-        get() {
-          throw new Error('no');
-        },
-      },
-    );
-    for (const value of [undefined, null, 1, 'x', {}, { controller: null }, { controller: {} }, hostile])
-      expect(controllerAbortEndsRead(value)).toBe(false);
-    expect(controllerAbortEndsRead({ controller: { abort: () => {}, signal: {} } })).toBe(false);
-  });
-});
-
 describe('guardStream: chunks as they are', () => {
   it('passes a thenable chunk and a revoked Proxy chunk through as the same objects, unawaited', async () => {
     // biome-ignore lint/suspicious/noThenProperty: a thenable chunk is what this test is about
@@ -655,7 +530,8 @@ describe('guardStream: chunks as they are', () => {
     };
     const { chunks, error } = await collect(
       guardStream(source, {
-        isTerminal: (chunk) => (chunk as Chunk).type === 'message_stop',
+        requireTerminal: true,
+        readChunk: (chunk) => ({ characters: 0, terminal: (chunk as Chunk).type === 'message_stop' }),
       }),
     );
     expect(error).toBeUndefined();
@@ -803,50 +679,52 @@ describe('guardStream: chunks as they are', () => {
   });
 });
 
-describe('chunkScan', () => {
-  const scanner = () => {
-    const scanned: unknown[] = [];
-    const callbacks = chunkScan<Chunk>((chunk, facts) => {
-      scanned.push(chunk);
-      if (chunk.type === 'boom') throw new Error('hostile chunk');
-      facts.characters = chunk.text?.length ?? 0;
-      facts.terminal = chunk.type === 'message_stop';
-      if (chunk.type === 'error')
-        facts.failure = { provider: 'test', message: 'in-stream error', origin: 'stream_event' };
-    });
-    return { scanned, callbacks };
-  };
-
-  it('scans each chunk once for the guard three questions, and the guard counts what it says', async () => {
-    const { scanned, callbacks } = scanner();
+describe('guardStream: readChunk', () => {
+  it('reads each chunk once, and the guard counts what it says', async () => {
+    const read: Chunk[] = [];
     const chunks = [text('abc'), text('de'), stop];
-    const { chunks: seen, error } = await collect(guardStream(scripted<Chunk>(chunks), callbacks));
+    const { chunks: seen, error } = await collect(
+      guardStream(scripted<Chunk>(chunks), {
+        requireTerminal: true,
+        readChunk: (chunk) => {
+          read.push(chunk);
+          return readChunk(chunk);
+        },
+      }),
+    );
     expect(error).toBeUndefined();
     expect(seen).toEqual(chunks);
-    expect(scanned).toEqual(chunks);
+    expect(read).toEqual(chunks);
   });
 
-  it('scans again when a question is asked twice, or the same object comes again changed', () => {
-    const { scanned, callbacks } = scanner();
-    const chunk = text('abc');
-    expect(callbacks.measure(chunk)).toBe(3);
-    expect(callbacks.measure(chunk)).toBe(3);
-    expect(scanned).toHaveLength(2);
-    chunk.text = 'abcdef';
-    expect(callbacks.inspectChunk(chunk)).toBeUndefined();
-    expect(callbacks.measure(chunk)).toBe(6);
-    expect(callbacks.isTerminal(chunk)).toBe(false);
-    expect(scanned).toHaveLength(3);
-  });
-
-  it('a scan that throws reads as an ordinary chunk; a failure it finds is thrown classified', async () => {
-    const { callbacks } = scanner();
-    expect(callbacks.inspectChunk({ type: 'boom' })).toBeUndefined();
-    expect(callbacks.measure({ type: 'boom', text: 'xyz' })).toBe(0);
-    const { chunks, error } = await collect(
-      guardStream(scripted<Chunk>([text('ab'), { type: 'error' }, stop]), scanner().callbacks),
+  it('a withheld answer is let through, counted, when detectBlockedAnswer is false; an error event is thrown either way', async () => {
+    const blocked = { provider: 'test', message: 'withheld', origin: 'blocked_response' as const };
+    const event = { provider: 'test', message: 'in-stream error', origin: 'stream_event' as const };
+    const reader = (chunk: Chunk) => ({
+      ...readChunk(chunk),
+      failure: chunk.type === 'blocked' ? blocked : chunk.type === 'error' ? event : undefined,
+    });
+    const through = await collect(
+      guardStream(scripted<Chunk>([text('ab'), { type: 'blocked', text: 'xyz' }, stop]), {
+        requireTerminal: true,
+        readChunk: reader,
+        detectBlockedAnswer: false,
+      }),
     );
-    expect(chunks).toHaveLength(1);
-    expect((error as FaultlineError).toErrorReport().delivered).toEqual({ chunks: 1, characters: 2 });
+    expect(through.error).toBeUndefined();
+    expect(through.chunks).toHaveLength(3);
+    const thrown = await collect(
+      guardStream(scripted<Chunk>([text('ab'), { type: 'error' }, stop]), {
+        readChunk: reader,
+        detectBlockedAnswer: false,
+      }),
+    );
+    expect(thrown.chunks).toHaveLength(1);
+    expect((thrown.error as FaultlineError).toErrorReport().delivered).toEqual({ chunks: 1, characters: 2 });
+  });
+
+  it('without requireTerminal, a stream that ends without a terminal reading completes', async () => {
+    const { error } = await collect(guardStream(scripted<Chunk>([text('ab'), 'end']), { readChunk }));
+    expect(error).toBeUndefined();
   });
 });

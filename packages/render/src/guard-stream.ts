@@ -14,21 +14,23 @@ import { invalidOption, isSignalOption } from './invalid-option.ts';
 export interface GuardStreamOptions<T> extends Omit<ClassifyErrorOptions, 'streaming' | 'delivered'> {
   /** The longest wait for the next chunk before the stream is abandoned. Default 60 000; 0 turns it off. */
   readonly idleTimeoutMs?: number | undefined;
-  /** True for the provider's terminal event (`message_stop`, `[DONE]`, a finish reason ...). */
-  readonly isTerminal?: ((chunk: T) => boolean) | undefined;
-  /** Whether ending without a terminal event is an error. Default: true when `isTerminal` is given. */
-  readonly requireTerminal?: boolean | undefined;
-  /** Metadata for a chunk that is really an error (an error event, a blocked answer): thrown. */
-  readonly inspectChunk?: ((chunk: T) => ProviderErrorMetadata | undefined | null) | undefined;
   /**
-   * Whether a withheld answer (`inspectChunk` metadata with origin `blocked_response`: a content
+   * The one per-chunk hook: what a chunk holds for the guard. `failure` is metadata when the chunk
+   * is really an error (an error event, a withheld answer): it is thrown, classified. `characters`
+   * counts output for `delivered`; `terminal` marks the provider's terminal event. A hook that
+   * throws (or returns nothing) reads as an ordinary chunk of no characters. Without a hook, a
+   * string chunk counts its length.
+   */
+  readonly readChunk?: ((chunk: T) => ChunkReading | undefined) | undefined;
+  /** Whether ending without a chunk read as `terminal` is an error (`interrupted`). Default false. */
+  readonly requireTerminal?: boolean | undefined;
+  /**
+   * Whether a withheld answer (a `readChunk` failure with origin `blocked_response`: a content
    * filter, a refusal, a safety block) is thrown as `content_policy`. Default true; `false` lets
    * that chunk through as an ordinary one. Error events are thrown either way. Every provider
    * guard takes this one option under this one name.
    */
   readonly detectBlockedAnswer?: boolean | undefined;
-  /** Characters of output in a chunk, for `delivered`. Default: the length of a string chunk, else 0. */
-  readonly measure?: ((chunk: T) => number) | undefined;
   /**
    * Called once when the guard gives up on a source whose pull is still pending (the idle timer
    * fired, or the caller aborted and the source went on): release the request here, e.g. abort the
@@ -36,18 +38,16 @@ export interface GuardStreamOptions<T> extends Omit<ClassifyErrorOptions, 'strea
    * an async generator stuck in a read runs it only after that read, which a stall never ends.
    */
   readonly onAbandon?: (() => void) | undefined;
-  /**
-   * True when `onAbandon` is certain to end a pull that is pending: it aborts the request the source
-   * reads, and the source then ends or throws (a Stainless SDK's raw `Stream` does when its
-   * `controller` is aborted, if the `fetch` it was made with honours the signal: see
-   * `controllerAbortEndsRead`). The idle timer then stops a stalled pull by calling `onAbandon`
-   * (and the source's `return()`), and the pull's outcome, whatever the source gives, becomes the
-   * same idle error; a pull costs one `.then` on the source's promise instead of a promise of the
-   * guard's own (about half the guard's cost per chunk). If `onAbandon` does not end the pull, the
-   * read waits as long as the source does: set this only where the source guarantees it. Default
-   * false.
-   */
-  readonly abandonEndsPull?: boolean | undefined;
+}
+
+/** What `readChunk` finds in one chunk. */
+export interface ChunkReading {
+  /** Metadata when the chunk is really an error (an error event, a withheld answer). */
+  failure?: ProviderErrorMetadata | undefined;
+  /** Characters of output the chunk delivers. */
+  characters: number;
+  /** True for the provider's terminal event (`message_stop`, a finish reason ...). */
+  terminal: boolean;
 }
 
 /** Default idle timeout for `guardStream`. */
@@ -77,52 +77,6 @@ export function controllerRelease(stream: unknown): (() => void) | undefined {
     };
   } catch {
     return undefined;
-  }
-}
-
-/** node:events' `getEventListeners`, read once; null where there is none (a runtime other than Node). */
-let listenersOf: ((target: EventTarget, type: string) => unknown[]) | null | undefined;
-
-function eventListenersReader(): ((target: EventTarget, type: string) => unknown[]) | null {
-  if (listenersOf !== undefined) return listenersOf;
-  listenersOf = null;
-  try {
-    // Through process.getBuiltinModule (Node ≥ 20.16), not an import: render loads in any runtime,
-    // and elsewhere the answer is simply "not known".
-    const runtime = (globalThis as { process?: { getBuiltinModule?: (name: string) => unknown } }).process;
-    const events = runtime?.getBuiltinModule?.('node:events') as
-      | { getEventListeners?: (target: EventTarget, type: string) => unknown[] }
-      | undefined;
-    if (typeof events?.getEventListeners === 'function') listenersOf = events.getEventListeners;
-  } catch {
-    // Not known: the guard keeps its own promise per pull.
-  }
-  return listenersOf;
-}
-
-/**
- * Whether aborting the stream's `controller` (see `controllerRelease`) is known to end a read that
- * is pending, for `abandonEndsPull`: true when its signal has an `abort` listener now. Called once
- * the SDK call has resolved (its response headers are in), that listener is the fetch's own, which
- * errors the body it is reading (undici's, node-fetch's), or the SDK's (openai 7 listens itself);
- * a custom `fetch` that drops the signal leaves none, and then an abort would not end the read (a
- * stalled read would wait for ever), so this is false. False for any other stream, and where
- * listeners cannot be read (outside Node). Total.
- */
-export function controllerAbortEndsRead(stream: unknown): boolean {
-  try {
-    if (stream === null || typeof stream !== 'object') return false;
-    const own = stream as { controller?: { abort?: unknown; signal?: unknown } | null; abort?: unknown };
-    if (typeof own.abort === 'function') return false;
-    const controller = own.controller;
-    if (controller === null || typeof controller !== 'object' || typeof controller.abort !== 'function')
-      return false;
-    const signal = controller.signal;
-    if (typeof EventTarget === 'undefined' || !(signal instanceof EventTarget)) return false;
-    const read = eventListenersReader();
-    return read !== null && read(signal, 'abort').length > 0;
-  } catch {
-    return false;
   }
 }
 
@@ -158,10 +112,8 @@ const RESULT_METHOD = /^(final[A-Z]\w*|done)$/;
 const RESULT_METHOD_DEPTH = 8;
 
 /**
- * The result methods a prototype and its own prototypes define, read once per prototype: reading a
- * chain costs about 1 µs for a bare async generator and several for a helper class with dozens of
- * methods, per stream otherwise. A prototype given methods after its first stream was guarded is
- * not read again.
+ * The result methods a prototype and its own prototypes define, read once per prototype rather than
+ * per stream. A prototype given methods after its first stream was guarded is not read again.
  */
 const INHERITED_RESULT_METHODS = new WeakMap<object, readonly string[]>();
 
@@ -207,101 +159,6 @@ function resultMethodsOf(source: unknown): string[] {
   return names;
 }
 
-/** What a provider's guard reads in one chunk (see `chunkScan`). */
-export interface ChunkFacts {
-  /** Metadata when the chunk is really an error (an error event, a withheld answer), for `inspectChunk`. */
-  failure: ProviderErrorMetadata | undefined;
-  /** Characters of output, for `measure`. */
-  characters: number;
-  /** The provider's terminal event, for `isTerminal`. */
-  terminal: boolean;
-}
-
-/** The three per-chunk callbacks of `GuardStreamOptions`, answered by one scan. */
-export interface ChunkScanCallbacks<T> {
-  readonly inspectChunk: (chunk: T) => ProviderErrorMetadata | undefined;
-  readonly measure: (chunk: T) => number;
-  readonly isTerminal: (chunk: T) => boolean;
-}
-
-const NOT_SCANNED: unique symbol = Symbol('not scanned');
-const INSPECT = 1;
-const MEASURE = 2;
-const TERMINAL = 4;
-
-/**
- * `inspectChunk`, `measure` and `isTerminal` for one guarded stream, answered by one `scan` of each
- * chunk into a reused `ChunkFacts` (a provider's guard would otherwise read the same chunk three
- * times, per chunk, on the stream's hot path). The guard asks each question once per chunk; a
- * question asked again, or about another chunk, scans again, so a source that yields the same
- * object twice (mutated or not) is read afresh. A `scan` that throws leaves the facts empty (no
- * failure, 0 characters, not terminal). Make one per stream: the answers are per chunk, per stream.
- * Give it a `scan` made once (a module-level function), not a closure made per stream: the guard
- * calls the scan on every chunk, and V8 inlines it into the guard's pull only when every stream's
- * scan is the same function (bench: a per-stream closure cost bedrock and google-genai 6–10 ns a
- * chunk, not inlined).
- */
-export function chunkScan<T>(scan: (chunk: T, facts: ChunkFacts) => void): ChunkScanCallbacks<T> {
-  const facts: ChunkFacts = { failure: undefined, characters: 0, terminal: false };
-  let scanned: unknown = NOT_SCANNED;
-  let asked = 0;
-  const scanOnce = (chunk: T): ChunkFacts => {
-    facts.failure = undefined;
-    facts.characters = 0;
-    facts.terminal = false;
-    scanned = chunk;
-    asked = 0;
-    try {
-      scan(chunk, facts);
-    } catch {
-      facts.failure = undefined;
-      facts.characters = 0;
-      facts.terminal = false;
-    }
-    return facts;
-  };
-  const factsOf = (chunk: T, question: number): ChunkFacts => {
-    if (chunk !== scanned || (asked & question) !== 0) scanOnce(chunk);
-    asked |= question;
-    return facts;
-  };
-  const callbacks: ChunkScanCallbacks<T> = {
-    inspectChunk: (chunk) => factsOf(chunk, INSPECT).failure,
-    measure: (chunk) => factsOf(chunk, MEASURE).characters,
-    isTerminal: (chunk) => factsOf(chunk, TERMINAL).terminal,
-  };
-  // The guard, given all three of these callbacks, calls the scan once per chunk itself, into
-  // facts of its own. A property on the callbacks rather than a WeakMap from them: three WeakMap
-  // entries per stream were a third of a provider guard's set-up cost.
-  (callbacks.inspectChunk as Tagged)[SCAN] = scan as ChunkScanFunction;
-  (callbacks.measure as Tagged)[SCAN] = scan as ChunkScanFunction;
-  (callbacks.isTerminal as Tagged)[SCAN] = scan as ChunkScanFunction;
-  return callbacks;
-}
-
-/** A provider's scan of one chunk (see `chunkScan`). */
-type ChunkScanFunction = (chunk: unknown, facts: ChunkFacts) => void;
-
-/** Where a `chunkScan` callback keeps its scan, for the guard to call once per chunk when it has all three. */
-const SCAN: unique symbol = Symbol('faultline.chunkScan');
-type Tagged = { [SCAN]?: ChunkScanFunction };
-
-/** The one scan behind all three callbacks, when they all come from `chunkScan`s of one scan. */
-function fusedScanOf<T>(options: GuardStreamOptions<T>): ChunkScanFunction | undefined {
-  const { inspectChunk, measure, isTerminal } = options;
-  if (typeof inspectChunk !== 'function' || typeof measure !== 'function' || typeof isTerminal !== 'function')
-    return undefined;
-  try {
-    const scan = (inspectChunk as Tagged)[SCAN];
-    return scan !== undefined && (measure as Tagged)[SCAN] === scan && (isTerminal as Tagged)[SCAN] === scan
-      ? scan
-      : undefined;
-  } catch {
-    // A callback that is a hostile proxy: the guard calls the callbacks one by one.
-    return undefined;
-  }
-}
-
 /** How the guarded iteration ended: completed, failed (the error thrown), or stopped early. */
 type Outcome =
   | { readonly kind: 'completed' }
@@ -319,7 +176,7 @@ type Outcome =
  *   `return()` and `onAbandon` are called and an `interrupted` error (origin timeout, phase stream)
  *   is thrown.
  * - A stream that ends without its terminal event (when required) is `interrupted` (origin network).
- * - `inspectChunk` metadata is thrown as a classified error.
+ * - A `readChunk` failure is thrown as a classified error.
  * - The caller's abort: the source is expected to honour the signal (SDK streams do). If it throws an
  *   AbortError, that object is re-thrown untouched; if it simply ends, or yields another chunk, or
  *   stays silent until the idle timer, `signal.reason` is thrown. No race is run against the
@@ -339,8 +196,6 @@ export function guardStream<S extends AsyncIterable<unknown>>(
     waiters: [],
     delivered: { chunks: 0, characters: 0 },
   };
-  // Assigned rather than a computed key in the literal: a literal with a computed key costs about
-  // 0.35 µs per stream on Node 20, an assignment 0.02.
   const guarded: Record<string | symbol, unknown> = {};
   guarded[Symbol.asyncIterator] = (): AsyncIterator<T> => {
     const first = !state.started;
@@ -409,12 +264,7 @@ async function callResultMethod<T>(
   } catch (thrown) {
     const signal = options.signal;
     if (signal?.aborted === true || isCallerAbort(thrown, signal) || hasFaultlineMarker(thrown)) throw thrown;
-    // Object.assign, not `{ ...options, streaming, delivered }`: on Node 20 a spread followed by
-    // added keys costs about 1 µs a call; this about 60 ns.
-    const error = classifyError(
-      thrown,
-      Object.assign({}, options, { streaming: true, delivered: { ...state.delivered } }),
-    );
+    const error = classifyError(thrown, { ...options, streaming: true, delivered: { ...state.delivered } });
     throw isUntouchedCallerAbort(error, thrown) ? thrown : error;
   }
 }
@@ -436,17 +286,14 @@ const MAX_TIMER_MS = 2_147_483_647;
 /**
  * The guard's iterator, written by hand rather than as an async generator: a generator awaits every
  * value it yields (a thenable chunk would be unwrapped, a revoked Proxy would throw), queues
- * `return()` behind a pending read, and costs a promise round more per chunk (a bare `yield*`
- * pass-through costs about 2.5× what this iterator adds).
+ * `return()` behind a pending read, and adds a promise round per chunk.
  *
  * Per chunk, with the idle timer off, it costs one `.then` on the source's own promise and the
- * provider's scan; the source's step object is handed on as it is (no new result object) when it
- * is an ordinary `{ done: false, value }`. With the timer on, the caller gets a promise of the
- * guard's own (so that a stall can reject it), unless `abandonEndsPull` says the source's pull can
- * be ended from outside (a Stainless raw Stream whose fetch listens to its controller): then the
- * caller gets the same `.then` as with the timer off, and a stall is ended by aborting the request,
- * its outcome replaced by the idle error. The timer costs one counter increment per pull: no clock
- * read and no timer call per chunk. The handlers are made once per iterator, never per `next()`.
+ * provider's `readChunk`; the source's step object is handed on as it is (no new result object)
+ * when it is an ordinary `{ done: false, value }`. With the timer on, the caller gets a promise of
+ * the guard's own, so that a stall can reject it whatever the source does. The timer costs one
+ * counter increment per pull: no clock read and no timer call per chunk. The handlers are made once
+ * per iterator, never per `next()`.
  *
  * The idle timer is an interval that compares the pull counter (`pulls`) between its checks: a pull
  * still pending, with no pull started since, for `idleChecks` checks `idlePeriodMs` apart has
@@ -458,30 +305,17 @@ class GuardIterator<T> implements AsyncIterator<T> {
   private readonly signal: AbortSignal | undefined;
   private readonly idleTimeoutMs: number;
   private readonly timed: boolean;
-  /**
-   * The idle timer stops a stalled pull through `onAbandon` (`abandonEndsPull`): the caller gets
-   * the `.then` of the source's own promise, as with the timer off.
-   */
-  private readonly abortive: boolean;
-  /** The idle error, once the idle timer has given up on a pull in the abortive mode: what that pull gives. */
-  private stalled: { readonly error: unknown } | undefined;
   private readonly idlePeriodMs: number;
   private readonly idleChecks: number;
   private readonly requireTerminal: boolean;
-  private readonly inspectChunk: GuardStreamOptions<T>['inspectChunk'];
-  private readonly measure: GuardStreamOptions<T>['measure'];
-  private readonly isTerminal: GuardStreamOptions<T>['isTerminal'];
-  /** The provider's one scan per chunk, when its three callbacks all come from one `chunkScan`. */
-  private readonly scan: ChunkScanFunction | undefined;
-  /** What `scan` reads into, reused for every chunk. */
-  private readonly facts: ChunkFacts = { failure: undefined, characters: 0, terminal: false };
+  private readonly readChunk: GuardStreamOptions<T>['readChunk'];
   private iterator: AsyncIterator<T> | undefined;
   /**
    * The source iterator's `next`, read once, when the iterator is made (as `for await` and `yield*`
    * read it once); undefined when it is not a function, and then every pull reads `next` again (and
    * throws what it always threw). An SDK's stream iterator is an async generator made by a function
    * made per stream (each Stainless `Stream` and each SDK's SSE reader), so every stream's iterator
-   * has a map of its own and a `next` read per pull was a megamorphic load (bench: 1–2 ns a chunk).
+   * has a map of its own, and a `next` read per pull would be a megamorphic load.
    */
   private sourceNext: AsyncIterator<T>['next'] | undefined;
   private chunks = 0;
@@ -516,17 +350,13 @@ class GuardIterator<T> implements AsyncIterator<T> {
           ? requested
           : 0;
     this.timed = this.idleTimeoutMs > 0;
-    this.abortive = this.timed && options.abandonEndsPull === true && typeof options.onAbandon === 'function';
     this.idlePeriodMs = Math.min(
       MAX_TIMER_MS,
       Math.max(1, Math.floor(this.idleTimeoutMs / IDLE_CHECKS_PER_TIMEOUT)),
     );
     this.idleChecks = Math.ceil(this.idleTimeoutMs / this.idlePeriodMs);
-    this.requireTerminal = options.requireTerminal ?? typeof options.isTerminal === 'function';
-    this.inspectChunk = options.inspectChunk;
-    this.measure = options.measure;
-    this.isTerminal = options.isTerminal;
-    this.scan = fusedScanOf(options);
+    this.requireTerminal = options.requireTerminal === true;
+    this.readChunk = options.readChunk;
   }
 
   [Symbol.asyncIterator](): AsyncIterator<T> {
@@ -610,10 +440,7 @@ class GuardIterator<T> implements AsyncIterator<T> {
         return thrown;
       }
     }
-    const error = classifyError(
-      thrown,
-      Object.assign({}, options, { streaming: true, delivered: this.delivered() }),
-    );
+    const error = classifyError(thrown, { ...options, streaming: true, delivered: this.delivered() });
     // The caller's abort through a signal given to the SDK alone: untouched too.
     return isUntouchedCallerAbort(error, thrown) ? thrown : error;
   }
@@ -637,7 +464,7 @@ class GuardIterator<T> implements AsyncIterator<T> {
   /** One idle check (see the class comment). */
   private readonly onIdleCheck = () => {
     const reject = this.rejectPull;
-    if (this.abortive ? this.queued === 0 || this.finished : reject === undefined) {
+    if (reject === undefined) {
       // Between reads: the next read starts the check again.
       clearInterval(this.interval);
       this.interval = undefined;
@@ -651,12 +478,6 @@ class GuardIterator<T> implements AsyncIterator<T> {
     this.quietChecks += 1;
     if (this.quietChecks < this.idleChecks) return;
     // Silent for the idle timeout: give up on the pull.
-    if (this.abortive) {
-      // The error is made now, as below; the pull gives it when the abort has ended it.
-      this.stalled = { error: this.idleError() };
-      this.abandon();
-      return;
-    }
     this.resolvePull = undefined;
     this.rejectPull = undefined;
     this.queued -= 1;
@@ -686,8 +507,6 @@ class GuardIterator<T> implements AsyncIterator<T> {
   };
 
   private read(): Promise<IteratorResult<T>> {
-    // `=== true` on the boolean fields of the pull: a bare `if (this.finished)` compiled to a full
-    // ToBoolean (compares against false, '', then a map, number and bigint check), one compare here.
     if (this.finished === true) {
       this.queued -= 1;
       return Promise.resolve({ done: true, value: undefined });
@@ -705,8 +524,8 @@ class GuardIterator<T> implements AsyncIterator<T> {
       }
       const next = this.sourceNext;
       const result = next !== undefined ? next.call(iterator) : iterator.next();
-      // A native promise is used as it is (Promise.resolve would check and return it): 1–2 ns a
-      // pull. A subclass's then() is the source's code, which may throw or give no promise:
+      // A native promise is used as it is (Promise.resolve would check and return it). A
+      // subclass's then() is the source's code, which may throw or give no promise:
       // Promise.resolve adopts it in a job of its own, as before (the constructor read is the
       // check Promise.resolve makes).
       pending =
@@ -718,7 +537,6 @@ class GuardIterator<T> implements AsyncIterator<T> {
     if (this.timed !== true) return pending.then(this.onStep, this.onError);
     this.pulls += 1;
     if (this.interval === undefined) this.startIdleCheck();
-    if (this.abortive === true) return pending.then(this.onStep, this.onError);
     const read = new Promise<IteratorResult<T>>(this.capturePull);
     pending.then(this.onTimedStep, this.onTimedError);
     return read;
@@ -726,14 +544,11 @@ class GuardIterator<T> implements AsyncIterator<T> {
 
   private readonly onStep = (step: IteratorResult<T>): IteratorResult<T> | Promise<IteratorResult<T>> => {
     this.queued -= 1;
-    // A pull the idle timer gave up on (abortive mode): whatever the aborted source gave, the idle error.
-    if (this.stalled !== undefined) throw this.stalled.error;
     return this.take(step);
   };
 
   private readonly onError = (thrown: unknown): never => {
     this.queued -= 1;
-    if (this.stalled !== undefined) throw this.stalled.error;
     throw this.fail(this.classified(thrown));
   };
 
@@ -766,7 +581,7 @@ class GuardIterator<T> implements AsyncIterator<T> {
 
   /**
    * What one source step gives the caller. Throws the error to reject the read with. The usual
-   * step (a chunk read by the provider's one scan) stays in this method; the rest is in methods of
+   * step (a chunk read by the provider's `readChunk`) stays in this method; the rest is in methods of
    * their own, so that this one stays small enough for the engine to inline into its handlers.
    */
   private take(step: IteratorResult<T>): IteratorResult<T> | Promise<IteratorResult<T>> {
@@ -787,26 +602,30 @@ class GuardIterator<T> implements AsyncIterator<T> {
     }
     if (this.signal?.aborted === true) return this.abortedMeanwhile(done === true);
     if (done === true) return this.end();
-    const { scan } = this;
-    if (scan === undefined) return this.takeWithCallbacks(chunk, asIs ? step : undefined);
-    // The same answers as the three callbacks give, read in one scan (see chunkScan); a scan that
-    // throws reads as an ordinary chunk.
-    const facts = this.facts;
-    facts.failure = undefined;
-    facts.characters = 0;
-    facts.terminal = false;
     let failure: unknown;
     let size: unknown = 0;
     let terminal: unknown = false;
-    try {
-      scan(chunk, facts);
-      failure = facts.failure;
-      size = facts.characters;
-      terminal = facts.terminal;
-    } catch {
-      // Nothing read.
+    const readChunk = this.readChunk;
+    if (readChunk === undefined) size = typeof chunk === 'string' ? chunk.length : 0;
+    else {
+      // A hook that throws, or a reading whose fields throw, reads as an ordinary chunk.
+      try {
+        const reading = readChunk(chunk);
+        if (reading !== undefined && reading !== null) {
+          const found = reading.failure;
+          const characters = reading.characters;
+          terminal = reading.terminal;
+          failure = found;
+          size = characters;
+        }
+      } catch {
+        failure = undefined;
+        size = 0;
+        terminal = false;
+      }
     }
-    if (failure !== undefined && failure !== null) return this.failureChunk(failure, chunk);
+    if (failure !== undefined && failure !== null && typeof failure === 'object' && this.throwsOn(failure))
+      return this.closeAndThrow(this.failWith(failure as ProviderErrorMetadata));
     this.chunks += 1;
     if (typeof size === 'number' && size > 0 && Number.isFinite(size)) this.characters += Math.floor(size);
     if (terminal === true) this.terminalSeen = true;
@@ -832,48 +651,6 @@ class GuardIterator<T> implements AsyncIterator<T> {
     }
     this.finish({ kind: 'completed' });
     return { done: true, value: undefined };
-  }
-
-  /** A chunk the scan found a failure in: thrown, or let through as ordinary (see `throwsOn`). */
-  private failureChunk(failure: unknown, chunk: T): IteratorResult<T> | Promise<IteratorResult<T>> {
-    const facts = this.facts;
-    if (typeof failure === 'object' && this.throwsOn(failure as object)) {
-      return this.closeAndThrow(this.failWith(failure as ProviderErrorMetadata));
-    }
-    // Let through: counted as the scan read it.
-    this.chunks += 1;
-    const size = facts.characters;
-    if (typeof size === 'number' && size > 0 && Number.isFinite(size)) this.characters += Math.floor(size);
-    if (facts.terminal === true) this.terminalSeen = true;
-    return { done: false, value: chunk };
-  }
-
-  /**
-   * A chunk read by the three callbacks one by one (they are not all from one `chunkScan`);
-   * `step` is the source's own, when it can be handed on as it is.
-   */
-  private takeWithCallbacks(
-    chunk: T,
-    step: IteratorResult<T> | undefined,
-  ): IteratorResult<T> | Promise<IteratorResult<T>> {
-    const { inspectChunk, measure, isTerminal } = this;
-    if (inspectChunk !== undefined) {
-      const metadata = attempt(inspectChunk, chunk, undefined);
-      if (
-        metadata !== undefined &&
-        metadata !== null &&
-        typeof metadata === 'object' &&
-        this.throwsOn(metadata)
-      ) {
-        return this.closeAndThrow(this.failWith(metadata));
-      }
-    }
-    this.chunks += 1;
-    const size =
-      measure !== undefined ? attempt(measure, chunk, 0) : typeof chunk === 'string' ? chunk.length : 0;
-    if (typeof size === 'number' && size > 0 && Number.isFinite(size)) this.characters += Math.floor(size);
-    if (isTerminal !== undefined && attempt(isTerminal, chunk, false) === true) this.terminalSeen = true;
-    return step ?? { done: false, value: chunk };
   }
 
   /**

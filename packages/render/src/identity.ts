@@ -9,26 +9,12 @@ export const FAULTLINE_ERROR_MARKER: unique symbol = Symbol.for('faultline.error
 export const FAULTLINE_ERROR_TYPES: unique symbol = Symbol.for('faultline.error.types') as never;
 
 /**
- * Classifications this copy of render has already validated (frozen objects), and errors it built
- * around one: the hot path reads them without re-parsing. A value from another copy of the package
- * (or a hand-made object) is never in these sets and goes through the schemas.
+ * Classifications this copy of render has validated (frozen), and errors it built around one:
+ * read as they are, without a re-parse. A value from another copy of the package (or a hand-made
+ * object) is in neither set and goes through the schemas.
  */
 export const TRUSTED_CLASSIFICATIONS: WeakSet<object> = new WeakSet();
-
-let isOwnError: (value: object) => boolean = () => false;
-
-/**
- * Errors this copy built (a private-field brand check, set by errors.ts: no per-error WeakSet
- * entry to pay for at throw time or to hold in memory).
- */
-export const TRUSTED_ERRORS: { has(value: object): boolean } = Object.freeze({
-  has: (value: object) => isOwnError(value),
-});
-
-/** Called once by errors.ts with its brand check (identity.ts cannot import errors.ts: a cycle). */
-export function setOwnErrorCheck(check: (value: object) => boolean): void {
-  isOwnError = check;
-}
+export const TRUSTED_ERRORS: WeakSet<object> = new WeakSet();
 
 /** Freezes a classification that is known to be valid and marks it trusted. */
 export function trustClassification<T extends object>(classification: T): T {

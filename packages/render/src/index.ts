@@ -42,6 +42,7 @@ export {
   type WireError,
 } from './format.ts';
 export {
+  type ChunkReading,
   type GuardedStream,
   type GuardStreamOptions,
   guardStream,

@@ -1,7 +1,8 @@
-// The public zod schema of a report (`ErrorReport`) and its one reader (`fromDict`), exported from
-// `@faultline/render`. Nothing an adapter loads imports this module: zod costs about 60 ms to
-// import (issue 17). The report is built in report.ts and checked there without zod
-// (report-check.ts), with this schema's verdict (held equal by a differential test).
+// The zod schema of a report (`ErrorReport`), its one reader (`fromDict`), and the JSON Schema it
+// publishes for consumers in other languages (`error-report.schema.json`, written by
+// `pnpm --filter @faultline/render generate:schema`). The one validator of every report render
+// builds, reads back or is handed: zod, as classify's schemas are, rather than a second, hand-written
+// copy kept equal by tests.
 import {
   DecidedBy,
   DeliveredOutput,
@@ -15,13 +16,15 @@ import {
   UserActionKind,
 } from '@faultline/classify';
 import { z } from 'zod';
-import { ERROR_REPORT_SCHEMA_VERSION, WAIT_KINDS } from './report-check.ts';
 import { MAX_MESSAGE_LENGTH } from './secrets.ts';
+
+/** The version of the `ErrorReport` shape. Bumped on any breaking change to the schema. */
+export const ERROR_REPORT_SCHEMA_VERSION = 2;
 
 const ShortText = z.string().max(512);
 
 /** What a report's wait means; see `ErrorReport.waitKind`. */
-export const WaitKind = z.enum(WAIT_KINDS);
+export const WaitKind = z.enum(['retry_after', 'quota_reset', 'provider_wait']);
 export type WaitKind = z.infer<typeof WaitKind>;
 
 /** What the provider said, minus the raw body, headers and anything secret. */
@@ -107,4 +110,18 @@ export function safeFromDict(value: unknown): ReturnType<typeof ErrorReport.safe
   } catch (error) {
     return ErrorReport.safeParse({ unreadable: String(error instanceof Error ? error.message : 'value') });
   }
+}
+
+/**
+ * The report's JSON Schema (draft 2020-12), for consumers in other languages: what the package ships
+ * as `@faultline/render/error-report.schema.json` (scripts/generate-schema.ts writes it; a test holds
+ * the file equal to this).
+ */
+export function errorReportJsonSchema(): Record<string, unknown> {
+  return {
+    ...z.toJSONSchema(ErrorReport, { target: 'draft-2020-12', io: 'output' }),
+    title: 'ErrorReport',
+    description:
+      'The strict, versioned, JSON-only report of one failure classified by faultline (@faultline/render).',
+  };
 }

@@ -133,36 +133,3 @@ describe('ErrorReport', () => {
     expect(JSON.parse(JSON.stringify(error))).toStrictEqual(toDict(error.toErrorReport()));
   });
 });
-
-describe('providerMetadata sharing (issue 17 memory)', () => {
-  const base: ProviderErrorMetadata = {
-    provider: 'openai',
-    message: 'Rate limit reached.',
-    origin: 'http',
-    statusCode: 429,
-    providerCode: 'rate_limit_exceeded',
-  };
-
-  it('shares one frozen object between equal reports without a request id, same JSON', () => {
-    const first = new FaultlineError('a', { metadata: { ...base } }).toErrorReport();
-    const second = new FaultlineError('b', { metadata: { ...base } }).toErrorReport();
-    expect(second.providerMetadata).toBe(first.providerMetadata);
-    expect(Object.isFrozen(first.providerMetadata)).toBe(true);
-    expect(JSON.parse(JSON.stringify(first.providerMetadata))).toEqual({
-      origin: 'http',
-      statusCode: 429,
-      providerCode: 'rate_limit_exceeded',
-    });
-  });
-
-  it('keeps a report with a request id its own, and different metadata apart', () => {
-    const withId = { ...base, requestId: 'req_1' };
-    const first = new FaultlineError('a', { metadata: withId }).toErrorReport();
-    const second = new FaultlineError('b', { metadata: { ...withId } }).toErrorReport();
-    expect(second.providerMetadata).not.toBe(first.providerMetadata);
-    expect(Object.isFrozen(first.providerMetadata)).toBe(false);
-    expect(first.providerMetadata.requestId).toBe('req_1');
-    const other = new FaultlineError('c', { metadata: { ...base, statusCode: 503 } }).toErrorReport();
-    expect(other.providerMetadata.statusCode).toBe(503);
-  });
-});

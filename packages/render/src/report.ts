@@ -11,11 +11,12 @@ import {
   TAXONOMY,
 } from '@faultline/classify/toolkit';
 import { causeLinks, hasFaultlineMarker, TRUSTED_ERRORS } from './identity.ts';
-import { plainRecord } from './plain-record.ts';
-// The zod-free check of a report (the public zod schema is in report-schema.ts, which nothing an
-// adapter loads imports): exported here under the schema's name for the modules that check reports.
-import { ERROR_REPORT_SCHEMA_VERSION, ErrorReport } from './report-check.ts';
-import type { ReportProviderMetadata, WaitKind } from './report-schema.ts';
+import {
+  ERROR_REPORT_SCHEMA_VERSION,
+  ErrorReport,
+  type ReportProviderMetadata,
+  type WaitKind,
+} from './report-schema.ts';
 import { MAX_MESSAGE_LENGTH, scrubAndCut } from './secrets.ts';
 
 export type { ReportProviderMetadata, WaitKind };
@@ -31,11 +32,7 @@ export interface AttemptRecord {
   readonly exhausted: boolean;
 }
 
-/** Records this module built (frozen, valid): read back as they are, not copied again. */
-const OWN_RECORDS: WeakSet<object> = new WeakSet();
-
 export function readAttemptRecord(value: unknown): AttemptRecord | undefined {
-  if (typeof value === 'object' && value !== null && OWN_RECORDS.has(value)) return value as AttemptRecord;
   const made = safeGet(value, 'made');
   const waits = safeGet(value, 'waitsMs');
   if (typeof made !== 'number' || !Number.isSafeInteger(made) || made < 1 || !Array.isArray(waits))
@@ -49,13 +46,11 @@ export function readAttemptRecord(value: unknown): AttemptRecord | undefined {
   } catch {
     return undefined;
   }
-  const record = Object.freeze({
+  return Object.freeze({
     made,
     waitsMs: Object.freeze(waitsMs),
     exhausted: safeGet(value, 'exhausted') === true,
   });
-  OWN_RECORDS.add(record);
-  return record;
 }
 
 /** The meaning of a classification's wait, from its category alone. */
@@ -106,56 +101,22 @@ const ORIGINS: ReadonlySet<string> = new Set(FAILURE_ORIGINS);
 const PHASES: ReadonlySet<string> = new Set(NETWORK_PHASES);
 
 function readProviderMetadata(metadata: unknown): ReportProviderMetadata {
-  // The members are gathered first and the object is made for their count (memory: a report with a
-  // request id keeps its own; plain-record.ts).
   const origin = safeGet(metadata, 'origin');
-  const keys: string[] = ['origin'];
-  const values: unknown[] = [ORIGINS.has(origin as string) ? origin : 'unknown'];
+  const result: ReportProviderMetadata = {
+    origin: ORIGINS.has(origin as string) ? (origin as ReportProviderMetadata['origin']) : 'unknown',
+  };
   const status = safeGet(metadata, 'statusCode');
-  if (typeof status === 'number' && Number.isSafeInteger(status)) {
-    keys.push('statusCode');
-    values.push(status);
-  }
+  if (typeof status === 'number' && Number.isSafeInteger(status)) result.statusCode = status;
   for (const key of ['requestId', 'providerCode', 'providerType', 'sdkErrorType', 'networkCode'] as const) {
     const value = text(safeGet(metadata, key));
-    if (value !== undefined) {
-      keys.push(key);
-      values.push(value);
-    }
+    if (value !== undefined) result[key] = value;
   }
   const phase = safeGet(metadata, 'networkPhase');
-  if (PHASES.has(phase as string)) {
-    keys.push('networkPhase');
-    values.push(phase);
-  }
+  if (PHASES.has(phase as string)) result.networkPhase = phase as ReportProviderMetadata['networkPhase'];
   const attempts = safeGet(metadata, 'sdkAttempts');
-  if (typeof attempts === 'number' && Number.isSafeInteger(attempts) && attempts >= 0) {
-    keys.push('sdkAttempts');
-    values.push(attempts);
-  }
-  const result = plainRecord(keys.length);
-  for (let index = 0; index < keys.length; index++) result[keys[index]!] = values[index];
-  return result as unknown as ReportProviderMetadata;
-}
-
-// Memory (issue 17: a report retains no more than the SDK error): a burst of equal failures (the
-// same 429 from the same provider) gives equal provider metadata, and each report held its own
-// ~90 B copy. Without a request id (which differs per call) it is shared, frozen like the
-// classification's sub-objects a report already shares; keyed by its JSON, which the report writes
-// anyway. A Map and not a library: a bounded memo of frozen values, cleared when full.
-const SHARED_PROVIDER_METADATA: Map<string, ReportProviderMetadata> = new Map();
-const MAX_SHARED_PROVIDER_METADATA = 256;
-const MAX_SHARED_KEY_LENGTH = 1024;
-
-function sharedProviderMetadata(value: ReportProviderMetadata): ReportProviderMetadata {
-  if (value.requestId !== undefined) return value;
-  const key = JSON.stringify(value);
-  if (key.length > MAX_SHARED_KEY_LENGTH) return value;
-  const known = SHARED_PROVIDER_METADATA.get(key);
-  if (known !== undefined) return known;
-  if (SHARED_PROVIDER_METADATA.size >= MAX_SHARED_PROVIDER_METADATA) SHARED_PROVIDER_METADATA.clear();
-  SHARED_PROVIDER_METADATA.set(key, Object.freeze(value));
-  return value;
+  if (typeof attempts === 'number' && Number.isSafeInteger(attempts) && attempts >= 0)
+    result.sdkAttempts = attempts;
+  return result;
 }
 
 /** The report used when nothing else can be built (never expected; keeps `toErrorReport` total). */
@@ -229,111 +190,47 @@ export function reportFromChain(head: unknown): ErrorReport | undefined {
     }
     provider ??= text(safeGet(metadata, 'provider')) ?? 'unknown';
 
-    // An error this copy built holds a frozen classification: the report shares its sub-objects
-    // where they are the same (memory: one copy per error, not two), and copies them otherwise.
-    const trusted = TRUSTED_ERRORS.has(source as object);
     const detail = text(classification.userAction.detail, MAX_MESSAGE_LENGTH);
-    const userAction =
-      trusted &&
-      detail !== undefined &&
-      detail === classification.userAction.detail &&
-      Object.keys(classification.userAction).length === 2
-        ? classification.userAction
-        : detail === undefined
-          ? { kind: classification.userAction.kind }
-          : { kind: classification.userAction.kind, detail };
-    const recovery = trusted ? classification.recovery : { ...classification.recovery };
-    const providerMetadata = sharedProviderMetadata(readProviderMetadata(metadata));
-    const wait = finiteNonNegative(classification.retryAfterSeconds);
     const evidence = text(classification.decidedBy.evidence, MAX_EVIDENCE_LENGTH);
-    const decidedBy =
-      trusted &&
-      evidence === classification.decidedBy.evidence &&
-      Object.keys(classification.decidedBy).length === (evidence === undefined ? 1 : 2)
-        ? classification.decidedBy
-        : evidence === undefined
-          ? { rule: classification.decidedBy.rule }
-          : { rule: classification.decidedBy.rule, evidence };
-    let report: ErrorReport;
-    if (operation === undefined && attempts === undefined && delivered === undefined) {
-      // The common report as one literal (memory: members added one by one after a literal go to a
-      // separate, over-allocated store); the key order is the general path's.
-      report =
-        wait === undefined
-          ? {
-              schemaVersion: ERROR_REPORT_SCHEMA_VERSION,
-              errorType,
-              message,
-              category: classification.category,
-              reason: classification.reason,
-              retryable: classification.retryable,
-              userAction,
-              nextStep: classification.nextStep,
-              recovery,
-              domain: classification.domain,
-              httpStatus: classification.httpStatus,
-              provider,
-              model: model ?? null,
-              retryOnlyIfIdempotent: classification.category === 'ambiguous',
-              callerAborted: classification.callerAborted,
-              providerMetadata,
-              decidedBy,
-            }
-          : {
-              schemaVersion: ERROR_REPORT_SCHEMA_VERSION,
-              errorType,
-              message,
-              category: classification.category,
-              reason: classification.reason,
-              retryable: classification.retryable,
-              userAction,
-              nextStep: classification.nextStep,
-              recovery,
-              domain: classification.domain,
-              httpStatus: classification.httpStatus,
-              provider,
-              model: model ?? null,
-              retryOnlyIfIdempotent: classification.category === 'ambiguous',
-              callerAborted: classification.callerAborted,
-              providerMetadata,
-              retryAfterSeconds: wait,
-              waitKind: waitKindFor(classification),
-              decidedBy,
-            };
-    } else {
-      report = {
-        schemaVersion: ERROR_REPORT_SCHEMA_VERSION,
-        errorType,
-        message,
-        category: classification.category,
-        reason: classification.reason,
-        retryable: classification.retryable,
-        userAction,
-        nextStep: classification.nextStep,
-        recovery,
-        domain: classification.domain,
-        httpStatus: classification.httpStatus,
-        provider,
-        model: model ?? null,
-        retryOnlyIfIdempotent: classification.category === 'ambiguous',
-        callerAborted: classification.callerAborted,
-        providerMetadata,
-      };
-      if (operation !== undefined) report.operation = operation;
-      if (wait !== undefined) {
-        report.retryAfterSeconds = wait;
-        report.waitKind = waitKindFor(classification);
-      }
-      if (attempts !== undefined) {
-        report.attempts = { made: attempts.made, waitsMs: [...attempts.waitsMs] };
-        report.retriesExhausted = attempts.exhausted;
-      }
-      if (delivered !== undefined) report.delivered = delivered;
-      report.decidedBy = decidedBy;
+    const report: ErrorReport = {
+      schemaVersion: ERROR_REPORT_SCHEMA_VERSION,
+      errorType,
+      message,
+      category: classification.category,
+      reason: classification.reason,
+      retryable: classification.retryable,
+      userAction:
+        detail === undefined
+          ? { kind: classification.userAction.kind }
+          : { kind: classification.userAction.kind, detail },
+      nextStep: classification.nextStep,
+      recovery: { ...classification.recovery },
+      domain: classification.domain,
+      httpStatus: classification.httpStatus,
+      provider,
+      model: model ?? null,
+      retryOnlyIfIdempotent: classification.category === 'ambiguous',
+      callerAborted: classification.callerAborted,
+      providerMetadata: readProviderMetadata(metadata),
+    };
+    if (operation !== undefined) report.operation = operation;
+    const wait = finiteNonNegative(classification.retryAfterSeconds);
+    if (wait !== undefined) {
+      report.retryAfterSeconds = wait;
+      report.waitKind = waitKindFor(classification);
     }
+    if (attempts !== undefined) {
+      report.attempts = { made: attempts.made, waitsMs: [...attempts.waitsMs] };
+      report.retriesExhausted = attempts.exhausted;
+    }
+    if (delivered !== undefined) report.delivered = delivered;
+    report.decidedBy =
+      evidence === undefined
+        ? { rule: classification.decidedBy.rule }
+        : { rule: classification.decidedBy.rule, evidence };
     // Built from a classification this copy validated, scrubbed text and checked enums, the report
     // is valid by construction; anything read from a foreign copy is checked against the schema.
-    if (trusted) return report;
+    if (TRUSTED_ERRORS.has(source as object)) return report;
     const checked = ErrorReport.safeParse(report);
     return checked.success ? checked.data : minimalReport(message);
   } catch {

@@ -85,8 +85,8 @@ export function scrubSecretsEveryPattern(text: string): string {
 }
 
 // Scrub each distinct string once: on its way into a report the same message is read as the
-// error's message, the metadata's, the report's and the rule's evidence, and each read used to
-// cost the trigger pass (about 1 ns a character). The last strings scrubbed are remembered, keyed
+// error's message, the metadata's, the report's and the rule's evidence, and each read would pay
+// the trigger pass over the whole text again. The last strings scrubbed are remembered, keyed
 // by the string itself (V8 keeps a string's hash in it: a repeat costs one lookup). A Map and not
 // a library: a bounded memo of a pure function, cleared when full; it holds at most
 // SCRUBBED_ENTRIES × SCRUBBED_MAX_LENGTH characters whatever the traffic.
@@ -120,7 +120,7 @@ export function scrubAndCut(text: unknown, maxLength: number = MAX_MESSAGE_LENGT
 
 // Identifiers of the account behind a call: fine for the operator's own logs, not for a model or
 // the app's clients (DESIGN "What a report says, and to whom"). Each pattern is linear. Compiled on
-// first use, not at import (STYLE: no regex compilation on the paths users load).
+// first use, not at import: nothing is compiled on the paths that never fail.
 let identifierPatterns: readonly SecretPattern[] | undefined;
 
 function identifierPatternList(): readonly SecretPattern[] {

@@ -1,16 +1,18 @@
 // The adapter and integration author's toolkit (`@faultline/render/toolkit`): presetting an
-// adapter's extractors, building an error from metadata, releasing a stalled stream, finding the
-// report under an app's wrappers, recovering one from a durable engine, and the retry loop with its
-// hooks (for an integration that keeps state across calls between attempts). An application needs
-// none of it; see `@faultline/render`.
+// adapter's wrapper and extractors, guarding a provider's stream with its one per-chunk hook,
+// building an error from metadata, finding the report under an app's wrappers, recovering one from
+// a durable engine, and the retry loop with its hooks (for an integration that keeps state across
+// calls between attempts). An application needs none of it; see `@faultline/render`.
 export { errorFromMetadata, unrecoverableReport } from './classify-error.ts';
 export {
-  type ChunkFacts,
-  type ChunkScanCallbacks,
-  chunkScan,
-  controllerAbortEndsRead,
+  type ChunkReading,
   controllerRelease,
   DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+  type GuardedStream,
+  type GuardStreamOptions,
+  guardStream,
+  type StreamChunk,
+  type StreamResultMethod,
 } from './guard-stream.ts';
 export { nearestFaultlineError } from './identity.ts';
 export { safeFromDict } from './report-schema.ts';

@@ -122,10 +122,12 @@ function deadlineError(): Error {
  * Transient failures are retried by default (`retry`, docs/retries.md) through `retryLoop`, the one
  * loop every entry point shares.
  */
-export async function withClassifiedErrors<T>(
+export function withClassifiedErrors<T>(
   fn: (context: AttemptContext) => Promise<T> | T,
   options: WithClassifiedErrorsOptions<T> & { readonly extractors: readonly Extractor[] },
 ): Promise<T> {
+  // The loop's own promise, not one more around it: the caller's `await` is then the next frame of
+  // the async stack a failure's call site is read from.
   return runWithClassifiedErrors(fn, options ?? {});
 }
 
@@ -248,7 +250,7 @@ type InspectResult = (result: unknown) => ProviderErrorMetadata | undefined | nu
 
 /**
  * The preset `inspectResult` first, the caller's when the preset one returns nothing (or throws):
- * the same order as a provider guard's `inspectChunk` and the caller's.
+ * the preset's reading wins.
  */
 function chainInspect(preset: InspectResult, caller: InspectResult): InspectResult {
   return (result) => {

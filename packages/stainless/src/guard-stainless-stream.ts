@@ -1,12 +1,11 @@
 import type { Extractor } from '@faultline/classify';
 import {
-  controllerAbortEndsRead,
   controllerRelease,
   type GuardedStream,
   type GuardStreamOptions,
   guardStream,
   type StreamChunk,
-} from '@faultline/render/adapter';
+} from '@faultline/render/toolkit';
 
 /**
  * render's `guardStream` over a stream of a Stainless-generated SDK, with what every SDK of the
@@ -15,15 +14,9 @@ import {
  * AbortController aborted. Its iterator is an async generator whose `return()` waits behind a
  * stalled read, and the SDK's `timeout` does not cover stream reads, so without this the request
  * would stay open. A helper stream with its own `abort()` (`messages.stream()`,
- * `chat.completions.stream()`) already aborts on `return()`. By default the idle timer rejects a
- * promise of the guard's own per pull, whatever the fetch does. With the caller's `abandonEndsPull:
- * true`, and when the fetch that made the request listens to that controller's signal (the default
- * fetch of every major does; see `controllerAbortEndsRead`), the guard stops a stall by aborting
- * instead, and a pull costs one `.then`; a fetch that drops the signal keeps the own promise even
- * then. Opt-in, not the default: a listener is evidence, not proof, that the abort ends the read (a
- * custom fetch may listen and not hand the signal on), and a stall the abort cannot end would wait
- * as long as the server does, the hang the idle timer exists to prevent.
- * `options` are the adapter's defaults merged with the caller's.
+ * `chat.completions.stream()`) already aborts on `return()`. The idle timer rejects the pending
+ * read itself, whatever the fetch does with the abort. `options` are the adapter's defaults merged
+ * with the caller's.
  */
 export function guardStainlessStream<S extends AsyncIterable<unknown>>(
   stream: S,
@@ -32,25 +25,17 @@ export function guardStainlessStream<S extends AsyncIterable<unknown>>(
 ): GuardedStream<S> {
   const release = controllerRelease(stream);
   const { onAbandon, extractors } = options;
-  // Object.assign rather than `{ ...options, onAbandon, extractors }`: on Node 20 an object literal
-  // that begins with a spread and adds properties after it costs 1–2 µs (measured), most of a
-  // provider guard's set-up; this costs about 0.2 µs.
-  return guardStream(
-    stream,
-    Object.assign({}, options, {
-      onAbandon:
-        release === undefined
-          ? onAbandon
-          : onAbandon === undefined
-            ? release
-            : () => {
-                release();
-                onAbandon();
-              },
-      extractors: extractors === undefined ? [extractor] : [...extractors, extractor],
-      // Only on the caller's word (see above), and only where something listens to the signal.
-      abandonEndsPull:
-        options.abandonEndsPull === true && release !== undefined && controllerAbortEndsRead(stream),
-    }),
-  );
+  return guardStream(stream, {
+    ...options,
+    onAbandon:
+      release === undefined
+        ? onAbandon
+        : onAbandon === undefined
+          ? release
+          : () => {
+              release();
+              onAbandon();
+            },
+    extractors: extractors === undefined ? [extractor] : [...extractors, extractor],
+  });
 }
