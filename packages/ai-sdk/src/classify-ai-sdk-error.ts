@@ -1,4 +1,5 @@
 import type { Extractor } from '@faultline/classify';
+import { safeGet } from '@faultline/classify/toolkit';
 import {
   type ClassifyErrorOptions,
   classifyError,
@@ -13,6 +14,7 @@ import {
   createAiSdkExtractor,
   detectAiSdkBlockedAnswer,
 } from './extract-ai-sdk.ts';
+import { providerFromId } from './provider-of.ts';
 
 export interface AiSdkClassifyOptions extends Omit<ClassifyErrorOptions, 'extractors'> {
   /**
@@ -51,7 +53,13 @@ export function classifyAiSdkError(error: unknown, options: AiSdkClassifyOptions
   const { provider: _provider, extractors: _extractors, ...rest } = options;
   // Object.assign, not `{ ...rest, extractors }`: on Node 20 a spread followed by added keys costs
   // about 1 µs (a new hidden class each call), more than the rest of this call's setup.
-  return classifyError(error, Object.assign({}, rest, { extractors: extractorsFor(options) }));
+  return classifyError(
+    error,
+    Object.assign({}, rest, {
+      extractors: extractorsFor(options),
+      provider: providerFromId(options.provider),
+    }),
+  );
 }
 
 /** A part of `fullStream` (streamText, streamObject) or of a model's `doStream` stream. */
@@ -62,6 +70,10 @@ export interface AiSdkStreamPart {
   readonly textDelta?: unknown;
   readonly text?: unknown;
   readonly finishReason?: unknown;
+  /** ai 6's `finish` part of `fullStream`: the finish reason the provider sent, if it sent one. */
+  readonly rawFinishReason?: unknown;
+  /** A `raw` part's provider chunk (with `includeRawChunks: true`). */
+  readonly rawValue?: unknown;
 }
 
 export interface GuardAiSdkStreamOptions
@@ -84,9 +96,83 @@ function partCharacters(part: AiSdkStreamPart): number {
   return typeof text === 'string' ? text.length : 0;
 }
 
+/** The names the provider APIs give their finish reason: chat completions, Gemini, Anthropic, Converse. */
+const FINISH_REASON_KEYS = ['finish_reason', 'finishReason', 'stop_reason', 'stopReason'] as const;
+/** Event types that end an answer without a finish-reason member (Anthropic, the Responses API). */
+const TERMINAL_EVENT_TYPES: ReadonlySet<string> = new Set([
+  'message_stop',
+  'response.completed',
+  'response.incomplete',
+]);
+
+function hasFinishReason(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  for (const key of FINISH_REASON_KEYS) {
+    const reason = safeGet(value, key);
+    if (typeof reason === 'string' && reason.length > 0) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a provider chunk (a `raw` part's value) says the answer finished: a finish reason in the
+ * chunk, its choices or candidates, an Anthropic `message_delta`'s delta, a Converse `messageStop`,
+ * or an event type that ends the answer. Read from what the provider sent, not from the `finish`
+ * part its AI SDK package always emits.
+ */
+export function rawChunkFinishes(value: unknown): boolean {
+  try {
+    if (value === null || typeof value !== 'object') return false;
+    const type = safeGet(value, 'type');
+    if (typeof type === 'string' && TERMINAL_EVENT_TYPES.has(type)) return true;
+    if (hasFinishReason(value) || hasFinishReason(safeGet(value, 'delta'))) return true;
+    if (hasFinishReason(safeGet(value, 'messageStop'))) return true;
+    for (const key of ['choices', 'candidates']) {
+      const list = safeGet(value, key);
+      if (Array.isArray(list) && list.slice(0, 16).some(hasFinishReason)) return true;
+    }
+    return false;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether a `finish` part reports a finish the provider sent. The AI SDK's provider packages emit a
+ * `finish` part whenever the response body ends, finish reason or not; one the provider never sent
+ * carries their placeholder: in ai 6 `other` with no raw reason beside it (`finishReason.raw` of a
+ * model stream, `rawFinishReason` of `fullStream`), in ai 5 (no raw reason at all) `unknown`. Such
+ * a finish counts only when a raw chunk of the same stream carried the provider's finish
+ * (`rawFinished`, with `includeRawChunks: true`).
+ */
+export function isProviderFinish(part: AiSdkStreamPart, rawFinished: boolean): boolean {
+  if (part === null || typeof part !== 'object' || part.type !== 'finish') return false;
+  if (rawFinished) return true;
+  const reason = part.finishReason;
+  if (reason !== null && typeof reason === 'object') {
+    const raw = safeGet(reason, 'raw');
+    return safeGet(reason, 'unified') !== 'other' || (typeof raw === 'string' && raw.length > 0);
+  }
+  if ('rawFinishReason' in part) {
+    const raw = part.rawFinishReason;
+    return reason !== 'other' || (typeof raw === 'string' && raw.length > 0);
+  }
+  return reason !== 'unknown';
+}
+
+/** What one guarded stream has seen of the provider's own chunks. */
+interface RawState {
+  finished: boolean;
+}
+
 /** The parts, with each `error` part thrown (as an {@link AiSdkErrorPart}) for the guard to classify. */
-async function* throwingErrorParts(stream: AsyncIterable<AiSdkStreamPart>): AsyncGenerator<AiSdkStreamPart> {
+async function* throwingErrorParts(
+  stream: AsyncIterable<AiSdkStreamPart>,
+  raw: RawState,
+): AsyncGenerator<AiSdkStreamPart> {
   for await (const part of stream) {
+    if (part !== null && typeof part === 'object' && part.type === 'raw' && !raw.finished)
+      raw.finished = rawChunkFinishes(part.rawValue);
     if (part !== null && typeof part === 'object' && part.type === 'error') {
       // A provider's event (a plain object) or an AI SDK error is read by the AI SDK extractor; any
       // other Error (a transport failure, a FaultlineError from the middleware) is classified as is.
@@ -110,10 +196,13 @@ export function guardAiSdkStream(
   options: GuardAiSdkStreamOptions = {},
 ): GuardedStream<AsyncIterable<AiSdkStreamPart>> {
   const { provider: _provider, extractors: _extractors, ...rest } = options;
-  return guardStream(throwingErrorParts(stream), {
+  const raw: RawState = { finished: false };
+  return guardStream(throwingErrorParts(stream, raw), {
     ...rest,
     extractors: extractorsFor(options),
-    isTerminal: (part) => part !== null && typeof part === 'object' && part.type === 'finish',
+    // The call's provider, also for what no provider body names (a dropped socket, a missing finish).
+    provider: providerFromId(options.provider),
+    isTerminal: (part) => isProviderFinish(part, raw.finished),
     // A `finish` part with finish reason `content-filter`: the provider withheld the answer.
     inspectChunk: (part) =>
       part !== null && typeof part === 'object' && part.type === 'finish'

@@ -1,0 +1,187 @@
+import { type ErrorReport, FaultlineError } from '@faultline/render';
+import {
+  expectedFor,
+  type LoopbackServer,
+  loadScenario,
+  startLoopbackServer,
+} from '@faultline/test-fixtures';
+import * as ai5 from 'ai-v5';
+import * as ai6 from 'ai-v6';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { faultlineMiddleware } from './middleware.ts';
+import {
+  completeStream,
+  ERROR_EVENT_SCENARIOS,
+  failingStream,
+  MODELS_V5,
+  MODELS_V6,
+  PROVIDERS,
+  type Provider,
+  STREAM_FAILURES,
+  type StreamFailure,
+} from './test-support.ts';
+
+let server: LoopbackServer;
+beforeAll(async () => {
+  server = await startLoopbackServer({ protocol: 'http1' });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+/** What a surface of `streamText` gave: the text it delivered, and what it threw (if it did). */
+interface Outcome {
+  readonly text: string;
+  readonly error?: unknown;
+}
+
+/** The four ways an app reads `streamText`, for one major's result. */
+interface StreamResultLike {
+  readonly text: PromiseLike<string>;
+  readonly textStream: AsyncIterable<string>;
+  readonly fullStream: AsyncIterable<{ type: string; text?: string }>;
+  toUIMessageStreamResponse(options: { onError: (error: unknown) => string }): Response;
+}
+
+const SURFACES = {
+  async text(result: StreamResultLike): Promise<Outcome> {
+    try {
+      return { text: await result.text };
+    } catch (error) {
+      return { text: '', error };
+    }
+  },
+  async textStream(result: StreamResultLike): Promise<Outcome> {
+    let text = '';
+    try {
+      for await (const delta of result.textStream) text += delta;
+      return { text };
+    } catch (error) {
+      return { text, error };
+    }
+  },
+  async fullStream(result: StreamResultLike): Promise<Outcome> {
+    let text = '';
+    let errorPart: { error?: unknown } | undefined;
+    try {
+      for await (const part of result.fullStream) {
+        if (part.type === 'text-delta') text += part.text ?? '';
+        // The part where the AI SDK puts a failure; the stream must then fail with the same error.
+        if (part.type === 'error') errorPart = part as { error?: unknown };
+      }
+    } catch (error) {
+      if (errorPart !== undefined)
+        expect(error, "the stream fails with its error part's error").toBe(errorPart.error);
+      return { text, error };
+    }
+    if (errorPart !== undefined)
+      return { text, error: new Error('the stream ended normally after an error part') };
+    return { text };
+  },
+  /**
+   * The UI message stream a route handler returns: the failure reaches its `onError` (whose answer
+   * is the error chunk the client gets), then the body fails with it, as on a cut without faultline.
+   */
+  async uiMessageStream(result: StreamResultLike): Promise<Outcome> {
+    const errors: unknown[] = [];
+    const response = result.toUIMessageStreamResponse({
+      onError: (error) => {
+        errors.push(error);
+        return FaultlineError.isInstance(error) ? error.toErrorReport().reason : 'not classified';
+      },
+    });
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let body = '';
+    let thrown: unknown;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        body += value;
+      }
+    } catch (error) {
+      thrown = error;
+    }
+    const text = [...body.matchAll(/"type":"text-delta","id":"[^"]*","delta":"([^"]*)"/g)]
+      .map((match) => match[1])
+      .join('');
+    if (errors.length === 0 && thrown === undefined) return { text };
+    expect(errors).toHaveLength(1);
+    expect(thrown, 'the body fails with the error onError saw').toBe(errors[0]);
+    const errorChunk = /"type":"error","errorText":"([^"]*)"/.exec(body);
+    expect(errorChunk?.[1]).toBe(
+      FaultlineError.isInstance(errors[0]) ? errors[0].toErrorReport().reason : 'not classified',
+    );
+    return { text, error: errors[0] };
+  },
+} as const;
+type Surface = keyof typeof SURFACES;
+
+const RUNNERS = {
+  'ai-v6': (provider: Provider, baseUrl: string): StreamResultLike =>
+    ai6.streamText({
+      model: ai6.wrapLanguageModel({
+        model: MODELS_V6[provider](baseUrl),
+        middleware: faultlineMiddleware(),
+      }),
+      prompt: 'Say hello',
+      maxRetries: 0,
+      onError: () => undefined,
+    }),
+  'ai-v5': (provider: Provider, baseUrl: string): StreamResultLike =>
+    ai5.streamText({
+      model: ai5.wrapLanguageModel({
+        model: MODELS_V5[provider](baseUrl),
+        middleware: faultlineMiddleware(),
+      }),
+      prompt: 'Say hello',
+      maxRetries: 0,
+      onError: () => undefined,
+    }),
+} as const;
+
+/** The reason each failure must get: the scenario's for an error event, else interrupted. */
+function reasonOf(provider: Provider, failure: StreamFailure, alias: string): string {
+  if (failure !== 'error-event') return 'interrupted';
+  return expectedFor(loadScenario(ERROR_EVENT_SCENARIOS[provider]), alias).reason;
+}
+
+/**
+ * ai 5 settles `text` only when its model stream ends: a failing stream leaves it pending, with or
+ * without the middleware (ai 6 rejects it). The other surfaces fail on both majors.
+ */
+const PENDING_ON_AI5: readonly Surface[] = ['text'];
+
+for (const [alias, run] of Object.entries(RUNNERS)) {
+  describe(`${alias}: streamText through faultlineMiddleware never resolves a failed stream`, () => {
+    for (const provider of PROVIDERS) {
+      for (const surface of Object.keys(SURFACES) as Surface[]) {
+        it(`${provider} ${surface}: a whole answer passes as the plain AI SDK gives it`, async () => {
+          const baseUrl = server.baseUrlFor(completeStream(provider));
+          const outcome = await SURFACES[surface](run(provider, baseUrl));
+          expect(outcome.error, String(outcome.error)).toBeUndefined();
+          expect(outcome.text.length).toBeGreaterThan(0);
+        });
+
+        for (const failure of STREAM_FAILURES) {
+          if (alias === 'ai-v5' && PENDING_ON_AI5.includes(surface)) continue;
+          const reason = reasonOf(provider, failure, alias);
+          it(`${provider} ${surface}: ${failure} fails with the classified error (${reason}), delivered attached`, async () => {
+            const baseUrl = server.baseUrlFor(failingStream(provider, failure));
+            const outcome = await SURFACES[surface](run(provider, baseUrl));
+            expect(FaultlineError.isInstance(outcome.error), `not classified: ${String(outcome.error)}`).toBe(
+              true,
+            );
+            const report: ErrorReport = (outcome.error as FaultlineError).toErrorReport();
+            expect(report.reason).toBe(reason);
+            expect(report.provider).toBe(provider);
+            // What the guard counted is what the app received before the failure.
+            if (surface !== 'text') expect(report.delivered?.characters).toBe(outcome.text.length);
+            if (failure !== 'error-event' || outcome.text.length > 0)
+              expect(report.delivered?.characters).toBeGreaterThan(0);
+          });
+        }
+      }
+    }
+  });
+}
