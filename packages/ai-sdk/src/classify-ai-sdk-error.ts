@@ -1,4 +1,4 @@
-import type { Extractor } from '@faultline/classify';
+import type { Extractor, ProviderErrorMetadata } from '@faultline/classify';
 import { safeGet } from '@faultline/classify/toolkit';
 import {
   type ClassifyErrorOptions,
@@ -9,6 +9,7 @@ import {
   guardStream,
 } from '@faultline/render';
 import {
+  AI_SDK_PROVIDER,
   AiSdkErrorPart,
   aiSdkErrorName,
   createAiSdkExtractor,
@@ -160,6 +161,25 @@ export function isProviderFinish(part: AiSdkStreamPart, rawFinished: boolean): b
   return reason !== 'unknown';
 }
 
+/**
+ * A `finish` part whose raw reason (what the provider sent) is `error`: the provider ended the
+ * answer because it failed (OpenRouter's chunks say so when an upstream fails mid-answer). The
+ * provider packages keep no more of it than the reason, so the failure is the stream's, said why
+ * nowhere else: `interrupted`, with what was delivered.
+ */
+function failedFinish(part: AiSdkStreamPart): ProviderErrorMetadata | undefined {
+  const reason = part.finishReason;
+  const raw = reason !== null && typeof reason === 'object' ? safeGet(reason, 'raw') : part.rawFinishReason;
+  if (raw !== 'error' && reason !== 'error') return undefined;
+  return {
+    provider: AI_SDK_PROVIDER,
+    sdkErrorType: 'FinishReasonError',
+    message: 'The provider ended the answer with finish reason "error".',
+    origin: 'network',
+    networkPhase: 'stream',
+  };
+}
+
 /** What one guarded stream has seen of the provider's own chunks. */
 interface RawState {
   finished: boolean;
@@ -203,10 +223,11 @@ export function guardAiSdkStream(
     // The call's provider, also for what no provider body names (a dropped socket, a missing finish).
     provider: providerFromId(options.provider),
     isTerminal: (part) => isProviderFinish(part, raw.finished),
-    // A `finish` part with finish reason `content-filter`: the provider withheld the answer.
+    // A `finish` part with finish reason `content-filter`: the provider withheld the answer; with
+    // the provider's own finish reason `error`, the answer failed.
     inspectChunk: (part) =>
       part !== null && typeof part === 'object' && part.type === 'finish'
-        ? detectAiSdkBlockedAnswer(part)
+        ? (detectAiSdkBlockedAnswer(part) ?? failedFinish(part))
         : undefined,
     measure: partCharacters,
   });
