@@ -266,6 +266,27 @@ function extractAiSdk(
       }
       return attempts === undefined ? inner : Object.assign({}, inner, { sdkAttempts: attempts });
     }
+    case 'StreamProviderError': {
+      // ai 7: an error event a provider sent after its stream started. `data` is the provider's own
+      // payload (read with its body rules, as an error part of ai 5 and 6 is); without it, the
+      // `type`, `code` and `message` the provider package kept. Its `statusCode` is at best
+      // inferred by the package, so the provider's words decide before it.
+      const data = safeGet(value, 'data');
+      const fromData = isPlainObject(data) ? fromErrorPart(data, hint, context) : undefined;
+      if (fromData !== undefined) return fromData;
+      const fromCause = extractAiSdk(safeGet(value, 'cause'), hint, context, depth + 1);
+      if (fromCause !== undefined) return fromCause;
+      const event: Record<string, unknown> = { message: messageOf(value, 1000) };
+      const type = safeString(safeGet(value, 'type'), 100);
+      const code = safeGet(value, 'code');
+      if (type !== undefined) event.type = type;
+      if (typeof code === 'string' || typeof code === 'number') event.code = code;
+      const metadata = fromErrorPart(event, hint, context);
+      const status = safeStatus(safeGet(value, 'statusCode'));
+      if (metadata === undefined || metadata.statusCode !== undefined || status === undefined)
+        return metadata;
+      return Object.assign({}, metadata, { statusCode: status });
+    }
     case 'NoObjectGeneratedError': {
       const finishReason = safeString(safeGet(value, 'finishReason'), 50);
       if (finishReason === 'content-filter') {
@@ -290,11 +311,25 @@ function extractAiSdk(
           : 'its output did not parse as an object of the schema';
       return base(name, `No object generated: ${why}.`, 'validation');
     }
-    case 'NoOutputGeneratedError':
+    case 'NoOutputGeneratedError': {
+      const cause = safeGet(value, 'cause');
+      const fromCause = extractAiSdk(cause, hint, context, depth + 1);
+      if (fromCause !== undefined) return fromCause;
+      if (cause !== undefined) return undefined;
+      // streamText's `text`, `steps`, `finishReason` ... reject with a bare NoOutputGeneratedError
+      // when no step finished: the call failed, and its error went only to the stream's error part
+      // (`onError`, `fullStream`), not here. Nothing says what failed: never read as an
+      // interruption, which an idempotent caller would retry (a spent quota looks like this).
+      return base(
+        name,
+        "The AI SDK produced no output; the failure went to the stream's error part (read fullStream with guardAiSdkStream, or use faultlineMiddleware).",
+        'unknown',
+      );
+    }
     case 'NoContentGeneratedError': {
       const fromCause = extractAiSdk(safeGet(value, 'cause'), hint, context, depth + 1);
       if (fromCause !== undefined) return fromCause;
-      // The model's answer ended without output (a stream that produced nothing, an empty answer).
+      // The model's answer ended without output (an empty answer).
       return {
         ...base(name, 'The provider ended the answer without producing any output.', 'malformed_response'),
         networkPhase: 'response_body',

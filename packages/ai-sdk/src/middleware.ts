@@ -1,5 +1,5 @@
 import type { ClassificationOverride } from '@faultline/classify';
-import { type FaultlineError, type RetryOptions, withClassifiedErrors } from '@faultline/render';
+import { FaultlineError, type RetryOptions, withClassifiedErrors } from '@faultline/render';
 import { type AiSdkStreamPart, aiSdkExtractorFor, guardAiSdkStream } from './classify-ai-sdk-error.ts';
 import { detectAiSdkBlockedAnswer } from './extract-ai-sdk.ts';
 
@@ -115,8 +115,13 @@ function classifiedParts(
   const iterator = guarded[Symbol.asyncIterator]();
   // Raw chunks asked for by the middleware alone (see `streamParams`) stay inside it.
   const keepRaw = params.includeRawChunks === true;
+  let failure: { readonly error: unknown } | undefined;
   return new ReadableStream<AiSdkStreamPart>({
     async pull(controller) {
+      if (failure !== undefined) {
+        controller.error(failure.error);
+        return;
+      }
       try {
         for (;;) {
           const next = await iterator.next();
@@ -136,13 +141,27 @@ function classifiedParts(
         }
         notify(options, error);
         // The error part reaches what reads parts (streamText's `onError`, the UI message stream's
-        // error chunk); erroring the stream then fails `text`, `textStream` and `fullStream`.
+        // error chunk); erroring the stream at the next pull (`error()` drops what is still
+        // queued) then fails `text`, `textStream` and `fullStream`.
         controller.enqueue({ type: 'error', error });
-        controller.error(error);
+        failure = { error };
       }
     },
     async cancel() {
       await iterator.return?.();
+    },
+  });
+}
+
+/** A model stream that fails at once with `error`: its error part, then the error. */
+function failedStream(error: FaultlineError): ReadableStream<AiSdkStreamPart> {
+  let sent = false;
+  // Each in a pull of its own: `error()` drops the parts still queued.
+  return new ReadableStream<AiSdkStreamPart>({
+    pull(controller) {
+      if (sent) controller.error(error);
+      else controller.enqueue({ type: 'error', error });
+      sent = true;
     },
   });
 }
@@ -223,7 +242,11 @@ export function faultlineMiddleware(options: FaultlineAiSdkOptions = {}): Faultl
       );
     } catch (error) {
       notify(options, error);
-      throw error;
+      // ai 6 turns a thrown error into an error part and rejects `text` with a NoOutputGeneratedError
+      // that has lost it; a stream that fails with it rejects `text` with the classified error
+      // itself. ai 5 (V2) would leave `text` pending on a failed stream: there it is thrown.
+      if (model.specificationVersion === 'v2' || !FaultlineError.isInstance(error)) throw error;
+      return { stream: failedStream(error) };
     }
     return { ...result, stream: classifiedParts(result.stream, model, params, options) };
   };

@@ -8,6 +8,7 @@ import {
 import * as ai5 from 'ai-v5';
 import * as ai6 from 'ai-v6';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { classifyAiSdkError, guardAiSdkStream } from './classify-ai-sdk-error.ts';
 import { faultlineMiddleware } from './middleware.ts';
 import {
   completeStream,
@@ -185,3 +186,61 @@ for (const [alias, run] of Object.entries(RUNNERS)) {
     }
   });
 }
+
+describe('a spent quota on streamText is quota, never an interruption to retry', () => {
+  const quota = () => ({ response: structuredClone(loadScenario('openai/insufficient-quota').response) });
+  const prompt = 'Say hello';
+
+  it('ai-v6 through faultlineMiddleware: `text` rejects with the classified quota failure, one request', async () => {
+    const scenario = quota();
+    const result = ai6.streamText({
+      model: ai6.wrapLanguageModel({
+        model: MODELS_V6.openai(server.baseUrlFor(scenario)),
+        middleware: faultlineMiddleware(),
+      }),
+      prompt,
+      maxRetries: 0,
+      onError: () => undefined,
+    });
+    const outcome = await SURFACES.text(result);
+    expect(FaultlineError.isInstance(outcome.error), String(outcome.error)).toBe(true);
+    expect((outcome.error as FaultlineError).toErrorReport()).toMatchObject({
+      reason: 'quota',
+      retryable: false,
+    });
+    expect(server.requests(scenario)).toHaveLength(1);
+  });
+
+  for (const [alias, streamText] of [
+    [
+      'ai-v6',
+      (baseUrl: string) =>
+        ai6.streamText({ model: MODELS_V6.openai(baseUrl), prompt, maxRetries: 0, onError: () => undefined }),
+    ],
+    [
+      'ai-v5',
+      (baseUrl: string) =>
+        ai5.streamText({ model: MODELS_V5.openai(baseUrl), prompt, maxRetries: 0, onError: () => undefined }),
+    ],
+  ] as const) {
+    it(`${alias} without the middleware: the bare NoOutputGeneratedError of \`text\` is never retried; the stream's error part is quota`, async () => {
+      const outcome = await SURFACES.text(streamText(server.baseUrlFor(quota())));
+      expect((outcome.error as Error).name).toBe('AI_NoOutputGeneratedError');
+      const report = classifyAiSdkError(outcome.error, { provider: 'openai.chat' }).toErrorReport();
+      expect(report.reason).not.toBe('interrupted');
+      expect(report.retryable).toBe(false);
+      expect(report.retryOnlyIfIdempotent ?? false).toBe(false);
+      let thrown: unknown;
+      try {
+        for await (const _part of guardAiSdkStream(streamText(server.baseUrlFor(quota())).fullStream, {
+          provider: 'openai.chat',
+        })) {
+          // drain
+        }
+      } catch (error) {
+        thrown = error;
+      }
+      expect(FaultlineError.isInstance(thrown) && thrown.toErrorReport().reason).toBe('quota');
+    });
+  }
+});
