@@ -15,6 +15,7 @@ describe('export list', { timeout: 120_000 }, () => {
         'faultlineOnFailedAttempt',
         'faultlineRetryOn',
         'guardLangChainStream',
+        'invokeWithFallbacks',
         'providerFromLlmType',
         'shouldFallBack',
       ],
@@ -23,8 +24,10 @@ describe('export list', { timeout: 120_000 }, () => {
         'FaultlineCallbackHandler',
         'FaultlineCallbackHandlerOptions',
         'GuardLangChainStreamOptions',
+        'InvokableLike',
         'LangChainClassifyOptions',
         'LangChainProvider',
+        'OnFailedAttemptOptions',
       ],
     });
   });

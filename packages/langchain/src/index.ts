@@ -14,5 +14,8 @@ export {
   faultlineCallbackHandler,
   faultlineOnFailedAttempt,
   faultlineRetryOn,
+  type InvokableLike,
+  invokeWithFallbacks,
+  type OnFailedAttemptOptions,
   shouldFallBack,
 } from './policies.ts';
