@@ -283,15 +283,18 @@ export function detectLangChainBlockedAnswer(
   try {
     const metadata = safeGet(message, 'response_metadata');
     // @langchain/anthropic's stream chunks carry the message_delta's `stop_reason` in
-    // `additional_kwargs`, not in `response_metadata` (which its whole answers use).
-    const kwargs = safeGet(message, 'additional_kwargs');
-    const hasKwargs = kwargs !== null && typeof kwargs === 'object';
-    if ((metadata === null || typeof metadata !== 'object') && !hasKwargs) return undefined;
+    // `additional_kwargs` (their `response_metadata` is empty); its whole answers, in
+    // `response_metadata`. Put back as the message Anthropic sent, it is read by its own rules.
+    const streamStop = safeGet(safeGet(message, 'additional_kwargs'), 'stop_reason');
+    const hasMetadata = metadata !== null && typeof metadata === 'object';
+    if (!hasMetadata && typeof streamStop !== 'string') return undefined;
     const hint = providerFromLlmType(provider);
     const detectors: Record<LangChainProvider, () => ProviderErrorMetadata | undefined> = {
       anthropic: () =>
-        (metadata !== null && typeof metadata === 'object' ? detectAnthropicRefusal(metadata) : undefined) ??
-        (hasKwargs ? detectAnthropicRefusal(kwargs) : undefined),
+        (hasMetadata ? detectAnthropicRefusal(metadata) : undefined) ??
+        (typeof streamStop === 'string'
+          ? detectAnthropicRefusal({ type: 'message', stop_reason: streamStop })
+          : undefined),
       bedrock: () => detectBedrockBlockedAnswer(metadata),
       'google-genai': () => {
         const finishReason = safeGet(metadata, 'finishReason');
