@@ -183,6 +183,8 @@ function failedFinish(part: AiSdkStreamPart): ProviderErrorMetadata | undefined 
 /** What one guarded stream has seen of the provider's own chunks. */
 interface RawState {
   finished: boolean;
+  /** The last raw chunk: an error part's provider event, where its package kept only a member of it. */
+  last: unknown;
 }
 
 /** The parts, with each `error` part thrown (as an {@link AiSdkErrorPart}) for the guard to classify. */
@@ -191,14 +193,16 @@ async function* throwingErrorParts(
   raw: RawState,
 ): AsyncGenerator<AiSdkStreamPart> {
   for await (const part of stream) {
-    if (part !== null && typeof part === 'object' && part.type === 'raw' && !raw.finished)
-      raw.finished = rawChunkFinishes(part.rawValue);
+    if (part !== null && typeof part === 'object' && part.type === 'raw') {
+      raw.last = part.rawValue;
+      if (!raw.finished) raw.finished = rawChunkFinishes(part.rawValue);
+    }
     if (part !== null && typeof part === 'object' && part.type === 'error') {
       // A provider's event (a plain object) or an AI SDK error is read by the AI SDK extractor; any
       // other Error (a transport failure, a FaultlineError from the middleware) is classified as is.
       const error = part.error;
       throw aiSdkErrorName(error) !== undefined || !(error instanceof Error)
-        ? new AiSdkErrorPart(error)
+        ? new AiSdkErrorPart(error, raw.last)
         : error;
     }
     yield part;
@@ -216,7 +220,7 @@ export function guardAiSdkStream(
   options: GuardAiSdkStreamOptions = {},
 ): GuardedStream<AsyncIterable<AiSdkStreamPart>> {
   const { provider: _provider, extractors: _extractors, ...rest } = options;
-  const raw: RawState = { finished: false };
+  const raw: RawState = { finished: false, last: undefined };
   return guardStream(throwingErrorParts(stream, raw), {
     ...rest,
     extractors: extractorsFor(options),

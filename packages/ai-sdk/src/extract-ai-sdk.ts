@@ -161,10 +161,26 @@ const ERROR_PART_MARKER = Symbol.for('faultline.ai-sdk.error-part');
  */
 export class AiSdkErrorPart extends Error {
   readonly [ERROR_PART_MARKER] = true;
-  constructor(value: unknown) {
+  /** The provider chunk the part came from, when the stream carried raw chunks (`includeRawChunks`). */
+  readonly rawChunk: unknown;
+  constructor(value: unknown, rawChunk?: unknown) {
     super('The stream delivered an error part.', { cause: value });
     this.name = 'AiSdkErrorPart';
+    this.rawChunk = rawChunk;
   }
+}
+
+/**
+ * The exception type an AWS event-stream chunk names: its one member whose name ends in
+ * `Exception` (`{ throttlingException: { message } }`), as `ThrottlingException`. The Bedrock
+ * provider package hands on only the member's value, so its type survives in the raw chunk alone.
+ */
+function exceptionTypeOf(rawChunk: unknown): string | undefined {
+  if (!isPlainObject(rawChunk)) return undefined;
+  const names = Object.keys(rawChunk).filter((key) => /^[a-z][A-Za-z]{0,60}Exception$/.test(key));
+  if (names.length !== 1) return undefined;
+  const name = names[0] as string;
+  return `${name[0]?.toUpperCase()}${name.slice(1)}`;
 }
 
 function isErrorPart(value: unknown): boolean {
@@ -240,7 +256,15 @@ function extractAiSdk(
   depth: number,
 ): ProviderErrorMetadata | undefined {
   if (depth > MAX_DEPTH) return undefined;
-  if (isErrorPart(error)) return fromErrorPart(safeGet(error, 'cause'), hint, context);
+  if (isErrorPart(error)) {
+    const value = safeGet(error, 'cause');
+    const exceptionType = exceptionTypeOf(safeGet(error, 'rawChunk'));
+    const typed =
+      exceptionType !== undefined && isPlainObject(value) && safeGet(value, '__type') === undefined
+        ? { __type: exceptionType, ...value }
+        : value;
+    return fromErrorPart(typed, hint, context);
+  }
   const name = aiSdkErrorName(error);
   if (name === undefined) return undefined;
   const value = error as object;

@@ -2,6 +2,7 @@ import type { ClassificationOverride } from '@faultline/classify';
 import { FaultlineError, type RetryOptions, withClassifiedErrors } from '@faultline/render';
 import { type AiSdkStreamPart, aiSdkExtractorFor, guardAiSdkStream } from './classify-ai-sdk-error.ts';
 import { detectAiSdkBlockedAnswer } from './extract-ai-sdk.ts';
+import { providerFromId } from './provider-of.ts';
 
 /** Options of {@link faultlineMiddleware} and {@link withFaultlineEmbedding}. */
 export interface FaultlineAiSdkOptions {
@@ -176,9 +177,13 @@ function streamParams(
   model: ModelLike,
   params: CallOptionsLike,
   signal: AbortSignal | undefined,
+  provider: string | undefined,
 ): CallOptionsLike {
   const withAbort = withSignal(params, signal);
-  if (model.specificationVersion !== 'v2' || params.includeRawChunks === true) return withAbort;
+  if (params.includeRawChunks === true) return withAbort;
+  // Bedrock's package hands on an exception frame's payload without its type (the chunk's member
+  // name, `throttlingException`): the raw chunk still names it.
+  if (model.specificationVersion !== 'v2' && providerFromId(provider) !== 'bedrock') return withAbort;
   return { ...withAbort, includeRawChunks: true };
 }
 
@@ -221,13 +226,14 @@ export function faultlineMiddleware(options: FaultlineAiSdkOptions = {}): Faultl
     model,
   }: WrapOptions<unknown>): Promise<{ stream: ReadableStream<AiSdkStreamPart> }> => {
     let result: { stream: ReadableStream<AiSdkStreamPart> };
-    const asIs = streamParams(model, params, undefined) === params;
+    const provider = options.provider ?? model.provider;
+    const asIs = streamParams(model, params, undefined, provider) === params;
     try {
       result = await withClassifiedErrors(
         async ({ signal }) =>
           await (signal === undefined && asIs
             ? doStream()
-            : model.doStream(streamParams(model, params, signal))),
+            : model.doStream(streamParams(model, params, signal, provider))),
         {
           extractors: [aiSdkExtractorFor(options.provider ?? model.provider)],
           retry: retryOf(options),

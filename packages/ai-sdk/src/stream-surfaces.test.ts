@@ -1,8 +1,10 @@
+// biome-ignore-all lint/suspicious/noThenProperty: the scenario format's field
 import { type ErrorReport, FaultlineError } from '@faultline/render';
 import {
   expectedFor,
   type LoopbackServer,
   loadScenario,
+  type ScenarioResponse,
   startLoopbackServer,
 } from '@faultline/test-fixtures';
 import * as ai5 from 'ai-v5';
@@ -243,4 +245,76 @@ describe('a spent quota on streamText is quota, never an interruption to retry',
       expect(FaultlineError.isInstance(thrown) && thrown.toErrorReport().reason).toBe('quota');
     });
   }
+});
+
+describe('a Bedrock exception frame, whose type @ai-sdk/amazon-bedrock drops from the error part, is read by its type', () => {
+  const frame = (headers: Record<string, string>, payload: object) => ({
+    headers,
+    payload: JSON.stringify(payload),
+  });
+  const event = (type: string, payload: object) =>
+    frame({ ':message-type': 'event', ':event-type': type, ':content-type': 'application/json' }, payload);
+  /** Messages without any word a rule reads: only the exception's type says what failed. */
+  const EXCEPTIONS = [
+    [
+      'validationException',
+      'Malformed input request, please reformat your input and try again.',
+      'invalid_request',
+    ],
+    ['serviceUnavailableException', 'Bedrock is unable to process your request.', 'overloaded'],
+    [
+      'internalServerException',
+      'The system encountered an unexpected error during processing.',
+      'server_error',
+    ],
+  ] as const;
+  const streamOf = (exception: string, message: string) => ({
+    response: {
+      kind: 'aws-event-stream',
+      messages: [
+        event('messageStart', { role: 'assistant' }),
+        event('contentBlockDelta', { contentBlockIndex: 0, delta: { text: 'Hello' } }),
+        frame(
+          { ':message-type': 'exception', ':exception-type': exception, ':content-type': 'application/json' },
+          { message },
+        ),
+      ],
+      then: 'end',
+    } as ScenarioResponse,
+  });
+
+  for (const [exception, message, reason] of EXCEPTIONS) {
+    it(`${exception}: ${reason}, through the middleware on ai 6 and ai 5`, async () => {
+      for (const run of [RUNNERS['ai-v6'], RUNNERS['ai-v5']]) {
+        const outcome = await SURFACES.fullStream(
+          run('bedrock', server.baseUrlFor(streamOf(exception, message))),
+        );
+        expect(FaultlineError.isInstance(outcome.error), String(outcome.error)).toBe(true);
+        expect((outcome.error as FaultlineError).toErrorReport()).toMatchObject({
+          reason,
+          provider: 'bedrock',
+        });
+      }
+    });
+  }
+
+  it('guardAiSdkStream reads it from the raw chunks when the stream carries them (includeRawChunks)', async () => {
+    const [exception, message, reason] = EXCEPTIONS[0];
+    const result = ai6.streamText({
+      model: MODELS_V6.bedrock(server.baseUrlFor(streamOf(exception, message))),
+      prompt: 'Say hello',
+      maxRetries: 0,
+      includeRawChunks: true,
+      onError: () => undefined,
+    });
+    let thrown: unknown;
+    try {
+      for await (const _part of guardAiSdkStream(result.fullStream, { provider: 'amazon-bedrock' })) {
+        // drain
+      }
+    } catch (error) {
+      thrown = error;
+    }
+    expect(FaultlineError.isInstance(thrown) && thrown.toErrorReport().reason).toBe(reason);
+  });
 });
