@@ -78,6 +78,17 @@ function errorEventOfStreamBody(body: string): string | undefined {
   return undefined;
 }
 
+/** Whether response headers say the body was an event stream (SSE, or AWS's event stream). */
+function isEventStream(headers: unknown): boolean {
+  if (headers === null || typeof headers !== 'object') return false;
+  for (const key of ['content-type', 'Content-Type']) {
+    const value = safeString(safeGet(headers, key), 200);
+    if (value !== undefined)
+      return /^\s*(text\/event-stream|application\/vnd\.amazon\.eventstream)\b/i.test(value);
+  }
+  return false;
+}
+
 /** Providers whose error body wraps the error object in an envelope (`{ error }`, Anthropic's `{ type, error }`). */
 const ENVELOPED: ReadonlySet<AiSdkProvider> = new Set(['openai', 'groq', 'anthropic', 'google-genai']);
 
@@ -105,6 +116,22 @@ function fromApiCallError(
   const url = safeString(safeGet(error, 'url'), 8192);
   const status = safeStatus(safeGet(error, 'statusCode'));
   const provider = hint ?? providerFromUrl(url) ?? 'openai';
+  if (status !== undefined && status >= 400 && isEventStream(safeGet(error, 'responseHeaders'))) {
+    // The provider answered with a stream (a 200 whose headers these are) and the error came as
+    // an event in it: the status is one the provider package made up for the event
+    // (@ai-sdk/anthropic gives a rate_limit_error event 500). The event's own words decide.
+    const bodyValue = safeGet(error, 'responseBody');
+    if (typeof bodyValue === 'string') {
+      const metadata = HTTP_FAILURE_READERS[provider](
+        {
+          status: undefined,
+          body: bareErrorInEnvelope(errorEventOfStreamBody(bodyValue) ?? bodyValue, provider),
+        },
+        { now: now(context), sdkErrorType: 'APICallError' },
+      );
+      return Object.assign({}, metadata, { origin: 'stream_event' as const });
+    }
+  }
   if (status !== undefined && status >= 400) {
     const bodyValue = safeGet(error, 'responseBody');
     const body = typeof bodyValue === 'string' ? bodyValue : undefined;

@@ -318,3 +318,39 @@ describe('a Bedrock exception frame, whose type @ai-sdk/amazon-bedrock drops fro
     expect(FaultlineError.isInstance(thrown) && thrown.toErrorReport().reason).toBe(reason);
   });
 });
+
+describe('an error event that opens an Anthropic stream: its type decides, not the status @ai-sdk/anthropic makes up for it', () => {
+  const opening = (type: string) => ({
+    response: {
+      kind: 'sse',
+      events: [
+        {
+          event: 'error',
+          data: JSON.stringify({ type: 'error', error: { type, message: 'Something happened.' } }),
+        },
+      ],
+      then: 'end',
+    } as ScenarioResponse,
+  });
+  for (const [type, reason] of [
+    ['rate_limit_error', 'rate_limit'],
+    ['invalid_request_error', 'invalid_request'],
+    ['overloaded_error', 'overloaded'],
+  ] as const) {
+    it(`${type}: ${reason} (the package's APICallError says 500 or 529)`, async () => {
+      for (const run of [RUNNERS['ai-v6'], RUNNERS['ai-v5']]) {
+        // A failure before the first part: ai 5 reports it as the stream's error part only.
+        let failure: unknown;
+        try {
+          for await (const part of run('anthropic', server.baseUrlFor(opening(type))).fullStream)
+            if (part.type === 'error') failure ??= (part as { error?: unknown }).error;
+        } catch (error) {
+          failure ??= error;
+        }
+        if (!FaultlineError.isInstance(failure)) throw new Error(`not classified: ${String(failure)}`);
+        expect(failure.cause).toMatchObject({ name: 'AI_APICallError' });
+        expect(failure.toErrorReport()).toMatchObject({ reason, provider: 'anthropic' });
+      }
+    });
+  }
+});
