@@ -646,17 +646,24 @@ async function main(): Promise<void> {
                 types: ['node'],
                 skipLibCheck: true,
               },
-              include: ['examples', 'package-examples'],
+              include: ['examples'],
             },
             null,
             2,
           )}\n`,
         );
+        await runOk(join(userDir, 'node_modules/.bin/tsc'), ['-p', '.'], userDir);
+        // The package READMEs' blocks: type-checked only (they call real providers), under the same
+        // options, in a project of their own so that dist/ keeps the examples' layout.
         mkdirSync(join(userDir, 'package-examples'), { recursive: true });
         const packageBlocks = packageExamples();
         for (const example of packageBlocks)
           writeFileSync(join(userDir, 'package-examples', example.file), example.code);
-        await runOk(join(userDir, 'node_modules/.bin/tsc'), ['-p', '.'], userDir);
+        writeFileSync(
+          join(userDir, 'package-examples/tsconfig.json'),
+          `${JSON.stringify({ extends: '../tsconfig.json', compilerOptions: { noEmit: true }, include: ['.'] }, null, 2)}\n`,
+        );
+        await runOk(join(userDir, 'node_modules/.bin/tsc'), ['-p', 'package-examples'], userDir);
         return [
           ...README_EXAMPLES.map((example) => example.file),
           ...packageBlocks.map((example) => example.file),
