@@ -53,7 +53,7 @@ async function thrown(run: () => Promise<unknown>): Promise<unknown> {
 }
 
 for (const major of MAJORS) {
-  const ai = major.ai as any;
+  const { ai } = major;
   describe(`${major.alias}: the AI SDK's own errors`, () => {
     it('RetryError: classified as its last attempt, with the attempts the AI SDK made', async () => {
       const overloaded = scenario('openai', 'openai/server-error-json');

@@ -18,13 +18,9 @@ export const COLUMNS: readonly CrossCheckColumn[] = [
  * scenario id (every major) or `<major> <scenario id>`. Each is asserted as it is.
  */
 export const KNOWN_DIFFERENCES: Readonly<Record<string, KnownDifference>> = {
-  'ai-v6 openai/openrouter-stream-error-chunk': {
-    actual: 'resolved (finish other)',
-    why: "@ai-sdk/openai's chunk schema ignores the `error` member of OpenRouter's chunk: the stream finishes normally (finish_reason error → other) and nothing fails",
-  },
-  'ai-v5 openai/openrouter-stream-error-chunk': {
-    actual: 'resolved (finish unknown)',
-    why: "@ai-sdk/openai's chunk schema ignores the `error` member of OpenRouter's chunk: the stream finishes normally (finish_reason error → unknown) and nothing fails",
+  'openai/openrouter-stream-error-chunk': {
+    actual: 'ambiguous / interrupted / not retryable',
+    why: "@ai-sdk/openai's chunk schema drops the `error` member (code 502) of OpenRouter's chunk; what is left is its finish_reason `error` (ai 6's raw finish reason; ai 5, which maps it to unknown, keeps none, so the guard sees no finish): the stream fails, without its cause",
   },
   'google-genai/gemini-stream-error-without-code': {
     actual: 'transient / server_error / retryable',

@@ -78,6 +78,17 @@ function errorEventOfStreamBody(body: string): string | undefined {
   return undefined;
 }
 
+/** Whether response headers say the body was an event stream (SSE, or AWS's event stream). */
+function isEventStream(headers: unknown): boolean {
+  if (headers === null || typeof headers !== 'object') return false;
+  for (const key of ['content-type', 'Content-Type']) {
+    const value = safeString(safeGet(headers, key), 200);
+    if (value !== undefined)
+      return /^\s*(text\/event-stream|application\/vnd\.amazon\.eventstream)\b/i.test(value);
+  }
+  return false;
+}
+
 /** Providers whose error body wraps the error object in an envelope (`{ error }`, Anthropic's `{ type, error }`). */
 const ENVELOPED: ReadonlySet<AiSdkProvider> = new Set(['openai', 'groq', 'anthropic', 'google-genai']);
 
@@ -105,6 +116,22 @@ function fromApiCallError(
   const url = safeString(safeGet(error, 'url'), 8192);
   const status = safeStatus(safeGet(error, 'statusCode'));
   const provider = hint ?? providerFromUrl(url) ?? 'openai';
+  if (status !== undefined && status >= 400 && isEventStream(safeGet(error, 'responseHeaders'))) {
+    // The provider answered with a stream (a 200 whose headers these are) and the error came as
+    // an event in it: the status is one the provider package made up for the event
+    // (@ai-sdk/anthropic gives a rate_limit_error event 500). The event's own words decide.
+    const bodyValue = safeGet(error, 'responseBody');
+    if (typeof bodyValue === 'string') {
+      const metadata = HTTP_FAILURE_READERS[provider](
+        {
+          status: undefined,
+          body: bareErrorInEnvelope(errorEventOfStreamBody(bodyValue) ?? bodyValue, provider),
+        },
+        { now: now(context), sdkErrorType: 'APICallError' },
+      );
+      return Object.assign({}, metadata, { origin: 'stream_event' as const });
+    }
+  }
   if (status !== undefined && status >= 400) {
     const bodyValue = safeGet(error, 'responseBody');
     const body = typeof bodyValue === 'string' ? bodyValue : undefined;
@@ -161,10 +188,26 @@ const ERROR_PART_MARKER = Symbol.for('faultline.ai-sdk.error-part');
  */
 export class AiSdkErrorPart extends Error {
   readonly [ERROR_PART_MARKER] = true;
-  constructor(value: unknown) {
+  /** The provider chunk the part came from, when the stream carried raw chunks (`includeRawChunks`). */
+  readonly rawChunk: unknown;
+  constructor(value: unknown, rawChunk?: unknown) {
     super('The stream delivered an error part.', { cause: value });
     this.name = 'AiSdkErrorPart';
+    this.rawChunk = rawChunk;
   }
+}
+
+/**
+ * The exception type an AWS event-stream chunk names: its one member whose name ends in
+ * `Exception` (`{ throttlingException: { message } }`), as `ThrottlingException`. The Bedrock
+ * provider package hands on only the member's value, so its type survives in the raw chunk alone.
+ */
+function exceptionTypeOf(rawChunk: unknown): string | undefined {
+  if (!isPlainObject(rawChunk)) return undefined;
+  const names = Object.keys(rawChunk).filter((key) => /^[a-z][A-Za-z]{0,60}Exception$/.test(key));
+  if (names.length !== 1) return undefined;
+  const name = names[0] as string;
+  return `${name[0]?.toUpperCase()}${name.slice(1)}`;
 }
 
 function isErrorPart(value: unknown): boolean {
@@ -240,7 +283,15 @@ function extractAiSdk(
   depth: number,
 ): ProviderErrorMetadata | undefined {
   if (depth > MAX_DEPTH) return undefined;
-  if (isErrorPart(error)) return fromErrorPart(safeGet(error, 'cause'), hint, context);
+  if (isErrorPart(error)) {
+    const value = safeGet(error, 'cause');
+    const exceptionType = exceptionTypeOf(safeGet(error, 'rawChunk'));
+    const typed =
+      exceptionType !== undefined && isPlainObject(value) && safeGet(value, '__type') === undefined
+        ? { __type: exceptionType, ...value }
+        : value;
+    return fromErrorPart(typed, hint, context);
+  }
   const name = aiSdkErrorName(error);
   if (name === undefined) return undefined;
   const value = error as object;
@@ -266,6 +317,27 @@ function extractAiSdk(
       }
       return attempts === undefined ? inner : Object.assign({}, inner, { sdkAttempts: attempts });
     }
+    case 'StreamProviderError': {
+      // ai 7: an error event a provider sent after its stream started. `data` is the provider's own
+      // payload (read with its body rules, as an error part of ai 5 and 6 is); without it, the
+      // `type`, `code` and `message` the provider package kept. Its `statusCode` is at best
+      // inferred by the package, so the provider's words decide before it.
+      const data = safeGet(value, 'data');
+      const fromData = isPlainObject(data) ? fromErrorPart(data, hint, context) : undefined;
+      if (fromData !== undefined) return fromData;
+      const fromCause = extractAiSdk(safeGet(value, 'cause'), hint, context, depth + 1);
+      if (fromCause !== undefined) return fromCause;
+      const event: Record<string, unknown> = { message: messageOf(value, 1000) };
+      const type = safeString(safeGet(value, 'type'), 100);
+      const code = safeGet(value, 'code');
+      if (type !== undefined) event.type = type;
+      if (typeof code === 'string' || typeof code === 'number') event.code = code;
+      const metadata = fromErrorPart(event, hint, context);
+      const status = safeStatus(safeGet(value, 'statusCode'));
+      if (metadata === undefined || metadata.statusCode !== undefined || status === undefined)
+        return metadata;
+      return Object.assign({}, metadata, { statusCode: status });
+    }
     case 'NoObjectGeneratedError': {
       const finishReason = safeString(safeGet(value, 'finishReason'), 50);
       if (finishReason === 'content-filter') {
@@ -290,11 +362,25 @@ function extractAiSdk(
           : 'its output did not parse as an object of the schema';
       return base(name, `No object generated: ${why}.`, 'validation');
     }
-    case 'NoOutputGeneratedError':
+    case 'NoOutputGeneratedError': {
+      const cause = safeGet(value, 'cause');
+      const fromCause = extractAiSdk(cause, hint, context, depth + 1);
+      if (fromCause !== undefined) return fromCause;
+      if (cause !== undefined) return undefined;
+      // streamText's `text`, `steps`, `finishReason` ... reject with a bare NoOutputGeneratedError
+      // when no step finished: the call failed, and its error went only to the stream's error part
+      // (`onError`, `fullStream`), not here. Nothing says what failed: never read as an
+      // interruption, which an idempotent caller would retry (a spent quota looks like this).
+      return base(
+        name,
+        "The AI SDK produced no output; the failure went to the stream's error part (read fullStream with guardAiSdkStream, or use faultlineMiddleware).",
+        'unknown',
+      );
+    }
     case 'NoContentGeneratedError': {
       const fromCause = extractAiSdk(safeGet(value, 'cause'), hint, context, depth + 1);
       if (fromCause !== undefined) return fromCause;
-      // The model's answer ended without output (a stream that produced nothing, an empty answer).
+      // The model's answer ended without output (an empty answer).
       return {
         ...base(name, 'The provider ended the answer without producing any output.', 'malformed_response'),
         networkPhase: 'response_body',

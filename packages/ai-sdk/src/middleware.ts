@@ -1,7 +1,8 @@
 import type { ClassificationOverride } from '@faultline/classify';
-import { type FaultlineError, type RetryOptions, withClassifiedErrors } from '@faultline/render';
+import { FaultlineError, type RetryOptions, withClassifiedErrors } from '@faultline/render';
 import { type AiSdkStreamPart, aiSdkExtractorFor, guardAiSdkStream } from './classify-ai-sdk-error.ts';
 import { detectAiSdkBlockedAnswer } from './extract-ai-sdk.ts';
+import { providerFromId } from './provider-of.ts';
 
 /** Options of {@link faultlineMiddleware} and {@link withFaultlineEmbedding}. */
 export interface FaultlineAiSdkOptions {
@@ -27,6 +28,7 @@ export interface FaultlineAiSdkOptions {
 
 /** What the middleware reads of a language model (LanguageModelV2 of ai 5, V3 of ai 6). */
 interface ModelLike {
+  readonly specificationVersion?: string;
   readonly provider: string;
   readonly modelId: string;
   doGenerate(options: CallOptionsLike): PromiseLike<unknown>;
@@ -35,6 +37,7 @@ interface ModelLike {
 
 interface CallOptionsLike {
   readonly abortSignal?: AbortSignal | undefined;
+  readonly includeRawChunks?: boolean | undefined;
   readonly [key: string]: unknown;
 }
 
@@ -45,12 +48,26 @@ interface WrapOptions<R> {
   readonly model: ModelLike;
 }
 
-/** The middleware object `wrapLanguageModel({ model, middleware })` takes (ai 5 and 6). */
+/**
+ * The middleware `wrapLanguageModel({ model, middleware })` takes. Its members are generic over
+ * what the model returns, so that one object is the AI SDK's own middleware type of each supported
+ * major (`LanguageModelV3Middleware` of ai 6, `LanguageModelV2Middleware` of ai 5): each major's
+ * `wrapLanguageModel` instantiates them with its model's results, and no copy of either major's
+ * types is pinned here.
+ */
 export interface FaultlineLanguageModelMiddleware {
   readonly specificationVersion: 'v3';
   readonly middlewareVersion: 'v2';
-  wrapGenerate(options: WrapOptions<unknown>): Promise<unknown>;
-  wrapStream(options: WrapOptions<unknown>): Promise<{ stream: ReadableStream<AiSdkStreamPart> }>;
+  wrapGenerate<R>(options: {
+    readonly doGenerate: () => PromiseLike<R>;
+    readonly params: CallOptionsLike;
+    readonly model: ModelLike;
+  }): Promise<R>;
+  wrapStream<R extends { readonly stream: ReadableStream<unknown> }>(options: {
+    readonly doStream: () => PromiseLike<R>;
+    readonly params: CallOptionsLike;
+    readonly model: ModelLike;
+  }): Promise<R>;
 }
 
 function notify(options: FaultlineAiSdkOptions, error: unknown): void {
@@ -66,7 +83,13 @@ function withSignal(params: CallOptionsLike, signal: AbortSignal | undefined): C
   return signal === undefined || signal === params.abortSignal ? params : { ...params, abortSignal: signal };
 }
 
-/** The model's parts, classified: a failure becomes one `error` part holding a FaultlineError, then the end. */
+/**
+ * The model's parts, classified: a failure (an error part, a dropped connection, a stall, a body
+ * that ends without the provider's finish) becomes one error part holding the classified error,
+ * and the stream then errors with it, as a dropped connection errors it without the middleware.
+ * An error part alone would end the step with finish reason `error` and resolve `text` to what was
+ * delivered: the AI SDK fails `text`, `textStream` and `fullStream` only on a stream that errors.
+ */
 function classifiedParts(
   stream: ReadableStream<AiSdkStreamPart>,
   model: ModelLike,
@@ -87,20 +110,38 @@ function classifiedParts(
     },
   });
   const iterator = guarded[Symbol.asyncIterator]();
+  // Raw chunks asked for by the middleware alone (see `streamParams`) stay inside it.
+  const keepRaw = params.includeRawChunks === true;
+  let failure: { readonly error: unknown } | undefined;
   return new ReadableStream<AiSdkStreamPart>({
     async pull(controller) {
+      if (failure !== undefined) {
+        controller.error(failure.error);
+        return;
+      }
       try {
-        const next = await iterator.next();
-        if (next.done === true) controller.close();
-        else controller.enqueue(next.value);
+        for (;;) {
+          const next = await iterator.next();
+          if (next.done === true) {
+            controller.close();
+            return;
+          }
+          if (!keepRaw && next.value !== null && typeof next.value === 'object' && next.value.type === 'raw')
+            continue;
+          controller.enqueue(next.value);
+          return;
+        }
       } catch (error) {
-        notify(options, error);
         if (params.abortSignal?.aborted === true && error === params.abortSignal.reason) {
           controller.error(error);
           return;
         }
+        notify(options, error);
+        // The error part reaches what reads parts (streamText's `onError`, the UI message stream's
+        // error chunk); erroring the stream at the next pull (`error()` drops what is still
+        // queued) then fails `text`, `textStream` and `fullStream`.
         controller.enqueue({ type: 'error', error });
-        controller.close();
+        failure = { error };
       }
     },
     async cancel() {
@@ -109,65 +150,115 @@ function classifiedParts(
   });
 }
 
+/** A model stream that fails at once with `error`: its error part, then the error. */
+function failedStream(error: FaultlineError): ReadableStream<AiSdkStreamPart> {
+  let sent = false;
+  // Each in a pull of its own: `error()` drops the parts still queued.
+  return new ReadableStream<AiSdkStreamPart>({
+    pull(controller) {
+      if (sent) controller.error(error);
+      else controller.enqueue({ type: 'error', error });
+      sent = true;
+    },
+  });
+}
+
+/**
+ * The stream call's options. A V2 model's `finish` part (ai 5) says `unknown` both when the
+ * provider sent a reason its package does not map and when it sent none: the provider's raw chunks
+ * tell the two apart, so the middleware asks for them (and drops them again, see `classifiedParts`).
+ * A V3 model's `finish` part carries the provider's raw reason itself.
+ */
+function streamParams(
+  model: ModelLike,
+  params: CallOptionsLike,
+  signal: AbortSignal | undefined,
+  provider: string | undefined,
+): CallOptionsLike {
+  const withAbort = withSignal(params, signal);
+  if (params.includeRawChunks === true) return withAbort;
+  // Bedrock's package hands on an exception frame's payload without its type (the chunk's member
+  // name, `throttlingException`): the raw chunk still names it.
+  if (model.specificationVersion !== 'v2' && providerFromId(provider) !== 'bedrock') return withAbort;
+  return { ...withAbort, includeRawChunks: true };
+}
+
 /**
  * A language-model middleware for `wrapLanguageModel` (ai 5 and 6) that gives `generateText`,
  * `streamText`, `generateObject` and `streamObject` faultline's classification and retries:
  * a failed call is retried when its classification says so (transient, after the provider's
  * Retry-After), and leaves as a `FaultlineError` whose `cause` is what the provider package threw.
- * In a stream, an error part, a dropped connection, a stall and a stream ending without its finish
- * part become one `error` part holding the classified error. Use with `maxRetries: 0`.
+ * A stream that fails (an error event, a dropped connection, a stall, a body that ends without the
+ * provider's finish) fails with the classified error, with what was `delivered`: `fullStream` and
+ * `textStream` throw it, `text` rejects with it (ai 6), the UI message stream carries it to
+ * `onError`. Use with `maxRetries: 0`.
  */
 export function faultlineMiddleware(options: FaultlineAiSdkOptions = {}): FaultlineLanguageModelMiddleware {
+  const wrapGenerate = async ({ doGenerate, params, model }: WrapOptions<unknown>): Promise<unknown> => {
+    try {
+      return await withClassifiedErrors(
+        ({ signal }) => (signal === undefined ? doGenerate() : model.doGenerate(withSignal(params, signal))),
+        {
+          extractors: [aiSdkExtractorFor(options.provider ?? model.provider)],
+          retry: options.retry,
+          idempotent: options.idempotent,
+          deadlineMs: options.deadlineMs,
+          signal: params.abortSignal,
+          override: options.override,
+          model: model.modelId,
+          operation: 'generate',
+          family: 'completion',
+          inspectResult: detectAiSdkBlockedAnswer,
+        },
+      );
+    } catch (error) {
+      notify(options, error);
+      throw error;
+    }
+  };
+  const wrapStream = async ({
+    doStream,
+    params,
+    model,
+  }: WrapOptions<unknown>): Promise<{ stream: ReadableStream<AiSdkStreamPart> }> => {
+    let result: { stream: ReadableStream<AiSdkStreamPart> };
+    const provider = options.provider ?? model.provider;
+    const asIs = streamParams(model, params, undefined, provider) === params;
+    try {
+      result = await withClassifiedErrors(
+        async ({ signal }) =>
+          await (signal === undefined && asIs
+            ? doStream()
+            : model.doStream(streamParams(model, params, signal, provider))),
+        {
+          extractors: [aiSdkExtractorFor(options.provider ?? model.provider)],
+          retry: options.retry,
+          idempotent: options.idempotent,
+          deadlineMs: options.deadlineMs,
+          signal: params.abortSignal,
+          override: options.override,
+          model: model.modelId,
+          operation: 'stream',
+          family: 'completion',
+        },
+      );
+    } catch (error) {
+      notify(options, error);
+      // ai 6 turns a thrown error into an error part and rejects `text` with a NoOutputGeneratedError
+      // that has lost it; a stream that fails with it rejects `text` with the classified error
+      // itself. ai 5 (V2) would leave `text` pending on a failed stream: there it is thrown.
+      if (model.specificationVersion === 'v2' || !FaultlineError.isInstance(error)) throw error;
+      return { stream: failedStream(error) };
+    }
+    return { ...result, stream: classifiedParts(result.stream, model, params, options) };
+  };
+  // The functions read the model's results structurally; what they return is what the model
+  // returned (the stream classified part by part), so it is the caller's `R`.
   return {
     specificationVersion: 'v3',
     middlewareVersion: 'v2',
-    async wrapGenerate({ doGenerate, params, model }) {
-      try {
-        return await withClassifiedErrors(
-          ({ signal }) =>
-            signal === undefined ? doGenerate() : model.doGenerate(withSignal(params, signal)),
-          {
-            extractors: [aiSdkExtractorFor(options.provider ?? model.provider)],
-            retry: options.retry,
-            idempotent: options.idempotent,
-            deadlineMs: options.deadlineMs,
-            signal: params.abortSignal,
-            override: options.override,
-            model: model.modelId,
-            operation: 'generate',
-            family: 'completion',
-            inspectResult: detectAiSdkBlockedAnswer,
-          },
-        );
-      } catch (error) {
-        notify(options, error);
-        throw error;
-      }
-    },
-    async wrapStream({ doStream, params, model }) {
-      let result: { stream: ReadableStream<AiSdkStreamPart> };
-      try {
-        result = await withClassifiedErrors(
-          async ({ signal }) =>
-            await (signal === undefined ? doStream() : model.doStream(withSignal(params, signal))),
-          {
-            extractors: [aiSdkExtractorFor(options.provider ?? model.provider)],
-            retry: options.retry,
-            idempotent: options.idempotent,
-            deadlineMs: options.deadlineMs,
-            signal: params.abortSignal,
-            override: options.override,
-            model: model.modelId,
-            operation: 'stream',
-            family: 'completion',
-          },
-        );
-      } catch (error) {
-        notify(options, error);
-        throw error;
-      }
-      return { ...result, stream: classifiedParts(result.stream, model, params, options) };
-    },
+    wrapGenerate: wrapGenerate as FaultlineLanguageModelMiddleware['wrapGenerate'],
+    wrapStream: wrapStream as FaultlineLanguageModelMiddleware['wrapStream'],
   };
 }
 

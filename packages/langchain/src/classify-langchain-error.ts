@@ -119,22 +119,33 @@ function fromGenerativeAiError(
     };
   }
   if (names.includes('EmptyContentError')) {
-    // @langchain/google-genai's own error for an answer without content; "Block reason: SAFETY"
-    // names Gemini's promptFeedback.blockReason.
-    const blockReason = /Block reason: ([A-Z_]+)/.exec(messageOf(error, 1000))?.[1];
-    if (blockReason === undefined) return undefined;
+    // @langchain/google-genai's own error for an answer without content. It keeps Gemini's
+    // `blockReason` (promptFeedback) and `finishReason` (the candidate's) as fields: put back as
+    // the answer Gemini sent, they are read by Gemini's own rules (which reasons withhold it).
+    const text = messageOf(error, 1000);
+    const blockReason = stringField(error, 'blockReason') ?? /Block reason: ([A-Z_]+)/.exec(text)?.[1];
+    const finishReason = stringField(error, 'finishReason') ?? /Finish reason: ([A-Z_]+)/.exec(text)?.[1];
+    const withheld = detectGeminiBlockedAnswer({
+      ...(blockReason === undefined ? {} : { promptFeedback: { blockReason } }),
+      ...(finishReason === undefined ? {} : { candidates: [{ finishReason }] }),
+    });
+    if (withheld !== undefined) return Object.assign({}, withheld, { sdkErrorType: 'EmptyContentError' });
+    if (finishReason === undefined) return undefined;
+    // A candidate that ended without content for another reason (a thinking model's token budget
+    // spent on reasoning, a malformed tool call): the same request ends the same way.
     return {
       provider: 'google-genai',
       sdkErrorType: 'EmptyContentError',
-      message: `Gemini blocked the prompt (blockReason ${blockReason}).`,
-      origin: 'blocked_response',
-      blockReason,
-      providerCode: blockReason,
+      message: `Gemini returned no content (finishReason ${finishReason}).`,
+      origin: 'validation',
+      providerCode: finishReason,
     };
   }
   if (!names.includes('GoogleGenerativeAIError')) return undefined;
-  if (/Error reading from the stream/.test(messageOf(error, 500))) {
-    // The SDK's stream reader failed part-way (a cut connection): the answer was interrupted.
+  if (/Error reading from the stream|Failed to parse stream/.test(messageOf(error, 500))) {
+    // The SDK's stream reader failed part-way (a cut connection), or the body ended with text that
+    // is not a whole `data:` event (a line cut short, an error body sent without the event
+    // framing, which the SDK drops unread): the answer was interrupted.
     return {
       provider: 'google-genai',
       sdkErrorType: 'GoogleGenerativeAIError',
@@ -164,6 +175,11 @@ function fromGenerativeAiError(
     };
   }
   return undefined;
+}
+
+function stringField(value: unknown, key: string): string | undefined {
+  const field = safeGet(value, key);
+  return typeof field === 'string' && /^[A-Z_]{1,64}$/.test(field) ? field : undefined;
 }
 
 function nowOf(context: ExtractContext): number {
@@ -266,10 +282,19 @@ export function detectLangChainBlockedAnswer(
 ): ProviderErrorMetadata | undefined {
   try {
     const metadata = safeGet(message, 'response_metadata');
-    if (metadata === null || typeof metadata !== 'object') return undefined;
+    // @langchain/anthropic's stream chunks carry the message_delta's `stop_reason` in
+    // `additional_kwargs` (their `response_metadata` is empty); its whole answers, in
+    // `response_metadata`. Put back as the message Anthropic sent, it is read by its own rules.
+    const streamStop = safeGet(safeGet(message, 'additional_kwargs'), 'stop_reason');
+    const hasMetadata = metadata !== null && typeof metadata === 'object';
+    if (!hasMetadata && typeof streamStop !== 'string') return undefined;
     const hint = providerFromLlmType(provider);
     const detectors: Record<LangChainProvider, () => ProviderErrorMetadata | undefined> = {
-      anthropic: () => detectAnthropicRefusal(metadata),
+      anthropic: () =>
+        (hasMetadata ? detectAnthropicRefusal(metadata) : undefined) ??
+        (typeof streamStop === 'string'
+          ? detectAnthropicRefusal({ type: 'message', stop_reason: streamStop })
+          : undefined),
       bedrock: () => detectBedrockBlockedAnswer(metadata),
       'google-genai': () => {
         const finishReason = safeGet(metadata, 'finishReason');

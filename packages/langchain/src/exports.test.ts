@@ -15,6 +15,7 @@ describe('export list', { timeout: 120_000 }, () => {
         'faultlineOnFailedAttempt',
         'faultlineRetryOn',
         'guardLangChainStream',
+        'invokeWithFallbacks',
         'providerFromLlmType',
         'shouldFallBack',
       ],
@@ -22,8 +23,10 @@ describe('export list', { timeout: 120_000 }, () => {
         'FaultlineCallbackHandler',
         'FaultlineCallbackHandlerOptions',
         'GuardLangChainStreamOptions',
+        'InvokableLike',
         'LangChainClassifyOptions',
         'LangChainProvider',
+        'OnFailedAttemptOptions',
         'ShouldFallBackOptions',
       ],
     });

@@ -2,6 +2,7 @@
 import { FaultlineError } from '@faultline/render';
 import { expectedFor, loadScenarios, type Scenario, startLoopbackServer } from '@faultline/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { classifyLangChainError } from './classify-langchain-error.ts';
 import { KNOWN_DIFFERENCES } from './cross-check-table.ts';
 import { guardLangChainStream } from './guard-langchain-stream.ts';
 import { chatModelFor, PROVIDERS, type Servers } from './test-support.ts';
@@ -88,3 +89,90 @@ for (const provider of PROVIDERS) {
     }
   });
 }
+
+/** A scenario served as is (no recorded id: a stream this file writes). */
+const served = (response: Scenario['response']): Scenario =>
+  ({ id: 'inline', provider: 'inline', response, expected: {} }) as unknown as Scenario;
+
+describe('what the chat models hand on, read where it still is', () => {
+  const sse = (events: Array<{ event?: string; data: string }>): Scenario['response'] =>
+    ({ kind: 'sse', events, then: 'end' }) as Scenario['response'];
+
+  it('@langchain/anthropic: a refusal stream (stop_reason in additional_kwargs) is content_policy, not a normal end', async () => {
+    const event = (type: string, body: object) => ({ event: type, data: JSON.stringify({ type, ...body }) });
+    const refusal = served(
+      sse([
+        event('message_start', {
+          message: {
+            id: 'msg_01FaultlineRefusalStream',
+            type: 'message',
+            role: 'assistant',
+            model: 'claude-sonnet-4-5',
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: { input_tokens: 12, output_tokens: 1 },
+          },
+        }),
+        event('message_delta', {
+          delta: { stop_reason: 'refusal', stop_sequence: null },
+          usage: { output_tokens: 0 },
+        }),
+        event('message_stop', {}),
+      ]),
+    );
+    const { thrown } = await drive('anthropic', refusal);
+    expect(FaultlineError.isInstance(thrown), String(thrown)).toBe(true);
+    expect((thrown as FaultlineError).toErrorReport()).toMatchObject({
+      reason: 'content_policy',
+      provider: 'anthropic',
+    });
+  });
+
+  it('@langchain/google-genai: an answer withheld with finishReason SAFETY (EmptyContentError) is content_policy', async () => {
+    const blocked = served({
+      kind: 'http',
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        candidates: [
+          {
+            finishReason: 'SAFETY',
+            index: 0,
+            safetyRatings: [{ category: 'HARM_CATEGORY_HARASSMENT', probability: 'HIGH', blocked: true }],
+          },
+        ],
+        usageMetadata: { promptTokenCount: 5, totalTokenCount: 5 },
+        modelVersion: 'gemini-2.5-flash',
+      }),
+    } as Scenario['response']);
+    const model = chatModelFor('google-genai', blocked, servers);
+    let thrown: unknown;
+    try {
+      await model.invoke('Say hello');
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeDefined();
+    const report = classifyLangChainError(thrown, { provider: model._llmType() }).toErrorReport();
+    expect(report).toMatchObject({ reason: 'content_policy', provider: 'google-genai' });
+  });
+
+  it('@langchain/google-genai: an error body sent without its `data:` framing after the first chunk ("Failed to parse stream") is interrupted', async () => {
+    const chunk = JSON.stringify({
+      candidates: [{ content: { parts: [{ text: 'Hello' }], role: 'model' }, index: 0 }],
+      modelVersion: 'gemini-2.5-flash',
+    });
+    const unframed = served({
+      kind: 'http',
+      status: 200,
+      headers: { 'content-type': 'text/event-stream' },
+      body: `data: ${chunk}\r\n\r\n${JSON.stringify({ error: { code: 503, message: 'The model is overloaded.', status: 'UNAVAILABLE' } })}\r\n`,
+    } as Scenario['response']);
+    const { thrown, chunks } = await drive('google-genai', unframed);
+    expect(FaultlineError.isInstance(thrown), String(thrown)).toBe(true);
+    const report = (thrown as FaultlineError).toErrorReport();
+    expect(report).toMatchObject({ reason: 'interrupted', provider: 'google-genai' });
+    expect(report.delivered?.chunks).toBe(chunks);
+  });
+});

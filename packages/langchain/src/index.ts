@@ -13,6 +13,9 @@ export {
   faultlineCallbackHandler,
   faultlineOnFailedAttempt,
   faultlineRetryOn,
+  type InvokableLike,
+  invokeWithFallbacks,
+  type OnFailedAttemptOptions,
   type ShouldFallBackOptions,
   shouldFallBack,
 } from './policies.ts';

@@ -3,9 +3,11 @@ import { FaultlineError } from '@faultline/render';
 import {
   type LoopbackServer,
   loadScenarios,
+  openaiChatCompletion,
   type Scenario,
   startLoopbackServer,
 } from '@faultline/test-fixtures';
+import { HumanMessage } from '@langchain/core/messages';
 import { Annotation, END, START, StateGraph } from '@langchain/langgraph';
 import { ChatOpenAI } from '@langchain/openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +16,7 @@ import {
   faultlineCallbackHandler,
   faultlineOnFailedAttempt,
   faultlineRetryOn,
+  invokeWithFallbacks,
   shouldFallBack,
 } from './policies.ts';
 
@@ -71,6 +74,65 @@ describe('faultlineOnFailedAttempt with runnable.withRetry', () => {
     expect(server.requests(scenario)).toHaveLength(1);
     expect(FaultlineError.isInstance(error)).toBe(true);
     expect((error as FaultlineError).toErrorReport()).toMatchObject({ reason: 'quota', retryable: false });
+  });
+});
+
+describe('what leaves withRetry and a fallback chain once they run out: classified, its cause the SDK error', () => {
+  it('withRetry: the last failed attempt leaves as a FaultlineError, after exactly stopAfterAttempt requests', async () => {
+    const scenario = fresh('openai/server-error-json');
+    const model = chat(scenario).withRetry({
+      stopAfterAttempt: 2,
+      onFailedAttempt: faultlineOnFailedAttempt({ stopAfterAttempt: 2 }),
+    });
+    const error = await thrown(() => model.invoke([new HumanMessage('hi')]));
+    expect(server.requests(scenario)).toHaveLength(2);
+    expect(FaultlineError.isInstance(error)).toBe(true);
+    expect((error as FaultlineError).toErrorReport()).toMatchObject({
+      reason: 'server_error',
+      retryable: true,
+    });
+    // The openai SDK's own error, as LangChain handed it on.
+    expect((error as FaultlineError).cause).toMatchObject({ status: 500 });
+    expect(FaultlineError.isInstance((error as FaultlineError).cause)).toBe(false);
+  });
+
+  it('withRetry: each call counts its own attempts (a string input, two calls in turn)', async () => {
+    const scenario = fresh('openai/server-error-json');
+    const model = chat(scenario).withRetry({
+      stopAfterAttempt: 2,
+      onFailedAttempt: faultlineOnFailedAttempt({ stopAfterAttempt: 2 }),
+    });
+    for (const _call of [1, 2])
+      expect(FaultlineError.isInstance(await thrown(() => model.invoke('hi')))).toBe(true);
+    expect(server.requests(scenario)).toHaveLength(4);
+  });
+
+  it('faultlineOnFailedAttempt: a stopAfterAttempt that is not a whole number ≥ 1 is a TypeError at the call', () => {
+    expect(() => faultlineOnFailedAttempt({ stopAfterAttempt: 0 })).toThrow(TypeError);
+    expect(() => faultlineOnFailedAttempt({ stopAfterAttempt: 1.5 })).toThrow(TypeError);
+  });
+
+  it('invokeWithFallbacks: moves on by classification and answers from the next model', async () => {
+    const spent = fresh('openai/insufficient-quota');
+    const healthy = { response: structuredClone(openaiChatCompletion('Hello from the fallback').response) };
+    const answer = await invokeWithFallbacks([chat(spent), chat(healthy)], 'hi');
+    expect(answer.content).toBe('Hello from the fallback');
+    expect(server.requests(spent)).toHaveLength(1);
+  });
+
+  it('invokeWithFallbacks: every candidate failing leaves the last failure classified; a failure that must not move on stops the chain', async () => {
+    const first = fresh('openai/overloaded-503');
+    const second = fresh('openai/server-error-json');
+    const error = await thrown(() => invokeWithFallbacks([chat(first), chat(second)], 'hi'));
+    expect(FaultlineError.isInstance(error)).toBe(true);
+    expect((error as FaultlineError).toErrorReport().reason).toBe('server_error');
+    expect((error as FaultlineError).cause).toMatchObject({ status: 500 });
+
+    const invalid = fresh('openai/invalid-api-key');
+    const untouched = fresh('openai/server-error-json');
+    const stopped = await thrown(() => invokeWithFallbacks([chat(invalid), chat(untouched)], 'hi'));
+    expect((stopped as FaultlineError).toErrorReport().reason).toBe('auth');
+    expect(server.requests(untouched)).toHaveLength(0);
   });
 });
 

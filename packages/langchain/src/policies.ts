@@ -1,4 +1,5 @@
 import { type FailureReason, TAXONOMY } from '@faultline/classify';
+import { safeGet } from '@faultline/classify/toolkit';
 import type { ErrorReport, FaultlineError } from '@faultline/render';
 import { classifyLangChainError, type LangChainClassifyOptions } from './classify-langchain-error.ts';
 
@@ -15,17 +16,62 @@ export function faultlineRetryOn(options: LangChainClassifyOptions = {}): (error
   };
 }
 
+export interface OnFailedAttemptOptions extends LangChainClassifyOptions {
+  /**
+   * The `stopAfterAttempt` given to `withRetry` (LangChain's default is 3). LangChain tells its
+   * `onFailedAttempt` neither the attempt nor the attempts left (@langchain/core 1): with this, the
+   * last failed attempt of a call is thrown classified too, instead of the SDK's own error that
+   * LangChain throws once its attempts run out. Attempts are counted per call by its input (an
+   * object, by identity; a string or number, by value).
+   */
+  readonly stopAfterAttempt?: number | undefined;
+}
+
+/** Failed attempts so far, per call (its input); a call's entry goes once its last attempt failed. */
+class AttemptCounter {
+  private readonly byObject = new WeakMap<object, number>();
+  private readonly byValue = new Map<unknown, number>();
+
+  /** This failure's attempt number for the call whose input is `input`. */
+  next(input: unknown, last: number): number {
+    const keyed = input !== null && (typeof input === 'object' || typeof input === 'function');
+    const count = (keyed ? this.byObject.get(input as object) : this.byValue.get(input)) ?? 0;
+    const attempt = count + 1;
+    if (attempt >= last) {
+      if (keyed) this.byObject.delete(input as object);
+      else this.byValue.delete(input);
+    } else if (keyed) this.byObject.set(input as object, attempt);
+    else if (this.byValue.size < 1024 || this.byValue.has(input)) this.byValue.set(input, attempt);
+    return attempt;
+  }
+}
+
 /**
  * An `onFailedAttempt` for LangChain's `runnable.withRetry({ stopAfterAttempt, onFailedAttempt })`:
  * throws the classified error (which stops LangChain's retries) when a retry cannot help, and
- * returns (so LangChain retries) when it can.
+ * returns (so LangChain retries) when it can. Given `stopAfterAttempt`, the last attempt's failure
+ * is thrown classified as well, so what leaves `withRetry` is always a
+ * `FaultlineError` whose cause is the SDK's error.
  */
 export function faultlineOnFailedAttempt(
-  options: LangChainClassifyOptions = {},
+  options: OnFailedAttemptOptions = {},
 ): (error: unknown, input?: unknown) => void {
-  return (error) => {
-    const failure = classifyLangChainError(error, options);
+  const { stopAfterAttempt, ...classifyOptions } = options;
+  if (
+    stopAfterAttempt !== undefined &&
+    (typeof stopAfterAttempt !== 'number' || !Number.isInteger(stopAfterAttempt) || stopAfterAttempt < 1)
+  )
+    throw new TypeError(
+      `faultlineOnFailedAttempt: stopAfterAttempt must be a whole number ≥ 1, got ${String(stopAfterAttempt)}`,
+    );
+  const counter = stopAfterAttempt === undefined ? undefined : new AttemptCounter();
+  return (error, input) => {
+    const failure = classifyLangChainError(error, classifyOptions);
     if (!failure.classification.retryable || failure.classification.callerAborted) throw failure;
+    // @langchain/core 0.3's p-retry marks the error itself with the retries left.
+    const retriesLeft = safeGet(error, 'retriesLeft');
+    const attempt = counter?.next(input, stopAfterAttempt ?? 1);
+    if (retriesLeft === 0 || (attempt !== undefined && attempt >= (stopAfterAttempt ?? 1))) throw failure;
   };
 }
 
@@ -58,6 +104,37 @@ export function shouldFallBack(error: unknown, options: ShouldFallBackOptions = 
   const on = options.fallbackOn?.[classification.reason];
   if (rule === 'no' || on === false) return false;
   return rule === 'yes' || on === true;
+}
+
+/** What {@link invokeWithFallbacks} calls: a chat model, a chain, any runnable. */
+export interface InvokableLike<I, O> {
+  invoke(input: I): PromiseLike<O>;
+}
+
+/**
+ * Calls each runnable in turn with `input` and returns the first answer; a failure moves on to the
+ * next only when {@link shouldFallBack} says so (with these options). What leaves is the classified
+ * `FaultlineError` of the last failure (its cause the SDK's error): the one that stopped the chain,
+ * or the last candidate's.
+ */
+export async function invokeWithFallbacks<I, O>(
+  runnables: readonly InvokableLike<I, O>[],
+  input: I,
+  options: ShouldFallBackOptions = {},
+): Promise<O> {
+  if (!Array.isArray(runnables) || runnables.length === 0)
+    throw new TypeError('invokeWithFallbacks: give at least one runnable');
+  let last: unknown;
+  for (const runnable of runnables) {
+    try {
+      return await runnable.invoke(input);
+    } catch (error) {
+      last = error;
+      if (!shouldFallBack(error, options)) break;
+    }
+  }
+  const { fallbackOn: _fallbackOn, fallbackAfterOutput: _fallbackAfterOutput, ...rest } = options;
+  throw classifyLangChainError(last, rest);
 }
 
 export interface FaultlineCallbackHandlerOptions extends LangChainClassifyOptions {

@@ -1,7 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { codeBlocks, README_EXAMPLES, readExample, repoRoot } from './readme-examples.ts';
+import {
+  codeBlocks,
+  PACKAGE_README_EXAMPLES,
+  packageExamples,
+  README_EXAMPLES,
+  readExample,
+  repoRoot,
+} from './readme-examples.ts';
 
 const typescriptBlocksOf = (document: string) =>
   codeBlocks(readFileSync(join(repoRoot, document), 'utf8')).filter((block) => block.language === 'ts');
@@ -25,6 +32,20 @@ describe('the examples shown are the files the packed-install step runs', () => 
   it('every file under examples/ is shown in a document', () => {
     const listed = README_EXAMPLES.map((example) => example.file).sort();
     expect(readdirSync(join(repoRoot, 'examples')).sort()).toEqual(listed);
+  });
+
+  it('the ai-sdk and langchain READMEs show whole programs (the packed-install step type-checks each)', () => {
+    const examples = packageExamples();
+    for (const readme of PACKAGE_README_EXAMPLES) {
+      const name = readme.split('/')[1]!;
+      expect(
+        examples.filter((example) => example.file.startsWith(`${name}-`)).length,
+        readme,
+      ).toBeGreaterThan(0);
+    }
+    // A program imports what it uses: a block that starts anywhere but at its imports is a fragment.
+    for (const example of examples)
+      expect(example.code, `${example.file} (${example.section})`).toMatch(/^import /);
   });
 
   it('codeBlocks reads fences and the heading above them', () => {

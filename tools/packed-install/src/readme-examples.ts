@@ -48,3 +48,27 @@ export function codeBlocks(markdown: string): CodeBlock[] {
 export function readExample(file: string): string {
   return readFileSync(join(repoRoot, 'examples', file), 'utf8');
 }
+
+/**
+ * Package READMEs whose TypeScript blocks are whole programs a user could paste: the packed-install
+ * step type-checks each block (`package-examples/<package>-<n>.ts`) against the real SDK and
+ * framework types it installs beside the tarballs.
+ */
+export const PACKAGE_README_EXAMPLES: readonly string[] = [
+  'packages/ai-sdk/README.md',
+  'packages/langchain/README.md',
+];
+
+/** Every TypeScript block of {@link PACKAGE_README_EXAMPLES}, named for the file it is written to. */
+export function packageExamples(): Array<{
+  readonly file: string;
+  readonly code: string;
+  readonly section: string;
+}> {
+  return PACKAGE_README_EXAMPLES.flatMap((readme) => {
+    const name = readme.split('/')[1] ?? readme;
+    return codeBlocks(readFileSync(join(repoRoot, readme), 'utf8'))
+      .filter((block) => block.language === 'ts')
+      .map((block, index) => ({ file: `${name}-${index + 1}.ts`, code: block.code, section: block.section }));
+  });
+}

@@ -31,7 +31,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { LoopbackServer, Scenario } from '@faultline/llm-mock';
-import { README_EXAMPLES } from './readme-examples.ts';
+import { packageExamples, README_EXAMPLES } from './readme-examples.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const toolDir = resolve(here, '..');
@@ -56,6 +56,13 @@ const USER_PACKAGES = [
   'groq-sdk',
   'bullmq',
   '@temporalio/common',
+  // The AI SDK and LangChain, for the type check of @faultline/ai-sdk's and @faultline/langchain's
+  // README examples.
+  'ai',
+  '@ai-sdk/openai',
+  '@langchain/core',
+  '@langchain/openai',
+  '@langchain/langgraph',
   'typescript@~5.9.3',
   '@types/node@^20.19.0',
 ];
@@ -641,29 +648,46 @@ async function main(): Promise<void> {
     });
 
     // 4. The README's examples: type-checked with tsc --strict (nodenext), then run.
-    await check('tsc --strict (module/moduleResolution nodenext) of the README examples', async () => {
-      writeFileSync(
-        join(userDir, 'tsconfig.json'),
-        `${JSON.stringify(
-          {
-            compilerOptions: {
-              strict: true,
-              module: 'nodenext',
-              moduleResolution: 'nodenext',
-              target: 'es2022',
-              outDir: 'dist',
-              types: ['node'],
-              skipLibCheck: true,
+    await check(
+      'tsc --strict (module/moduleResolution nodenext) of the README examples and the ai-sdk/langchain README blocks',
+      async () => {
+        writeFileSync(
+          join(userDir, 'tsconfig.json'),
+          `${JSON.stringify(
+            {
+              compilerOptions: {
+                strict: true,
+                module: 'nodenext',
+                moduleResolution: 'nodenext',
+                target: 'es2022',
+                outDir: 'dist',
+                types: ['node'],
+                skipLibCheck: true,
+              },
+              include: ['examples'],
             },
-            include: ['examples'],
-          },
-          null,
-          2,
-        )}\n`,
-      );
-      await runOk(join(userDir, 'node_modules/.bin/tsc'), ['-p', '.'], userDir);
-      return README_EXAMPLES.map((example) => example.file).join(', ');
-    });
+            null,
+            2,
+          )}\n`,
+        );
+        await runOk(join(userDir, 'node_modules/.bin/tsc'), ['-p', '.'], userDir);
+        // The package READMEs' blocks: type-checked only (they call real providers), under the same
+        // options, in a project of their own so that dist/ keeps the examples' layout.
+        mkdirSync(join(userDir, 'package-examples'), { recursive: true });
+        const packageBlocks = packageExamples();
+        for (const example of packageBlocks)
+          writeFileSync(join(userDir, 'package-examples', example.file), example.code);
+        writeFileSync(
+          join(userDir, 'package-examples/tsconfig.json'),
+          `${JSON.stringify({ extends: '../tsconfig.json', compilerOptions: { noEmit: true }, include: ['.'] }, null, 2)}\n`,
+        );
+        await runOk(join(userDir, 'node_modules/.bin/tsc'), ['-p', 'package-examples'], userDir);
+        return [
+          ...README_EXAMPLES.map((example) => example.file),
+          ...packageBlocks.map((example) => example.file),
+        ].join(', ');
+      },
+    );
 
     const quota = () => freshScenario('openai/insufficient-quota');
     await check('README first example: an answer', async () => {
