@@ -44,13 +44,13 @@ export { openaiChatCompletion } from './answers.ts';
 export { type DocExample, docExamples, repoRoot } from './doc-examples.ts';
 
 /** The client timeout of a scenario the loopback server never answers: the timeout under test. */
-export const SILENT_SCENARIO_TIMEOUT_MS = 400;
+const SILENT_SCENARIO_TIMEOUT_MS = 400;
 
 /**
  * A client timeout long enough that only a hang reaches it, and short enough that such a hang
  * still fails as this scenario's own timeout inside vitest's 30 s test timeout.
  */
-export const ANSWERED_SCENARIO_TIMEOUT_MS = 15_000;
+const ANSWERED_SCENARIO_TIMEOUT_MS = 15_000;
 
 /**
  * Whether the loopback server never finishes this scenario's answer (a socket that never answers, or a
