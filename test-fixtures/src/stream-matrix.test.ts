@@ -7,9 +7,11 @@ describe('the test-fixtures layer over @faultline/llm-mock', () => {
   it('re-exports the package, not a copy of it', () => {
     // What only our tests need is defined here; everything else is the package's own export.
     const ownTestHelpers = [
+      'clientTimeoutFor',
       'docExamples',
       'openaiChatCompletion',
       'repoRoot',
+      'serverStaysSilent',
       'stableReport',
       'takeExtractorCrashes',
     ];
@@ -18,6 +20,20 @@ describe('the test-fixtures layer over @faultline/llm-mock', () => {
       else expect(value, name).toBe((mock as Record<string, unknown>)[name]);
     }
     expect(fixtures.loadScenarios('openai').length).toBeGreaterThan(0);
+  });
+
+  it('gives a short client timeout only where the server never finishes, so the timeout is what is tested', () => {
+    const scenarios = fixtures.loadScenarios();
+    const silent = scenarios.filter(fixtures.serverStaysSilent);
+    expect(silent.length).toBeGreaterThan(0);
+    // Nothing but the client's or the guard's timer can end such a call.
+    for (const scenario of silent) {
+      expect(['timeout', 'interrupted'], scenario.id).toContain(fixtures.expectedFor(scenario).reason);
+    }
+    // Where the server answers, no sub-second timer races the answer.
+    for (const scenario of scenarios.filter((candidate) => !fixtures.serverStaysSilent(candidate))) {
+      expect(fixtures.clientTimeoutFor(scenario), scenario.id).toBeGreaterThanOrEqual(1_000);
+    }
   });
 
   it('finds the devDependency aliases of an SDK', () => {

@@ -183,7 +183,7 @@ for (const major of MAJORS) {
       const model = major.models.mistral(server.baseUrlFor(stall));
       const result = ai.streamText({ model, prompt: 'hi', maxRetries: 0, onError: () => undefined });
       const error = await thrown(async () => {
-        for await (const _part of guardAiSdkStream(result.fullStream, { idleTimeoutMs: 300 })) {
+        for await (const _part of guardAiSdkStream(result.fullStream, { idleTimeoutMs: 1_000 })) {
           // drain
         }
       });

@@ -69,7 +69,10 @@ export interface CallContext {
   model?: string | undefined;
 }
 
-const replayTimeoutMs = 5_000;
+// The replay server always answers with the captured response, so the client's timeout only ends
+// a hang: long enough that a busy machine's slow first call (a large SDK loads modules as it
+// sends) can never turn the captured status into a timeout.
+const replayTimeoutMs = 30_000;
 
 // The metadata each report was built from, for --explain (the report itself carries no features).
 const metadataOfReport = new WeakMap<ErrorReport, ProviderErrorMetadata>();

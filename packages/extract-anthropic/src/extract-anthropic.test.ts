@@ -6,6 +6,7 @@ import {
 import { classifyError } from '@faultline/render';
 import { isStainlessApiError } from '@faultline/stainless';
 import {
+  clientTimeoutFor,
   type LoopbackServer,
   loadScenarios,
   type Scenario,
@@ -26,8 +27,7 @@ async function runScenario(
   scenario: Scenario,
   Client: ClientConstructor,
 ): Promise<Outcome> {
-  const neverAnswers = scenario.response.kind === 'socket' && scenario.response.behaviour === 'never-answer';
-  const client = clientFor(Client, server.baseUrlFor(scenario), neverAnswers ? 400 : 5_000);
+  const client = clientFor(Client, server.baseUrlFor(scenario), clientTimeoutFor(scenario));
   try {
     if (scenario.stream === true) {
       const stream = (await client.messages.create({ ...REQUEST, stream: true })) as AsyncIterable<unknown>;

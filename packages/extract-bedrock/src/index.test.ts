@@ -19,7 +19,7 @@ afterAll(async () => {
 
 async function send(scenario: Scenario, signal?: AbortSignal): Promise<unknown> {
   const { ConverseCommand, InvokeModelCommand } = await import('@aws-sdk/client-bedrock-runtime');
-  const client = clientFor(server.baseUrlFor(scenario));
+  const client = clientFor(server.baseUrlFor(scenario), scenario);
   try {
     return await withClassifiedErrors<unknown>(
       ({ signal: attemptSignal }) =>

@@ -45,7 +45,7 @@ async function invoke(
   scenario: Pick<Scenario, 'response'>,
   options: { inspectResult?: undefined } = {},
 ) {
-  const client = clientFor(server.baseUrlFor(scenario));
+  const client = clientFor(server.baseUrlFor(scenario), scenario);
   try {
     return await withClassifiedErrors<InvokeModelCommandOutput>(
       ({ signal }) =>

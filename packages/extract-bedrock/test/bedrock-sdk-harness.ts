@@ -5,7 +5,7 @@ import {
   InvokeModelCommand,
   InvokeModelWithResponseStreamCommand,
 } from '@aws-sdk/client-bedrock-runtime';
-import type { Scenario } from '@faultline/test-fixtures';
+import { clientTimeoutFor, type Scenario } from '@faultline/test-fixtures';
 
 /** The supported SDK majors, by devDependency alias (package.json). */
 export const SDK_ALIASES = ['@aws-sdk/client-bedrock-runtime'] as const;
@@ -16,16 +16,14 @@ export const FAKE_CREDENTIALS = {
   secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
 };
 
-/** Short enough for the never-answer scenario, long enough for the 15 ms frame gaps. */
-export const REQUEST_TIMEOUT_MS = 400;
-
-export function clientFor(endpoint: string): BedrockRuntimeClient {
+/** A client for `scenario`, whose own timeout (`requestTimeout`) is the scenario's client timeout. */
+export function clientFor(endpoint: string, scenario: Pick<Scenario, 'response'>): BedrockRuntimeClient {
   return new BedrockRuntimeClient({
     endpoint,
     region: 'us-east-1',
     credentials: FAKE_CREDENTIALS,
     maxAttempts: 1,
-    requestHandler: { requestTimeout: REQUEST_TIMEOUT_MS },
+    requestHandler: { requestTimeout: clientTimeoutFor(scenario) },
   });
 }
 
@@ -132,7 +130,7 @@ export async function callScenario(
   endpoint: string,
   options: { abortSignal?: AbortSignal } = {},
 ): Promise<CallOutcome> {
-  const client = clientFor(endpoint);
+  const client = clientFor(endpoint, scenario);
   const events: string[] = [];
   try {
     if (scenario.api === 'invoke-model') {

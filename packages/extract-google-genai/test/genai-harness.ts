@@ -3,7 +3,7 @@
  * the faultline loopback server. Not part of the package (only `src/index.ts` is built).
  */
 import { createRequire } from 'node:module';
-import type { LoopbackServer, Scenario } from '@faultline/test-fixtures';
+import { clientTimeoutFor, type LoopbackServer, type Scenario } from '@faultline/test-fixtures';
 import * as genaiV3 from '@google/genai';
 import * as genaiV1 from 'genai-v1';
 import * as genaiV2 from 'genai-v2';
@@ -30,14 +30,6 @@ export const SDKS: readonly GenaiSdk[] = [
 
 /** A fake key in the Gemini key format (never valid). */
 export const TEST_API_KEY = 'AIzaSyLoopbackTestKeyNotReal0000000000';
-
-/** Short enough for the never-answer scenarios, long enough for a loaded CI machine elsewhere. */
-export function timeoutFor(scenario: Pick<Scenario, 'response'>): number {
-  const response = scenario.response;
-  if (response.kind === 'socket' && response.behaviour === 'never-answer') return 300;
-  if (response.kind === 'sse' && response.then === 'stall') return 300;
-  return 10_000;
-}
 
 /** Which API a client talks to: the Gemini API (an API key) or Vertex AI. */
 export type GenaiApi = 'gemini' | 'vertex';
@@ -72,12 +64,12 @@ export function newClient(
   return new sdk.GoogleGenAI({ apiKey: TEST_API_KEY, httpOptions });
 }
 
-/** A client for the scenario's API (see {@link newClient}), with {@link timeoutFor} as its timeout. */
+/** A client for the scenario's API (see {@link newClient}), with {@link clientTimeoutFor} as its timeout. */
 export function clientFor(sdk: GenaiSdk, scenario: Pick<Scenario, 'api' | 'response'>, baseUrl: string): any {
   return newClient(sdk, {
     api: scenario.api === 'vertex' ? 'vertex' : 'gemini',
     baseUrl,
-    timeoutMs: timeoutFor(scenario),
+    timeoutMs: clientTimeoutFor(scenario),
   });
 }
 

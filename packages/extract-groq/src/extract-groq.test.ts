@@ -1,6 +1,12 @@
 import { classify, type ProviderErrorMetadata } from '@faultline/classify';
 import { classifyError } from '@faultline/render';
-import { loadScenarios, type Scenario, stableReport, startLoopbackServer } from '@faultline/test-fixtures';
+import {
+  clientTimeoutFor,
+  loadScenarios,
+  type Scenario,
+  stableReport,
+  startLoopbackServer,
+} from '@faultline/test-fixtures';
 import { scenarioSuite } from '@faultline/test-fixtures/scenario-suite';
 import fc from 'fast-check';
 import Groq from 'groq-sdk';
@@ -10,12 +16,6 @@ import { groqErrorChunkMetadata, groqExtractor } from './extract-groq.ts';
 import { classifyThrown, type GroqLike, SDKS } from './test-support.ts';
 
 type LoopbackServer = Awaited<ReturnType<typeof startLoopbackServer>>;
-
-/** A short timeout only where the server never answers; elsewhere a loaded machine must not time out. */
-function timeoutFor(scenario?: Scenario): number {
-  const response = scenario?.response;
-  return response?.kind === 'socket' && response.behaviour === 'never-answer' ? 400 : 15_000;
-}
 
 const scenarios = loadScenarios('groq');
 
@@ -72,7 +72,10 @@ scenarioSuite({
       }).toErrorReport(),
     ),
   async read(sdk, scenario, on) {
-    const thrown = await runScenario(sdk.create(on.baseUrlFor(scenario), timeoutFor(scenario)), scenario);
+    const thrown = await runScenario(
+      sdk.create(on.baseUrlFor(scenario), clientTimeoutFor(scenario)),
+      scenario,
+    );
     return { ...classifyThrown(thrown, { streaming: scenario.stream === true }), thrown };
   },
   check({ scenario, expected, metadata, thrown }) {
@@ -110,7 +113,7 @@ function scenario(name: string): Scenario {
 async function thrownBy(name: string, alias = 'groq-sdk'): Promise<unknown> {
   const sdk = SDKS.find((candidate) => candidate.alias === alias)!;
   const chosen = scenario(name);
-  return runScenario(sdk.create(server.baseUrlFor(chosen), timeoutFor(chosen)), chosen);
+  return runScenario(sdk.create(server.baseUrlFor(chosen), clientTimeoutFor(chosen)), chosen);
 }
 
 /** A plain copy of a real SDK error with its class chain removed (what a minifier could leave). */

@@ -1,6 +1,12 @@
 import { classify, type ProviderErrorMetadata } from '@faultline/classify';
 import { classifyError } from '@faultline/render';
-import { loadScenarios, type Scenario, stableReport, startLoopbackServer } from '@faultline/test-fixtures';
+import {
+  clientTimeoutFor,
+  loadScenarios,
+  type Scenario,
+  stableReport,
+  startLoopbackServer,
+} from '@faultline/test-fixtures';
 import { scenarioSuite } from '@faultline/test-fixtures/scenario-suite';
 import { Mistral } from '@mistralai/mistralai';
 import fc from 'fast-check';
@@ -16,15 +22,6 @@ interface MistralLike {
     complete(request: unknown, options?: unknown): Promise<unknown>;
     stream(request: unknown, options?: unknown): Promise<AsyncIterable<unknown>>;
   };
-}
-
-/** A short timeout only where the server never answers; elsewhere a loaded machine must not time out. */
-function timeoutFor(scenario?: Scenario): number {
-  const response = scenario?.response;
-  const silent =
-    (response?.kind === 'socket' && response.behaviour === 'never-answer') ||
-    (response?.kind === 'sse' && response.then === 'stall');
-  return silent ? 400 : 15_000;
 }
 
 const SDKS: ReadonlyArray<{ alias: string; create(serverURL: string, timeoutMs: number): MistralLike }> = [
@@ -82,7 +79,10 @@ scenarioSuite({
       }).toErrorReport(),
     ),
   async read(sdk, scenario, on) {
-    const thrown = await runScenario(sdk.create(on.baseUrlFor(scenario), timeoutFor(scenario)), scenario);
+    const thrown = await runScenario(
+      sdk.create(on.baseUrlFor(scenario), clientTimeoutFor(scenario)),
+      scenario,
+    );
     return { ...classifyThrown(thrown, { streaming: scenario.stream === true }), thrown };
   },
   check({ scenario, metadata, thrown }) {
@@ -113,7 +113,7 @@ function scenario(name: string): Scenario {
 async function thrownBy(name: string, alias = '@mistralai/mistralai'): Promise<unknown> {
   const sdk = SDKS.find((candidate) => candidate.alias === alias)!;
   const chosen = scenario(name);
-  return runScenario(sdk.create(server.baseUrlFor(chosen), timeoutFor(chosen)), chosen);
+  return runScenario(sdk.create(server.baseUrlFor(chosen), clientTimeoutFor(chosen)), chosen);
 }
 
 /** A plain copy of a real SDK error with its class chain removed (what a minifier could leave). */

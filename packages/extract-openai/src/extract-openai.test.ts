@@ -3,6 +3,7 @@ import { classifyError } from '@faultline/render';
 import { isStainlessApiError } from '@faultline/stainless';
 import {
   bigBody,
+  clientTimeoutFor,
   type LoopbackServer,
   loadScenarios,
   type Scenario,
@@ -15,9 +16,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectOpenAIBlockedAnswer, openaiExtractor } from './extract-openai.ts';
 import { type ChatClient, newClient, SDKS, type Sdk } from './test-support.ts';
 
-/** Client timeout: short, so never-answer scenarios end quickly. */
-const CLIENT_TIMEOUT_MS = 700;
-
 const scenarios = loadScenarios('openai');
 let server: LoopbackServer;
 
@@ -29,7 +27,8 @@ afterAll(async () => {
 });
 
 function clientFor(sdk: Sdk, scenario: Scenario, on: LoopbackServer = server): ChatClient {
-  const options = { apiKey: 'sk-test-faultline', maxRetries: 0, timeout: CLIENT_TIMEOUT_MS };
+  const timeout = clientTimeoutFor(scenario);
+  const options = { apiKey: 'sk-test-faultline', maxRetries: 0, timeout };
   if (scenario.api === 'azure') {
     const endpoint = on.baseUrlFor(scenario);
     return new sdk.AzureOpenAI({
@@ -40,7 +39,7 @@ function clientFor(sdk: Sdk, scenario: Scenario, on: LoopbackServer = server): C
     }) as unknown as ChatClient;
   }
   return newClient(sdk, {
-    timeout: CLIENT_TIMEOUT_MS,
+    timeout,
     baseURL: on.baseUrlFor(scenario, { pathPrefix: '/v1' }),
   });
 }

@@ -26,7 +26,11 @@ function score(expected: Required<CaseLabel>, got: Got): Record<Field, boolean> 
   };
 }
 
-async function runOne(entry: LoadedCase, servers: ScenarioServers, timeoutMs: number): Promise<CaseResult> {
+async function runOne(
+  entry: LoadedCase,
+  servers: ScenarioServers,
+  timeoutMs: number | undefined,
+): Promise<CaseResult> {
   const outcome = await driveScenario(entry.scenario, servers, { timeoutMs });
   let got: Got;
   if (outcome.kind === 'success') {
@@ -45,9 +49,12 @@ async function runOne(entry: LoadedCase, servers: ScenarioServers, timeoutMs: nu
 }
 
 export interface RunOptions {
-  /** The SDKs' request timeout and the guards' idle timeout (never-answer and stall cases wait for it). */
+  /**
+   * The SDKs' request timeout and the guards' idle timeout. Default the driver's: short only where
+   * the server never answers (never-answer and stall cases wait for it).
+   */
   readonly timeoutMs?: number;
-  /** Cases in flight at once; kept low so a busy machine does not fire the short timeouts. */
+  /** Cases in flight at once. */
   readonly concurrency?: number;
 }
 
@@ -60,7 +67,7 @@ export async function runCorpus(
   cases: readonly LoadedCase[],
   options: RunOptions = {},
 ): Promise<CaseResult[]> {
-  const timeoutMs = options.timeoutMs ?? 1500;
+  const timeoutMs = options.timeoutMs;
   const concurrency = options.concurrency ?? 6;
   const servers = await startScenarioServers();
   try {

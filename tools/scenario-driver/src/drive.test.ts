@@ -58,25 +58,21 @@ describe('driveScenario', () => {
       const mine = scenarios.filter((scenario) => scenario.provider === provider);
       expect(mine.length).toBeGreaterThan(10);
       const mismatches: string[] = [];
-      // A few at a time: the SDKs' short timeouts must not fire because the machine is busy.
-      for (let index = 0; index < mine.length; index += 6) {
-        const batch = mine.slice(index, index + 6);
-        const outcomes = await Promise.all(batch.map((scenario) => driveScenario(scenario, servers)));
-        outcomes.forEach((outcome, offset) => {
-          const scenario = batch[offset]!;
-          const expected = expectedFor(scenario);
-          if (expected.skip !== undefined) return;
-          if (outcome.kind !== 'error') {
-            mismatches.push(`${scenario.id}: succeeded`);
-            return;
-          }
-          const report = outcome.error.toErrorReport();
-          for (const key of ['category', 'reason', 'retryable', 'httpStatus'] as const) {
-            if (report[key] !== expected[key])
-              mismatches.push(`${scenario.id}: ${key} ${report[key]} != ${expected[key]}`);
-          }
-        });
-      }
+      const outcomes = await driveAll(mine, servers);
+      outcomes.forEach((outcome, index) => {
+        const scenario = mine[index]!;
+        const expected = expectedFor(scenario);
+        if (expected.skip !== undefined) return;
+        if (outcome.kind !== 'error') {
+          mismatches.push(`${scenario.id}: succeeded`);
+          return;
+        }
+        const report = outcome.error.toErrorReport();
+        for (const key of ['category', 'reason', 'retryable', 'httpStatus'] as const) {
+          if (report[key] !== expected[key])
+            mismatches.push(`${scenario.id}: ${key} ${report[key]} != ${expected[key]}`);
+        }
+      });
       expect(mismatches).toEqual([]);
     }, 120_000);
   }

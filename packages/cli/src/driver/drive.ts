@@ -296,8 +296,14 @@ export type DriveOutcome =
 
 export interface DriveOptions extends CallOptions {
   /**
+   * The client's own request timeout and the stream guards' idle limit, in ms. Default 1500 where
+   * the server never answers the scenario (a silent socket or a stalled stream: the timeout is what
+   * it plays), and 10 000 where it answers, so that a busy machine cannot turn an answer into a timeout.
+   */
+  readonly timeoutMs?: number | undefined;
+  /**
    * faultline's `deadlineMs` for the call (aborts the client's signal and classifies a timeout).
-   * Default four times `timeoutMs`.
+   * Default four times `timeoutMs` where the server never answers, else `timeoutMs`.
    */
   readonly deadlineMs?: number | undefined;
   /**
@@ -310,6 +316,19 @@ export interface DriveOptions extends CallOptions {
 
 /** A scenario as the driver reads it. */
 export type DrivenScenario = DrivenRequest & Pick<Scenario, 'id' | 'response'>;
+
+/**
+ * A client timeout that only a hang reaches, short enough that the hard bound (deadline + timeout
+ * + 5 s) still names a hung scenario inside a test runner's 30 s hook.
+ */
+const ANSWERED_TIMEOUT_MS = 10_000;
+
+/** Whether the loopback server never finishes the answer: only a timeout ends such a call. */
+function serverStaysSilent(response: Scenario['response']): boolean {
+  if (response.kind === 'socket') return response.behaviour === 'never-answer';
+  if (response.kind === 'sse' || response.kind === 'aws-event-stream') return response.then === 'stall';
+  return false;
+}
 
 function bounded<T>(work: Promise<T>, bound: ScenarioDidNotSettle): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -333,11 +352,12 @@ export async function driveScenario(
 ): Promise<DriveOutcome> {
   const provider = await loadProvider(scenario.provider, options.importSdk);
   const baseUrl = servers.forProtocol(provider.entry.protocol).baseUrlFor(scenario);
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const deadlineMs = options.deadlineMs ?? timeoutMs * 4;
+  const silent = serverStaysSilent(scenario.response);
+  const timeoutMs = options.timeoutMs ?? (silent ? DEFAULT_TIMEOUT_MS : ANSWERED_TIMEOUT_MS);
+  const deadlineMs = options.deadlineMs ?? (silent ? timeoutMs * 4 : timeoutMs);
   const boundMs = options.boundMs ?? deadlineMs + timeoutMs + 5_000;
   const call = provider.adapter.withClassifiedErrors(
-    ({ signal }) => callLoaded(provider, scenario, baseUrl, { ...options, signal }),
+    ({ signal }) => callLoaded(provider, scenario, baseUrl, { ...options, timeoutMs, signal }),
     {
       retry: false,
       deadlineMs,
@@ -356,9 +376,9 @@ export async function driveScenario(
 }
 
 /**
- * Drives many scenarios, `concurrency` at a time (the clients' short timeouts must not fire
- * because the machine is busy), and returns the outcomes in the scenarios' order. Every call is
- * bounded (driveScenario), so a stuck scenario rejects with its name instead of hanging.
+ * Drives many scenarios, `concurrency` at a time, and returns the outcomes in the scenarios'
+ * order. Every call is bounded (driveScenario), so a stuck scenario rejects with its name instead
+ * of hanging.
  */
 export async function driveAll(
   scenarios: readonly DrivenScenario[],
