@@ -17,4 +17,6 @@ export {
   type StreamChunk,
   type StreamResultMethod,
 } from './guard-stream.ts';
+export { checkOptionKeys, type OptionKeys } from './invalid-option.ts';
+export { GUARD_STREAM_OPTION_KEYS, WITH_CLASSIFIED_ERRORS_OPTION_KEYS } from './option-keys.ts';
 export { type BoundWithClassifiedErrors, bindWithClassifiedErrors } from './with-classified-errors.ts';

@@ -75,26 +75,36 @@ describe('export list', { timeout: 120_000 }, () => {
   it('@faultline/render/toolkit', () => {
     expect(exportList(entry1, new URL('./toolkit.ts', import.meta.url))).toEqual({
       values: [
+        'CLASSIFY_ERROR_OPTION_KEYS',
         'DEFAULT_STREAM_IDLE_TIMEOUT_MS',
+        'GUARD_STREAM_OPTION_KEYS',
+        'RETRY_OPTION_KEYS',
+        'WITH_CLASSIFIED_ERRORS_OPTION_KEYS',
         'bindWithClassifiedErrors',
+        'checkOptionKeys',
         'chunkScan',
         'controllerAbortEndsRead',
         'controllerRelease',
         'errorFromMetadata',
         'nearestFaultlineError',
+        'nearestOption',
         'safeFromDict',
         'scrubIdentifiers',
         'scrubSecrets',
+        'unknownOption',
         'unrecoverableReport',
       ],
-      types: ['BoundWithClassifiedErrors', 'ChunkFacts', 'ChunkScanCallbacks'],
+      types: ['BoundWithClassifiedErrors', 'ChunkFacts', 'ChunkScanCallbacks', 'OptionKeys'],
     });
   });
   it('@faultline/render/adapter', () => {
     expect(exportList(entry2, new URL('./adapter.ts', import.meta.url))).toEqual({
       values: [
         'DEFAULT_STREAM_IDLE_TIMEOUT_MS',
+        'GUARD_STREAM_OPTION_KEYS',
+        'WITH_CLASSIFIED_ERRORS_OPTION_KEYS',
         'bindWithClassifiedErrors',
+        'checkOptionKeys',
         'chunkScan',
         'controllerAbortEndsRead',
         'controllerRelease',
@@ -106,6 +116,7 @@ describe('export list', { timeout: 120_000 }, () => {
         'ChunkScanCallbacks',
         'GuardStreamOptions',
         'GuardedStream',
+        'OptionKeys',
         'StreamChunk',
         'StreamResultMethod',
       ],

@@ -2,14 +2,15 @@ import type { ProviderErrorMetadata } from '@faultline/classify';
 import { safeGet } from '@faultline/classify/toolkit';
 import {
   type ClassifyErrorOptions,
-  classifyError,
+  classifyAttempt,
   errorFromMetadata,
   isCallerAbort,
   isUntouchedCallerAbort,
 } from './classify-error.ts';
 import { errorClassForType, type FaultlineError } from './errors.ts';
 import { hasFaultlineMarker } from './identity.ts';
-import { invalidOption, isSignalOption } from './invalid-option.ts';
+import { checkOptionKeys, invalidOption, isSignalOption } from './invalid-option.ts';
+import { GUARD_STREAM_OPTION_KEYS } from './option-keys.ts';
 
 export interface GuardStreamOptions<T> extends Omit<ClassifyErrorOptions, 'streaming' | 'delivered'> {
   /** The longest wait for the next chunk before the stream is abandoned. Default 60 000; 0 turns it off. */
@@ -358,6 +359,7 @@ export function guardStream<S extends AsyncIterable<unknown>>(
 function validateGuardOptions(options: unknown): void {
   if (options === null || typeof options !== 'object')
     throw invalidOption('guardStream', 'options', 'an object', options);
+  checkOptionKeys('guardStream', options, GUARD_STREAM_OPTION_KEYS);
   const { idleTimeoutMs, signal } = options as GuardStreamOptions<unknown>;
   if (idleTimeoutMs !== undefined && (typeof idleTimeoutMs !== 'number' || !(idleTimeoutMs >= 0)))
     throw invalidOption(
@@ -411,9 +413,10 @@ async function callResultMethod<T>(
     if (signal?.aborted === true || isCallerAbort(thrown, signal) || hasFaultlineMarker(thrown)) throw thrown;
     // Object.assign, not `{ ...options, streaming, delivered }`: on Node 20 a spread followed by
     // added keys costs about 1 µs a call; this about 60 ns.
-    const error = classifyError(
+    const error = classifyAttempt(
       thrown,
       Object.assign({}, options, { streaming: true, delivered: { ...state.delivered } }),
+      undefined,
     );
     throw isUntouchedCallerAbort(error, thrown) ? thrown : error;
   }
@@ -610,9 +613,10 @@ class GuardIterator<T> implements AsyncIterator<T> {
         return thrown;
       }
     }
-    const error = classifyError(
+    const error = classifyAttempt(
       thrown,
       Object.assign({}, options, { streaming: true, delivered: this.delivered() }),
+      undefined,
     );
     // The caller's abort through a signal given to the SDK alone: untouched too.
     return isUntouchedCallerAbort(error, thrown) ? thrown : error;

@@ -12,6 +12,13 @@ export {
   DEFAULT_STREAM_IDLE_TIMEOUT_MS,
 } from './guard-stream.ts';
 export { nearestFaultlineError } from './identity.ts';
+export { checkOptionKeys, nearestOption, type OptionKeys, unknownOption } from './invalid-option.ts';
+export {
+  CLASSIFY_ERROR_OPTION_KEYS,
+  GUARD_STREAM_OPTION_KEYS,
+  RETRY_OPTION_KEYS,
+  WITH_CLASSIFIED_ERRORS_OPTION_KEYS,
+} from './option-keys.ts';
 export { safeFromDict } from './report-schema.ts';
 export { scrubIdentifiers, scrubSecrets } from './secrets.ts';
 export { type BoundWithClassifiedErrors, bindWithClassifiedErrors } from './with-classified-errors.ts';

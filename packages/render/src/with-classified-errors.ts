@@ -9,6 +9,7 @@ import {
 } from './classify-error.ts';
 import type { FaultlineError } from './errors.ts';
 import { invalidOption, isSignalOption } from './invalid-option.ts';
+import { checkWithClassifiedErrorsKeys } from './option-keys.ts';
 import { type AttemptRecord, type ErrorReport, readAttemptRecord } from './report.ts';
 
 /** What `fn` gets on each attempt. `attempt` starts at 1. */
@@ -152,6 +153,7 @@ function retryPolicy(retry: WithClassifiedErrorsOptions['retry']): RetryPolicy |
 /** Checks the options every call reads (cheap: one typeof per option given). Throws a TypeError. */
 function validateCommon<T>(options: WithClassifiedErrorsOptions<T>): void {
   if (options === null || typeof options !== 'object') throw invalid('options', 'an object', options);
+  checkWithClassifiedErrorsKeys(options);
   if (options.idempotent !== undefined && typeof options.idempotent !== 'boolean')
     throw invalid('idempotent', 'a boolean', options.idempotent);
   if (options.extractors !== undefined && !Array.isArray(options.extractors))
