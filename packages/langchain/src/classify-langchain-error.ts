@@ -9,17 +9,26 @@ import {
   safeHasOwn,
   safeStatus,
 } from '@faultline/classify/toolkit';
-import { anthropicExtractor, detectAnthropicRefusal } from '@faultline/extract-anthropic';
-import { bedrockExtractor, detectBedrockBlockedAnswer } from '@faultline/extract-bedrock';
 import {
-  detectGeminiBlockedAnswer,
-  googleGenaiExtractor,
+  extractor as anthropicExtractor,
+  detectBlockedAnswer as detectAnthropicRefusal,
+} from '@faultline/extract-anthropic';
+import {
+  extractor as bedrockExtractor,
+  detectBlockedAnswer as detectBedrockBlockedAnswer,
+} from '@faultline/extract-bedrock';
+import {
+  detectBlockedAnswer as detectGeminiBlockedAnswer,
+  extractor as googleGenaiExtractor,
   googleGenaiTransportExtractor,
-  readGoogleGenaiHttpFailure,
+  readHttpFailure as readGoogleGenaiHttpFailure,
 } from '@faultline/extract-google-genai';
-import { groqExtractor } from '@faultline/extract-groq';
-import { mistralExtractor } from '@faultline/extract-mistral';
-import { detectOpenAIBlockedAnswer, openaiExtractor } from '@faultline/extract-openai';
+import { extractor as groqExtractor } from '@faultline/extract-groq';
+import { extractor as mistralExtractor } from '@faultline/extract-mistral';
+import {
+  detectBlockedAnswer as detectOpenAIBlockedAnswer,
+  extractor as openaiExtractor,
+} from '@faultline/extract-openai';
 import { type ClassifyErrorOptions, classifyError, type FaultlineError } from '@faultline/render';
 
 /** The faultline providers LangChain's chat models reach. */
