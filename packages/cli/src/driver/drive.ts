@@ -121,11 +121,10 @@ async function importAdapter(name: string): Promise<ProviderAdapter> {
     throw new Error(`scenario driver: cannot load ${specifier}`, { cause: error });
   }
   const withClassifiedErrors = exports.withClassifiedErrors;
-  const extractor = exports[`${camelCase(name)}Extractor`];
+  // Every adapter exports its extractor as `extractor` (the common adapter set tools/parity checks).
+  const extractor = exports.extractor;
   if (typeof withClassifiedErrors !== 'function' || !isExtractor(extractor)) {
-    throw new Error(
-      `scenario driver: ${specifier} exports no ${camelCase(name)}Extractor and withClassifiedErrors`,
-    );
+    throw new Error(`scenario driver: ${specifier} exports no extractor and withClassifiedErrors`);
   }
   return {
     extractor,
