@@ -30,6 +30,7 @@ import {
   extractor as openaiExtractor,
 } from '@faultline/extract-openai';
 import { type ClassifyErrorOptions, classifyError, type FaultlineError } from '@faultline/render';
+import { CLASSIFY_ERROR_OPTION_KEYS } from '@faultline/render/toolkit';
 
 /** The faultline providers LangChain's chat models reach. */
 export type LangChainProvider = 'openai' | 'anthropic' | 'google-genai' | 'bedrock' | 'mistral' | 'groq';
@@ -247,8 +248,13 @@ export function classifyLangChainError(
 ): FaultlineError {
   const { provider, extractors, ...rest } = options;
   const resolved = providerFromLlmType(provider);
+  // The policies and the callback handler pass their own options through (onContextOverflow,
+  // keep …): classifyError is given only the keys it takes, and refuses any other.
+  const classifyOptions: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(rest))
+    if (Object.hasOwn(CLASSIFY_ERROR_OPTION_KEYS, key)) classifyOptions[key] = value;
   return classifyError(error, {
-    ...rest,
+    ...(classifyOptions as ClassifyErrorOptions),
     ...(resolved === undefined ? {} : { provider: resolved }),
     extractors: langChainExtractorsFor(provider, extractors),
   });

@@ -37,10 +37,6 @@ export interface LoadedProvider {
   readonly adapter: ProviderAdapter;
 }
 
-function camelCase(name: string): string {
-  return name.replace(/-([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase());
-}
-
 function isExtractor(value: unknown): value is Extractor {
   return (
     typeof value === 'object' &&
