@@ -2,6 +2,7 @@ import type { ClassificationOverride } from '@faultline/classify';
 import { type FaultlineError, type RetryOptions, withClassifiedErrors } from '@faultline/render';
 import { type AiSdkStreamPart, aiSdkExtractorFor, guardAiSdkStream } from './classify-ai-sdk-error.ts';
 import { detectAiSdkBlockedAnswer } from './extract-ai-sdk.ts';
+import { checkAiSdkOptions } from './option-keys.ts';
 
 /** Options of {@link faultlineMiddleware} and {@link withFaultlineEmbedding}. */
 export interface FaultlineAiSdkOptions {
@@ -122,6 +123,7 @@ function classifiedParts(
  * part become one `error` part holding the classified error. Use with `maxRetries: 0`.
  */
 export function faultlineMiddleware(options: FaultlineAiSdkOptions = {}): FaultlineLanguageModelMiddleware {
+  checkAiSdkOptions('faultlineMiddleware', options);
   return {
     specificationVersion: 'v3',
     middlewareVersion: 'v2',
@@ -191,6 +193,7 @@ export function withFaultlineEmbedding<M extends EmbeddingModelLike>(
   model: M,
   options: FaultlineAiSdkOptions = {},
 ): M {
+  checkAiSdkOptions('withFaultlineEmbedding', options);
   const doEmbed = async (params: CallOptionsLike): Promise<unknown> => {
     try {
       return await withClassifiedErrors(
