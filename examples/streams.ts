@@ -1,5 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { guardAnthropicStream } from '@faultline/extract-anthropic';
+import { guardStream } from '@faultline/extract-anthropic';
 import { FaultlineError, formatPanel } from '@faultline/render';
 
 const client = new Anthropic({ maxRetries: 0 });
@@ -13,7 +13,7 @@ const request = {
 const controller = new AbortController();
 const stream = client.messages.stream(request, { signal: controller.signal });
 try {
-  for await (const event of guardAnthropicStream(stream, {
+  for await (const event of guardStream(stream, {
     signal: controller.signal,
     idleTimeoutMs: 30_000,
   })) {
@@ -30,7 +30,7 @@ try {
 
 // … or await the SDK helper's own result under the guard (the idle timer and terminal check apply):
 try {
-  const message = await guardAnthropicStream(client.messages.stream(request)).finalMessage();
+  const message = await guardStream(client.messages.stream(request)).finalMessage();
   console.log(message.content);
 } catch (error) {
   if (!FaultlineError.isInstance(error)) throw error;

@@ -75,10 +75,7 @@ export interface AiSdkStreamPart {
 }
 
 export interface GuardAiSdkStreamOptions
-  extends Omit<
-    GuardStreamOptions<AiSdkStreamPart>,
-    'extractors' | 'readChunk' | 'requireTerminal'
-  > {
+  extends Omit<GuardStreamOptions<AiSdkStreamPart>, 'extractors' | 'readChunk' | 'requireTerminal'> {
   /** As in {@link classifyAiSdkError}. */
   readonly provider?: string | undefined;
   readonly extractors?: readonly Extractor[] | undefined;

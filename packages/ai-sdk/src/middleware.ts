@@ -2,6 +2,7 @@ import type { ClassificationOverride } from '@faultline/classify';
 import { FaultlineError, type RetryOptions, withClassifiedErrors } from '@faultline/render';
 import { type AiSdkStreamPart, aiSdkExtractorFor, guardAiSdkStream } from './classify-ai-sdk-error.ts';
 import { detectAiSdkBlockedAnswer } from './extract-ai-sdk.ts';
+import { checkAiSdkOptions } from './option-keys.ts';
 import { providerFromId } from './provider-of.ts';
 
 /** Options of {@link faultlineMiddleware} and {@link withFaultlineEmbedding}. */
@@ -194,6 +195,7 @@ function streamParams(
  * `onError`. Use with `maxRetries: 0`.
  */
 export function faultlineMiddleware(options: FaultlineAiSdkOptions = {}): FaultlineLanguageModelMiddleware {
+  checkAiSdkOptions('faultlineMiddleware', options);
   const wrapGenerate = async ({ doGenerate, params, model }: WrapOptions<unknown>): Promise<unknown> => {
     try {
       return await withClassifiedErrors(
@@ -278,6 +280,7 @@ export function withFaultlineEmbedding<M extends EmbeddingModelLike>(
   model: M,
   options: FaultlineAiSdkOptions = {},
 ): M {
+  checkAiSdkOptions('withFaultlineEmbedding', options);
   const doEmbed = async (params: CallOptionsLike): Promise<unknown> => {
     try {
       return await withClassifiedErrors(

@@ -1,10 +1,10 @@
 import type { HttpFailure, HttpFailureReadOptions, ProviderErrorMetadata } from '@faultline/classify';
-import { readAnthropicHttpFailure } from '@faultline/extract-anthropic';
-import { readBedrockHttpFailure } from '@faultline/extract-bedrock';
-import { readGoogleGenaiHttpFailure } from '@faultline/extract-google-genai';
-import { readGroqHttpFailure } from '@faultline/extract-groq';
-import { readMistralHttpFailure } from '@faultline/extract-mistral';
-import { readOpenAIHttpFailure } from '@faultline/extract-openai';
+import { readHttpFailure as readAnthropicHttpFailure } from '@faultline/extract-anthropic';
+import { readHttpFailure as readBedrockHttpFailure } from '@faultline/extract-bedrock';
+import { readHttpFailure as readGoogleGenaiHttpFailure } from '@faultline/extract-google-genai';
+import { readHttpFailure as readGroqHttpFailure } from '@faultline/extract-groq';
+import { readHttpFailure as readMistralHttpFailure } from '@faultline/extract-mistral';
+import { readHttpFailure as readOpenAIHttpFailure } from '@faultline/extract-openai';
 
 /** A provider body reader: `read<Provider>HttpFailure` of an extract package. */
 export type HttpFailureReader = (

@@ -7,7 +7,12 @@ import {
   toDict,
   toErrorReport,
 } from '@faultline/render';
-import { safeFromDict, unrecoverableReport } from '@faultline/render/toolkit';
+import {
+  CLASSIFY_ERROR_OPTION_KEYS,
+  checkOptionKeys,
+  safeFromDict,
+  unrecoverableReport,
+} from '@faultline/render/toolkit';
 
 /** The backoff `type` jobs use so that the worker's faultline strategy computes their delays. */
 export const FAULTLINE_BACKOFF_TYPE = 'faultline';
@@ -51,6 +56,7 @@ export function withFaultlineProcessor<Job, Result>(
   processor: (job: Job, token?: string, signal?: AbortSignal) => Promise<Result>,
   options: FaultlineProcessorOptions = {},
 ): (job: Job, token?: string, signal?: AbortSignal) => Promise<Result> {
+  checkOptionKeys('withFaultlineProcessor', options, CLASSIFY_ERROR_OPTION_KEYS);
   return async (job: Job, token?: string, signal?: AbortSignal): Promise<Result> => {
     try {
       return await processor(job, token, signal);
@@ -70,6 +76,12 @@ export interface FaultlineBackoffOptions {
   readonly maxDelayMs?: number;
 }
 
+/** The keys of `FaultlineBackoffOptions`: a key added to the type and not here fails the type check. */
+const BACKOFF_OPTION_KEYS = {
+  baseDelayMs: true,
+  maxDelayMs: true,
+} as const satisfies Record<keyof FaultlineBackoffOptions, true>;
+
 /**
  * A BullMQ `settings.backoffStrategy` (worker option): for a retryable faultline failure it waits
  * `max(exponential backoff with full jitter, Retry-After)`; for a permanent one it returns -1 (no
@@ -79,6 +91,7 @@ export interface FaultlineBackoffOptions {
 export function faultlineBackoffStrategy(
   options: FaultlineBackoffOptions = {},
 ): (attemptsMade: number, type?: string, error?: Error, job?: unknown) => number {
+  checkOptionKeys('faultlineBackoffStrategy', options, BACKOFF_OPTION_KEYS);
   const maxDelayMs = options.maxDelayMs ?? 60_000;
   return (attemptsMade, _type, error, job) => {
     // Total: BullMQ calls this inside its worker, where a throw would break the job's bookkeeping.

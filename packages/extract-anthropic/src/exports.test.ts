@@ -12,14 +12,25 @@ describe('export list', { timeout: 120_000 }, () => {
         'AnthropicErrorBody',
         'AnthropicInnerError',
         'AnthropicMessageResult',
+        'PROVIDER',
         'anthropicExtractor',
         'detectAnthropicRefusal',
+        'detectBlockedAnswer',
+        'extractor',
         'guardAnthropicStream',
+        'guardStream',
+        'inspectResult',
         'parseAnthropicErrorBody',
         'readAnthropicHttpFailure',
+        'readHttpFailure',
         'withClassifiedErrors',
       ],
-      types: ['GuardAnthropicStreamOptions'],
+      types: [
+        'GuardAnthropicStreamOptions',
+        'GuardStreamOptions',
+        'ReadHttpFailureOptions',
+        'WithClassifiedErrorsOptions',
+      ],
     });
   });
 });

@@ -14,15 +14,26 @@ describe('export list', { timeout: 120_000 }, () => {
         'BedrockInvokeModelBody',
         'BedrockServiceExceptionSnapshot',
         'BedrockStreamExceptionPayload',
+        'PROVIDER',
         'bedrockExtractor',
         'detectBedrockBlockedAnswer',
+        'detectBlockedAnswer',
         'detectTruncatedInvokeModelBody',
+        'extractor',
         'guardBedrockStream',
+        'guardStream',
         'inspectBedrockResult',
+        'inspectResult',
         'readBedrockHttpFailure',
+        'readHttpFailure',
         'withClassifiedErrors',
       ],
-      types: ['GuardBedrockStreamOptions'],
+      types: [
+        'GuardBedrockStreamOptions',
+        'GuardStreamOptions',
+        'ReadHttpFailureOptions',
+        'WithClassifiedErrorsOptions',
+      ],
     });
   });
 });

@@ -9,17 +9,28 @@ describe('export list', { timeout: 120_000 }, () => {
     expect(exportList(entry, new URL('./index.ts', import.meta.url))).toEqual({
       values: [
         'GOOGLE_GENAI_PROVIDER',
+        'PROVIDER',
+        'detectBlockedAnswer',
         'detectGeminiBlockedAnswer',
+        'extractor',
         'googleGenaiExtractor',
         'googleGenaiTransportExtractor',
         'guardGeminiStream',
+        'guardStream',
         'inspectGeminiResult',
+        'inspectResult',
         'isEmptyGeminiChunk',
         'isGeminiTerminalChunk',
         'readGoogleGenaiHttpFailure',
+        'readHttpFailure',
         'withClassifiedErrors',
       ],
-      types: ['GuardGeminiStreamOptions'],
+      types: [
+        'GuardGeminiStreamOptions',
+        'GuardStreamOptions',
+        'ReadHttpFailureOptions',
+        'WithClassifiedErrorsOptions',
+      ],
     });
   });
 });

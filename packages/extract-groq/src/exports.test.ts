@@ -11,15 +11,21 @@ describe('export list', { timeout: 120_000 }, () => {
         'GROQ_PROVIDER',
         'GroqErrorBody',
         'GroqErrorObject',
+        'PROVIDER',
+        'detectBlockedAnswer',
         'detectGroqBlockedAnswer',
+        'extractor',
         'groqChunkCharacters',
         'groqExtractor',
         'guardGroqStream',
+        'guardStream',
+        'inspectResult',
         'isGroqTerminalChunk',
         'readGroqHttpFailure',
+        'readHttpFailure',
         'withClassifiedErrors',
       ],
-      types: [],
+      types: ['GuardStreamOptions', 'ReadHttpFailureOptions', 'WithClassifiedErrorsOptions'],
     });
   });
 });

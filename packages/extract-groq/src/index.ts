@@ -1,20 +1,78 @@
-import { bindWithClassifiedErrors } from '@faultline/render/toolkit';
-import { detectGroqBlockedAnswer } from './blocked-answer.ts';
-import { groqExtractor } from './extract-groq.ts';
+import type { Extractor, HttpFailureReadOptions } from '@faultline/classify';
+import {
+  type BoundWithClassifiedErrors,
+  bindWithClassifiedErrors,
+  type GuardStreamOptions as RenderGuardStreamOptions,
+} from '@faultline/render/toolkit';
+import { detectGroqBlockedAnswer as detectContentFilter } from './blocked-answer.ts';
+import {
+  groqExtractor as extractGroq,
+  GROQ_PROVIDER as PROVIDER_KEY,
+  readGroqHttpFailure as readGroqAnswer,
+} from './extract-groq.ts';
+import { guardGroqStream as guardGroqChunks } from './guard-groq-stream.ts';
 
-export { detectGroqBlockedAnswer, groqChunkCharacters, isGroqTerminalChunk } from './blocked-answer.ts';
-export { GROQ_PROVIDER, groqExtractor, readGroqHttpFailure } from './extract-groq.ts';
+// Every adapter exports the same names for the same ideas (tools/parity checks the set):
+// PROVIDER, extractor, withClassifiedErrors, readHttpFailure, guardStream, detectBlockedAnswer,
+// inspectResult, and the option types. The provider-named spellings are deprecated aliases.
+export type { WithClassifiedErrorsOptions } from '@faultline/render';
+export { groqChunkCharacters, isGroqTerminalChunk } from './blocked-answer.ts';
 export { GroqErrorBody, GroqErrorObject } from './groq-error-shape.ts';
-export { guardGroqStream } from './guard-groq-stream.ts';
+
+/** The provider key this adapter's metadata and reports carry: `'groq'`. */
+export const PROVIDER: typeof PROVIDER_KEY = PROVIDER_KEY;
+
+/** Reads what groq-sdk throws into provider metadata. */
+export const extractor: Extractor = extractGroq;
+
+/** The options of `readHttpFailure`. */
+export type ReadHttpFailureOptions = HttpFailureReadOptions;
 
 /**
- * `withClassifiedErrors` with groqExtractor and the blocked-answer check preset: every failure of
- * `fn` leaves as a FaultlineError whose `cause` is what groq-sdk threw, and a withheld answer as
+ * This extractor's rules for a failed answer read by any HTTP client: `{ status, headers, body }`
+ * in, provider metadata out. Total: any status, headers or body.
+ */
+export const readHttpFailure: typeof readGroqAnswer = readGroqAnswer;
+
+/**
+ * A chat completion (or stream chunk) that arrived with 200 but whose answer was withheld
+ * (`finish_reason: "content_filter"`) as `blocked_response` metadata, else undefined.
+ */
+export const detectBlockedAnswer: typeof detectContentFilter = detectContentFilter;
+
+/** What `withClassifiedErrors` reads a success result with: `detectBlockedAnswer`. */
+export const inspectResult: typeof detectContentFilter = detectContentFilter;
+
+/** The options of `guardStream`: render's `guardStream` options but `readChunk`, which the adapter decides. */
+export type GuardStreamOptions<T = unknown> = Omit<RenderGuardStreamOptions<T>, 'readChunk'>;
+
+/**
+ * Guards a groq-sdk stream (`groq.chat.completions.create({ stream: true })`): chunks pass through
+ * untouched; an error event, a cut socket, a stall, a `content_filter` finish or an end without a
+ * chunk carrying `finish_reason` becomes a classified FaultlineError with `delivered` progress.
+ * Options given here win over the Groq defaults.
+ */
+export const guardStream: typeof guardGroqChunks = guardGroqChunks;
+
+/**
+ * `withClassifiedErrors` with `extractor` and `inspectResult` preset: every failure of `fn` leaves
+ * as a FaultlineError whose `cause` is what groq-sdk threw, and a withheld answer as
  * `content_policy`. Let a withheld answer through per call with `{ detectBlockedAnswer: false }`;
  * an `inspectResult` given per call runs after this one.
  */
-export const withClassifiedErrors = bindWithClassifiedErrors({
-  extractors: [groqExtractor],
-  provider: 'groq',
-  inspectResult: detectGroqBlockedAnswer,
+export const withClassifiedErrors: BoundWithClassifiedErrors = bindWithClassifiedErrors({
+  extractors: [extractor],
+  provider: PROVIDER,
+  inspectResult,
 });
+
+/** @deprecated Renamed `PROVIDER`, the same name in every adapter; this alias goes in the next minor. */
+export const GROQ_PROVIDER: typeof PROVIDER = PROVIDER;
+/** @deprecated Renamed `extractor`, the same name in every adapter; this alias goes in the next minor. */
+export const groqExtractor: Extractor = extractor;
+/** @deprecated Renamed `readHttpFailure`, the same name in every adapter; this alias goes in the next minor. */
+export const readGroqHttpFailure: typeof readHttpFailure = readHttpFailure;
+/** @deprecated Renamed `detectBlockedAnswer`, the same name in every adapter; this alias goes in the next minor. */
+export const detectGroqBlockedAnswer: typeof detectBlockedAnswer = detectBlockedAnswer;
+/** @deprecated Renamed `guardStream`, the same name in every adapter; this alias goes in the next minor. */
+export const guardGroqStream: typeof guardStream = guardStream;

@@ -11,16 +11,22 @@ describe('export list', { timeout: 120_000 }, () => {
         'MISTRAL_PROVIDER',
         'MistralErrorBody',
         'MistralValidationIssue',
+        'PROVIDER',
+        'detectBlockedAnswer',
         'detectMistralBlockedAnswer',
         'detectMistralStreamFailure',
+        'extractor',
         'guardMistralStream',
+        'guardStream',
+        'inspectResult',
         'isMistralTerminalEvent',
         'mistralEventCharacters',
         'mistralExtractor',
+        'readHttpFailure',
         'readMistralHttpFailure',
         'withClassifiedErrors',
       ],
-      types: [],
+      types: ['GuardStreamOptions', 'ReadHttpFailureOptions', 'WithClassifiedErrorsOptions'],
     });
   });
 });

@@ -1,15 +1,23 @@
-import { type BoundWithClassifiedErrors, bindWithClassifiedErrors } from '@faultline/render/toolkit';
-import { detectOpenAIBlockedAnswer, OPENAI_PROVIDER, openaiExtractor } from './extract-openai.ts';
-
-export {
-  detectOpenAIBlockedAnswer,
-  OPENAI_PROVIDER,
-  openaiExtractor,
-  readOpenAIHttpFailure,
+import type { Extractor, HttpFailureReadOptions } from '@faultline/classify';
+import {
+  type BoundWithClassifiedErrors,
+  bindWithClassifiedErrors,
+  type GuardStreamOptions as RenderGuardStreamOptions,
+} from '@faultline/render/toolkit';
+import {
+  detectOpenAIBlockedAnswer as detectContentFilter,
+  openaiExtractor as extractOpenAI,
+  OPENAI_PROVIDER as PROVIDER_KEY,
+  readOpenAIHttpFailure as readOpenAIAnswer,
 } from './extract-openai.ts';
+import { guardOpenAIStream as guardOpenAIEvents } from './guard-openai-stream.ts';
+
+// Every adapter exports the same names for the same ideas (tools/parity checks the set):
+// PROVIDER, extractor, withClassifiedErrors, readHttpFailure, guardStream, detectBlockedAnswer,
+// inspectResult, and the option types. The provider-named spellings are deprecated aliases.
+export type { WithClassifiedErrorsOptions } from '@faultline/render';
 export {
   detectOpenAIChunkFailure,
-  guardOpenAIStream,
   isOpenAITerminalChunk,
   openaiChunkCharacters,
 } from './guard-openai-stream.ts';
@@ -20,15 +28,60 @@ export {
   UpstreamErrorBody,
 } from './openai-error-shape.ts';
 
+/** The provider key this adapter's metadata and reports carry: `'openai'`. */
+export const PROVIDER: typeof PROVIDER_KEY = PROVIDER_KEY;
+
+/** Reads what the openai SDK throws (and OpenAI-compatible answers: Azure, OpenRouter) into metadata. */
+export const extractor: Extractor = extractOpenAI;
+
+/** The options of `readHttpFailure`. */
+export type ReadHttpFailureOptions = HttpFailureReadOptions;
+
 /**
- * render's `withClassifiedErrors` with `openaiExtractor` preset and `detectOpenAIBlockedAnswer`
- * as `inspectResult`: every failure of `fn` leaves as a FaultlineError whose `cause` is what the
- * openai SDK threw, and a 200 answer stopped by the content filter (`finish_reason:
- * "content_filter"`) is thrown as `content_policy`. Let it through per call with
- * `{ detectBlockedAnswer: false }`; an `inspectResult` given per call runs after this one.
+ * This extractor's rules for a failed answer read by any HTTP client: `{ status, headers, body }`
+ * in, provider metadata out. Total: any status, headers or body.
+ */
+export const readHttpFailure: typeof readOpenAIAnswer = readOpenAIAnswer;
+
+/**
+ * A 200 answer stopped by the content filter (`finish_reason: "content_filter"`) as
+ * `blocked_response` metadata, else undefined.
+ */
+export const detectBlockedAnswer: typeof detectContentFilter = detectContentFilter;
+
+/** What `withClassifiedErrors` reads a success result with: `detectBlockedAnswer`. */
+export const inspectResult: typeof detectContentFilter = detectContentFilter;
+
+/** The options of `guardStream`: render's `guardStream` options but `readChunk`, which the adapter decides. */
+export type GuardStreamOptions<T = unknown> = Omit<RenderGuardStreamOptions<T>, 'readChunk'>;
+
+/**
+ * Guards an openai Chat Completions or Responses stream: chunks pass through untouched; a stall, an
+ * end without a finish reason, an error event and a `content_filter` finish become classified
+ * FaultlineErrors carrying what was delivered. Options given here win over the OpenAI defaults.
+ */
+export const guardStream: typeof guardOpenAIEvents = guardOpenAIEvents;
+
+/**
+ * render's `withClassifiedErrors` with `extractor` preset and `inspectResult`: every failure of `fn`
+ * leaves as a FaultlineError whose `cause` is what the openai SDK threw, and a 200 answer stopped
+ * by the content filter (`finish_reason: "content_filter"`) is thrown as `content_policy`. Let it
+ * through per call with `{ detectBlockedAnswer: false }`; an `inspectResult` given per call runs
+ * after this one.
  */
 export const withClassifiedErrors: BoundWithClassifiedErrors = bindWithClassifiedErrors({
-  provider: OPENAI_PROVIDER,
-  extractors: [openaiExtractor],
-  inspectResult: detectOpenAIBlockedAnswer,
+  provider: PROVIDER,
+  extractors: [extractor],
+  inspectResult,
 });
+
+/** @deprecated Renamed `PROVIDER`, the same name in every adapter; this alias goes in the next minor. */
+export const OPENAI_PROVIDER: typeof PROVIDER = PROVIDER;
+/** @deprecated Renamed `extractor`, the same name in every adapter; this alias goes in the next minor. */
+export const openaiExtractor: Extractor = extractor;
+/** @deprecated Renamed `readHttpFailure`, the same name in every adapter; this alias goes in the next minor. */
+export const readOpenAIHttpFailure: typeof readHttpFailure = readHttpFailure;
+/** @deprecated Renamed `detectBlockedAnswer`, the same name in every adapter; this alias goes in the next minor. */
+export const detectOpenAIBlockedAnswer: typeof detectBlockedAnswer = detectBlockedAnswer;
+/** @deprecated Renamed `guardStream`, the same name in every adapter; this alias goes in the next minor. */
+export const guardOpenAIStream: typeof guardStream = guardStream;

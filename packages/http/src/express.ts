@@ -1,4 +1,5 @@
 import { type FaultlineHttpOptions, problemBody, problemResponseFor } from './index.ts';
+import { checkHttpOptions } from './option-keys.ts';
 
 /** The parts of Express's request the handler reads (structural, so no Express types are needed). */
 interface ExpressRequestLike {
@@ -30,6 +31,7 @@ export type FaultlineExpressOptions = FaultlineHttpOptions;
  * `next`, and Express's default handler closes the connection, as Express documents.
  */
 export function faultlineErrorHandler(options: FaultlineExpressOptions = {}): ExpressErrorHandler {
+  checkHttpOptions('faultlineErrorHandler', options);
   return (error, request, response, next) => {
     if (response.headersSent) {
       next(error);

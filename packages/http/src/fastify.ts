@@ -1,4 +1,5 @@
 import { type FaultlineHttpOptions, problemBody, problemResponseFor } from './index.ts';
+import { checkHttpOptions } from './option-keys.ts';
 
 /** The parts of Fastify's request the handler reads (structural, so no Fastify types are needed). */
 interface FastifyRequestLike {
@@ -30,6 +31,7 @@ export type FaultlineFastifyOptions = FaultlineHttpOptions;
  * are out, the error is re-thrown as well: Fastify then destroys the response instead of writing a second one.
  */
 export function faultlineErrorHandler(options: FaultlineFastifyOptions = {}): FastifyErrorHandler {
+  checkHttpOptions('faultlineErrorHandler', options);
   return (error, request, reply) => {
     if (reply.sent || reply.raw.headersSent) throw error;
     const answer = problemResponseFor(error, options, request.url);

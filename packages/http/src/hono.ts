@@ -1,4 +1,5 @@
 import { type FaultlineHttpOptions, problemBody, problemResponseFor } from './index.ts';
+import { checkHttpOptions } from './option-keys.ts';
 
 /** The parts of Hono's context the middleware uses (structural, so no Hono types are needed). */
 interface HonoContextLike {
@@ -20,6 +21,7 @@ export type FaultlineHonoOptions = FaultlineHttpOptions;
  * response left the router: Hono never sees it, and the runtime ends the connection.
  */
 export function faultlineErrors(options: FaultlineHonoOptions = {}): HonoMiddleware {
+  checkHttpOptions('faultlineErrors', options);
   return async (context, next) => {
     await next();
     if (context.error === undefined) return;

@@ -6,6 +6,7 @@ import {
   type ProblemDetailsOptions,
 } from '@faultline/render';
 import { nearestFaultlineError } from '@faultline/render/toolkit';
+import { checkHttpOptions } from './option-keys.ts';
 
 /**
  * How much of the provider's own words a response may carry: `safe` (a message per reason, no
@@ -41,6 +42,7 @@ export function problemResponseFor(
   options: FaultlineHttpOptions = {},
   path?: string,
 ): HttpErrorResponse | undefined {
+  checkHttpOptions('problemResponseFor', options);
   const error = findFaultlineError(thrown);
   if (error === undefined) return undefined;
   // `disclosure` is passed through to render, which decides what each level shows.

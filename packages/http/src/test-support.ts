@@ -1,6 +1,6 @@
 // What every framework test drives: the real openai SDK against the loopback server, wrapped with
 // @faultline/extract-openai's withClassifiedErrors (and its stream guard for streamed answers).
-import { guardOpenAIStream, withClassifiedErrors } from '@faultline/extract-openai';
+import { guardStream as guardOpenAIStream, withClassifiedErrors } from '@faultline/extract-openai';
 import {
   type LoopbackServer,
   loadScenarios,

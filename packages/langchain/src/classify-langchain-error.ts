@@ -9,18 +9,28 @@ import {
   safeHasOwn,
   safeStatus,
 } from '@faultline/classify/toolkit';
-import { anthropicExtractor, detectAnthropicRefusal } from '@faultline/extract-anthropic';
-import { bedrockExtractor, detectBedrockBlockedAnswer } from '@faultline/extract-bedrock';
 import {
-  detectGeminiBlockedAnswer,
-  googleGenaiExtractor,
+  extractor as anthropicExtractor,
+  detectBlockedAnswer as detectAnthropicRefusal,
+} from '@faultline/extract-anthropic';
+import {
+  extractor as bedrockExtractor,
+  detectBlockedAnswer as detectBedrockBlockedAnswer,
+} from '@faultline/extract-bedrock';
+import {
+  detectBlockedAnswer as detectGeminiBlockedAnswer,
+  extractor as googleGenaiExtractor,
   googleGenaiTransportExtractor,
-  readGoogleGenaiHttpFailure,
+  readHttpFailure as readGoogleGenaiHttpFailure,
 } from '@faultline/extract-google-genai';
-import { groqExtractor } from '@faultline/extract-groq';
-import { mistralExtractor } from '@faultline/extract-mistral';
-import { detectOpenAIBlockedAnswer, openaiExtractor } from '@faultline/extract-openai';
+import { extractor as groqExtractor } from '@faultline/extract-groq';
+import { extractor as mistralExtractor } from '@faultline/extract-mistral';
+import {
+  detectBlockedAnswer as detectOpenAIBlockedAnswer,
+  extractor as openaiExtractor,
+} from '@faultline/extract-openai';
 import { type ClassifyErrorOptions, classifyError, type FaultlineError } from '@faultline/render';
+import { CLASSIFY_ERROR_OPTION_KEYS } from '@faultline/render/toolkit';
 
 /** The faultline providers LangChain's chat models reach. */
 export type LangChainProvider = 'openai' | 'anthropic' | 'google-genai' | 'bedrock' | 'mistral' | 'groq';
@@ -254,8 +264,13 @@ export function classifyLangChainError(
 ): FaultlineError {
   const { provider, extractors, ...rest } = options;
   const resolved = providerFromLlmType(provider);
+  // The policies and the callback handler pass their own options through (onContextOverflow,
+  // keep …): classifyError is given only the keys it takes, and refuses any other.
+  const classifyOptions: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(rest))
+    if (Object.hasOwn(CLASSIFY_ERROR_OPTION_KEYS, key)) classifyOptions[key] = value;
   return classifyError(error, {
-    ...rest,
+    ...(classifyOptions as ClassifyErrorOptions),
     ...(resolved === undefined ? {} : { provider: resolved }),
     extractors: langChainExtractorsFor(provider, extractors),
   });

@@ -16,6 +16,7 @@ import {
   SpanStatusCode,
   trace,
 } from '@opentelemetry/api';
+import { checkOtelOptions } from './option-keys.ts';
 
 /**
  * How much of the provider's words a span may carry: `safe` (a message per reason), `scrubbed`
@@ -143,9 +144,11 @@ function disclosedText(error: FaultlineError, disclosure: Disclosure): string {
  * `exception.message` the text at the disclosure level, `'scrubbed'` by default), status ERROR,
  * the GenAI provider and model, and faultline's category, reason, retryable, next step, attempts
  * and retry-after; and it adds one to the `faultline.failures` counter. A thrown value with no
- * FaultlineError on its cause chain is left alone (returns `undefined`): classify it first. Never throws.
+ * FaultlineError on its cause chain is left alone (returns `undefined`): classify it first. Never throws
+ * for any error; an unknown option key is a TypeError at the call.
  */
 export function recordFailure(error: unknown, options: FaultlineOtelOptions = {}): ErrorReport | undefined {
+  checkOtelOptions('recordFailure', options);
   const found = nearestFaultlineError(error) as FaultlineError | undefined;
   if (found === undefined) return undefined;
   try {
@@ -202,6 +205,7 @@ export function recordFailure(error: unknown, options: FaultlineOtelOptions = {}
  * histogram sample in seconds. Pass the same options as to `recordFailure`.
  */
 export function faultlineOnRetry(options: FaultlineOtelOptions = {}): (event: RetryEvent) => void {
+  checkOtelOptions('faultlineOnRetry', options);
   return (event) => {
     try {
       const report = event.report;

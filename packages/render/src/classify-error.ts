@@ -9,6 +9,8 @@ import { classificationFor, classify, constructorName, safeGet } from '@faultlin
 import { extractMetadata, type RenderExtractContext } from './built-in-extractors.ts';
 import { errorClassFor, errorClassForType, FaultlineError, type InferenceFamily } from './errors.ts';
 import { causeLinks, hasFaultlineMarker, TRUSTED_ERRORS, trustClassification } from './identity.ts';
+import { checkOptionKeys } from './invalid-option.ts';
+import { CLASSIFY_ERROR_OPTION_KEYS } from './option-keys.ts';
 import { type AttemptRecord, ErrorReport, minimalReport, reportFromChain } from './report.ts';
 import { scrubAndCut } from './secrets.ts';
 import { describeThrown } from './thrown-value.ts';
@@ -59,9 +61,11 @@ function optionOf<T>(options: unknown, key: string): T | undefined {
 /**
  * Turns any thrown value into a FaultlineError: registered extractors first, then the built-in ones
  * (transport, zod, local bugs), then `classify()`. A FaultlineError is returned as is. The caller's
- * abort yields an error whose `classification.callerAborted` is true. Total: never throws.
+ * abort yields an error whose `classification.callerAborted` is true. Total over what it classifies:
+ * any thrown value gets an error, never a throw; only an unknown option key is a TypeError at the call.
  */
 export function classifyError(error: unknown, options: ClassifyErrorOptions = {}): FaultlineError {
+  checkOptionKeys('classifyError', options, CLASSIFY_ERROR_OPTION_KEYS);
   return classifyAttempt(error, options, undefined);
 }
 

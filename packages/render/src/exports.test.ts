@@ -75,18 +75,25 @@ describe('export list', { timeout: 120_000 }, () => {
   it('@faultline/render/toolkit', () => {
     expect(exportList(entry1, new URL('./toolkit.ts', import.meta.url))).toEqual({
       values: [
+        'CLASSIFY_ERROR_OPTION_KEYS',
         'DEFAULT_STREAM_IDLE_TIMEOUT_MS',
+        'GUARD_STREAM_OPTION_KEYS',
+        'RETRY_OPTION_KEYS',
+        'WITH_CLASSIFIED_ERRORS_OPTION_KEYS',
         'abortableSleep',
         'bindWithClassifiedErrors',
+        'checkOptionKeys',
         'controllerRelease',
         'errorFromMetadata',
         'guardStream',
         'nearestFaultlineError',
+        'nearestOption',
         'retryLoop',
         'retryPolicy',
         'safeFromDict',
         'scrubIdentifiers',
         'scrubSecrets',
+        'unknownOption',
         'unrecoverableReport',
       ],
       types: [
@@ -94,6 +101,7 @@ describe('export list', { timeout: 120_000 }, () => {
         'ChunkReading',
         'GuardStreamOptions',
         'GuardedStream',
+        'OptionKeys',
         'RetryLoopOptions',
         'RetryPolicy',
         'RetryState',

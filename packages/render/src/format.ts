@@ -1,6 +1,8 @@
 import { createColors } from 'picocolors';
 import { asReport, type ReportSource } from './classify-error.ts';
 import { type Disclosure, disclosedMessage, disclosureOption } from './disclosure.ts';
+import { checkOptionKeys } from './invalid-option.ts';
+import { DISCLOSURE_OPTION_KEYS, PANEL_OPTION_KEYS, TOOL_RESULT_OPTION_KEYS } from './option-keys.ts';
 import type { ErrorReport } from './report.ts';
 import { plainReport } from './report.ts';
 import { scrubAndCut } from './secrets.ts';
@@ -154,6 +156,7 @@ function whereLine(report: ErrorReport): string {
 
 /** A terminal panel: what failed, why, whether a retry helps, what to do, and the request id. */
 export function formatPanel(source: ReportSource, options: PanelOptions = {}): string {
+  checkOptionKeys('formatPanel', options, PANEL_OPTION_KEYS);
   const report = printableReport(disclosed(asReport(source), disclosureOption(options, 'full')));
   const colors = createColors(colorEnabled(options?.color));
   const accent = report.retryable ? colors.yellow : colors.red;
@@ -201,6 +204,7 @@ export function formatPanel(source: ReportSource, options: PanelOptions = {}): s
  * always scrubbed); pass `{ disclosure }` for less. For a log line: `JSON.stringify(toDict(error))`.
  */
 export function toDict(source: ReportSource, options: DisclosureOptions = {}): Record<string, unknown> {
+  checkOptionKeys('toDict', options, DISCLOSURE_OPTION_KEYS);
   return plainReport(disclosed(asReport(source), disclosureOption(options, 'full')));
 }
 
@@ -210,6 +214,7 @@ function markdownCell(text: string): string {
 
 /** The report as a markdown section (for issues, PR comments, chat). */
 export function formatMarkdown(source: ReportSource, options: DisclosureOptions = {}): string {
+  checkOptionKeys('formatMarkdown', options, DISCLOSURE_OPTION_KEYS);
   const report = printableReport(disclosed(asReport(source), disclosureOption(options, 'full')));
   const rows: Array<[string, string]> = [
     ['reason', `\`${report.reason}\``],
@@ -244,6 +249,7 @@ export function formatMarkdown(source: ReportSource, options: DisclosureOptions 
 
 /** What an agent needs to decide its next step: the step, why, and what any wait is for. */
 export function formatForLlm(source: ReportSource, options: DisclosureOptions = {}): string {
+  checkOptionKeys('formatForLlm', options, DISCLOSURE_OPTION_KEYS);
   const report = printableReport(disclosed(asReport(source), disclosureOption(options, 'scrubbed')));
   const why = report.userAction.detail ?? report.message;
   const lines = [
@@ -348,6 +354,7 @@ export function toWireError(
   extras?: Record<string, unknown>,
   options: DisclosureOptions = {},
 ): WireError {
+  checkOptionKeys('toWireError', options, DISCLOSURE_OPTION_KEYS);
   const report = asReport(source);
   const detail = disclosedMessage(report, disclosureOption(options, 'safe'));
   const wire: WireError = { error: report.reason, category: report.category, detail };
@@ -392,6 +399,7 @@ export interface ToolResult {
  * so the agent can act.
  */
 export function toolResultFor(source: ReportSource, options: ToolResultOptions = {}): ToolResult {
+  checkOptionKeys('toolResultFor', options, TOOL_RESULT_OPTION_KEYS);
   const report = asReport(source);
   const extras: Record<string, unknown> = {
     nextStep: report.nextStep,

@@ -2,14 +2,15 @@ import type { ProviderErrorMetadata } from '@faultline/classify';
 import { safeGet } from '@faultline/classify/toolkit';
 import {
   type ClassifyErrorOptions,
-  classifyError,
+  classifyAttempt,
   errorFromMetadata,
   isCallerAbort,
   isUntouchedCallerAbort,
 } from './classify-error.ts';
 import { errorClassForType, type FaultlineError } from './errors.ts';
 import { hasFaultlineMarker } from './identity.ts';
-import { invalidOption, isSignalOption } from './invalid-option.ts';
+import { checkOptionKeys, invalidOption, isSignalOption } from './invalid-option.ts';
+import { GUARD_STREAM_OPTION_KEYS } from './option-keys.ts';
 
 export interface GuardStreamOptions<T> extends Omit<ClassifyErrorOptions, 'streaming' | 'delivered'> {
   /** The longest wait for the next chunk before the stream is abandoned. Default 60 000; 0 turns it off. */
@@ -213,6 +214,7 @@ export function guardStream<S extends AsyncIterable<unknown>>(
 function validateGuardOptions(options: unknown): void {
   if (options === null || typeof options !== 'object')
     throw invalidOption('guardStream', 'options', 'an object', options);
+  checkOptionKeys('guardStream', options, GUARD_STREAM_OPTION_KEYS);
   const { idleTimeoutMs, signal } = options as GuardStreamOptions<unknown>;
   if (idleTimeoutMs !== undefined && (typeof idleTimeoutMs !== 'number' || !(idleTimeoutMs >= 0)))
     throw invalidOption(
@@ -264,7 +266,11 @@ async function callResultMethod<T>(
   } catch (thrown) {
     const signal = options.signal;
     if (signal?.aborted === true || isCallerAbort(thrown, signal) || hasFaultlineMarker(thrown)) throw thrown;
-    const error = classifyError(thrown, { ...options, streaming: true, delivered: { ...state.delivered } });
+    const error = classifyAttempt(
+      thrown,
+      { ...options, streaming: true, delivered: { ...state.delivered } },
+      undefined,
+    );
     throw isUntouchedCallerAbort(error, thrown) ? thrown : error;
   }
 }
@@ -440,7 +446,11 @@ class GuardIterator<T> implements AsyncIterator<T> {
         return thrown;
       }
     }
-    const error = classifyError(thrown, { ...options, streaming: true, delivered: this.delivered() });
+    const error = classifyAttempt(
+      thrown,
+      { ...options, streaming: true, delivered: this.delivered() },
+      undefined,
+    );
     // The caller's abort through a signal given to the SDK alone: untouched too.
     return isUntouchedCallerAbort(error, thrown) ? thrown : error;
   }

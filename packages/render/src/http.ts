@@ -1,6 +1,8 @@
 import type { FailureReason } from '@faultline/classify';
 import { asReport, type ReportSource } from './classify-error.ts';
 import { type Disclosure, disclosedMessage, disclosureOption } from './disclosure.ts';
+import { checkOptionKeys } from './invalid-option.ts';
+import { PROBLEM_DETAILS_OPTION_KEYS } from './option-keys.ts';
 import type { ErrorReport } from './report.ts';
 import { scrubAndCut } from './secrets.ts';
 
@@ -73,6 +75,7 @@ export interface ProblemDetailsOptions {
 
 /** The RFC 9457 `application/problem+json` body for a report; `detail` at the `safe` level by default. */
 export function problemDetails(source: ReportSource, options: ProblemDetailsOptions = {}): ProblemDetails {
+  checkOptionKeys('problemDetails', options, PROBLEM_DETAILS_OPTION_KEYS);
   const report = asReport(source);
   const level = disclosureOption(options, 'safe');
   let prefix = PROBLEM_TYPE_PREFIX;
@@ -122,6 +125,7 @@ export function httpResponseFor(
   source: ReportSource,
   options: ProblemDetailsOptions = {},
 ): HttpErrorResponse {
+  checkOptionKeys('httpResponseFor', options, PROBLEM_DETAILS_OPTION_KEYS);
   const report = asReport(source);
   const status = httpStatusFor(report);
   const headers: Record<string, string> = { 'content-type': 'application/problem+json' };

@@ -15,6 +15,13 @@ export {
   type StreamResultMethod,
 } from './guard-stream.ts';
 export { nearestFaultlineError } from './identity.ts';
+export { checkOptionKeys, nearestOption, type OptionKeys, unknownOption } from './invalid-option.ts';
+export {
+  CLASSIFY_ERROR_OPTION_KEYS,
+  GUARD_STREAM_OPTION_KEYS,
+  RETRY_OPTION_KEYS,
+  WITH_CLASSIFIED_ERRORS_OPTION_KEYS,
+} from './option-keys.ts';
 export { safeFromDict } from './report-schema.ts';
 export {
   abortableSleep,

@@ -8,6 +8,7 @@ import {
 } from './classify-error.ts';
 import type { FaultlineError } from './errors.ts';
 import { invalidOption, isSignalOption } from './invalid-option.ts';
+import { checkWithClassifiedErrorsKeys } from './option-keys.ts';
 import { type AttemptRecord, readAttemptRecord } from './report.ts';
 import {
   isRetryable,
@@ -82,6 +83,7 @@ function invalid(name: string, expected: string, value: unknown): TypeError {
  */
 function validateCommon<T>(options: WithClassifiedErrorsOptions<T>): RetryPolicy | undefined {
   if (options === null || typeof options !== 'object') throw invalid('options', 'an object', options);
+  checkWithClassifiedErrorsKeys(options);
   if (options.idempotent !== undefined && typeof options.idempotent !== 'boolean')
     throw invalid('idempotent', 'a boolean', options.idempotent);
   if (options.extractors !== undefined && !Array.isArray(options.extractors))

@@ -5,7 +5,13 @@ import {
   type FaultlineError,
   toDict,
 } from '@faultline/render';
-import { nearestFaultlineError, safeFromDict, unrecoverableReport } from '@faultline/render/toolkit';
+import {
+  CLASSIFY_ERROR_OPTION_KEYS,
+  checkOptionKeys,
+  nearestFaultlineError,
+  safeFromDict,
+  unrecoverableReport,
+} from '@faultline/render/toolkit';
 import {
   type Context,
   type RestatePromise,
@@ -63,6 +69,7 @@ function terminalFor(report: ErrorReport): TerminalError {
  * suspended) and the caller's abort are returned as they are. Total: any thrown value is classified.
  */
 export function toRestateError(thrown: unknown, options: ClassifyErrorOptions = {}): unknown {
+  checkOptionKeys('toRestateError', options, CLASSIFY_ERROR_OPTION_KEYS);
   if (isRestateError(thrown)) return thrown;
   const error =
     (nearestFaultlineError(thrown) as FaultlineError | undefined) ?? classifyError(thrown, options);
@@ -78,6 +85,12 @@ export interface FaultlineRunOptions<T> extends ClassifyErrorOptions {
   readonly run?: RunOptions<T> | undefined;
 }
 
+/** The keys of `FaultlineRunOptions`: a key added to the type and not here fails the type check. */
+const RUN_OPTION_KEYS = {
+  ...CLASSIFY_ERROR_OPTION_KEYS,
+  run: true,
+} as const satisfies Record<keyof FaultlineRunOptions<unknown>, true>;
+
 /**
  * `ctx.run(name, action)` for a model call: the action's failure is classified and thrown as
  * `toRestateError` says, so Restate retries a transient failure after the provider's Retry-After
@@ -92,6 +105,8 @@ export function faultlineRun<T>(
   action: RunAction<T>,
   options: FaultlineRunOptions<T> = {},
 ): RestatePromise<T> {
+  checkOptionKeys('faultlineRun', options, RUN_OPTION_KEYS);
+  const { run: runOptions, ...classifyOptions } = options;
   // The report of the attempt that ran last in this process. Restate decides that retries are
   // exhausted in the attempt that ran the action last, so it is the one the gave-up failure is about.
   let lastRetryable: ErrorReport | undefined;
@@ -99,14 +114,13 @@ export function faultlineRun<T>(
     try {
       return await action();
     } catch (thrown) {
-      const converted = toRestateError(thrown, options);
+      const converted = toRestateError(thrown, classifyOptions);
       lastRetryable =
         (converted as { name?: unknown })?.name === 'RetryableError' ? reportOf(converted) : undefined;
       throw converted;
     }
   };
-  const run =
-    options.run === undefined ? context.run(name, wrapped) : context.run(name, wrapped, options.run);
+  const run = runOptions === undefined ? context.run(name, wrapped) : context.run(name, wrapped, runOptions);
   return run.map((value, failure) => {
     if (failure === undefined) return value as T;
     if (lastRetryable !== undefined && metadataReport(failure.metadata) === undefined) {

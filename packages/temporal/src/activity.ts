@@ -6,6 +6,7 @@ import {
   toDict,
   toErrorReport,
 } from '@faultline/render';
+import { CLASSIFY_ERROR_OPTION_KEYS, checkOptionKeys } from '@faultline/render/toolkit';
 import { ApplicationFailure } from '@temporalio/common';
 
 /** The ApplicationFailure `type` faultline gives the failures it raises. */
@@ -50,6 +51,7 @@ export function withFaultlineActivity<Arguments extends unknown[], Result>(
   activity: (...args: Arguments) => Promise<Result>,
   options: ClassifyErrorOptions = {},
 ): (...args: Arguments) => Promise<Result> {
+  checkOptionKeys('withFaultlineActivity', options, CLASSIFY_ERROR_OPTION_KEYS);
   return async (...args: Arguments): Promise<Result> => {
     try {
       return await activity(...args);

@@ -13,6 +13,7 @@ import {
 import { allProblems, runParityChecks } from '../../parity/src/parity.ts';
 import {
   formatProviderList,
+  lacksTemplate,
   peerRangeFor,
   providerNames,
   REPOSITORY_ROOT,
@@ -50,7 +51,7 @@ describe('pnpm new-provider', () => {
     const list = JSON.parse(readFileSync(join(root, 'providers.json'), 'utf8'));
     expect(list.providers).toEqual([
       { name: 'openai', sdk: 'openai' },
-      { name: 'acme-cloud', sdk: null },
+      { name: 'acme-cloud', sdk: null, lacks: lacksTemplate('Acme Cloud') },
     ]);
     expect(list.$comment).toBe('the one list');
     const results = await runParityChecks(root, { only: ['acme-cloud'], numRuns: 100 });
@@ -127,6 +128,7 @@ describe('pnpm new-provider', () => {
       'src/extract-__name__.ts.tmpl',
       'src/index.fetch.ts.tmpl',
       'src/index.sdk.ts.tmpl',
+      'src/option-keys.test.ts.tmpl',
       'src/option-matrix.sdk.test.ts.tmpl',
       'src/read-http-failure.test.ts.tmpl',
     ]);

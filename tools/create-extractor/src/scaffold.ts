@@ -240,7 +240,9 @@ try {
 /** Reads providers.json; throws when it is missing or has no providers array. */
 function readProviderList(repositoryRoot: string): {
   path: string;
-  data: Record<string, unknown> & { providers: Array<{ name: string; sdk: string | null }> };
+  data: Record<string, unknown> & {
+    providers: Array<{ name: string; sdk: string | null; lacks?: Record<string, string> }>;
+  };
 } {
   const path = join(repositoryRoot, 'providers.json');
   if (!existsSync(path)) throw new Error(`create-extractor: ${path} does not exist (the one provider list)`);
@@ -287,6 +289,12 @@ function addCliDependency(cliDirectory: string, dependency: string): void {
     Object.entries(dependencies).sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0)),
   );
   writeFileSync(path, `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+/** Why a scaffolded adapter has no `detectBlockedAnswer` or `inspectResult` yet, for providers.json. */
+export function lacksTemplate(title: string): Record<string, string> {
+  const why = `scaffolded: no way for ${title} to withhold an answer in a 200 is known yet; export detectBlockedAnswer and inspectResult when its API has one, and delete this entry`;
+  return { detectBlockedAnswer: why, inspectResult: why };
 }
 
 /** Writes providers.json in its house layout: one provider per line. */
@@ -398,6 +406,7 @@ export function scaffoldProvider(options: ScaffoldOptions): ScaffoldResult {
     ['src/conformance.test.ts.tmpl', 'src/conformance.test.ts'],
     [`src/exports.${variant}.test.ts.tmpl`, 'src/exports.test.ts'],
     ['src/read-http-failure.test.ts.tmpl', 'src/read-http-failure.test.ts'],
+    ['src/option-keys.test.ts.tmpl', 'src/option-keys.test.ts'],
     [
       `src/extract-__name__.${variant}.test.ts.tmpl`,
       `src/extract-${name}.${variant === 'sdk' ? 'sdk.' : ''}test.ts`,
@@ -437,7 +446,9 @@ export function scaffoldProvider(options: ScaffoldOptions): ScaffoldResult {
     written,
   );
 
-  list.data.providers.push({ name, sdk: sdk?.name ?? null });
+  // A new adapter starts without blocked-answer detection: providers.json says so (parity reads it)
+  // rather than the template inventing a detector for an API it knows nothing about.
+  list.data.providers.push({ name, sdk: sdk?.name ?? null, lacks: lacksTemplate(names.title) });
   writeFileSync(list.path, formatProviderList(list.data));
   written.push('providers.json');
 

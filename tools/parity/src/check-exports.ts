@@ -3,14 +3,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Extractor } from '@faultline/classify';
 import { FaultlineError } from '@faultline/render';
+import { checkCommonExports, readEntry } from './check-common-exports.ts';
 import { readManifest, sourceCondition } from './check-manifest.ts';
-import {
-  about,
-  extractorExportName,
-  type ProviderEntry,
-  packagePathFor,
-  pascalCase,
-} from './provider-list.ts';
+import { about, type ProviderEntry, packagePathFor, pascalCase } from './provider-list.ts';
 
 export type ProviderModule = Record<string, unknown>;
 
@@ -42,32 +37,32 @@ export async function loadProviderModule(
   }
 }
 
-/** The module's extractor when it is exported under `<camelCase>Extractor` and looks like one. */
+/** The module's extractor when it is exported as `extractor` and looks like one. */
 export function extractorOf(
   module: ProviderModule | undefined,
-  provider: ProviderEntry,
+  _provider: ProviderEntry,
 ): Extractor | undefined {
-  const candidate = module?.[extractorExportName(provider.name)] as Extractor | undefined;
+  const candidate = module?.extractor as Extractor | undefined;
   if (candidate === null || typeof candidate !== 'object' || typeof candidate.extract !== 'function')
     return undefined;
   return candidate;
 }
 
 /**
- * The module's `read<Provider>HttpFailure` export name: `read<PascalCase>HttpFailure`, compared
- * without case so an acronym keeps its spelling (`readOpenAIHttpFailure` for `openai`).
+ * The module's deprecated `read<Provider>HttpFailure` export name, when it has one: compared without
+ * case so an acronym keeps its spelling (`readOpenAIHttpFailure` for `openai`).
  */
 export function httpFailureReaderName(module: ProviderModule, provider: ProviderEntry): string | undefined {
   const wanted = `read${pascalCase(provider.name)}HttpFailure`.toLowerCase();
   return Object.keys(module).find((name) => name.toLowerCase() === wanted);
 }
 
-/** Problems with the provider's `read<Provider>HttpFailure` (issue 21: body rules usable from any transport). */
+/** Problems with the provider's `readHttpFailure`: the extractor's body rules, usable from any transport. */
 function checkHttpFailureReader(module: ProviderModule, provider: ProviderEntry, prefix: string): string[] {
-  const name = httpFailureReaderName(module, provider);
-  if (name === undefined) {
+  const name = 'readHttpFailure';
+  if (module[name] === undefined) {
     return [
-      `${prefix} does not export read${pascalCase(provider.name)}HttpFailure({ status, headers, body }) (the SDK extractor's rules for any HTTP client)`,
+      `${prefix} does not export readHttpFailure({ status, headers, body }) (the SDK extractor's rules for any HTTP client)`,
     ];
   }
   const reader = module[name];
@@ -110,10 +105,10 @@ function checkHttpFailureReader(module: ProviderModule, provider: ProviderEntry,
 }
 
 /**
- * `<camelCase>Extractor` (an Extractor whose `provider` is the list's key), `read<Provider>HttpFailure`
- * (total, claiming its provider), and a bound
- * `withClassifiedErrors` that turns whatever `fn` throws into a FaultlineError whose `cause` is
- * the thrown value; explicit named exports only (no `export *`).
+ * `extractor` (an Extractor whose `provider` is the list's key), `readHttpFailure` (total,
+ * claiming its provider), and a bound `withClassifiedErrors` that turns whatever `fn` throws into a
+ * FaultlineError whose `cause` is the thrown value; explicit named exports only (no `export *`);
+ * and the rest of the common adapter set (`checkCommonExports`).
  */
 export async function checkExports(
   repositoryRoot: string,
@@ -126,7 +121,7 @@ export async function checkExports(
   const where = `package ${packagePathFor(provider.name)}`;
   const prefix = `${about(provider.name)} ${where}`;
   const problems: string[] = [];
-  const exportName = extractorExportName(provider.name);
+  const exportName = 'extractor';
   const candidate = module[exportName] as { provider?: unknown; extract?: unknown } | undefined;
   if (candidate === undefined) {
     problems.push(`${prefix} does not export ${exportName}`);
@@ -170,6 +165,7 @@ export async function checkExports(
     }
   }
   const entry = entryFileFor(repositoryRoot, provider);
+  problems.push(...checkCommonExports(module, provider, readEntry(entry), prefix));
   try {
     if (/^\s*export\s+\*/m.test(readFileSync(entry, 'utf8'))) {
       problems.push(

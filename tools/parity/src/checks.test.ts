@@ -40,11 +40,25 @@ export function readAcmeHttpFailure(response: HttpFailure): ProviderErrorMetadat
 `;
 
 const GOOD_INDEX = `import { bindWithClassifiedErrors } from '@faultline/render/toolkit';
-import { acmeExtractor } from './extract-acme.ts';
+import { acmeExtractor, readAcmeHttpFailure } from './extract-acme.ts';
 
-export { acmeExtractor, readAcmeHttpFailure } from './extract-acme.ts';
+export type { HttpFailureReadOptions as ReadHttpFailureOptions } from '@faultline/classify';
+export type { WithClassifiedErrorsOptions } from '@faultline/render';
+export const PROVIDER = 'acme';
+export const extractor = acmeExtractor;
+export const readHttpFailure = readAcmeHttpFailure;
 export const withClassifiedErrors = bindWithClassifiedErrors({ extractors: [acmeExtractor] });
 `;
+
+/** Acme's API never withholds an answer in a 200: it says so instead of exporting a detector. */
+const ACME = {
+  name: 'acme',
+  sdk: 'acme-sdk',
+  lacks: {
+    detectBlockedAnswer: 'Acme answers a blocked prompt with a 400, never a withheld 200.',
+    inspectResult: 'Acme reports every failure with an error status: no success result to read.',
+  },
+};
 
 function goodManifest(): Record<string, any> {
   return {
@@ -83,7 +97,7 @@ function healthyRepository(): string {
   const root = temporaryDirectory('faultline-parity-');
   roots.push(root);
   linkWorkspaceModules(root);
-  writeJson(join(root, 'providers.json'), { providers: [{ name: 'acme', sdk: 'acme-sdk' }] });
+  writeJson(join(root, 'providers.json'), { providers: [ACME] });
   const packageDirectory = join(root, 'packages', 'extract-acme');
   writeJson(join(packageDirectory, 'package.json'), goodManifest());
   writeFile(join(packageDirectory, 'src', 'extract-acme.ts'), GOOD_EXTRACTOR);
@@ -134,10 +148,7 @@ describe('parity checks on temporary repositories', { timeout: 60_000 }, () => {
   it('name a provider added to the list without a package or scenarios', async () => {
     const root = healthyRepository();
     writeJson(join(root, 'providers.json'), {
-      providers: [
-        { name: 'acme', sdk: 'acme-sdk' },
-        { name: 'zenith', sdk: null },
-      ],
+      providers: [ACME, { name: 'zenith', sdk: null }],
     });
     const problems = await problemsOf(root);
     expect(problems).toContain("provider 'zenith': package packages/extract-zenith is missing");
@@ -150,7 +161,7 @@ describe('parity checks on temporary repositories', { timeout: 60_000 }, () => {
   it('name a stream guard providers.json declares but the package does not export or test', async () => {
     const root = healthyRepository();
     writeJson(join(root, 'providers.json'), {
-      providers: [{ name: 'acme', sdk: 'acme-sdk', streamGuard: 'guardAcmeStream' }],
+      providers: [{ ...ACME, streamGuard: 'guardAcmeStream' }],
     });
     const problems = await problemsOf(root);
     expect(problems).toContain(
@@ -164,13 +175,13 @@ describe('parity checks on temporary repositories', { timeout: 60_000 }, () => {
   it('pass a stream guard that is exported and run through the stream matrix', async () => {
     const root = healthyRepository();
     writeJson(join(root, 'providers.json'), {
-      providers: [{ name: 'acme', sdk: 'acme-sdk', streamGuard: 'guardAcmeStream' }],
+      providers: [{ ...ACME, streamGuard: 'guardAcmeStream' }],
     });
     const source = join(root, 'packages', 'extract-acme', 'src');
     edit(join(source, 'index.ts'), (text) =>
       text.replace(
         "import { bindWithClassifiedErrors } from '@faultline/render/toolkit';",
-        "import { bindWithClassifiedErrors } from '@faultline/render/toolkit';\nimport { guardStream } from '@faultline/render';\nexport const guardAcmeStream = (stream: AsyncIterable<unknown>) => guardStream(stream, { provider: 'acme' });",
+        "import { bindWithClassifiedErrors } from '@faultline/render/toolkit';\nimport { guardStream as guard } from '@faultline/render';\nexport type { GuardStreamOptions } from '@faultline/render';\nexport const guardStream = (stream: AsyncIterable<unknown>) => guard(stream, { provider: 'acme' });\nexport const guardAcmeStream = guardStream;",
       ),
     );
     // Read, not run, by parity: the file must call the harness on the guard.
@@ -237,20 +248,57 @@ describe('parity checks on temporary repositories', { timeout: 60_000 }, () => {
   it('name a missing extractor export', async () => {
     const root = healthyRepository();
     edit(join(root, 'packages', 'extract-acme', 'src', 'index.ts'), (text) =>
-      text.replace('{ acmeExtractor, readAcmeHttpFailure }', '{ readAcmeHttpFailure }'),
+      text.replace('export const extractor = acmeExtractor;', ''),
     );
     expect(await problemsOf(root)).toContain(
-      "provider 'acme': package packages/extract-acme does not export acmeExtractor",
+      "provider 'acme': package packages/extract-acme does not export extractor",
     );
   });
 
-  it('name a missing read<Provider>HttpFailure', async () => {
+  it('name a missing readHttpFailure', async () => {
     const root = healthyRepository();
     edit(join(root, 'packages', 'extract-acme', 'src', 'index.ts'), (text) =>
-      text.replace('acmeExtractor, readAcmeHttpFailure }', 'acmeExtractor }'),
+      text.replace('export const readHttpFailure = readAcmeHttpFailure;', ''),
     );
     expect(await problemsOf(root)).toContain(
-      "provider 'acme': package packages/extract-acme does not export readAcmeHttpFailure({ status, headers, body }) (the SDK extractor's rules for any HTTP client)",
+      "provider 'acme': package packages/extract-acme does not export readHttpFailure({ status, headers, body }) (the SDK extractor's rules for any HTTP client)",
+    );
+  });
+
+  it('name a missing member of the common adapter set, its options type, or a lack it does not explain', async () => {
+    const root = healthyRepository();
+    edit(join(root, 'packages', 'extract-acme', 'src', 'index.ts'), (text) =>
+      text
+        .replace("export const PROVIDER = 'acme';", '')
+        .replace("export type { WithClassifiedErrorsOptions } from '@faultline/render';", ''),
+    );
+    writeJson(join(root, 'providers.json'), { providers: [{ name: 'acme', sdk: 'acme-sdk' }] });
+    const problems = await problemsOf(root);
+    expect(problems).toContain(
+      "provider 'acme': package packages/extract-acme does not export PROVIDER (the provider key: every adapter exports it under this name)",
+    );
+    expect(problems).toContain(
+      "provider 'acme': package packages/extract-acme does not export the type WithClassifiedErrorsOptions (the options of withClassifiedErrors)",
+    );
+    expect(problems).toContain(
+      'provider \'acme\': package packages/extract-acme does not export detectBlockedAnswer (blocked-answer detection: every adapter exports it under this name, or says why it has none in providers.json "lacks")',
+    );
+  });
+
+  it('name a provider-named spelling that is not an alias, and a lack contradicted by an export', async () => {
+    const root = healthyRepository();
+    edit(join(root, 'packages', 'extract-acme', 'src', 'index.ts'), (text) =>
+      text.replace(
+        'export const extractor = acmeExtractor;',
+        'export const extractor = { ...acmeExtractor };\nexport { acmeExtractor };\nexport const detectBlockedAnswer = () => undefined;',
+      ),
+    );
+    const problems = await problemsOf(root);
+    expect(problems).toContain(
+      "provider 'acme': package packages/extract-acme exports acmeExtractor and extractor as different values: the provider-named spelling is a deprecated alias of extractor",
+    );
+    expect(problems).toContain(
+      'provider \'acme\': package packages/extract-acme exports detectBlockedAnswer, but providers.json says it lacks it ("Acme answers a blocked prompt with a 400, never a withheld 200."): remove one of the two',
     );
   });
 
@@ -264,10 +312,10 @@ describe('parity checks on temporary repositories', { timeout: 60_000 }, () => {
     );
     const problems = await problemsOf(root);
     expect(problems).toContain(
-      `provider 'acme': package packages/extract-acme readAcmeHttpFailure({ status: 429 }) returned {"provider":"other","message":"Acme error","origin":"http","statusCode":429}: expected provider 'acme' and statusCode 429`,
+      `provider 'acme': package packages/extract-acme readHttpFailure({ status: 429 }) returned {"provider":"other","message":"Acme error","origin":"http","statusCode":429}: expected provider 'acme' and statusCode 429`,
     );
     expect(problems).toContain(
-      "provider 'acme': package packages/extract-acme readAcmeHttpFailure threw on a hostile response: parity probe: hostile response",
+      "provider 'acme': package packages/extract-acme readHttpFailure threw on a hostile response: parity probe: hostile response",
     );
   });
 
@@ -299,8 +347,8 @@ describe('parity checks on temporary repositories', { timeout: 60_000 }, () => {
     const root = healthyRepository();
     edit(join(root, 'packages', 'extract-acme', 'src', 'index.ts'), (text) =>
       text.replace(
-        "export { acmeExtractor, readAcmeHttpFailure } from './extract-acme.ts';",
-        "export * from './extract-acme.ts';",
+        "export const PROVIDER = 'acme';",
+        "export const PROVIDER = 'acme';\nexport * from './extract-acme.ts';",
       ),
     );
     expect(await problemsOf(root)).toContain(
@@ -432,7 +480,7 @@ describe('parity checks on temporary repositories', { timeout: 60_000 }, () => {
     );
     const problems = await problemsOf(root);
     expect(problems).toContain(
-      "provider 'acme': acmeExtractor: extract() threw on a Proxy whose traps throw (object): parity: hostile trap",
+      "provider 'acme': extractor: extract() threw on a Proxy whose traps throw (object): parity: hostile trap",
     );
   });
 
@@ -445,7 +493,7 @@ describe('parity checks on temporary repositories', { timeout: 60_000 }, () => {
       ),
     );
     expect(await problemsOf(root)).toContain(
-      "provider 'acme': acmeExtractor: JSON.stringify(metadata) contains the raw body planted in a AcmeApiError-style error with a planted raw body",
+      "provider 'acme': extractor: JSON.stringify(metadata) contains the raw body planted in a AcmeApiError-style error with a planted raw body",
     );
   });
 
@@ -456,7 +504,7 @@ describe('parity checks on temporary repositories', { timeout: 60_000 }, () => {
     );
     const problems = await problemsOf(root);
     expect(problems).toContain(
-      'provider \'acme\': acmeExtractor: extract() claims a real TypeError thrown by code (returned metadata with origin "http"); it must return undefined and leave it to the next extractor',
+      'provider \'acme\': extractor: extract() claims a real TypeError thrown by code (returned metadata with origin "http"); it must return undefined and leave it to the next extractor',
     );
     expect(problems.some((problem) => problem.includes('claims a real RangeError thrown by code'))).toBe(
       true,
@@ -470,7 +518,7 @@ describe('parity checks on temporary repositories', { timeout: 60_000 }, () => {
       text.replace("provider: 'acme',\n  extract", "provider: 'acme-old',\n  extract"),
     );
     expect(await problemsOf(root)).toContain(
-      "provider 'acme': package packages/extract-acme exports acmeExtractor with provider \"acme-old\", expected 'acme'",
+      "provider 'acme': package packages/extract-acme exports extractor with provider \"acme-old\", expected 'acme'",
     );
   });
 });
@@ -500,10 +548,10 @@ describe('parity checks on a copy of a real provider package', { timeout: 60_000
   it.runIf(existsSync(source))('fails, naming it, when the extractor export is removed', async () => {
     const root = copyOfRealProvider();
     edit(join(root, 'packages', `extract-${provider}`, 'src', 'index.ts'), (text) =>
-      text.replace(/export \{([^}]*)\bgroqExtractor\b,?([^}]*)\} from/, 'export {$1$2} from'),
+      text.replace(/^export const extractor\b/m, 'const extractor'),
     );
     expect(await problemsOf(root)).toContain(
-      "provider 'groq': package packages/extract-groq does not export groqExtractor",
+      "provider 'groq': package packages/extract-groq does not export extractor",
     );
   });
 

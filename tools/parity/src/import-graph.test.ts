@@ -60,7 +60,11 @@ function ownerOf(url: string): string {
   return workspace === null ? path : `@faultline/${workspace[1]}`;
 }
 
-/** What an adapter may load: itself, classify, render, and stainless for the Stainless-generated SDKs. */
+/**
+ * What an adapter may load: itself, classify, render, stainless for the Stainless-generated SDKs,
+ * and leven, render's edit distance for the nearest valid name in an unknown-option TypeError (one
+ * module with no imports of its own, so it adds nothing measurable to an adapter's import).
+ */
 function allowedOwners(provider: string): Set<string> {
   return new Set([
     'node:',
@@ -69,6 +73,7 @@ function allowedOwners(provider: string): Set<string> {
     '@faultline/classify',
     '@faultline/render',
     '@faultline/stainless',
+    'leven',
     'zod',
   ]);
 }

@@ -1,3 +1,10 @@
+export {
+  ADAPTER_IDEAS,
+  type AdapterIdea,
+  adapterRow,
+  checkCommonExports,
+  exportedTypeNames,
+} from './check-common-exports.ts';
 export { checkScenarioCoverage, EXEMPT_REASONS, isNonTrivialExplanation } from './check-coverage.ts';
 export {
   checkExports,

@@ -1,4 +1,6 @@
 import { beforeAll, describe, it } from 'vitest';
+import { adapterRow } from './check-common-exports.ts';
+import { loadProviderModule } from './check-exports.ts';
 import { checkEverythingListed } from './check-listed.ts';
 import { checkProviderLists } from './check-provider-lists.ts';
 import { CHECK_NAMES, CHECK_TITLES, type ProviderParity, runParityChecks } from './parity.ts';
@@ -20,6 +22,11 @@ beforeAll(async () => {
     );
     for (const note of result.notes) console.warn(`parity note: ${note}`);
   }
+  // The per-adapter table of the common set: which idea each adapter exports, or why it lacks it.
+  const rows: Record<string, Record<string, string>> = {};
+  for (const provider of providers)
+    rows[provider.name] = adapterRow((await loadProviderModule(REPOSITORY_ROOT, provider)).module, provider);
+  console.table(rows);
 }, 300_000);
 
 describe('providers.json', () => {

@@ -12,13 +12,7 @@ import {
   checkTotality,
   type LabelledValue,
 } from './conformance.ts';
-import {
-  about,
-  extractorExportName,
-  type ProviderEntry,
-  pascalCase,
-  readProviderList,
-} from './provider-list.ts';
+import { about, type ProviderEntry, pascalCase, readProviderList } from './provider-list.ts';
 import {
   collectRealErrors,
   driverFor,
@@ -43,7 +37,8 @@ export type CheckName = (typeof CHECK_NAMES)[number];
 export const CHECK_TITLES: Readonly<Record<CheckName, string>> = {
   package: 'has its packages/extract-<name> package',
   manifest: 'package.json follows the house template, SDK an optional peer covering its devDependencies',
-  exports: 'exports <camelCase>Extractor and a bound withClassifiedErrors',
+  exports:
+    'exports the common adapter set: PROVIDER, extractor, withClassifiedErrors, readHttpFailure, guardStream, detectBlockedAnswer, inspectResult and their option types (or says why it lacks one)',
   streams: 'exports the stream guard providers.json names, and runs it through the stream matrix',
   options:
     'runs its bound withClassifiedErrors (and stream guard) through the option matrix, every SDK major',
@@ -89,13 +84,13 @@ async function checkRealErrors(
       metadata = extractor.extract(real.thrown);
     } catch (error) {
       problems.push(
-        `${prefix} ${extractorExportName(provider.name)}.extract() threw on the real error of ${real.scenarioId}: ${(error as Error).message}`,
+        `${prefix} extractor.extract() threw on the real error of ${real.scenarioId}: ${(error as Error).message}`,
       );
       continue;
     }
     if (metadata === undefined) {
       problems.push(
-        `${prefix} ${extractorExportName(provider.name)} does not claim the real error its own client throws for ${real.scenarioId}`,
+        `${prefix} extractor does not claim the real error its own client throws for ${real.scenarioId}`,
       );
       continue;
     }
@@ -129,7 +124,7 @@ async function checkRealErrors(
     const faultline = caught as FaultlineError;
     if (faultline.metadata.provider !== provider.name) {
       problems.push(
-        `${prefix} withClassifiedErrors is not bound to ${extractorExportName(provider.name)}: the error of ${real.scenarioId} was read by provider ${JSON.stringify(faultline.metadata.provider)}`,
+        `${prefix} withClassifiedErrors is not bound to its extractor: the error of ${real.scenarioId} was read by provider ${JSON.stringify(faultline.metadata.provider)}`,
       );
     }
     const report = JSON.stringify(faultline.toErrorReport());
@@ -228,7 +223,7 @@ export async function runParityChecks(
         ...checkTotality(extractor, name, { numRuns: options.numRuns ?? 300 }),
         ...checkPlantedBodies(extractor, name, pascalCase(name)),
         ...checkLeavesUnrelated(extractor, foreignErrorsFor(name, realErrors)),
-      ].map((problem) => `${prefix} ${extractorExportName(name)}: ${problem}`);
+      ].map((problem) => `${prefix} extractor: ${problem}`);
       conformance.push(
         ...(await checkRealErrors(result.provider, extractor, module, realErrors.get(name) ?? [])),
       );

@@ -18,6 +18,11 @@ export interface ProviderEntry {
   readonly streamGuard?: string | undefined;
   /** What its client speaks to the loopback server: http1 (the default) or h2c. */
   readonly protocol?: 'http1' | 'h2c' | undefined;
+  /**
+   * The optional ideas of the common adapter set (see `ADAPTER_IDEAS`) the adapter lacks, each with
+   * why: `{ "detectBlockedAnswer": "the API never withholds an answer in a 200" }`.
+   */
+  readonly lacks?: Readonly<Record<string, string>> | undefined;
 }
 
 const STREAM_GUARD_NAME = /^guard[A-Z][A-Za-z0-9]*Stream$/;
@@ -80,12 +85,25 @@ export function readProviderList(repositoryRoot: string): ProviderList {
         `parity: ${path} provider '${name}' has "protocol" ${JSON.stringify(protocol)}; it is "http1" (the default) or "h2c"`,
       );
     }
+    const lacks = (entry as { lacks?: unknown } | null)?.lacks;
+    if (
+      lacks !== undefined &&
+      (lacks === null ||
+        typeof lacks !== 'object' ||
+        Array.isArray(lacks) ||
+        Object.values(lacks).some((why) => typeof why !== 'string' || why.trim().length < 10))
+    ) {
+      throw new Error(
+        `parity: ${path} provider '${name}' has "lacks" ${JSON.stringify(lacks)}; it maps each export the adapter lacks to why (a sentence)`,
+      );
+    }
     seen.add(name);
     entries.push({
       name,
       sdk,
       ...(streamGuard === undefined ? {} : { streamGuard }),
       ...(protocol === undefined ? {} : { protocol }),
+      ...(lacks === undefined ? {} : { lacks: lacks as Record<string, string> }),
     });
   }
   return { ...(data as object), providers: entries };
@@ -102,7 +120,7 @@ export function pascalCase(name: string): string {
   return camel.charAt(0).toUpperCase() + camel.slice(1);
 }
 
-/** The name every provider package exports its extractor under: `groqExtractor`. */
+/** The provider-named spelling of an adapter's `extractor`, kept as a deprecated alias: `groqExtractor`. */
 export function extractorExportName(name: string): string {
   return `${camelCase(name)}Extractor`;
 }

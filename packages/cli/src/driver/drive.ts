@@ -37,10 +37,6 @@ export interface LoadedProvider {
   readonly adapter: ProviderAdapter;
 }
 
-function camelCase(name: string): string {
-  return name.replace(/-([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase());
-}
-
 function isExtractor(value: unknown): value is Extractor {
   return (
     typeof value === 'object' &&
@@ -141,11 +137,10 @@ async function importAdapter(name: string): Promise<ProviderAdapter> {
     throw new Error(`scenario driver: cannot load ${specifier}`, { cause: error });
   }
   const withClassifiedErrors = exports.withClassifiedErrors;
-  const extractor = exports[`${camelCase(name)}Extractor`];
+  // Every adapter exports its extractor as `extractor` (the common adapter set tools/parity checks).
+  const extractor = exports.extractor;
   if (typeof withClassifiedErrors !== 'function' || !isExtractor(extractor)) {
-    throw new Error(
-      `scenario driver: ${specifier} exports no ${camelCase(name)}Extractor and withClassifiedErrors`,
-    );
+    throw new Error(`scenario driver: ${specifier} exports no extractor and withClassifiedErrors`);
   }
   return {
     extractor,

@@ -1,4 +1,4 @@
-import { guardAnthropicStream } from '@faultline/extract-anthropic';
+import { guardStream as guardAnthropicStream } from '@faultline/extract-anthropic';
 import { defineDriver, drain, PROMPT } from '../define.ts';
 import { stainlessClientOptions } from '../stainless-chat.ts';
 

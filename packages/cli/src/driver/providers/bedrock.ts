@@ -1,4 +1,4 @@
-import { guardBedrockStream } from '@faultline/extract-bedrock';
+import { guardStream as guardBedrockStream } from '@faultline/extract-bedrock';
 import { defineDriver, drain, PROMPT } from '../define.ts';
 
 const modelId = 'anthropic.claude-3-5-sonnet-20240620-v1:0';

@@ -1,4 +1,4 @@
-import { guardGeminiStream } from '@faultline/extract-google-genai';
+import { guardStream as guardGeminiStream } from '@faultline/extract-google-genai';
 import { defineDriver, drain, PROMPT } from '../define.ts';
 
 const model = 'gemini-2.5-flash';

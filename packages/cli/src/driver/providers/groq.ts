@@ -1,4 +1,4 @@
-import { guardGroqStream } from '@faultline/extract-groq';
+import { guardStream as guardGroqStream } from '@faultline/extract-groq';
 import { stainlessChatDriver } from '../stainless-chat.ts';
 
 /** groq-sdk: chat completions. */

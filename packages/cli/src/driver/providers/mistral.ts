@@ -1,4 +1,4 @@
-import { guardMistralStream } from '@faultline/extract-mistral';
+import { guardStream as guardMistralStream } from '@faultline/extract-mistral';
 import { defineDriver, drain, PROMPT } from '../define.ts';
 
 const model = 'mistral-small-latest';

@@ -1,4 +1,4 @@
-import { guardOpenAIStream } from '@faultline/extract-openai';
+import { guardStream as guardOpenAIStream } from '@faultline/extract-openai';
 import { stainlessChatDriver } from '../stainless-chat.ts';
 
 /** openai: chat completions (every OpenAI-compatible `api` of the catalogue is called the same way). */
