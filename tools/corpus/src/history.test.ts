@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { historyEntryOf, loadHistory, withEntry, writeHistory } from './history.ts';
+import { historyEntryOf, historyText, loadHistory, withEntry, writeHistory } from './history.ts';
 
 let directory: string | undefined;
 afterEach(() => {
@@ -49,5 +49,20 @@ describe('first-sight history', () => {
     writeHistory(once, directory);
     expect(loadHistory(directory).batches).toEqual([entry]);
     expect(() => withEntry(loadHistory(directory), entry)).toThrow(/already has its first-sight score/);
+  });
+
+  it('writes a short list of groups on one line and a long one a name per line, as biome formats it', () => {
+    const short = historyEntryOf('b1', [result('vllm', 'https://a.invalid/1', [true, true])], facts);
+    const groups = Array.from({ length: 12 }, (_, index) => `provider-group-${index}`);
+    const long = { ...short, batch: 'b2', groups };
+    directory = mkdtempSync(join(tmpdir(), 'history-'));
+    const text = historyText(withEntry(withEntry(loadHistory(directory), short), long));
+    expect(text).toContain('      "groups": ["vllm"],\n');
+    expect(text).toContain('      "groups": [\n        "provider-group-0",\n');
+    expect(text.split('\n').every((line) => line.length <= 110 || line.includes('$comment'))).toBe(true);
+    expect(JSON.parse(text).batches.map((entry: { groups: string[] }) => entry.groups)).toEqual([
+      ['vllm'],
+      groups,
+    ]);
   });
 });

@@ -83,8 +83,30 @@ export function withEntry(history: History, entry: HistoryEntry): History {
   return { $comment: history.$comment ?? HISTORY_COMMENT, batches: [...history.batches, entry] };
 }
 
+/** biome.json's `lineWidth`: the file is checked by `biome check` like every JSON file of the repository. */
+const LINE_WIDTH = 110;
+
+/**
+ * The file's text as biome formats it: two-space JSON, and a list of names on one line when that
+ * line fits in LINE_WIDTH (one name per line otherwise), so that recording a batch leaves
+ * `biome check` clean without a format pass.
+ */
+export function historyText(history: History): string {
+  return `${JSON.stringify(History.parse(history), null, 2)}\n`.replace(
+    /^( *)("[^"\n]+": )\[\n((?: *"[^"\n]*",?\n)+) *\](,?)$/gm,
+    (whole: string, indent: string, key: string, items: string, comma: string) => {
+      const names = items
+        .split('\n')
+        .map((line) => line.trim().replace(/,$/, ''))
+        .filter((line) => line !== '');
+      const inline = `${indent}${key}[${names.join(', ')}]${comma}`;
+      return inline.length <= LINE_WIDTH ? inline : whole;
+    },
+  );
+}
+
 export function writeHistory(history: History, directory: string = corpusDir): void {
-  writeFileSync(historyPath(directory), `${JSON.stringify(History.parse(history), null, 2)}\n`);
+  writeFileSync(historyPath(directory), historyText(history));
 }
 
 /**
