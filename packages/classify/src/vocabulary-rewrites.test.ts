@@ -56,6 +56,8 @@ const REWRITES: readonly Rewrite[] = [
       /\b(?:daily|weekly|monthly|yearly|annual)\b/,
       /\((?:rpd|tpd)\)|\b(?:rpd|tpd)\b/,
       /regain access (?:on|at)|resets? (?:at|on)\b|reset (?:at|on) \d|until \d{4}-\d{2}-\d{2}/,
+      // Added after the rewrite (OpenRouter's limit_rpd), unchanged by it.
+      /limit_(?:rpd|tpd)\b/,
     ],
     after: LONG_WINDOW,
     pieces: [
