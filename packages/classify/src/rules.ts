@@ -293,9 +293,11 @@ export const RULES: readonly Rule[] = [
   },
   {
     id: 'payment_vocabulary',
-    means: 'The account cannot pay (credit balance, insufficient funds, payment, billing not active).',
-    decide: ({ accountStatus, features }) =>
-      accountStatus ? when('billing', features.get('payment')) : undefined,
+    means:
+      'The account cannot pay (credit balance, insufficient funds, payment, billing not active, arrears), even on a 5xx.',
+    // A spent balance is terminal whatever the status: MiniMax answers "insufficient balance (1008)" with a 500.
+    decide: ({ accountStatus, status, features }) =>
+      accountStatus || (status !== undefined && status >= 500) ? when('billing', features.get('payment')) : undefined,
   },
   {
     id: 'allowance_vocabulary',
@@ -322,15 +324,14 @@ export const RULES: readonly Rule[] = [
   {
     id: 'model_unavailable',
     means:
-      'The model, deployment or endpoint does not exist or cannot serve this request (inference profile, on-demand throughput, plan, router "no endpoints").',
+      'The model, deployment or endpoint does not exist or cannot serve this request (inference profile, on-demand throughput, plan, router "no endpoints"), on a 5xx too unless the answer says it is busy.',
     decide: ({ status, features }) => {
       if (below500(status))
         return when('model_not_found', features.get('availability') ?? features.get('noRoute'));
-      // A router's "no provider/endpoint" holds on a 5xx too, unless it also says it is busy.
-      const noRoute = features.get('noRoute');
-      return noRoute !== undefined && features.get('capacity') === undefined
-        ? verdict('model_not_found', noRoute)
-        : undefined;
+      // On a 5xx the model's words hold too (SiliconFlow 500 "Model not found.", a relay's 503 "no channel
+      // for model x"), and a router's "no provider/endpoint", unless the answer also says it is busy.
+      if (features.get('capacity') !== undefined) return undefined;
+      return when('model_not_found', features.get('availability') ?? features.get('noRoute'));
     },
   },
   {

@@ -57,6 +57,17 @@ export const OVERFLOW = vocabulary('overflow', () => [
   /request[ _]too[ _]large/,
   // Together / HF TGI 400/422 "`inputs` tokens + `max_new_tokens` must be <= 8193".
   /tokens \+ `?max_new_tokens`? must be <=/,
+  // llama.cpp/LocalAI "request (33056 tokens) exceeds the available context size (32768 tokens)", "Context
+  // size has been exceeded."; LM Studio "Trying to keep the first 15857 tokens when context the overflows",
+  // "The number of tokens to keep from the initial prompt is greater than the context length".
+  /exceeds? the available context size|context size has been exceeded|context (?:the )?overflows|tokens to keep .{0,60}greater than the context length/,
+  // SGLang "The input (61709 tokens) is longer than the model's context length"; DashScope "Range of input
+  // length should be [1, 204800]"; Moonshot "model max length exceeded", "Your request exceeded model token
+  // limit", "Input token length too long"; GitHub Models 413 tokens_limit_reached "Request body too large
+  // for gpt-4.1 model"; vLLM "max_tokens must be at least 1, got -186" (the prompt left no room to answer).
+  /longer than the (?:\S+ )?(?:maximum )?context length|range of input length should be|max length exceeded|exceeded model token limit|token length too long|tokens_limit_reached|request body too large for|max_tokens must be at least 1, got -/,
+  // SiliconFlow 20015 "length of prompt_tokens (68957) must be less than max_seq_len (65536)."
+  /less than max_seq_len/,
 ]);
 
 /**
@@ -114,6 +125,9 @@ export const LONG_WINDOW = vocabulary('longWindow', () => [
   // Anthropic "You will regain access on 2025-12-01 at 00:00 UTC"; "resets at 3pm", "resets on
   // June 1"; "limit will reset at ...".
   /regain access (?:on|at)|resets? (?:at|on)\b|reset (?:at|on) \d|until \d{4}-\d{2}-\d{2}/,
+  // OpenRouter "Rate limit exceeded: limit_rpd/google/gemini-2.0-flash-thinking-exp-01-21/…" (a :free model's
+  // requests per day; the underscore keeps the \b entry above from seeing it).
+  /limit_(?:rpd|tpd)\b/,
 ]);
 
 /** A wait in words: "Please try again in 20s", "retry in 13.4s", "try again in 2h 14m". */
@@ -131,6 +145,12 @@ export const PAYMENT = vocabulary('payment', () => [
   // OpenAI billing_not_active; Anthropic 402 billing_error; Vertex 403 "requires billing to be
   // enabled" (ErrorInfo BILLING_DISABLED); "billing account ... is disabled".
   /billing[ _](?:not[ _]active|error|disabled|account)|requires billing to be enabled|billing is not (?:active|enabled)/,
+  // DashScope Arrearage "make sure your account is in good standing"; Ark AccountOverdueError "an overdue
+  // balance"; "Your account balance is insufficient", "Your paid balance is insufficient" (SiliconFlow),
+  // "Insufficient account balance" (INSUFFICIENT_BALANCE); Zhipu/relays 余额不足, 欠费 (in arrears); xAI "doesn't
+  // have any credits"; one-api/new-api "user quota is not enough" (insufficient_user_quota): the relay's prepaid
+  // balance (docs/contributing/contracts.md).
+  /arrearage|in good standing|overdue balance|accountoverdue|balance is insufficient|insufficient (?:account |paid )?balance|insufficient_balance|余额不足|欠费|(?:doesn't|does not|don't) have any credits|quota is not enough|insufficient_user_quota/,
 ]);
 
 /**
@@ -155,6 +175,9 @@ export const ALLOWANCE = vocabulary('allowance', () => [
   /(?:your|current) (?:\w+ )?plan\b|plan (?:limit|quota)|upgrade (?:your )?plan/,
   // "billing hard limit reached", "check your billing details".
   /\bbilling\b/,
+  // Qwen OAuth "Free allocated quota exceeded"; Cloudflare 3036 "your daily free allocation" (the window also
+  // says daily); Zhipu 1308 已达到 5 小时的使用上限 (a plan's usage cap), 额度已用完 (allowance used up).
+  /allocated quota|使用上限|用量上限|额度已用完/,
 ]);
 
 /** An account block only the provider can lift: permission, contact support. */
@@ -168,6 +191,10 @@ export const ACCOUNT_BLOCK = vocabulary('accountBlock', () => [
   // Groq "Organization is restricted, reach out to support"; "please contact support".
   // Not "contact sales ... for a rate limit increase" (Anthropic 429): sales sell more, support unblocks.
   /contact (?:our )?support|reach out to (?:our )?support/,
+  // one-api 用户已被封禁 (user banned); Kimi Code "Access terminated. Review our Community Guidelines" (the words:
+  // Kimi sends the same access_terminated_error type for a client outside its coding plan's list, a
+  // restriction, not a ban); Cloudflare 3023 "Service unavailable for account".
+  /已被封禁|access terminated\b|unavailable for (?:this |your )?account/,
 ]);
 
 /**
@@ -187,7 +214,9 @@ export const AUTH = vocabulary('auth', () => [
   /authentication_error|authentication failed|invalid authentication|unauthenticated|unauthorized/,
   // AWS credentials rejected (also CREDENTIAL_REJECTED, which decides a 403).
   /unrecognizedclientexception|security token included in the request is invalid|invalidsignatureexception/,
-  /invalid (?:bearer )?token|token (?:is )?(?:invalid|expired)|no auth credentials found/,
+  // OpenRouter "No auth credentials found"; a router with no key for the upstream (9router "No credentials
+  // for provider: github").
+  /invalid (?:bearer )?token|token (?:is )?(?:invalid|expired)|no (?:auth )?credentials (?:found|for)\b/,
 ]);
 
 /** The key is valid but not allowed. */
@@ -202,6 +231,8 @@ export const PERMISSION = vocabulary('permission', () => [
   /use-case form|before requesting access|access (?:has not been|is not|was not) (?:yet )?granted/,
   // Region blocks: OpenAI unsupported_country_region_territory, Gemini "User location is not supported".
   /unsupported_country_region_territory|not available in your (?:country|region|location)|location is not supported/,
+  // OpenAI "Your organization must be verified to stream this model" (also through relays).
+  /must be verified to/,
 ]);
 
 /**
@@ -231,6 +262,11 @@ export const AVAILABILITY = vocabulary('availability', () => [
   // "your tier does not have access to this model", "not available on the free tier".
   /models?\b.{0,60}not (?:available|included|enabled|accessible) (?:on|in|for|with) (?:your|the|this)/,
   /(?:tier|plan|subscription) (?:does not|doesn't|do not) (?:include|support|have access to|allow)/,
+  // one-api/new-api 当前分组 default 下对于模型 gpt-5 无可用渠道 (no channel serves the model), Zhipu 1211 模型不存在;
+  // OpenRouter "claude-sonnet-4-6 is not a valid model ID"; Ollama "gemma3:4b does not support tools" (a model
+  // whose template has no tools); NVIDIA "Function '…': Not found for account '…'" (a removed catalog model); Ark
+  // ModelNotOpen "has not activated the model" and InvalidEndpoint.NotFound (Ark's endpoint is a deployed model).
+  /无可用渠道|模型不存在|not a valid model id|does not support tools|function .{0,60}not found for account|has not activated the model|invalidendpoint(?:ormodel)?\.notfound/,
 ]);
 
 /**
@@ -252,6 +288,9 @@ export const CONTENT_POLICY = vocabulary('contentPolicy', () => [
   // OpenAI, Mistral moderation; OpenRouter 403 "Input was flagged"; Anthropic refusal.
   /violat(?:es|ed|ing) (?:our|the) (?:usage|content) polic|flagged (?:as|by|for)|moderation|\brefusal\b/,
   /image_generation_user_error/,
+  // DashScope data_inspection_failed "Input data may contain inappropriate content"; DeepSeek "Content Exists
+  // Risk"; new-api sensitive_words_detected; Zhipu 1301 不安全或敏感内容; Kimi "considered high risk".
+  /data_inspection_failed|inappropriate content|content exists risk|sensitive words|敏感内容|considered high risk/,
 ]);
 
 /** The provider cannot take this media. */
@@ -264,6 +303,8 @@ export const UNSUPPORTED_MEDIA = vocabulary('unsupportedMedia', () => [
   /does not match the specified image format/,
   // Groq (Whisper) 400 "file must be one of the following types: [flac mp3 ...]".
   /file must be one of the following types/,
+  // vLLM "facebook/opt-125m is not a multimodal model" (an image sent to a text-only model).
+  /is not a multimodal model/,
 ]);
 
 /** The model is being loaded: overloaded even on a 429 (Bedrock ModelNotReadyException). */
@@ -276,9 +317,13 @@ export const CAPACITY = vocabulary('capacity', () => [
   // Anthropic 529 overloaded_error; Gemini 503 "The model is overloaded"; OpenAI legacy "engine is
   // currently overloaded"; DeepSeek "Server is busy"; Groq 498 capacity_exceeded; "high demand".
   // Cerebras 429 queue_exceeded "We're experiencing high traffic right now!"; Azure "peak load".
-  /overloaded|\bbusy\b|capacity|high (?:demand|traffic|load)|heavy load|under load|peak load|queue_exceeded/,
+  // Not "your capacity": Google's Cloud Code "You have exhausted your capacity on this model. Your quota will
+  // reset after 2h1m1s" is the account's allowance (its wait decides), not the provider being busy.
+  /overloaded|\bbusy\b|(?<!your )capacity|high (?:demand|traffic|load)|heavy load|under load|peak load|queue_exceeded/,
   // Gemini status UNAVAILABLE, Bedrock ServiceUnavailableException.
   /\bunavailable\b|serviceunavailable/,
+  // Zhipu 1305 该模型当前访问量过大 (too much traffic); Cloudflare 3040 "No more data centers to forward the request to".
+  /访问量过大|no more data cent(?:er|re)s/,
 ]);
 
 /** The account or key is being throttled for a short while. */
@@ -296,6 +341,8 @@ export const SERVER_FAULT = vocabulary('serverFault', () => [
   /server_error|internal server error|internal error|internalserverexception|\binternal\b|api_error/,
   /modelstreamerrorexception|modelerrorexception/,
   /bad gateway|gateway timeout|upstream(?: provider| server| service)? (?:error|server error|connect|timeout|timed out|failed|unavailable)/,
+  // OpenAI "The server had an error while processing your request", also in a stream chunk's error.
+  /server had an error/,
 ]);
 
 /** The request was malformed. */

@@ -118,3 +118,82 @@ describe('totality', () => {
     expect(context.streaming).toBe(false);
   });
 });
+
+describe('messageWithoutBody on bodies of other shapes', () => {
+  // What reaches makeMessage: Anthropic's SDK passes the whole parsed body, OpenAI's and Groq's its
+  // `error` member (a relay's `{"error":"<upstream JSON>"}` gives them the string itself).
+  const found: ReadonlyArray<[string, number, unknown, string]> = [
+    [
+      "a relay's quoted upstream body",
+      400,
+      { error: JSON.stringify({ error: { message: 'x-1 is not a valid model ID', code: 400 } }) },
+      'x-1 is not a valid model ID',
+    ],
+    [
+      'the quoted body alone (the error member)',
+      400,
+      JSON.stringify({ error: { message: 'x-1 is not a valid model ID', code: 400 } }),
+      'x-1 is not a valid model ID',
+    ],
+    [
+      'a quote inside a quote',
+      400,
+      { error: JSON.stringify({ error: { message: JSON.stringify({ detail: 'Content Exists Risk' }) } }) },
+      'Content Exists Risk',
+    ],
+    [
+      'a body that is itself a JSON string',
+      400,
+      JSON.stringify({ object: 'error', message: 'input is longer than the context length' }),
+      'input is longer than the context length',
+    ],
+    [
+      'an errors list',
+      429,
+      { result: null, success: false, errors: [{ code: 3036, message: 'daily free allocation used' }] },
+      'daily free allocation used',
+    ],
+    [
+      "Google's array",
+      404,
+      [{ error: { code: 404, message: 'Publisher Model `m` was not found', status: 'NOT_FOUND' } }],
+      'Publisher Model `m` was not found',
+    ],
+    [
+      'base_resp',
+      401,
+      { base_resp: { status_code: 2049, status_msg: 'invalid api key' } },
+      'invalid api key',
+    ],
+  ];
+  for (const [sdk, makeMessage] of SDK_MAKE_MESSAGE) {
+    it(`reads the message out of ${sdk}'s text for bodies without error.message`, () => {
+      for (const [, status, error, message] of found) {
+        expect(stainless.messageWithoutBody(makeMessage(status, error, undefined), status)).toBe(
+          `${status} ${message}`,
+        );
+      }
+    });
+
+    it(`keeps a quoted non-JSON string, never reads other fields, and stops at its bound (${sdk})`, () => {
+      const prose = { error: 'Error from provider(x: 400): {"error": truncated' };
+      expect(stainless.messageWithoutBody(makeMessage(400, prose, undefined), 400)).toBe(
+        '400 Error from provider(x: 400): {"error": truncated',
+      );
+      const quotedPrompt = { error: JSON.stringify({ prompt: 'CANARY-secret-prompt' }) };
+      expect(stainless.messageWithoutBody(makeMessage(400, quotedPrompt, undefined), 400)).toBe(
+        '400 error body without a message',
+      );
+      const prompt = { prompt: 'CANARY-secret-prompt', choices: [] };
+      expect(stainless.messageWithoutBody(makeMessage(400, prompt, undefined), 400)).toBe(
+        '400 error body without a message',
+      );
+      let deep: unknown = { error: { message: 'deep' } };
+      for (let level = 0; level < 12; level += 1) deep = { error: JSON.stringify(deep) };
+      const message = stainless.messageWithoutBody(makeMessage(400, deep, undefined), 400);
+      expect(message.startsWith('400 ')).toBe(true);
+      expect(message).not.toBe('400 deep');
+      expect(message.length).toBeLessThanOrEqual(1004);
+    });
+  }
+});

@@ -169,8 +169,8 @@ export function textBodyOf(sdkMessage: string, status: number | undefined): stri
 /**
  * A message for an HTTP error whose body gave the adapter no message. The SDK's own message is
  * "<status> <body>" (or "<status> status code (no body)"); the body itself is never copied into
- * the metadata: an HTML page is reduced to its title, a JSON body without a message to a fixed
- * phrase, and a text body to its first line.
+ * the metadata: an HTML page is reduced to its title, a JSON body to the message it holds in
+ * another shape (`messageInBody`) or else to a fixed phrase, and a text body to its first line.
  */
 export function messageWithoutBody(sdkMessage: string, status: number | undefined): string {
   const prefix = status === undefined ? '' : `${status} `;
@@ -183,8 +183,69 @@ export function messageWithoutBody(sdkMessage: string, status: number | undefine
     const heading = title?.trim() || 'HTML error page';
     return heading.startsWith(prefix) ? heading : `${prefix}${heading}`;
   }
-  if (rest.startsWith('{') || rest.startsWith('[')) return `${prefix}error body without a message`.trim();
+  if (rest.startsWith('{') || rest.startsWith('[') || rest.startsWith('"')) {
+    const found = messageInBody(parseBodyText(rest));
+    return found === undefined ? `${prefix}error body without a message`.trim() : `${prefix}${found}`;
+  }
   return `${prefix}${(rest.split(/\r?\n/, 1)[0] ?? '').slice(0, 200)}`;
+}
+
+/** How many objects, arrays and JSON-holding strings deep `messageInBody` looks. */
+const MAX_BODY_DEPTH = 6;
+/** The longest string `messageInBody` parses again as JSON (a relay's quoted upstream body). */
+const MAX_QUOTED_BODY = 64 * 1024;
+/** The longest message `messageInBody` returns. */
+const MAX_BODY_MESSAGE = 1000;
+/** Where bodies of other shapes than the SDK's keep their message, in the order they are read. */
+const MESSAGE_KEYS = [
+  'error',
+  'message',
+  'detail',
+  'errors',
+  'error_message',
+  'msg',
+  'base_resp',
+  'status_msg',
+];
+
+/**
+ * JSON text as a value: an object or array (parseJsonSafely's bounds), or a JSON string, which a
+ * body double-encoded by its server (or an SDK quoting a string body) is; anything else undefined.
+ */
+function parseBodyText(text: string): unknown {
+  if (!text.startsWith('"')) return parseJsonSafely(text);
+  if (text.length > MAX_QUOTED_BODY) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The provider's message in a JSON error body the SDK read none from: a relay's
+ * `{"error":"<the upstream body as JSON text>"}` (a relay quoting a relay nests it again), a body
+ * that is itself a JSON string, Google's `[{"error":{...}}]`, `errors: [{message}]` (Cloudflare,
+ * watsonx), `detail`, `base_resp.status_msg` (MiniMax). A string holding JSON is read as that JSON;
+ * the walk is bounded in depth and in what it parses again, so any body costs a few bounded parses.
+ * Only these message fields are read: the rest of a body (which may quote the prompt) never is.
+ */
+export function messageInBody(value: unknown, depth = 0): string | undefined {
+  if (depth > MAX_BODY_DEPTH || value === null || value === undefined) return undefined;
+  if (typeof value === 'string') {
+    const trimmed = value.trim();
+    if (trimmed.length === 0) return undefined;
+    const quoted = trimmed.length <= MAX_QUOTED_BODY ? parseBodyText(trimmed) : undefined;
+    // A string holding JSON is that JSON (whose other fields are not read); any other string is the message.
+    return quoted === undefined ? trimmed.slice(0, MAX_BODY_MESSAGE) : messageInBody(quoted, depth + 1);
+  }
+  if (Array.isArray(value)) return messageInBody(safeGet(value, 0), depth + 1);
+  if (typeof value !== 'object') return undefined;
+  for (const key of MESSAGE_KEYS) {
+    const found = messageInBody(safeGet(value, key), depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /**

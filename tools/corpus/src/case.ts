@@ -65,6 +65,14 @@ export const CorpusCase = z
     stream: z.boolean().optional(),
     /** Where the payload was taken from: a doc URL, `<owner>/<repo>:<path>` of an SDK test, an issue/PR URL. */
     source: z.string().min(8),
+    /**
+     * The batch the case arrived in (`pnpm corpus --batch <name>` scores it at first sight into
+     * corpus/history.json); cases from before batches were kept have none.
+     */
+    batch: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9._-]*$/)
+      .optional(),
     http: HttpShorthand.optional(),
     sse: SseShorthand.optional(),
     aws: AwsShorthand.optional(),
@@ -99,6 +107,7 @@ export interface LoadedCase {
   readonly group: string;
   readonly sdk: CorpusSdk;
   readonly source: string;
+  readonly batch?: string;
   readonly note?: string;
   readonly scenario: Scenario;
   readonly label: Required<CaseLabel>;
@@ -204,6 +213,7 @@ export function readCorpusFile(path: string): LoadedCase[] {
       group: file.group,
       sdk,
       source: entry.source,
+      ...(entry.batch ? { batch: entry.batch } : {}),
       ...(entry.note ? { note: entry.note } : {}),
       scenario,
       label,

@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { corpusDir, loadCorpus, loadFloor, loadKnownDisagreements } from './case.ts';
+import { historyEntryOf, loadHistory, rulesCommit, withEntry, writeHistory } from './history.ts';
 import { runCorpus, sdkVersions } from './run.ts';
 import { checkFloor, markdown, missLines, rowsOf, textTable } from './summary.ts';
 
@@ -26,8 +27,10 @@ async function main(): Promise<number> {
       write: { type: 'boolean', default: false },
       group: { type: 'string', multiple: true },
       quiet: { type: 'boolean', default: false },
+      batch: { type: 'string' },
     },
   });
+  if (values.batch !== undefined) return scoreBatch(values.batch, values.quiet);
   const cases = loadCorpus(undefined, values.group);
   const known = loadKnownDisagreements();
   const floor = loadFloor();
@@ -57,15 +60,56 @@ async function main(): Promise<number> {
   );
   if (values.write) {
     if (values.group !== undefined) throw new Error('--write needs the whole corpus (no --group)');
-    const section = markdown(rows, results, known, floor, sdkVersions());
+    const section = markdown(rows, results, known, floor, sdkVersions(), loadHistory().batches);
     writeFileSync(join(corpusDir, 'results', 'latest.md'), `${section}\n`);
     writeReadme(section);
-    console.log('wrote corpus/results/latest.md and README.md');
+    console.log('wrote corpus/results/latest.md and docs/benchmarks.md');
   }
   if (check.failures.length > 0) {
     for (const failure of check.failures) console.error(`corpus: ${failure}`);
     return 1;
   }
+  return 0;
+}
+
+/**
+ * Scores the cases of one batch. The first run records the batch's first-sight score in
+ * corpus/history.json; a batch already recorded is scored again and shown beside that score, which
+ * stays as it was.
+ */
+async function scoreBatch(batch: string, quiet: boolean): Promise<number> {
+  const cases = loadCorpus().filter((entry) => entry.batch === batch);
+  if (cases.length === 0) {
+    console.error(`no case carries "batch": "${batch}"`);
+    return 1;
+  }
+  const history = loadHistory();
+  const recorded = history.batches.find((entry) => entry.batch === batch);
+  // Checked before the run: a score that could not be recorded is not a first sight.
+  const commit = recorded === undefined ? rulesCommit() : undefined;
+  const results = await runCorpus(cases);
+  console.log(textTable(rowsOf(results)));
+  const misses = missLines(results, loadKnownDisagreements());
+  if (!quiet && misses.length > 0) {
+    console.log(`\nmisses (${misses.length}):`);
+    for (const line of misses) console.log(`  ${line}`);
+  }
+  const entry = historyEntryOf(batch, results, { date: new Date(), commit: commit ?? 'HEAD' });
+  const line = (
+    label: string,
+    scored: { decision: number; reason: number; userAction: number; nextStep: number },
+  ) =>
+    `${label}: decision ${scored.decision} %, reason ${scored.reason} %, userAction ${scored.userAction} %, nextStep ${scored.nextStep} %`;
+  if (recorded !== undefined) {
+    console.log(`\n${line(`batch ${batch}, first sight (${recorded.date}, ${recorded.commit})`, recorded)}`);
+    console.log(line(`batch ${batch}, now`, entry));
+    return 0;
+  }
+  writeHistory(withEntry(history, entry));
+  console.log(
+    `\n${line(`batch ${batch}, first sight over ${entry.cases} cases from ${entry.sources} sources`, entry)}`,
+  );
+  console.log('recorded in corpus/history.json');
   return 0;
 }
 

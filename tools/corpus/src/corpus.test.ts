@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import providers from '../../../providers.json' with { type: 'json' };
 import { loadCorpus, loadFloor, loadKnownDisagreements } from './case.ts';
+import { loadHistory } from './history.ts';
 import { runCorpus } from './run.ts';
 import { checkFloor, missLines, rowsOf, textTable } from './summary.ts';
 
@@ -21,6 +22,15 @@ describe('field corpus', () => {
   it('lists only existing cases as known disagreements', () => {
     const ids = new Set(cases.map((entry) => entry.id));
     expect(Object.keys(known).filter((id) => !ids.has(id))).toEqual([]);
+  });
+
+  it('records first sight only for batches whose cases are in the corpus', () => {
+    const batches = new Set(cases.map((entry) => entry.batch));
+    expect(
+      loadHistory()
+        .batches.map((entry) => entry.batch)
+        .filter((batch) => !batches.has(batch)),
+    ).toEqual([]);
   });
 
   it('keeps the accuracy floor', async () => {

@@ -12,5 +12,15 @@ export {
   loadKnownDisagreements,
   readCorpusFile,
 } from './case.ts';
+export {
+  History,
+  HistoryEntry,
+  historyEntryOf,
+  historyPath,
+  loadHistory,
+  rulesCommit,
+  withEntry,
+  writeHistory,
+} from './history.ts';
 export { type CaseResult, FIELDS, type Field, runCorpus, sdkVersions } from './run.ts';
 export { checkFloor, markdown, missLines, rowsOf, textTable } from './summary.ts';

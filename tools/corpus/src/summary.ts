@@ -1,4 +1,5 @@
 import type { Floor } from './case.ts';
+import type { HistoryEntry } from './history.ts';
 import { type CaseResult, FIELDS, type Field, type Got } from './run.ts';
 
 export interface Row {
@@ -105,6 +106,7 @@ export function markdown(
   known: Readonly<Record<string, string>>,
   floor: Floor,
   sdks: Readonly<Record<string, string>>,
+  history: readonly HistoryEntry[] = [],
 ): string {
   const check = checkFloor(results, known, floor);
   const misses = results.filter(isMiss).length;
@@ -135,5 +137,22 @@ export function markdown(
     ...table,
     '',
     `${misses} cases missed at least one field (${listed} of them listed, with the reason, in corpus/known-disagreements.json); \`pnpm corpus\` prints each miss. Floor (corpus/floor.json), over the ${check.counted} cases not listed: decision ${pct(floor.decision)}, reason ${pct(floor.reason)}, userAction ${pct(floor.userAction)}, nextStep ${pct(floor.nextStep)}.`,
+    ...historySection(history),
   ].join('\n');
+}
+
+/** The first-sight table: each batch as it scored before any rule was changed for it. */
+function historySection(history: readonly HistoryEntry[]): string[] {
+  if (history.length === 0) return [];
+  return [
+    '',
+    'First-sight accuracy (corpus/history.json): each batch of new cases as it scored when it arrived, before any rule was changed for it (`pnpm corpus --batch <name>`). This is the number that predicts a provider nobody here tried; the table above measures fit.',
+    '',
+    '| batch | date | rules at | groups | sources | cases | decision | reason |',
+    '|---|---|---|---|---|---|---|---|',
+    ...history.map(
+      (entry) =>
+        `| ${entry.batch} | ${entry.date} | \`${entry.commit}\` | ${entry.groups.length} | ${entry.sources} | ${entry.cases} | ${pct(entry.decision)} | ${pct(entry.reason)} |`,
+    ),
+  ];
 }
