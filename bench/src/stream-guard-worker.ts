@@ -44,7 +44,6 @@ export interface WorkerResult {
   /** In memory, medians over the rounds of (guarded − unguarded) / chunks. */
   readonly addedNsPerChunk: number;
   readonly addedNsPerChunkTimerOff: number;
-  readonly addedNsPerChunkAbortive?: number | undefined;
   /** In memory, median over the rounds of guarded / unguarded. */
   readonly ratio: number;
   /** The floors over the same in-memory source: medians over the rounds of (wrapped − unwrapped) / chunks. */
@@ -90,10 +89,7 @@ export interface WorkerResult {
   readonly readingFloorShare: number;
 }
 
-type Guard = (
-  stream: AsyncIterable<object>,
-  options: { idleTimeoutMs: number; abandonEndsPull?: boolean },
-) => AsyncIterable<object>;
+type Guard = (stream: AsyncIterable<object>, options: { idleTimeoutMs: number }) => AsyncIterable<object>;
 
 /** A Stainless SDK's raw `Stream`: `new Stream(iterator, controller)`, iterated by `iterator()`. */
 type StainlessStreamClass = new (
@@ -319,9 +315,8 @@ async function* replay(chunks: readonly object[]): AsyncGenerator<object, void, 
 /**
  * The chunks through a Stainless SDK's own `Stream`, as `create({ stream: true })` returns it: the
  * Stream holds the request's AbortController, and the abort ends the replay, as the SDK's fetch,
- * listening to that signal, ends the body it reads. By default the guard keeps a promise of its
- * own per pull; opted in (`abandonEndsPull: true`), it sees the listener and stops a stall by
- * aborting (one `.then` per pull). A replay never stalls: the listener only has to exist.
+ * listening to that signal, ends the body it reads. A replay never stalls: the listener only has
+ * to exist.
  */
 function sdkReplay(StreamClass: StainlessStreamClass, chunks: readonly object[]): AsyncIterable<object> {
   const controller = new AbortController();
@@ -464,11 +459,11 @@ const floorWrappersOf = (
 const SHORT_STREAM_CHUNKS = 4;
 
 /**
- * The paced long stream's chunks: the server writes one a millisecond, so a long stream takes about
- * 55 ms of waiting and well under a millisecond of the client's CPU time.
+ * The paced long stream's chunks: the server writes one a millisecond, so a long stream is mostly
+ * waiting, which costs the client no CPU time.
  */
 const PACED_CHUNKS = 50;
-/** Paced streams of each kind a round (the paced rounds take about 2 s a provider). */
+/** Paced streams of each kind a round (few: each one waits a millisecond a chunk). */
 const PACED_SAMPLES = 5;
 
 async function measure(request: WorkerRequest): Promise<WorkerResult> {
@@ -482,13 +477,11 @@ async function measure(request: WorkerRequest): Promise<WorkerResult> {
     streamClass === undefined ? replay(chunks) : sdkReplay(streamClass, chunks);
   const timerOn = { idleTimeoutMs };
   const timerOff = { idleTimeoutMs: 0 };
-  const abortiveOptions = { idleTimeoutMs, abandonEndsPull: true };
 
   // Every path hands over the very chunks that went in.
   const label = `${provider.guard} (in memory)`;
   checkUntouched(label, chunks, await drain(wrap(source(), timerOn)));
   checkUntouched(label, chunks, await drain(wrap(source(), timerOff)));
-  if (streamClass !== undefined) checkUntouched(label, chunks, await drain(wrap(source(), abortiveOptions)));
   for (const [wrapper, wrapWith] of floorWrappers) {
     checkUntouched(`the ${wrapper} floor`, chunks, await drain(wrapWith(source())));
   }
@@ -511,7 +504,6 @@ async function measure(request: WorkerRequest): Promise<WorkerResult> {
   const bare = newConsumer();
   const guarded = newConsumer();
   const off = newConsumer();
-  const abortive = newConsumer();
   const tasks: Array<readonly [string, () => Promise<unknown>, number]> = [
     ['sdk: long', sdkLong, 500],
     ['sdk: short', sdkShort, 500],
@@ -519,11 +511,6 @@ async function measure(request: WorkerRequest): Promise<WorkerResult> {
     ['memory: unguarded', () => bare(source()), 200],
     ['memory: guarded', () => guarded(wrap(source(), timerOn)), 200],
     ['memory: guarded, idle timer off', () => off(wrap(source(), timerOff)), 200],
-    ...(streamClass === undefined
-      ? []
-      : [
-          ['memory: guarded, abandonEndsPull', () => abortive(wrap(source(), abortiveOptions)), 200] as const,
-        ]),
     ...floorWrappers.map(([wrapper, wrapWith]) => {
       const floor = newConsumer();
       return [`floor: ${wrapper}`, () => floor(wrapWith(source())), 200] as const;
@@ -595,13 +582,6 @@ async function measure(request: WorkerRequest): Promise<WorkerResult> {
     guardedTimerOff: at(last, 'memory: guarded, idle timer off'),
     addedNsPerChunk,
     addedNsPerChunkTimerOff: medianOf((round) => addedPerChunk(round, 'memory: guarded, idle timer off')),
-    ...(streamClass === undefined
-      ? {}
-      : {
-          addedNsPerChunkAbortive: medianOf((round) =>
-            addedPerChunk(round, 'memory: guarded, abandonEndsPull'),
-          ),
-        }),
     ratio: medianOf(
       (round) => at(round, 'memory: guarded').medianNs / at(round, 'memory: unguarded').medianNs,
     ),

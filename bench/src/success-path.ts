@@ -10,7 +10,7 @@ export interface SuccessPathResult {
 }
 
 // A healthy chat completion, as OpenAI documents it (platform.openai.com/docs/api-reference/chat/object).
-const healthy: Scenario = {
+export const healthy: Scenario = {
   id: 'bench/healthy-chat',
   provider: 'openai',
   description: 'a healthy chat completion',
