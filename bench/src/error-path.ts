@@ -1,3 +1,6 @@
+// Each provider's real rate-limit error (what its SDK threw against the loopback server) and how
+// the SDK builds it again: the samples the retained-memory section (retained-worker.ts) and
+// profile-error-path.ts work on.
 import Anthropic from '@anthropic-ai/sdk';
 import { ThrottlingException } from '@aws-sdk/client-bedrock-runtime';
 import type { Extractor } from '@faultline/classify';
@@ -14,37 +17,6 @@ import { ApiError } from '@google/genai';
 import { SDKError } from '@mistralai/mistralai/models/errors';
 import Groq from 'groq-sdk';
 import OpenAI from 'openai';
-import { Bench } from 'tinybench';
-import { type Measured, measured } from './statistics.ts';
-
-/**
- * The issue 17 goal: the error path within 25 % of the SDK's own construction of the error, judged
- * on what a throw site pays (`classifyError(thrown)`, nothing read: the work is deferred to the
- * first read); the decision and the whole path are shown beside it with their own ratios.
- */
-export const ERROR_PATH_GOAL_SHARE = 0.25;
-
-export interface ErrorPathRow {
-  readonly provider: string;
-  readonly sdkError: string;
-  /** The baseline, in the same run: the SDK building the same error again. */
-  readonly construct: Measured;
-  /** What a throw site pays: `classifyError(thrown)` with nothing read yet. */
-  readonly atThrow: Measured;
-  /** What a throw site and a retry loop pay: extract + classify + the FaultlineError. */
-  readonly decide: Measured;
-  /** The whole path: extract + classify + FaultlineError + report. */
-  readonly classify: Measured;
-  /** `atThrow` as a share of the SDK's own cost of constructing the error: the goal's ratio. */
-  readonly atThrowRatio: number;
-  /** `decide` as a share of the SDK's own cost of constructing the error. */
-  readonly decideRatio: number;
-  /** The whole path as a share of the SDK's own cost of constructing the error. */
-  readonly ratio: number;
-  /** The error at throw time within the goal's share of the SDK's construction. */
-  readonly met: boolean;
-  readonly perSecond: number;
-}
 
 export interface Subject {
   readonly provider: string;
@@ -161,38 +133,4 @@ export async function errorPathSamples(servers: ScenarioServers): Promise<ErrorP
     });
   }
   return samples;
-}
-
-/**
- * The error path: classifying a real SDK error end to end (extract + classify + report) against
- * the SDK constructing that same error, in the same run.
- */
-export async function benchErrorPath(servers: ScenarioServers): Promise<ErrorPathRow[]> {
-  const rows: ErrorPathRow[] = [];
-  for (const sample of await errorPathSamples(servers)) {
-    const bench = new Bench({ time: 500, warmupTime: 100 });
-    bench
-      .add('construct', sample.construct)
-      .add('at throw', sample.throwOnce)
-      .add('decide', sample.decideOnce)
-      .add('classify', sample.classifyOnce);
-    await bench.run();
-    const [constructed, thrown, decided, classified] = measured(bench);
-    const ratio = classified!.medianNs / constructed!.medianNs;
-    const atThrowRatio = thrown!.medianNs / constructed!.medianNs;
-    rows.push({
-      provider: sample.provider,
-      sdkError: sample.sdkError,
-      construct: constructed!,
-      atThrow: thrown!,
-      atThrowRatio,
-      decide: decided!,
-      classify: classified!,
-      decideRatio: decided!.medianNs / constructed!.medianNs,
-      ratio,
-      met: atThrowRatio <= ERROR_PATH_GOAL_SHARE,
-      perSecond: 1e9 / classified!.medianNs,
-    });
-  }
-  return rows;
 }

@@ -315,8 +315,8 @@ async function* replay(chunks: readonly object[]): AsyncGenerator<object, void, 
 /**
  * The chunks through a Stainless SDK's own `Stream`, as `create({ stream: true })` returns it: the
  * Stream holds the request's AbortController, and the abort ends the replay, as the SDK's fetch,
- * listening to that signal, ends the body it reads. The guard keeps a promise of its own per pull
- * for the idle timer to reject. A replay never stalls: the listener only has to exist.
+ * listening to that signal, ends the body it reads. A replay never stalls: the listener only has
+ * to exist.
  */
 function sdkReplay(StreamClass: StainlessStreamClass, chunks: readonly object[]): AsyncIterable<object> {
   const controller = new AbortController();
@@ -459,11 +459,11 @@ const floorWrappersOf = (
 const SHORT_STREAM_CHUNKS = 4;
 
 /**
- * The paced long stream's chunks: the server writes one a millisecond, so a long stream takes about
- * 55 ms of waiting and well under a millisecond of the client's CPU time.
+ * The paced long stream's chunks: the server writes one a millisecond, so a long stream is mostly
+ * waiting, which costs the client no CPU time.
  */
 const PACED_CHUNKS = 50;
-/** Paced streams of each kind a round (the paced rounds take about 2 s a provider). */
+/** Paced streams of each kind a round (few: each one waits a millisecond a chunk). */
 const PACED_SAMPLES = 5;
 
 async function measure(request: WorkerRequest): Promise<WorkerResult> {

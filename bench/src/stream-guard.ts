@@ -107,8 +107,8 @@ function measureInOwnProcess(request: WorkerRequest): Promise<WorkerResult> {
  * round runs, interleaved: the real SDK's long and shortest streams from a loopback server in a
  * child process (the SDK's cost of one more chunk is their difference over the chunks between
  * them), the SDK's long stream guarded, the provider's chunks replayed in memory unguarded and
- * guarded (default options with the idle timer on, and with it off, through the SDK's own raw
- * `Stream` for the Stainless SDKs), and the floors (wrappers that
+ * guarded (default options with the idle timer on, and with it off; for the Stainless SDKs through
+ * the SDK's own raw `Stream`), and the floors (wrappers that
  * do nothing a guard does beyond looking at each step) over the same replay. The guard's share is
  * taken per round (its added cost per chunk in that round against the SDK's cost per chunk in that
  * round) and reported as the median over the rounds.

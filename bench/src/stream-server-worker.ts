@@ -149,6 +149,10 @@ const handle: Handler = (request, response) => {
 };
 
 const server = http.createServer(handle);
+// Idle keep-alive sockets are left for the client to close: a server that closes one on its own
+// timer can do so just as the SDK reuses it, and the SDK (no retries here) then fails the stream
+// with a connection error, most often on a busy machine where the two sides run late.
+server.keepAliveTimeout = 0;
 const h2c = http2.createServer(handle);
 const listening = (target: http.Server | http2.Http2Server) =>
   new Promise<number>((resolve) =>
