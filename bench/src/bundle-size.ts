@@ -5,6 +5,13 @@ import { build, type Metafile } from 'esbuild';
 /** The goal: what wrapping one openai call with faultline adds to an app's bundle, gzipped. */
 export const BUNDLE_GOAL_BYTES = 20 * 1024;
 
+/**
+ * CI's limit, above the goal until the goal is met: the weight faultline has now, so that the
+ * bundle can only shrink. `pnpm bench` reports the goal itself (met or not); lower this with every
+ * change that makes the bundle lighter.
+ */
+export const BUNDLE_LIMIT_BYTES = 32 * 1024;
+
 const benchDirectory = fileURLToPath(new URL('..', import.meta.url));
 
 /**

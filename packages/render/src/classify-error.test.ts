@@ -110,7 +110,7 @@ describe('withClassifiedErrors', () => {
       () => {
         throw thrown;
       },
-      { extractors: [extractor] },
+      { extractors: [extractor], retry: false },
     ).catch((caught: unknown) => caught as FaultlineError);
     expect(calls.count).toBe(1);
     expect(error.cause).toBe(thrown);
@@ -151,7 +151,7 @@ describe('the stack of a wrapping error', () => {
       async () => {
         throw new Error('boom');
       },
-      { extractors: [extractor], model: 'gpt-x' },
+      { extractors: [extractor], model: 'gpt-x', retry: false },
     );
   }
 
