@@ -178,6 +178,20 @@ describe('the stack of a wrapping error', () => {
     expect(inspect(error)).toContain('[cause]: Error: boom');
   });
 
+  it('after retries ran out, says so in the panel\'s words and drops the wait of a retry', async () => {
+    const { extractor } = counting({ ...rateLimited, retryAfterSeconds: 0 });
+    const error = await withClassifiedErrors(
+      async () => {
+        throw new Error('boom');
+      },
+      { extractors: [extractor], model: 'gpt-x', retry: { maxAttempts: 2, baseDelayMs: 1 } },
+    ).catch((caught: unknown) => caught as FaultlineError);
+    const lines = error.stack?.split('\n') ?? [];
+    expect(lines[1]).toBe('  reason:    rate_limit (transient, retryable, retries exhausted)');
+    expect(lines[2]).toMatch(/^ {2}next step: fallback: The retries ran out/);
+    expect(lines[3]).toBe('  from:      provider openai, model gpt-x, HTTP 429, 2 attempts');
+  });
+
   it('can be assigned, as any error’s; an error without a cause keeps its own frames', () => {
     const error = classifyError(new Error('boom'), { extractors: [counting(rateLimited).extractor] });
     error.stack = 'replaced';

@@ -70,14 +70,27 @@ export function summaryLines(error: unknown): string[] {
   const reason = safeGet(classification, 'reason');
   if (typeof reason === 'string' && Object.hasOwn(TAXONOMY, reason)) {
     const row = TAXONOMY[reason as keyof typeof TAXONOMY];
-    const retryable = safeGet(classification, 'retryable') === true ? 'retryable' : 'not retryable';
+    // The same words as the panel: a retryable failure that outlived its retries says so, and its
+    // next step (fallback) carries no wait, which was the wait before a retry of this call.
+    const exhausted = safeGet(safeGet(error, 'attempts'), 'exhausted') === true;
+    const retryable =
+      safeGet(classification, 'retryable') === true
+        ? exhausted
+          ? 'retryable, retries exhausted'
+          : 'retryable'
+        : 'not retryable';
     lines.push(`  reason:    ${reason} (${safeGet(classification, 'category')}, ${retryable})`);
+    const nextStep = safeGet(classification, 'nextStep');
     const wait = safeGet(classification, 'retryAfterSeconds');
     const detail = safeGet(safeGet(classification, 'userAction'), 'detail');
-    const after = typeof wait === 'number' && Number.isFinite(wait) ? ` after ${wait} s` : '';
-    lines.push(
-      `  next step: ${safeGet(classification, 'nextStep')}${after}: ${oneLine(typeof detail === 'string' ? detail : row.advice, 200)}`,
-    );
+    const after =
+      nextStep === 'retry' && typeof wait === 'number' && Number.isFinite(wait) ? ` after ${wait} s` : '';
+    const advice = exhausted
+      ? 'The retries ran out: fall back to another model or provider, or try again later.'
+      : typeof detail === 'string'
+        ? detail
+        : row.advice;
+    lines.push(`  next step: ${nextStep}${after}: ${oneLine(advice, 200)}`);
   }
   const metadata = safeGet(error, 'metadata');
   const who: string[] = [];
