@@ -297,7 +297,9 @@ export const RULES: readonly Rule[] = [
       'The account cannot pay (credit balance, insufficient funds, payment, billing not active, arrears), even on a 5xx.',
     // A spent balance is terminal whatever the status: MiniMax answers "insufficient balance (1008)" with a 500.
     decide: ({ accountStatus, status, features }) =>
-      accountStatus || (status !== undefined && status >= 500) ? when('billing', features.get('payment')) : undefined,
+      accountStatus || (status !== undefined && status >= 500)
+        ? when('billing', features.get('payment'))
+        : undefined,
   },
   {
     id: 'allowance_vocabulary',

@@ -178,7 +178,7 @@ describe('the stack of a wrapping error', () => {
     expect(inspect(error)).toContain('[cause]: Error: boom');
   });
 
-  it('after retries ran out, says so in the panel\'s words and drops the wait of a retry', async () => {
+  it("after retries ran out, says so in the panel's words and drops the wait of a retry", async () => {
     const { extractor } = counting({ ...rateLimited, retryAfterSeconds: 0 });
     const error = await withClassifiedErrors(
       async () => {
