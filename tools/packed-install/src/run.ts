@@ -458,7 +458,13 @@ async function main(): Promise<void> {
       .filter((dir) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).private !== true);
     await check(`pnpm pack (${packages.length} packages)`, async () => {
       for (const dir of packages) {
-        assert(existsSync(join(dir, 'dist')), `${dir} has no dist: run \`pnpm build\` first`);
+        const files = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { files?: string[] })
+          .files;
+        // A package that ships a build (not @faultline/demo, a bin over its dependencies) needs it built.
+        assert(
+          !(files ?? []).includes('dist') || existsSync(join(dir, 'dist')),
+          `${dir} has no dist: run \`pnpm build\` first`,
+        );
         await runOk('pnpm', ['pack', '--pack-destination', packDir], dir);
       }
       // Every tarball carries its README and the MIT LICENSE (npm adds both from the package folder).
