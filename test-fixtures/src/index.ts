@@ -83,7 +83,7 @@ export function takeExtractorCrashes(): Array<{ provider: string; thrown: unknow
 /**
  * A copy of `value` (a report) with what differs between runs of the loopback server made fixed:
  * its ports and the per-registration `/s/<token>` path. For comparing reports against a recorded
- * fixture (the error-path parity snapshots of issue 17).
+ * fixture (the error-path parity snapshots).
  */
 export function stableReport<T>(value: T): T {
   return JSON.parse(

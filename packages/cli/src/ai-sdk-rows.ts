@@ -3,7 +3,7 @@ import { type ErrorReport, toErrorReport } from '@faultline/render';
 import type { DemoResult } from './demo-command.ts';
 
 /**
- * The demo's AI SDK rows (issue 21): for each provider, one representative scenario driven again
+ * The demo's AI SDK rows: for each provider, one representative scenario driven again
  * through the Vercel AI SDK (`ai` with `@ai-sdk/<provider>`, `maxRetries: 0`) and classified with
  * `@faultline/ai-sdk`; the row must agree with the provider's own SDK row on category, reason and
  * retryable. The AI SDK packages are imported only when the rows run.

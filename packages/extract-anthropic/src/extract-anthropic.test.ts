@@ -84,7 +84,7 @@ scenarioSuite({
   ],
   // A raw transport drop names no SDK: render's built-in reader reads it (provider `node`).
   builtInsRead: true,
-  // The whole report, against the one main's code gave before issue 17's error-path work (pnpm record:error-reports).
+  // The whole report, against the report recorded before the error path was reworked (pnpm record:error-reports).
   reportOf: (thrown) =>
     stableReport(classifyError(thrown, { extractors: [anthropicExtractor] }).toErrorReport()),
   async read({ Client }, scenario, on) {

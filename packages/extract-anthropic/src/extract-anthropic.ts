@@ -168,7 +168,7 @@ function answeredMetadata(
   const providerCode = firstString(body?.error.details?.error_code, safeGet(source, 'errorCode'));
   if (providerCode !== undefined) metadata.providerCode = providerCode;
   const errorField = failure.error;
-  // The SDK's parsed body is written as JSON text on first read only (issue 17: memory).
+  // The SDK's parsed body is written as JSON text on first read only (the error retains no more than the SDK error).
   if (body !== undefined) attachRawJsonBody(metadata, body);
   else if (errorField !== null && typeof errorField === 'object') attachRawJsonBody(metadata, errorField);
   else {

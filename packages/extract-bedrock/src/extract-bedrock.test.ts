@@ -53,7 +53,7 @@ scenarioSuite({
     'refused connection',
     'stream cut',
   ],
-  // The whole report, against the one main's code gave before issue 17's error-path work (pnpm record:error-reports).
+  // The whole report, against the report recorded before the error path was reworked (pnpm record:error-reports).
   reportOf: (thrown) =>
     stableReport(classifyError(thrown, { extractors: [bedrockExtractor] }).toErrorReport()),
   async read(_alias, scenario, on) {

@@ -36,7 +36,7 @@ export const GOOGLE_GENAI_PROVIDER = 'google-genai';
  */
 const STREAM_PREFIX = /^got status: ([A-Za-z_ ]{1,64})\. /;
 
-// Memory (issue 17: a FaultlineError retains no more than the SDK error): each quota id is a fresh
+// Memory (a FaultlineError retains no more than the SDK error): each quota id is a fresh
 // string out of parsing the SDK's message (~70 B each, held by the error's metadata), while a burst
 // of failures names the same few quotas. Equal ids share one string. A Map and not a library: a
 // bounded memo of immutable strings, cleared when full.
@@ -188,7 +188,7 @@ function apiErrorMetadata(
       if (match[1] !== undefined && quotaIds.length < 50) quotaIds.push(sharedQuotaId(match[1]));
     }
   }
-  // An exact-size copy: pushing onto `[]` reserves 17 slots, ~150 B held per error (issue 17 memory).
+  // An exact-size copy: an array grown by pushing reserves spare slots, held for the error's life.
   if (quotaIds.length > 0) metadata.quotaIds = quotaIds.slice();
 
   for (const detail of detailsOfType(details, DETAIL_TYPES.retryInfo)) {

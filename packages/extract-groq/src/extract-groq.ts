@@ -99,7 +99,7 @@ function hasNoJsonText(body: object): boolean {
 
 /**
  * Keeps the body as `rawBody`: the SDK's parsed body is written as JSON text on first read only
- * (issue 17: memory); a primitive body's JSON text, else `fallback` (a text body), at once.
+ * (the error retains no more than the SDK error); a primitive body's JSON text, else `fallback` (a text body), at once.
  */
 function attachBody(
   metadata: ProviderErrorMetadata,

@@ -70,7 +70,7 @@ scenarioSuite({
   server: { protocol: 'http1' },
   minimum: 12,
   builtInsRead: true,
-  // The whole report, against the one main's code gave before issue 17's error-path work (pnpm record:error-reports).
+  // The whole report, against the report recorded before the error path was reworked (pnpm record:error-reports).
   reportOf: (thrown, scenario) =>
     stableReport(
       classifyError(thrown, {

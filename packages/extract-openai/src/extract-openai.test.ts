@@ -92,7 +92,7 @@ scenarioSuite({
     'overload',
   ],
   builtInsRead: true,
-  // The whole report, against the one main's code gave before issue 17's error-path work (pnpm record:error-reports).
+  // The whole report, against the report recorded before the error path was reworked (pnpm record:error-reports).
   reportOf: (thrown) =>
     stableReport(classifyError(thrown, { extractors: [openaiExtractor] }).toErrorReport()),
   async read(sdk, scenario, on) {
@@ -141,7 +141,7 @@ for (const sdk of SDKS) {
       const thrown = await thrownBy(sdk, scenario);
       const metadata = openaiExtractor.extract(thrown)!;
       const descriptor = Object.getOwnPropertyDescriptor(metadata, 'rawBody')!;
-      // Unread: a getter over the body the SDK parsed (issue 17, memory), not a second copy.
+      // Unread: a getter over the body the SDK parsed (memory), not a second copy.
       expect(typeof descriptor.get).toBe('function');
       expect(descriptor.enumerable).toBe(false);
       const expected = JSON.stringify((thrown as { error: unknown }).error);

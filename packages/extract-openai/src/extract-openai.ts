@@ -199,7 +199,7 @@ function answeredFailureMetadata(
       metadata.providerType = 'moderation';
     }
   }
-  // The SDK's parsed body is written as JSON text on first read only (issue 17: memory).
+  // The SDK's parsed body is written as JSON text on first read only (the error retains no more than the SDK error).
   if (innerValue !== undefined) attachRawJsonBody(metadata, innerValue);
   else {
     const raw = textBodyOf(sdkMessage, status);

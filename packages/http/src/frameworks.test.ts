@@ -194,7 +194,7 @@ describe.each(FRAMEWORKS)('$name', ({ start, ownContentType }) => {
 
   // Issue 14: render's problemDetails gains `disclosure` (default 'safe': no provider text). Until
   // it lands, `detail` is the provider's scrubbed message, which still names the organization.
-  it('keeps the organization id the provider named out of the body (issue 14)', async () => {
+  it('keeps the organization id the provider named out of the body', async () => {
     const answer = await get(app.base, '/complete/orgCanary');
     expectProblem(answer, 'orgCanary');
     expect(answer.text).not.toContain(ORG_CANARY);

@@ -219,7 +219,7 @@ describe('OpenTelemetry, with the real openai SDK on the loopback server', () =>
 
   // Issue 14: render's problemDetails gains `disclosure`; at 'scrubbed' (this package's default)
   // the provider's words lose their organization ids. Until it lands the message still names it.
-  it('keeps the organization id the provider named off the span (issue 14)', async () => {
+  it('keeps the organization id the provider named off the span', async () => {
     const span = await tracedCall(orgCanary, false);
     expect(span.attributes['faultline.reason']).toBe(orgCanary.expected.reason);
     expect(everything(span)).not.toContain(ORG_CANARY);

@@ -124,7 +124,7 @@ export function faultlineRun<T>(
   return run.map((value, failure) => {
     if (failure === undefined) return value as T;
     if (lastRetryable !== undefined && metadataReport(failure.metadata) === undefined) {
-      // issue 14 adds `retriesExhausted` to the report; until then the next step says it.
+      // The retries ran out: the report says so, and its next step is a fallback.
       throw terminalFor({ ...lastRetryable, nextStep: 'fallback', retriesExhausted: true });
     }
     throw failure;
