@@ -1,10 +1,10 @@
 import { defineConfig } from 'tsup';
-import { shippedMapOptions } from '../../tsup.shared.ts';
+import { declarationOptions, shippedMapOptions } from '../../tsup.shared.ts';
 
 export default defineConfig({
   entry: ['src/index.ts'],
   format: ['esm'],
-  dts: true,
+  dts: declarationOptions,
   clean: true,
   sourcemap: true,
   target: 'node20',

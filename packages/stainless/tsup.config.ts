@@ -1,10 +1,10 @@
 import { defineConfig } from 'tsup';
-import { importPathOptions } from '../../tsup.shared.ts';
+import { declarationOptions, importPathOptions } from '../../tsup.shared.ts';
 
 export default defineConfig({
   entry: ['src/index.ts'],
   format: ['esm'],
-  dts: true,
+  dts: declarationOptions,
   clean: true,
   sourcemap: true,
   target: 'node20',

@@ -31,6 +31,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { LoopbackServer, Scenario } from '@faultline/llm-mock';
+import { packedTarballs, type WorkspacePackage } from './pack.ts';
 import { packageExamples, README_EXAMPLES } from './readme-examples.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -451,56 +452,36 @@ async function main(): Promise<void> {
   assert(!userDir.startsWith(repoRoot), `the user folder ${userDir} must lie outside the workspace`);
   let server!: LoopbackServer;
   try {
-    // 1. Pack every publishable package (workspace:^ becomes the version, as on publish).
-    const packages = readdirSync(join(repoRoot, 'packages'))
-      .map((name) => join(repoRoot, 'packages', name))
-      .filter((dir) => existsSync(join(dir, 'package.json')))
-      .filter((dir) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).private !== true);
-    await check(`pnpm pack (${packages.length} packages)`, async () => {
-      for (const dir of packages) {
-        const files = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { files?: string[] })
-          .files;
-        // A package that ships a build (not @faultline/demo, a bin over its dependencies) needs it built.
-        assert(
-          !(files ?? []).includes('dist') || existsSync(join(dir, 'dist')),
-          `${dir} has no dist: run \`pnpm build\` first`,
-        );
-        await runOk('pnpm', ['pack', '--pack-destination', packDir], dir);
-      }
+    // 1. The tarballs of every publishable package (`workspace:^` becomes the version, as on
+    // publish): the ones CI's pack step wrote (FAULTLINE_TARBALLS), or packed here.
+    let tarballDir = packDir;
+    let workspacePackages: WorkspacePackage[] = [];
+    await check('the tarballs of every publishable package', async () => {
+      const packed = await packedTarballs(packDir);
+      tarballDir = packed.dir;
+      workspacePackages = packed.packages;
       // Every tarball carries its README and the MIT LICENSE (npm adds both from the package folder).
-      for (const file of readdirSync(packDir)) {
-        const listing = await runOk('tar', ['-tzf', join(packDir, file)], packDir);
+      for (const pkg of workspacePackages) {
+        const listing = await runOk('tar', ['-tzf', join(tarballDir, pkg.tarball)], tarballDir);
         for (const needed of ['package/README.md', 'package/LICENSE', 'package/package.json']) {
-          assert(listing.stdout.split('\n').includes(needed), `${file} has no ${needed}`);
+          assert(listing.stdout.split('\n').includes(needed), `${pkg.tarball} has no ${needed}`);
         }
       }
-      return `${readdirSync(packDir).join(', ')}, each with README.md and LICENSE`;
+      return `${workspacePackages.map((pkg) => pkg.tarball).join(', ')}, each with README.md and LICENSE`;
     });
-    const tarballs = readdirSync(packDir).map((file) => join(packDir, file));
+    const tarballs = workspacePackages.map((pkg) => join(tarballDir, pkg.tarball));
     /** The tarballs of `name` and of every workspace package it depends on, as npm would fetch them. */
     const closureOf = (name: string): string[] => {
-      const manifests = new Map(
-        packages.map((dir) => {
-          const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
-            name: string;
-            version: string;
-            dependencies?: Record<string, string>;
-          };
-          return [manifest.name, manifest] as const;
-        }),
-      );
+      const manifests = new Map(workspacePackages.map((pkg) => [pkg.name, pkg] as const));
       const wanted = new Set<string>();
       const visit = (next: string) => {
         const manifest = manifests.get(next);
         if (manifest === undefined || wanted.has(next)) return;
         wanted.add(next);
-        for (const dependency of Object.keys(manifest.dependencies ?? {})) visit(dependency);
+        for (const dependency of Object.keys(manifest.dependencies)) visit(dependency);
       };
       visit(name);
-      return [...wanted].map((wantedName) => {
-        const manifest = manifests.get(wantedName)!;
-        return join(packDir, `${wantedName.slice(1).replace('/', '-')}-${manifest.version}.tgz`);
-      });
+      return [...wanted].map((wantedName) => join(tarballDir, manifests.get(wantedName)!.tarball));
     };
 
     // 2. Install like a user: npm, an empty folder, no workspace. Runtimes go to their own folder.
@@ -580,10 +561,10 @@ async function main(): Promise<void> {
       const ran = await run(process.execPath, ['apps/require-every-package.cjs'], { cwd: userDir });
       const parsed = JSON.parse(ran.stdout) as { loaded: Record<string, number>; failures: string[] };
       assert(parsed.failures.length === 0, parsed.failures.join('\n'));
-      const withMainEntry = packages.filter(
-        (dir) =>
+      const withMainEntry = workspacePackages.filter(
+        (pkg) =>
           (
-            JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+            JSON.parse(readFileSync(join(pkg.dir, 'package.json'), 'utf8')) as {
               exports?: Record<string, unknown>;
             }
           ).exports?.['.'] !== undefined,
