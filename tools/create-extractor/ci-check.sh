@@ -21,7 +21,7 @@ mkdir -p "$copy"
 
 step "copy the working tree to $copy (no node_modules, builds, caches or .git)"
 tar -C "$root" \
-  --exclude=node_modules --exclude=dist --exclude=.turbo --exclude=.git --exclude=coverage \
+  --exclude=node_modules --exclude=dist --exclude=.turbo --exclude=.git --exclude=coverage --exclude=.packed \
   -cf - . | tar -C "$copy" -xf -
 
 step "pnpm new-provider $name (into the copy)"

@@ -1,9 +1,10 @@
-import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
+import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { runCli } from './program.ts';
+import type { TerminalStreams } from './terminal.ts';
 
 export const packageDirectory = join(dirname(fileURLToPath(import.meta.url)), '..');
-const cliPath = join(packageDirectory, 'src', 'cli.ts');
 
 export interface CliRun {
   stdout: string;
@@ -17,45 +18,45 @@ export interface CliRunOptions {
   timeoutMs?: number;
 }
 
-/** Runs `faultline` from source in a subprocess (stdin/stdout/stderr are pipes, not a TTY). */
-export function runFaultline(args: string[], options: CliRunOptions = {}): Promise<CliRun> {
-  const environment: Record<string, string | undefined> = { ...process.env, ...options.environment };
-  // vitest may pass its resolve conditions down through NODE_OPTIONS; the command line sets its own.
-  delete environment.NODE_OPTIONS;
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--conditions=@faultline/source', '--import', 'tsx', cliPath, ...args],
-      {
-        cwd: packageDirectory,
-        env: environment as NodeJS.ProcessEnv,
-        stdio: ['pipe', 'pipe', 'pipe'],
+/**
+ * Runs `faultline` from source in this process, through `runCli` with its own streams (pipes, not a
+ * TTY) and environment: what the bin does, minus starting Node and loading the SDKs again for every
+ * command. What only a real process shows (a terminal, the built bin, signals) is tested through
+ * one: demo-command.test.ts (script(1)), built-bin.test.ts, mock-command.test.ts.
+ */
+export async function runFaultline(args: string[], options: CliRunOptions = {}): Promise<CliRun> {
+  let stdout = '';
+  let stderr = '';
+  const collect = (append: (text: string) => void) =>
+    new Writable({
+      write(chunk: Buffer | string, _encoding, done) {
+        append(chunk.toString());
+        done();
       },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
     });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(
-        new Error(`faultline ${args.join(' ')} did not finish within ${options.timeoutMs ?? 80_000} ms`),
+  const input = options.input ?? '';
+  const streams: TerminalStreams = {
+    stdout: collect((text) => {
+      stdout += text;
+    }),
+    stderr: collect((text) => {
+      stderr += text;
+    }),
+    stdin: Readable.from(input === '' ? [] : [input]),
+    environment: { ...process.env, ...options.environment },
+  };
+  const limitMs = options.timeoutMs ?? 80_000;
+  let timer: NodeJS.Timeout | undefined;
+  const code = await Promise.race([
+    runCli(args, streams),
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`faultline ${args.join(' ')} did not finish within ${limitMs} ms`)),
+        limitMs,
       );
-    }, options.timeoutMs ?? 80_000);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ stdout, stderr, code });
-    });
-    child.stdin.end(options.input ?? '');
-  });
+    }),
+  ]).finally(() => clearTimeout(timer));
+  return { stdout, stderr, code };
 }
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching ANSI escapes is the point.
