@@ -6,7 +6,7 @@ import ts from 'typescript';
 // entry, these by asking the TypeScript checker, the one reader that sees both kinds of export.
 export function typeOnlyExports(entry: URL): string[] {
   const file = fileURLToPath(entry);
-  const program = ts.createProgram([file], {
+  const options: ts.CompilerOptions = {
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
     customConditions: ['@faultline/source'],
@@ -14,7 +14,20 @@ export function typeOnlyExports(entry: URL): string[] {
     noEmit: true,
     skipLibCheck: true,
     types: [],
-  });
+    // Whether a name is a type or a value is decided by its declaration, which the binder reads
+    // without the standard library or any dependency's declarations: the program holds only the
+    // workspace's own sources (relative imports and `@faultline/*`), a few files instead of the
+    // SDKs' thousands.
+    noLib: true,
+  };
+  const host = ts.createCompilerHost(options);
+  host.resolveModuleNameLiterals = (literals, containingFile, redirectedReference, compilerOptions) =>
+    literals.map((literal) =>
+      literal.text.startsWith('.') || literal.text.startsWith('@faultline/')
+        ? ts.resolveModuleName(literal.text, containingFile, compilerOptions, host, undefined, redirectedReference)
+        : { resolvedModule: undefined },
+    );
+  const program = ts.createProgram([file], options, host);
   const checker = program.getTypeChecker();
   const source = program.getSourceFile(file);
   const module = source && checker.getSymbolAtLocation(source);
