@@ -16,9 +16,11 @@ import {
   NO_ROUTE,
   OVERFLOW,
   PAYMENT,
+  PAYMENT_REMEDY,
   PERMISSION,
   QUOTA_ID_LONG,
   QUOTA_ID_SHORT,
+  REQUEST_SHAPE,
   SERVER_FAULT,
   SHORT_WINDOW,
   THROTTLE,
@@ -41,6 +43,7 @@ export const FEATURE_NAMES = [
   'longWindow',
   'waitInWords',
   'payment',
+  'paymentRemedy',
   'allowance',
   'accountBlock',
   'credentialRejected',
@@ -55,6 +58,7 @@ export const FEATURE_NAMES = [
   'capacity',
   'serverFault',
   'invalidRequest',
+  'requestShape',
 ] as const;
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 
@@ -71,6 +75,7 @@ const VOCABULARY_OF: Readonly<Record<TextFeature, Vocabulary>> = {
   longWindow: LONG_WINDOW,
   waitInWords: WAIT_IN_WORDS,
   payment: PAYMENT,
+  paymentRemedy: PAYMENT_REMEDY,
   allowance: ALLOWANCE,
   accountBlock: ACCOUNT_BLOCK,
   credentialRejected: CREDENTIAL_REJECTED,
@@ -85,6 +90,7 @@ const VOCABULARY_OF: Readonly<Record<TextFeature, Vocabulary>> = {
   capacity: CAPACITY,
   serverFault: SERVER_FAULT,
   invalidRequest: INVALID_REQUEST,
+  requestShape: REQUEST_SHAPE,
 };
 
 /** The window a structured quota id names (only the window: the tier never decides). */

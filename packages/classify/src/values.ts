@@ -133,6 +133,7 @@ export const RULE_IDS = [
   'capacity_vocabulary',
   'throttle_vocabulary',
   'throttle_status',
+  'request_shape_on_server_error',
   'status_default',
   'invalid_request_vocabulary',
   'server_vocabulary',
