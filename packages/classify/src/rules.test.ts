@@ -815,6 +815,48 @@ const CASES: readonly Case[] = [
     source: "Volcengine Ark's Anthropic-compatible endpoint refusing a PDF block (farion1231/cc-switch#1519)",
   },
   {
+    rule: 'payment_vocabulary',
+    reason: 'billing',
+    metadata: http(401, 'Insufficient balance. Manage your billing here: https://example.invalid/billing', {
+      providerType: 'CreditsError',
+    }),
+    source: 'a relay answering a spent balance with a 401 (TiaraBasori/OpenCode2API#5)',
+  },
+  {
+    rule: 'model_unavailable',
+    reason: 'model_not_found',
+    metadata: http(404, 'Could not resolve the foundation model from the provided model identifier.', {
+      providerType: 'ResourceNotFoundException',
+    }),
+    source: 'Bedrock InvokeModel 404 (truera/trulens#779)',
+  },
+  {
+    rule: 'model_unavailable',
+    reason: 'model_not_found',
+    metadata: http(
+      403,
+      'The free account is limited to use gpt-3.5-turbo, gpt-4 and embeddings. If you have additional requirements, please visit the site to purchase a premium key.',
+    ),
+    source: "a relay's free key limited to some models (chatanywhere/GPT_API_free#328)",
+  },
+  {
+    rule: 'status_default',
+    reason: 'invalid_request',
+    metadata: http(
+      400,
+      'BedrockException - Embedding Error with model stability.stable-image-ultra-v1:0: An error occurred (ValidationException) when calling the InvokeModel operation: Malformed input request: #: required key [prompt] not found',
+    ),
+    source: 'LiteLLM relaying Bedrock: "InvokeModel operation ... not found" names no model that is missing',
+  },
+  {
+    rule: 'invalid_request_vocabulary',
+    reason: 'invalid_request',
+    metadata: event(
+      'Input validation error: cannot compile regex from schema: Invalid reference path: $defs',
+    ),
+    source: "TGI's validation error as a stream line (evalstate/fast-agent#332)",
+  },
+  {
     rule: 'request_shape_on_server_error',
     reason: 'invalid_request',
     metadata: http(500, 'tools param requires --jinja flag', { providerType: 'server_error' }),

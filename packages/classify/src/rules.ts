@@ -301,9 +301,10 @@ export const RULES: readonly Rule[] = [
     id: 'payment_vocabulary',
     means:
       'The account cannot pay (credit balance, insufficient funds, payment, billing not active, arrears), even on a 5xx.',
-    // A spent balance is terminal whatever the status: MiniMax answers "insufficient balance (1008)" with a 500.
+    // A spent balance is terminal whatever the status: MiniMax answers "insufficient balance (1008)" with a 500,
+    // a relay in front of OpenCode "Insufficient balance. Manage your billing here" with a 401.
     decide: ({ accountStatus, status, features }) => {
-      if (!accountStatus && (status === undefined || status < 500)) return undefined;
+      if (!accountStatus && status !== 401 && (status === undefined || status < 500)) return undefined;
       const payment = features.get('payment');
       if (payment !== undefined) return verdict('billing', payment);
       // A remedy ("complete your payment information") is billing unless a spent allowance is the cause named.

@@ -258,10 +258,17 @@ export const PERMISSION = vocabulary('permission', () => [
 export const AVAILABILITY = vocabulary('availability', () => [
   // OpenAI/Groq code model_not_found; Anthropic not_found_error "model: x"; LiteLLM NotFoundError.
   /model_not_found|(?:invalid|unknown|no such|unsupported) model|model not found|not_found_error.{0,40}model|\bmodel\b.{0,80}not_found_error/,
+  // Bedrock ResourceNotFoundException "Could not resolve the foundation model from the provided model identifier."
+  /(?:could not|cannot|unable to) (?:resolve|find) the (?:foundation |requested )?model/,
+  // A key or plan that may use only some models: chatanywhere 403 "The free account is limited to use gpt-3.5-turbo,
+  // gpt-4 and embeddings" (免费API限制使用 … 模型).
+  /(?:account|key|plan|tier) is limited to (?:use|using) |限制使用.{0,60}模型/,
   // "The model `x` does not exist or you do not have access to it" (OpenAI), "models/x is not found
   // for API version v1beta" (Gemini), "model x is not supported", "has been decommissioned" (Groq),
   // "is deprecated", "has reached the end of its life" (Bedrock), "is no longer available".
-  /models?\b.{0,80}(?:does not exist|not exist|not found|is not supported|not supported (?:for|by|on|in)|is invalid|decommissioned|deprecated|retired|no longer (?:available|supported)|end of (?:its )?life|marked by provider as legacy)/,
+  // A word boundary before "model": "InvokeModel operation: Malformed input request: ... required key [prompt] not
+  // found" (Bedrock through LiteLLM) names an operation, not a model.
+  /\bmodels?\b.{0,80}(?:does not exist|not exist|not found|is not supported|not supported (?:for|by|on|in)|is invalid|decommissioned|deprecated|retired|no longer (?:available|supported)|end of (?:its )?life|marked by provider as legacy)/,
   // Bedrock "The provided model identifier is invalid."; "model identifier".
   /provided model identifier is invalid/,
   // Bedrock 400 "Invocation of model ID x with on-demand throughput isn't supported. Retry your
@@ -377,6 +384,8 @@ export const SERVER_FAULT = vocabulary('serverFault', () => [
 /** The request was malformed. */
 export const INVALID_REQUEST = vocabulary('invalidRequest', () => [
   /invalid_request_error|invalid_argument|validationexception|invalid request/,
+  // TGI's stream error line "Input validation error: cannot compile regex from schema ..." (error_type validation).
+  /\bvalidation error\b|validation_error/,
   // Groq: the model's output failed the requested format.
   /tool_use_failed|json_validate_failed/,
 ]);
