@@ -26,6 +26,7 @@ import {
   THROTTLE,
   TOO_LARGE_FOR_BUDGET,
   UNSUPPORTED_MEDIA,
+  UPSTREAM_FAILED,
   type Vocabulary,
   WAIT_IN_WORDS,
   WARMING_UP,
@@ -59,6 +60,7 @@ export const FEATURE_NAMES = [
   'serverFault',
   'invalidRequest',
   'requestShape',
+  'upstreamFailed',
 ] as const;
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 
@@ -91,6 +93,7 @@ const VOCABULARY_OF: Readonly<Record<TextFeature, Vocabulary>> = {
   serverFault: SERVER_FAULT,
   invalidRequest: INVALID_REQUEST,
   requestShape: REQUEST_SHAPE,
+  upstreamFailed: UPSTREAM_FAILED,
 };
 
 /** The window a structured quota id names (only the window: the tier never decides). */

@@ -857,6 +857,22 @@ const CASES: readonly Case[] = [
     source: "TGI's validation error as a stream line (evalstate/fast-agent#332)",
   },
   {
+    rule: 'upstream_failure_on_client_status',
+    reason: 'server_error',
+    metadata: http(400, 'Failed to get response from provider', { providerCode: '2005' }),
+    source: 'Cloudflare AI Gateway 2005 on a 400 (cloudflare/ai#436)',
+  },
+  {
+    rule: 'upstream_failure_on_client_status',
+    reason: 'server_error',
+    metadata: http(
+      400,
+      'An error occurred while processing your request. You can retry your request, or contact us through our help center',
+      { providerType: 'server_error' },
+    ),
+    source: 'an OpenAI Responses server_error relayed inside a proxy 400 (coder/anyclaude#8)',
+  },
+  {
     rule: 'request_shape_on_server_error',
     reason: 'invalid_request',
     metadata: http(500, 'tools param requires --jinja flag', { providerType: 'server_error' }),
@@ -978,6 +994,7 @@ describe('the rule table', () => {
       'throttle_vocabulary',
       'throttle_status',
       'request_shape_on_server_error',
+      'upstream_failure_on_client_status',
       'status_default',
       'invalid_request_vocabulary',
       'server_vocabulary',

@@ -416,6 +416,13 @@ export const RULES: readonly Rule[] = [
         : undefined,
   },
   {
+    id: 'upstream_failure_on_client_status',
+    means:
+      "A gateway's 400 whose words say the provider behind it failed (no response from the provider, a relayed server error that invites a retry): server_error.",
+    decide: ({ status, features }) =>
+      status === 400 ? when('server_error', features.get('upstreamFailed')) : undefined,
+  },
+  {
     id: 'status_default',
     means: 'With no provider signal in the body, the status decides (docs/contributing/design.md).',
     decide: ({ status }) =>

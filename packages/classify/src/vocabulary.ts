@@ -401,6 +401,15 @@ export const REQUEST_SHAPE = vocabulary('requestShape', () => [
   /'type': '(?:\w+_parsing|missing|extra_forbidden|\w+_type)'|input should be a valid|extra inputs are not permitted/,
 ]);
 
+/**
+ * A gateway or relay saying that the provider behind it failed, in a 4xx of its own: Cloudflare AI Gateway
+ * 2005 "Failed to get response from provider" (a 400); an OpenAI Responses server_error event "An error occurred
+ * while processing your request. You can retry your request" relayed by a proxy inside a 400.
+ */
+export const UPSTREAM_FAILED = vocabulary('upstreamFailed', () => [
+  /failed to get (?:a )?response from (?:the )?(?:upstream|provider)|you can retry your request|server had an error/,
+]);
+
 /** Structured quota ids with a long window (the tier never counts). */
 export const QUOTA_ID_LONG = vocabulary('quotaIdLong', () => [
   /per[_-]?(?:day|week|month|year)|perday|perweek|permonth|peryear|daily|monthly/,
