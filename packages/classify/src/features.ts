@@ -16,14 +16,17 @@ import {
   NO_ROUTE,
   OVERFLOW,
   PAYMENT,
+  PAYMENT_REMEDY,
   PERMISSION,
   QUOTA_ID_LONG,
   QUOTA_ID_SHORT,
+  REQUEST_SHAPE,
   SERVER_FAULT,
   SHORT_WINDOW,
   THROTTLE,
   TOO_LARGE_FOR_BUDGET,
   UNSUPPORTED_MEDIA,
+  UPSTREAM_FAILED,
   type Vocabulary,
   WAIT_IN_WORDS,
   WARMING_UP,
@@ -41,6 +44,7 @@ export const FEATURE_NAMES = [
   'longWindow',
   'waitInWords',
   'payment',
+  'paymentRemedy',
   'allowance',
   'accountBlock',
   'credentialRejected',
@@ -55,6 +59,8 @@ export const FEATURE_NAMES = [
   'capacity',
   'serverFault',
   'invalidRequest',
+  'requestShape',
+  'upstreamFailed',
 ] as const;
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 
@@ -71,6 +77,7 @@ const VOCABULARY_OF: Readonly<Record<TextFeature, Vocabulary>> = {
   longWindow: LONG_WINDOW,
   waitInWords: WAIT_IN_WORDS,
   payment: PAYMENT,
+  paymentRemedy: PAYMENT_REMEDY,
   allowance: ALLOWANCE,
   accountBlock: ACCOUNT_BLOCK,
   credentialRejected: CREDENTIAL_REJECTED,
@@ -85,6 +92,8 @@ const VOCABULARY_OF: Readonly<Record<TextFeature, Vocabulary>> = {
   capacity: CAPACITY,
   serverFault: SERVER_FAULT,
   invalidRequest: INVALID_REQUEST,
+  requestShape: REQUEST_SHAPE,
+  upstreamFailed: UPSTREAM_FAILED,
 };
 
 /** The window a structured quota id names (only the window: the tier never decides). */

@@ -708,6 +708,187 @@ const CASES: readonly Case[] = [
     source: 'Groq 498 (flex tier capacity, a non-standard status)',
   },
   {
+    rule: 'overflow_vocabulary',
+    reason: 'context_overflow',
+    metadata: http(
+      400,
+      "This model's maximum prompt length is 131072 but the request contains 136973 tokens.",
+      { providerCode: 'Client specified an invalid argument' },
+    ),
+    source: 'xAI 400 (cline/cline#3120)',
+  },
+  {
+    rule: 'long_window',
+    reason: 'quota',
+    metadata: http(
+      500,
+      'Token limit (500,000 per day) exceeded. Used: 508,311 tokens. Sign up at g4f.dev/members.html for higher limits.',
+    ),
+    source: 'g4f daily token limit on a 500: a spent allowance is terminal whatever the status',
+  },
+  {
+    rule: 'allowance_vocabulary',
+    reason: 'quota',
+    metadata: http(
+      403,
+      'The free quota has been exhausted. To continue accessing the model on a paid basis, please complete your payment information.',
+      { providerCode: 'AllocationQuota.FreeTierOnly' },
+    ),
+    source: 'DashScope AllocationQuota.FreeTierOnly: the payment remedy does not outrank the spent allowance',
+  },
+  {
+    rule: 'allowance_vocabulary',
+    reason: 'quota',
+    metadata: http(429, 'Token quota exhausted, please contact the administrator', {
+      providerCode: 'consumer_token_quota_exceeded',
+      providerType: 'quota_exceeded',
+    }),
+    source: "a gateway's per-consumer token quota (14790897/MiqroForge-Desktop#1190)",
+  },
+  {
+    rule: 'allowance_vocabulary',
+    reason: 'quota',
+    metadata: http(
+      429,
+      'Your account [0] has reached the set inference limit for the [doubao-seed-1-6-flash] model, and the model service has been paused.',
+      { providerCode: 'SetLimitExceeded' },
+    ),
+    source: 'Volcengine Ark SetLimitExceeded (a limit the owner set)',
+  },
+  {
+    rule: 'auth_status',
+    reason: 'auth',
+    metadata: http(
+      401,
+      'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription.',
+    ),
+    source: 'Azure 401: key words beside "access denied" keep it auth',
+  },
+  {
+    rule: 'permission_vocabulary',
+    reason: 'permission',
+    metadata: http(
+      401,
+      "key not allowed to access model. This key can only access models=['gpt-5']. Tried to access claude-sonnet-4",
+      { providerType: 'key_model_access_denied' },
+    ),
+    source: 'LiteLLM proxy 401: the key is valid, what it may use is not',
+  },
+  {
+    rule: 'model_unavailable',
+    reason: 'model_not_found',
+    metadata: http(500, 'model requires more system memory (5.0 GiB) than is available (3.9 GiB)'),
+    source: 'Ollama 500 (continuedev/continue#11715)',
+  },
+  {
+    rule: 'model_unavailable',
+    reason: 'model_not_found',
+    metadata: http(
+      500,
+      'could not load model: rpc error: code = Unavailable desc = error reading from server: EOF',
+    ),
+    source: "LocalAI 500: gRPC's status name is not a capacity word",
+  },
+  {
+    rule: 'model_unavailable',
+    reason: 'model_not_found',
+    metadata: http(400, 'The request is not supported by this model.', { providerType: 'INVALID_ARGUMENT' }),
+    source: 'Vertex through a relay (CherryHQ/cherry-studio#9901)',
+  },
+  {
+    rule: 'throttle_status',
+    reason: 'rate_limit',
+    metadata: http(
+      429,
+      'No deployments available for selected model, Try again in 60 seconds. Passed model=x. pre-call-checks=False',
+    ),
+    source: 'LiteLLM router cooling its deployments down: a wait in words is not a missing model',
+  },
+  {
+    rule: 'unsupported_media',
+    reason: 'unsupported_media',
+    metadata: http(
+      400,
+      'The parameter `messages.content.type` specified in the request are not valid: invalid value: `document`, supported values are: `text`, `image`',
+      { providerCode: 'InvalidParameter' },
+    ),
+    source: "Volcengine Ark's Anthropic-compatible endpoint refusing a PDF block (farion1231/cc-switch#1519)",
+  },
+  {
+    rule: 'payment_vocabulary',
+    reason: 'billing',
+    metadata: http(401, 'Insufficient balance. Manage your billing here: https://example.invalid/billing', {
+      providerType: 'CreditsError',
+    }),
+    source: 'a relay answering a spent balance with a 401 (TiaraBasori/OpenCode2API#5)',
+  },
+  {
+    rule: 'model_unavailable',
+    reason: 'model_not_found',
+    metadata: http(404, 'Could not resolve the foundation model from the provided model identifier.', {
+      providerType: 'ResourceNotFoundException',
+    }),
+    source: 'Bedrock InvokeModel 404 (truera/trulens#779)',
+  },
+  {
+    rule: 'model_unavailable',
+    reason: 'model_not_found',
+    metadata: http(
+      403,
+      'The free account is limited to use gpt-3.5-turbo, gpt-4 and embeddings. If you have additional requirements, please visit the site to purchase a premium key.',
+    ),
+    source: "a relay's free key limited to some models (chatanywhere/GPT_API_free#328)",
+  },
+  {
+    rule: 'status_default',
+    reason: 'invalid_request',
+    metadata: http(
+      400,
+      'BedrockException - Embedding Error with model stability.stable-image-ultra-v1:0: An error occurred (ValidationException) when calling the InvokeModel operation: Malformed input request: #: required key [prompt] not found',
+    ),
+    source: 'LiteLLM relaying Bedrock: "InvokeModel operation ... not found" names no model that is missing',
+  },
+  {
+    rule: 'invalid_request_vocabulary',
+    reason: 'invalid_request',
+    metadata: event(
+      'Input validation error: cannot compile regex from schema: Invalid reference path: $defs',
+    ),
+    source: "TGI's validation error as a stream line (evalstate/fast-agent#332)",
+  },
+  {
+    rule: 'upstream_failure_on_client_status',
+    reason: 'server_error',
+    metadata: http(400, 'Failed to get response from provider', { providerCode: '2005' }),
+    source: 'Cloudflare AI Gateway 2005 on a 400 (cloudflare/ai#436)',
+  },
+  {
+    rule: 'upstream_failure_on_client_status',
+    reason: 'server_error',
+    metadata: http(
+      400,
+      'An error occurred while processing your request. You can retry your request, or contact us through our help center',
+      { providerType: 'server_error' },
+    ),
+    source: 'an OpenAI Responses server_error relayed inside a proxy 400 (coder/anyclaude#8)',
+  },
+  {
+    rule: 'request_shape_on_server_error',
+    reason: 'invalid_request',
+    metadata: http(500, 'tools param requires --jinja flag', { providerType: 'server_error' }),
+    source: 'llama.cpp llama-server 500',
+  },
+  {
+    rule: 'request_shape_on_server_error',
+    reason: 'invalid_request',
+    metadata: http(
+      500,
+      "[{'type': 'int_parsing', 'loc': ('body', 'max_tokens'), 'msg': 'Input should be a valid integer', 'input': 'foo'}]",
+      { providerType: 'internal_server_error' },
+    ),
+    source: 'llama-cpp-python request validation as a 500',
+  },
+  {
     rule: 'status_default',
     reason: 'server_error',
     metadata: http(522, '<html><head><title>522: Connection timed out</title></head></html>'),
@@ -812,6 +993,8 @@ describe('the rule table', () => {
       'capacity_vocabulary',
       'throttle_vocabulary',
       'throttle_status',
+      'request_shape_on_server_error',
+      'upstream_failure_on_client_status',
       'status_default',
       'invalid_request_vocabulary',
       'server_vocabulary',

@@ -96,9 +96,15 @@ const when = (reason: FailureReason, evidence: string | undefined): Verdict | un
 
 const below500 = (status: number | undefined): boolean => status === undefined || status < 500;
 
-/** A window or an allowance counts where a limit is in question: a 429, or limit words nearby. */
+/**
+ * A window or an allowance counts where a limit is in question: a 429, or limit words nearby. On a 5xx
+ * too (with limit words): a spent allowance is terminal whatever the status (g4f answers "Token limit
+ * (500,000 per day) exceeded" with a 500).
+ */
 const limitInQuestion = (input: RuleInput): boolean =>
-  input.accountStatus && (input.status === 429 || input.features.get('limitContext') !== undefined);
+  input.status === 429 ||
+  ((input.accountStatus || (input.status !== undefined && input.status >= 500)) &&
+    input.features.get('limitContext') !== undefined);
 
 const ACCOUNT_BLOCKED = 'The provider has blocked this account. Contact its support.';
 
@@ -295,11 +301,18 @@ export const RULES: readonly Rule[] = [
     id: 'payment_vocabulary',
     means:
       'The account cannot pay (credit balance, insufficient funds, payment, billing not active, arrears), even on a 5xx.',
-    // A spent balance is terminal whatever the status: MiniMax answers "insufficient balance (1008)" with a 500.
-    decide: ({ accountStatus, status, features }) =>
-      accountStatus || (status !== undefined && status >= 500)
-        ? when('billing', features.get('payment'))
-        : undefined,
+    // A spent balance is terminal whatever the status: MiniMax answers "insufficient balance (1008)" with a 500,
+    // a relay in front of OpenCode "Insufficient balance. Manage your billing here" with a 401.
+    decide: ({ accountStatus, status, features }) => {
+      if (!accountStatus && status !== 401 && (status === undefined || status < 500)) return undefined;
+      const payment = features.get('payment');
+      if (payment !== undefined) return verdict('billing', payment);
+      // A remedy ("complete your payment information") is billing unless a spent allowance is the cause named.
+      const remedy = features.get('paymentRemedy');
+      return remedy !== undefined && features.get('allowance') === undefined
+        ? verdict('billing', remedy)
+        : undefined;
+    },
   },
   {
     id: 'allowance_vocabulary',
@@ -315,8 +328,14 @@ export const RULES: readonly Rule[] = [
   },
   {
     id: 'auth_status',
-    means: '401: the key was rejected.',
-    decide: ({ status }) => (status === 401 ? verdict('auth', 'status 401') : undefined),
+    means:
+      '401: the key was rejected, unless the words say the key was read and is not allowed this (permission).',
+    // LiteLLM answers "key not allowed to access model. This key can only access models=[...]" with a 401:
+    // the key is valid, what it may use is not; permission_vocabulary reads it.
+    decide: ({ status, features }) =>
+      status === 401 && (features.get('permission') === undefined || features.get('auth') !== undefined)
+        ? verdict('auth', 'status 401')
+        : undefined,
   },
   {
     id: 'auth_vocabulary',
@@ -328,6 +347,9 @@ export const RULES: readonly Rule[] = [
     means:
       'The model, deployment or endpoint does not exist or cannot serve this request (inference profile, on-demand throughput, plan, router "no endpoints"), on a 5xx too unless the answer says it is busy.',
     decide: ({ status, features }) => {
+      // A router with no deployment free "Try again in 60 seconds" is cooling its deployments down, not
+      // missing the model (LiteLLM "No deployments available for selected model, Try again in 60 seconds").
+      if (features.get('waitInWords') !== undefined) return undefined;
       if (below500(status))
         return when('model_not_found', features.get('availability') ?? features.get('noRoute'));
       // On a 5xx the model's words hold too (SiliconFlow 500 "Model not found.", a relay's 503 "no channel
@@ -383,6 +405,22 @@ export const RULES: readonly Rule[] = [
     id: 'throttle_status',
     means: '429 with no other signal: a rate limit.',
     decide: ({ status }) => (status === 429 ? verdict('rate_limit', 'status 429') : undefined),
+  },
+  {
+    id: 'request_shape_on_server_error',
+    means:
+      'A 5xx whose words say the request itself is wrong (an unsupported parameter, a field that fails validation, a server flag the request needs): invalid_request, a retry sends the same request.',
+    decide: ({ status, features }) =>
+      status !== undefined && status >= 500
+        ? when('invalid_request', features.get('requestShape'))
+        : undefined,
+  },
+  {
+    id: 'upstream_failure_on_client_status',
+    means:
+      "A gateway's 400 whose words say the provider behind it failed (no response from the provider, a relayed server error that invites a retry): server_error.",
+    decide: ({ status, features }) =>
+      status === 400 ? when('server_error', features.get('upstreamFailed')) : undefined,
   },
   {
     id: 'status_default',

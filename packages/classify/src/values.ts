@@ -133,6 +133,8 @@ export const RULE_IDS = [
   'capacity_vocabulary',
   'throttle_vocabulary',
   'throttle_status',
+  'request_shape_on_server_error',
+  'upstream_failure_on_client_status',
   'status_default',
   'invalid_request_vocabulary',
   'server_vocabulary',

@@ -68,6 +68,9 @@ export const OVERFLOW = vocabulary('overflow', () => [
   /longer than the (?:\S+ )?(?:maximum )?context length|range of input length should be|max length exceeded|exceeded model token limit|token length too long|tokens_limit_reached|request body too large for|max_tokens must be at least 1, got -/,
   // SiliconFlow 20015 "length of prompt_tokens (68957) must be less than max_seq_len (65536)."
   /less than max_seq_len/,
+  // xAI "This model's maximum prompt length is 131072 but the request contains 136973 tokens."; ds4 (a local
+  // server) "Prompt tokens (40312) exceeds context size (32768)" (type context_exceeded).
+  /maximum (?:prompt|input) length is|exceeds context size|context_exceeded/,
 ]);
 
 /**
@@ -140,8 +143,8 @@ export const PAYMENT = vocabulary('payment', () => [
   // Anthropic 400 "Your credit balance is too low"; OpenRouter 402 "Insufficient credits";
   // DeepSeek 402 "Insufficient Balance"; "insufficient funds"; "out of credits".
   /credit balance|insufficient (?:credits?|balance|funds)|(?:out of|no remaining|no) credits|add (?:more )?credits/,
-  // 402 reason phrase; "payment method"; Bedrock 403 INVALID_PAYMENT_INSTRUMENT (Marketplace models).
-  /payment (?:required|method|instrument|information|details|failed)|invalid_payment_instrument/,
+  // 402 reason phrase; a payment that failed; Bedrock 403 INVALID_PAYMENT_INSTRUMENT (Marketplace models).
+  /payment (?:required|instrument|failed)|invalid_payment_instrument/,
   // OpenAI billing_not_active; Anthropic 402 billing_error; Vertex 403 "requires billing to be
   // enabled" (ErrorInfo BILLING_DISABLED); "billing account ... is disabled".
   /billing[ _](?:not[ _]active|error|disabled|account)|requires billing to be enabled|billing is not (?:active|enabled)/,
@@ -154,6 +157,13 @@ export const PAYMENT = vocabulary('payment', () => [
 ]);
 
 /**
+ * The remedy named, not the cause: "add a payment method", "complete your payment information". Billing
+ * when nothing else is said; beside a spent allowance ("The free quota has been exhausted. To continue ...
+ * please complete your payment information": DashScope AllocationQuota.FreeTierOnly) the allowance is the cause.
+ */
+export const PAYMENT_REMEDY = vocabulary('paymentRemedy', () => [/payment (?:method|information|details)/]);
+
+/**
  * A spent allowance: quotas, usage/spend/key limits, budgets, plans, allocations, credits,
  * "extra usage", "billing" in words (DESIGN: not inside a URL).
  */
@@ -163,7 +173,9 @@ export const ALLOWANCE = vocabulary('allowance', () => [
   // Not "quota" alone: Vertex's "Resource has been exhausted (e.g. check quota)." and "Quota exceeded
   // for aiplatform.googleapis.com/online_prediction_requests_per_base_model" are per-minute quotas
   // (DESIGN: a 429 is rate_limit unless the words say the allowance is spent).
-  /insufficient_quota|exceeded your current quota|(?:out of|no remaining) quota|quota (?:has been|was) (?:exhausted|used up)|servicequotaexceeded/,
+  // A gateway's "Token quota exhausted, please contact the administrator" (consumer_token_quota_exceeded), DashScope
+  // "The free quota has been exhausted".
+  /insufficient_quota|exceeded your current quota|(?:out of|no remaining) quota|quota (?:has been |was |is )?(?:exhausted|used up)|servicequotaexceeded/,
   // Anthropic "You have reached your specified API usage limits"; Mistral "monthly usage limit";
   // OpenRouter "Key limit exceeded"; Together/DeepSeek "spend limit"; "spending cap".
   /usage limits?|(?:spend|spending|key|credit|account) (?:limit|cap)s?\b(?! per)/,
@@ -173,6 +185,9 @@ export const ALLOWANCE = vocabulary('allowance', () => [
   /allocation|allowance|extra usage/,
   // "check your plan", "upgrade your plan", "plan limit", "on your current plan", subscriptions.
   /(?:your|current) (?:\w+ )?plan\b|plan (?:limit|quota)|upgrade (?:your )?plan/,
+  // A limit the owner set: Ark SetLimitExceeded "has reached the set inference limit for the [model] model, and the
+  // model service has been paused" (its Safe Experience Mode).
+  /reached the (?:set|configured) (?:\w+ )?limit/,
   // "billing hard limit reached", "check your billing details".
   /\bbilling\b/,
   // Qwen OAuth "Free allocated quota exceeded"; Cloudflare 3036 "your daily free allocation" (the window also
@@ -210,7 +225,8 @@ export const CREDENTIAL_REJECTED = vocabulary('credentialRejected', () => [
 export const AUTH = vocabulary('auth', () => [
   // OpenAI/Groq invalid_api_key "Incorrect API key provided"; Anthropic "invalid x-api-key",
   // authentication_error; Gemini "API key not valid" (API_KEY_INVALID), "API key expired".
-  /invalid_api_key|(?:incorrect|invalid|missing|expired) (?:x-)?api[ _-]?key|api[ _-]?key (?:not valid|is invalid|expired|is missing)|api_key_invalid/,
+  // Azure "Access denied due to invalid subscription key or wrong API endpoint" (401).
+  /invalid_api_key|(?:incorrect|invalid|missing|expired) (?:x-)?api[ _-]?key|api[ _-]?key (?:not valid|is invalid|expired|is missing)|api_key_invalid|invalid subscription key/,
   /authentication_error|authentication failed|invalid authentication|unauthenticated|unauthorized/,
   // AWS credentials rejected (also CREDENTIAL_REJECTED, which decides a 403).
   /unrecognizedclientexception|security token included in the request is invalid|invalidsignatureexception/,
@@ -242,10 +258,17 @@ export const PERMISSION = vocabulary('permission', () => [
 export const AVAILABILITY = vocabulary('availability', () => [
   // OpenAI/Groq code model_not_found; Anthropic not_found_error "model: x"; LiteLLM NotFoundError.
   /model_not_found|(?:invalid|unknown|no such|unsupported) model|model not found|not_found_error.{0,40}model|\bmodel\b.{0,80}not_found_error/,
+  // Bedrock ResourceNotFoundException "Could not resolve the foundation model from the provided model identifier."
+  /(?:could not|cannot|unable to) (?:resolve|find) the (?:foundation |requested )?model/,
+  // A key or plan that may use only some models: chatanywhere 403 "The free account is limited to use gpt-3.5-turbo,
+  // gpt-4 and embeddings" (免费API限制使用 … 模型).
+  /(?:account|key|plan|tier) is limited to (?:use|using) |限制使用.{0,60}模型/,
   // "The model `x` does not exist or you do not have access to it" (OpenAI), "models/x is not found
   // for API version v1beta" (Gemini), "model x is not supported", "has been decommissioned" (Groq),
   // "is deprecated", "has reached the end of its life" (Bedrock), "is no longer available".
-  /models?\b.{0,80}(?:does not exist|not exist|not found|is not supported|not supported (?:for|by|on|in)|is invalid|decommissioned|deprecated|retired|no longer (?:available|supported)|end of (?:its )?life|marked by provider as legacy)/,
+  // A word boundary before "model": "InvokeModel operation: Malformed input request: ... required key [prompt] not
+  // found" (Bedrock through LiteLLM) names an operation, not a model.
+  /\bmodels?\b.{0,80}(?:does not exist|not exist|not found|is not supported|not supported (?:for|by|on|in)|is invalid|decommissioned|deprecated|retired|no longer (?:available|supported)|end of (?:its )?life|marked by provider as legacy)/,
   // Bedrock "The provided model identifier is invalid."; "model identifier".
   /provided model identifier is invalid/,
   // Bedrock 400 "Invocation of model ID x with on-demand throughput isn't supported. Retry your
@@ -267,6 +290,14 @@ export const AVAILABILITY = vocabulary('availability', () => [
   // whose template has no tools); NVIDIA "Function '…': Not found for account '…'" (a removed catalog model); Ark
   // ModelNotOpen "has not activated the model" and InvalidEndpoint.NotFound (Ark's endpoint is a deployed model).
   /无可用渠道|模型不存在|not a valid model id|does not support tools|function .{0,60}not found for account|has not activated the model|invalidendpoint(?:ormodel)?\.notfound/,
+  // A model this server cannot load or has turned off: Ollama 500 "model requires more system memory (5.0 GiB)
+  // than is available (3.9 GiB)", LM Studio 400 "Failed to load model \"gpt-oss-20b\". Error: Error loading model.",
+  // Lemonade 500 "Failed to load model '…': llama-server failed to start", LocalAI 500 "could not load model: rpc
+  // error: …", SiliconFlow "Model disabled." (docs/contributing/contracts.md: a retry asks the same server to load
+  // the same model; another model is the fix).
+  /(?:failed to|could not|cannot|unable to) load (?:the )?model|error loading model|model requires more (?:system |gpu )?memory|\bmodel (?:is )?disabled\b/,
+  // A request this model does not serve: Vertex INVALID_ARGUMENT "The request is not supported by this model."
+  /(?:request|operation|task) is not supported by (?:this|the) model/,
 ]);
 
 /**
@@ -305,6 +336,9 @@ export const UNSUPPORTED_MEDIA = vocabulary('unsupportedMedia', () => [
   /file must be one of the following types/,
   // vLLM "facebook/opt-125m is not a multimodal model" (an image sent to a text-only model).
   /is not a multimodal model/,
+  // Ark (Anthropic-compatible) "The parameter `messages.content.type` ... invalid value: `document`, supported
+  // values are: `text`, `thinking`, `image` ...": a content block of a kind the endpoint does not take.
+  /content\.type\b.{0,80}(?:invalid value|not supported|unsupported)/,
 ]);
 
 /** The model is being loaded: overloaded even on a 429 (Bedrock ModelNotReadyException). */
@@ -320,8 +354,10 @@ export const CAPACITY = vocabulary('capacity', () => [
   // Not "your capacity": Google's Cloud Code "You have exhausted your capacity on this model. Your quota will
   // reset after 2h1m1s" is the account's allowance (its wait decides), not the provider being busy.
   /overloaded|\bbusy\b|(?<!your )capacity|high (?:demand|traffic|load)|heavy load|under load|peak load|queue_exceeded/,
-  // Gemini status UNAVAILABLE, Bedrock ServiceUnavailableException.
-  /\bunavailable\b|serviceunavailable/,
+  // Gemini status UNAVAILABLE, Bedrock ServiceUnavailableException. Not a gRPC status quoted in a Go error
+  // ("rpc error: code = Unavailable desc = error reading from server: EOF": LocalAI's backend process died,
+  // the server failed, it is not busy).
+  /(?<!code = )\bunavailable\b|serviceunavailable/,
   // Zhipu 1305 该模型当前访问量过大 (too much traffic); Cloudflare 3040 "No more data centers to forward the request to".
   /访问量过大|no more data cent(?:er|re)s/,
 ]);
@@ -348,8 +384,30 @@ export const SERVER_FAULT = vocabulary('serverFault', () => [
 /** The request was malformed. */
 export const INVALID_REQUEST = vocabulary('invalidRequest', () => [
   /invalid_request_error|invalid_argument|validationexception|invalid request/,
+  // TGI's stream error line "Input validation error: cannot compile regex from schema ..." (error_type validation).
+  /\bvalidation error\b|validation_error/,
   // Groq: the model's output failed the requested format.
   /tool_use_failed|json_validate_failed/,
+]);
+
+/**
+ * Words that say the request itself is wrong (a parameter, a field, a flag the server needs), read on a 5xx
+ * too: some servers answer a request they refuse with a 500. llama.cpp "tools param requires --jinja flag",
+ * "Unsupported param: tools"; llama-cpp-python a pydantic list "'type': 'int_parsing' ... 'msg': 'Input should
+ * be a valid integer'"; vLLM "'type': 'extra_forbidden' ... 'Extra inputs are not permitted'".
+ */
+export const REQUEST_SHAPE = vocabulary('requestShape', () => [
+  /unsupported param(?:eter)?s?\b|param(?:eter)? requires --[\w-]+|requires --[\w-]+ (?:flag|option)/,
+  /'type': '(?:\w+_parsing|missing|extra_forbidden|\w+_type)'|input should be a valid|extra inputs are not permitted/,
+]);
+
+/**
+ * A gateway or relay saying that the provider behind it failed, in a 4xx of its own: Cloudflare AI Gateway
+ * 2005 "Failed to get response from provider" (a 400); an OpenAI Responses server_error event "An error occurred
+ * while processing your request. You can retry your request" relayed by a proxy inside a 400.
+ */
+export const UPSTREAM_FAILED = vocabulary('upstreamFailed', () => [
+  /failed to get (?:a )?response from (?:the )?(?:upstream|provider)|you can retry your request|server had an error/,
 ]);
 
 /** Structured quota ids with a long window (the tier never counts). */
