@@ -10,7 +10,7 @@ export const BUNDLE_GOAL_BYTES = 20 * 1024;
  * bundle can only shrink. `pnpm bench` reports the goal itself (met or not); lower this with every
  * change that makes the bundle lighter.
  */
-export const BUNDLE_LIMIT_BYTES = 32 * 1024;
+export const BUNDLE_LIMIT_BYTES = 31.75 * 1024;
 
 const benchDirectory = fileURLToPath(new URL('..', import.meta.url));
 

@@ -9,6 +9,7 @@ import {
   type GuardStreamOptions,
   guardStream,
 } from '@faultline/render';
+import { checkOptionKeys } from '@faultline/render/toolkit';
 import {
   AI_SDK_PROVIDER,
   AiSdkErrorPart,
@@ -16,6 +17,7 @@ import {
   createAiSdkExtractor,
   detectAiSdkBlockedAnswer,
 } from './extract-ai-sdk.ts';
+import { AI_SDK_CLASSIFY_OPTION_KEYS, GUARD_AI_SDK_STREAM_OPTION_KEYS } from './option-keys.ts';
 import { providerFromId } from './provider-of.ts';
 
 export interface AiSdkClassifyOptions extends Omit<ClassifyErrorOptions, 'extractors'> {
@@ -52,6 +54,7 @@ function extractorsFor(options: AiSdkClassifyOptions): Extractor[] {
  * the taxonomy. The caller's abort (with `signal`) stays the caller's. Total: never throws.
  */
 export function classifyAiSdkError(error: unknown, options: AiSdkClassifyOptions = {}): FaultlineError {
+  checkOptionKeys('classifyAiSdkError', options, AI_SDK_CLASSIFY_OPTION_KEYS);
   const { provider: _provider, extractors: _extractors, ...rest } = options;
   return classifyError(error, {
     ...rest,
@@ -226,6 +229,7 @@ export function guardAiSdkStream(
   stream: AsyncIterable<AiSdkStreamPart>,
   options: GuardAiSdkStreamOptions = {},
 ): GuardedStream<AsyncIterable<AiSdkStreamPart>> {
+  checkOptionKeys('guardAiSdkStream', options, GUARD_AI_SDK_STREAM_OPTION_KEYS);
   const { provider: _provider, extractors: _extractors, ...rest } = options;
   const raw: RawState = { finished: false, last: undefined };
   return guardStream(throwingErrorParts(stream, raw), {

@@ -9,6 +9,8 @@ import {
   safeStatus,
   safeString,
 } from '@faultline/classify/toolkit';
+import { checkOptionKeys } from '@faultline/render/toolkit';
+import { AI_SDK_EXTRACTOR_OPTION_KEYS } from './option-keys.ts';
 import { type AiSdkProvider, HTTP_FAILURE_READERS, providerFromId, providerFromUrl } from './provider-of.ts';
 
 /** The provider key of metadata this package builds itself (not from a provider's body). */
@@ -438,6 +440,7 @@ function extractAiSdk(
  * anything else (the caller's `AbortError` stays the caller's).
  */
 export function createAiSdkExtractor(options: AiSdkExtractorOptions = {}): Extractor {
+  checkOptionKeys('createAiSdkExtractor', options, AI_SDK_EXTRACTOR_OPTION_KEYS);
   const hint = providerFromId(options.provider);
   // Not `defineExtractor`: it stamps its own provider key on every result, and an APICallError
   // read by the URL's provider must keep that provider. Total all the same.

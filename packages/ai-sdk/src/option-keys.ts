@@ -1,4 +1,11 @@
-import { checkOptionKeys, RETRY_OPTION_KEYS } from '@faultline/render/toolkit';
+import {
+  CLASSIFY_ERROR_OPTION_KEYS,
+  checkOptionKeys,
+  GUARD_STREAM_OPTION_KEYS,
+  RETRY_OPTION_KEYS,
+} from '@faultline/render/toolkit';
+import type { AiSdkClassifyOptions, GuardAiSdkStreamOptions } from './classify-ai-sdk-error.ts';
+import type { AiSdkExtractorOptions } from './extract-ai-sdk.ts';
 import type { FaultlineAiSdkOptions } from './middleware.ts';
 
 /** The keys of `FaultlineAiSdkOptions`: a key added to the type and not here fails the type check. */
@@ -22,3 +29,21 @@ export function checkAiSdkOptions(scope: string, options: unknown): void {
     'retry',
   );
 }
+
+/** The keys of `AiSdkClassifyOptions`: render's `classifyError` options, the provider a hint. */
+export const AI_SDK_CLASSIFY_OPTION_KEYS = CLASSIFY_ERROR_OPTION_KEYS satisfies Record<
+  keyof AiSdkClassifyOptions,
+  true
+>;
+
+const { readChunk: _readChunk, requireTerminal: _requireTerminal, ...guardKeys } = GUARD_STREAM_OPTION_KEYS;
+/** The keys of `GuardAiSdkStreamOptions`: render's guard options but the two the guard decides. */
+export const GUARD_AI_SDK_STREAM_OPTION_KEYS = guardKeys satisfies Record<
+  keyof GuardAiSdkStreamOptions,
+  true
+>;
+
+export const AI_SDK_EXTRACTOR_OPTION_KEYS = { provider: true } as const satisfies Record<
+  keyof AiSdkExtractorOptions,
+  true
+>;

@@ -15,6 +15,7 @@ import {
   type FailureReason,
   onExtractorCrash,
   type ProviderErrorMetadata,
+  TAXONOMY,
 } from './index.ts';
 import {
   defineExtractor,
@@ -157,7 +158,8 @@ const DESIGN_TABLE: Record<FailureReason, DesignRow> = {
     category: 'content',
     retryable: false,
     userAction: 'change_input',
-    recovery: ['fallback'],
+    // Another provider may accept it, but a chain moves on only when the caller opts in: no hint.
+    recovery: [],
     domain: 'input',
     http: 422,
   },
@@ -336,6 +338,17 @@ describe('every row of the taxonomy', () => {
     >) {
       expect(classify(metadata).userAction.kind, reason).toBe(DESIGN_TABLE[reason].userAction);
     }
+  });
+  it("a fallback hint only where a chain's defaults move on (the fallback column)", () => {
+    const hinted = (Object.entries(ROW_EXAMPLES) as Array<[FailureReason, ProviderErrorMetadata]>)
+      .filter(([, metadata]) => classify(metadata).recovery.fallback)
+      .map(([reason]) => [reason, TAXONOMY[reason].fallback]);
+    expect(hinted.length).toBeGreaterThan(0);
+    for (const [reason, column] of hinted)
+      expect(['yes', 'larger_window', 'other_credential'], reason).toContain(column);
+    // content_policy: another provider may accept the input, but only a caller who opts in moves on.
+    expect(TAXONOMY.content_policy.fallback).toBe('opt_in');
+    expect(classify(ROW_EXAMPLES.content_policy).recovery.fallback).toBe(false);
   });
   it('interrupted becomes retryable only when the caller says the call is idempotent', () => {
     expect(classify(ROW_EXAMPLES.interrupted).retryable).toBe(false);

@@ -27,19 +27,29 @@ export interface TaxonomyRow {
   readonly fallback: 'yes' | 'larger_window' | 'other_credential' | 'opt_in' | 'no';
 }
 
-const hints = (...names: Array<keyof RecoveryHints>): RecoveryHints => ({
-  rotateCredential: names.includes('rotateCredential'),
-  fallback: names.includes('fallback'),
-  compress: names.includes('compress'),
-});
+/** A row as written: the recoveries that can help (`hints`), from which `recovery` is derived. */
+type WrittenRow = Omit<TaxonomyRow, 'recovery'> & { readonly hints: ReadonlyArray<keyof RecoveryHints> };
 
-/** The taxonomy table: the contract every package and test shares (docs/contributing/design.md). */
-export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.freeze({
+/**
+ * The recovery hints a report carries. `fallback` is what a fallback chain does with its defaults,
+ * read from the row's fallback column: a row the chain leaves only when the caller opts in
+ * (`opt_in`) or never leaves (`no`) never says fallback, whatever may help once the caller asks;
+ * so an agent or a program acting on the hint does what the chain would do.
+ */
+function recoveryOf(row: WrittenRow): RecoveryHints {
+  return {
+    rotateCredential: row.hints.includes('rotateCredential'),
+    fallback: row.hints.includes('fallback') && row.fallback !== 'opt_in' && row.fallback !== 'no',
+    compress: row.hints.includes('compress'),
+  };
+}
+
+const ROWS: Readonly<Record<FailureReason, WrittenRow>> = {
   rate_limit: {
     category: 'transient',
     retryable: true,
     userAction: 'wait_and_retry',
-    recovery: hints('rotateCredential', 'fallback'),
+    hints: ['rotateCredential', 'fallback'],
     domain: 'runtime',
     httpStatus: 429,
     nextStep: 'retry',
@@ -50,7 +60,7 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     category: 'transient',
     retryable: true,
     userAction: 'wait_and_retry',
-    recovery: hints('fallback'),
+    hints: ['fallback'],
     domain: 'runtime',
     httpStatus: 503,
     nextStep: 'retry',
@@ -61,7 +71,7 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     category: 'transient',
     retryable: true,
     userAction: 'wait_and_retry',
-    recovery: hints(),
+    hints: [],
     domain: 'runtime',
     httpStatus: 503,
     nextStep: 'retry',
@@ -72,7 +82,7 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     category: 'transient',
     retryable: true,
     userAction: 'wait_and_retry',
-    recovery: hints(),
+    hints: [],
     domain: 'runtime',
     httpStatus: 503,
     nextStep: 'retry',
@@ -83,7 +93,7 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     category: 'transient',
     retryable: true,
     userAction: 'wait_and_retry',
-    recovery: hints(),
+    hints: [],
     domain: 'runtime',
     httpStatus: 503,
     nextStep: 'retry',
@@ -94,7 +104,7 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     category: 'ambiguous',
     retryable: false,
     userAction: 'wait_and_retry',
-    recovery: hints(),
+    hints: [],
     domain: 'runtime',
     httpStatus: 502,
     // Becomes `retry` when the caller says the call is idempotent (classificationFor).
@@ -107,7 +117,7 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     category: 'configuration',
     retryable: false,
     userAction: 'check_credentials',
-    recovery: hints('rotateCredential'),
+    hints: ['rotateCredential'],
     domain: 'config',
     httpStatus: 500,
     nextStep: 'fix_configuration',
@@ -118,7 +128,7 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     category: 'configuration',
     retryable: false,
     userAction: 'check_credentials',
-    recovery: hints('fallback'),
+    hints: ['fallback'],
     domain: 'config',
     httpStatus: 500,
     nextStep: 'fallback',
@@ -129,7 +139,7 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     category: 'configuration',
     retryable: false,
     userAction: 'change_model',
-    recovery: hints('fallback'),
+    hints: ['fallback'],
     domain: 'config',
     httpStatus: 500,
     nextStep: 'fallback',
@@ -140,7 +150,7 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     category: 'configuration',
     retryable: false,
     userAction: 'check_configuration',
-    recovery: hints(),
+    hints: [],
     domain: 'config',
     httpStatus: 500,
     nextStep: 'fix_configuration',
@@ -151,7 +161,7 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     category: 'configuration',
     retryable: false,
     userAction: 'check_configuration',
-    recovery: hints(),
+    hints: [],
     domain: 'config',
     httpStatus: 500,
     nextStep: 'fix_configuration',
@@ -162,7 +172,7 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     category: 'capacity',
     retryable: false,
     userAction: 'check_billing',
-    recovery: hints('fallback'),
+    hints: ['fallback'],
     domain: 'config',
     httpStatus: 500,
     nextStep: 'fallback',
@@ -173,7 +183,7 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     category: 'capacity',
     retryable: false,
     userAction: 'check_billing',
-    recovery: hints('rotateCredential', 'fallback'),
+    hints: ['rotateCredential', 'fallback'],
     domain: 'config',
     httpStatus: 500,
     nextStep: 'fallback',
@@ -184,7 +194,7 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     category: 'content',
     retryable: false,
     userAction: 'change_input',
-    recovery: hints('compress'),
+    hints: ['compress'],
     domain: 'input',
     httpStatus: 422,
     nextStep: 'compress',
@@ -195,7 +205,7 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     category: 'content',
     retryable: false,
     userAction: 'change_input',
-    recovery: hints('fallback'),
+    hints: ['fallback'],
     domain: 'input',
     httpStatus: 422,
     nextStep: 'change_input',
@@ -206,7 +216,7 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     category: 'content',
     retryable: false,
     userAction: 'change_input',
-    recovery: hints(),
+    hints: [],
     domain: 'input',
     httpStatus: 422,
     nextStep: 'change_input',
@@ -217,7 +227,7 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     category: 'content',
     retryable: false,
     userAction: 'change_input',
-    recovery: hints(),
+    hints: [],
     domain: 'input',
     httpStatus: 422,
     nextStep: 'change_input',
@@ -228,7 +238,7 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     category: 'unknown',
     retryable: false,
     userAction: 'contact_support',
-    recovery: hints(),
+    hints: [],
     domain: 'runtime',
     httpStatus: 500,
     nextStep: 'report_bug',
@@ -240,7 +250,7 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     category: 'cancelled',
     retryable: false,
     userAction: 'none',
-    recovery: hints(),
+    hints: [],
     domain: 'runtime',
     // nginx's "client closed request": the caller went away, nothing failed on the provider's side.
     httpStatus: 499,
@@ -252,11 +262,21 @@ export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.fre
     category: 'unknown',
     retryable: false,
     userAction: 'unknown',
-    recovery: hints(),
+    hints: [],
     domain: 'runtime',
     httpStatus: 500,
     nextStep: 'report_bug',
     advice: 'The failure could not be classified. It is not retried; report it so it can be.',
     fallback: 'no',
   },
-});
+};
+
+/** The taxonomy table: the contract every package and test shares (docs/contributing/design.md). */
+export const TAXONOMY: Readonly<Record<FailureReason, TaxonomyRow>> = Object.freeze(
+  Object.fromEntries(
+    Object.entries(ROWS).map(([reason, written]) => {
+      const { hints: _hints, ...row } = written;
+      return [reason, { ...row, recovery: recoveryOf(written) }];
+    }),
+  ) as Record<FailureReason, TaxonomyRow>,
+);

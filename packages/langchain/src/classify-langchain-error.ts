@@ -30,7 +30,8 @@ import {
   extractor as openaiExtractor,
 } from '@faultline/extract-openai';
 import { type ClassifyErrorOptions, classifyError, type FaultlineError } from '@faultline/render';
-import { CLASSIFY_ERROR_OPTION_KEYS } from '@faultline/render/toolkit';
+import { checkOptionKeys } from '@faultline/render/toolkit';
+import { LANGCHAIN_CLASSIFY_OPTION_KEYS, LANGCHAIN_EXTRACTOR_OPTION_KEYS } from './option-keys.ts';
 
 /** The faultline providers LangChain's chat models reach. */
 export type LangChainProvider = 'openai' | 'anthropic' | 'google-genai' | 'bedrock' | 'mistral' | 'groq';
@@ -208,6 +209,7 @@ function nowOf(context: ExtractContext): number {
  * body rules. Total.
  */
 export function createLangChainExtractor(options: { provider?: string | undefined } = {}): Extractor {
+  checkOptionKeys('createLangChainExtractor', options, LANGCHAIN_EXTRACTOR_OPTION_KEYS);
   const hint = providerFromLlmType(options.provider);
   const order = hint === undefined ? ORDER : [hint, ...ORDER.filter((provider) => provider !== hint)];
   const extractors = order.flatMap((provider) => PROVIDER_EXTRACTORS[provider]);
@@ -262,15 +264,11 @@ export function classifyLangChainError(
   error: unknown,
   options: LangChainClassifyOptions = {},
 ): FaultlineError {
+  checkOptionKeys('classifyLangChainError', options, LANGCHAIN_CLASSIFY_OPTION_KEYS);
   const { provider, extractors, ...rest } = options;
   const resolved = providerFromLlmType(provider);
-  // The policies and the callback handler pass their own options through (onContextOverflow,
-  // keep …): classifyError is given only the keys it takes, and refuses any other.
-  const classifyOptions: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(rest))
-    if (Object.hasOwn(CLASSIFY_ERROR_OPTION_KEYS, key)) classifyOptions[key] = value;
   return classifyError(error, {
-    ...(classifyOptions as ClassifyErrorOptions),
+    ...(rest as ClassifyErrorOptions),
     ...(resolved === undefined ? {} : { provider: resolved }),
     extractors: langChainExtractorsFor(provider, extractors),
   });

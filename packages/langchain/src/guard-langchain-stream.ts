@@ -1,7 +1,9 @@
 import type { Extractor } from '@faultline/classify';
 import { safeGet } from '@faultline/classify/toolkit';
 import { type GuardedStream, type GuardStreamOptions, guardStream } from '@faultline/render';
+import { checkOptionKeys } from '@faultline/render/toolkit';
 import { detectLangChainBlockedAnswer, langChainExtractorsFor } from './classify-langchain-error.ts';
+import { GUARD_LANGCHAIN_STREAM_OPTION_KEYS } from './option-keys.ts';
 
 export interface GuardLangChainStreamOptions
   extends Omit<GuardStreamOptions<unknown>, 'extractors' | 'requireTerminal' | 'readChunk'> {
@@ -68,6 +70,7 @@ export function guardLangChainStream<S extends AsyncIterable<unknown>>(
   stream: S | PromiseLike<S>,
   options: GuardLangChainStreamOptions = {},
 ): AsyncIterable<ChunkOf<S>> {
+  checkOptionKeys('guardLangChainStream', options, GUARD_LANGCHAIN_STREAM_OPTION_KEYS);
   const { provider, extractors, ...rest } = options;
   const source: AsyncIterable<unknown> = isThenable(stream)
     ? opened(stream as PromiseLike<S>)

@@ -1,7 +1,14 @@
 import { type FailureReason, TAXONOMY } from '@faultline/classify';
 import { safeGet } from '@faultline/classify/toolkit';
 import type { ErrorReport, FaultlineError } from '@faultline/render';
+import { checkOptionKeys } from '@faultline/render/toolkit';
 import { classifyLangChainError, type LangChainClassifyOptions } from './classify-langchain-error.ts';
+import {
+  CALLBACK_HANDLER_OPTION_KEYS,
+  checkShouldFallBackKeys,
+  LANGCHAIN_CLASSIFY_OPTION_KEYS,
+  ON_FAILED_ATTEMPT_OPTION_KEYS,
+} from './option-keys.ts';
 
 /**
  * A retry predicate for LangGraph's `RetryPolicy.retryOn` and anything else that asks "retry
@@ -10,6 +17,7 @@ import { classifyLangChainError, type LangChainClassifyOptions } from './classif
  * default, which retries every error but a short list of statuses.
  */
 export function faultlineRetryOn(options: LangChainClassifyOptions = {}): (error: unknown) => boolean {
+  checkOptionKeys('faultlineRetryOn', options, LANGCHAIN_CLASSIFY_OPTION_KEYS);
   return (error) => {
     const failure = classifyLangChainError(error, options);
     return failure.classification.retryable && !failure.classification.callerAborted;
@@ -56,6 +64,7 @@ class AttemptCounter {
 export function faultlineOnFailedAttempt(
   options: OnFailedAttemptOptions = {},
 ): (error: unknown, input?: unknown) => void {
+  checkOptionKeys('faultlineOnFailedAttempt', options, ON_FAILED_ATTEMPT_OPTION_KEYS);
   const { stopAfterAttempt, ...classifyOptions } = options;
   if (
     stopAfterAttempt !== undefined &&
@@ -95,13 +104,20 @@ export interface ShouldFallBackOptions extends LangChainClassifyOptions {
  * unless `fallbackAfterOutput`.
  */
 export function shouldFallBack(error: unknown, options: ShouldFallBackOptions = {}): boolean {
-  const failure = classifyLangChainError(error, options);
+  checkShouldFallBackKeys('shouldFallBack', options);
+  return fallsBack(error, options);
+}
+
+/** {@link shouldFallBack} on options already checked. */
+function fallsBack(error: unknown, options: ShouldFallBackOptions): boolean {
+  const { fallbackOn, fallbackAfterOutput, ...classifyOptions } = options;
+  const failure = classifyLangChainError(error, classifyOptions);
   const { classification } = failure;
   if (classification.callerAborted) return false;
   const delivered = failure.metadata?.delivered;
-  if (delivered !== undefined && delivered.chunks > 0 && options.fallbackAfterOutput !== true) return false;
+  if (delivered !== undefined && delivered.chunks > 0 && fallbackAfterOutput !== true) return false;
   const rule = TAXONOMY[classification.reason]?.fallback ?? 'no';
-  const on = options.fallbackOn?.[classification.reason];
+  const on = fallbackOn?.[classification.reason];
   if (rule === 'no' || on === false) return false;
   return rule === 'yes' || on === true;
 }
@@ -124,13 +140,14 @@ export async function invokeWithFallbacks<I, O>(
 ): Promise<O> {
   if (!Array.isArray(runnables) || runnables.length === 0)
     throw new TypeError('invokeWithFallbacks: give at least one runnable');
+  checkShouldFallBackKeys('invokeWithFallbacks', options);
   let last: unknown;
   for (const runnable of runnables) {
     try {
       return await runnable.invoke(input);
     } catch (error) {
       last = error;
-      if (!shouldFallBack(error, options)) break;
+      if (!fallsBack(error, options)) break;
     }
   }
   const { fallbackOn: _fallbackOn, fallbackAfterOutput: _fallbackAfterOutput, ...rest } = options;
@@ -163,8 +180,10 @@ export interface FaultlineCallbackHandler {
 export function faultlineCallbackHandler(
   options: FaultlineCallbackHandlerOptions = {},
 ): FaultlineCallbackHandler {
+  checkOptionKeys('faultlineCallbackHandler', options, CALLBACK_HANDLER_OPTION_KEYS);
+  const { onFailure, keep: kept, ...classifyOptions } = options;
   const failures: ErrorReport[] = [];
-  const keep = Math.max(0, Math.min(options.keep ?? 100, 10_000));
+  const keep = Math.max(0, Math.min(kept ?? 100, 10_000));
   const seen = new WeakSet<object>();
   const record = (error: unknown): void => {
     try {
@@ -173,11 +192,11 @@ export function faultlineCallbackHandler(
         if (seen.has(error)) return;
         seen.add(error);
       }
-      const failure = classifyLangChainError(error, options);
+      const failure = classifyLangChainError(error, classifyOptions);
       const report = failure.toErrorReport();
       failures.push(report);
       if (failures.length > keep) failures.splice(0, failures.length - keep);
-      options.onFailure?.(report, failure);
+      onFailure?.(report, failure);
     } catch {
       // A callback never breaks the run it observes.
     }

@@ -4,6 +4,8 @@ import http2 from 'node:http2';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import { Duplex } from 'node:stream';
+import { checkOptionKeys } from '@faultline/render/toolkit';
+import { BASE_URL_OPTION_KEYS, LOOPBACK_SERVER_OPTION_KEYS } from './option-keys.ts';
 import type { Scenario, ScenarioResponse } from './scenario.ts';
 
 /** The host used by `dns-failure` scenarios: `.invalid` never resolves (RFC 6761). */
@@ -309,6 +311,11 @@ export interface ServerEngineOptions {
  * scenario with its recorded response. Routes by the `/s/<token>` path prefix.
  */
 export function startLoopbackServer(options: LoopbackServerOptions = {}): Promise<LoopbackServer> {
+  try {
+    checkOptionKeys('startLoopbackServer', options, LOOPBACK_SERVER_OPTION_KEYS);
+  } catch (error) {
+    return Promise.reject(error);
+  }
   return startServer({
     protocol: options.protocol ?? 'http1',
     cors: options.cors,
@@ -664,6 +671,7 @@ export async function startServer(
     port,
     origin,
     baseUrlFor(scenario, baseUrlOptions = {}) {
+      checkOptionKeys('baseUrlFor', baseUrlOptions, BASE_URL_OPTION_KEYS);
       const pathPrefix = baseUrlOptions.pathPrefix ?? '';
       if (pathPrefix !== '' && !pathPrefix.startsWith('/')) {
         throw new Error(`pathPrefix must start with "/": ${pathPrefix}`);
@@ -700,6 +708,7 @@ export async function withLoopback<T>(
   fn: (server: LoopbackServer) => Promise<T> | T,
   options: LoopbackServerOptions = {},
 ): Promise<T> {
+  checkOptionKeys('withLoopback', options, LOOPBACK_SERVER_OPTION_KEYS);
   const server = await startLoopbackServer(options);
   try {
     return await fn(server);

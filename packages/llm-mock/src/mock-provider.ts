@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { classify, type FailureReason, TAXONOMY } from '@faultline/classify';
 import { type RoutedAnswer, type RoutedRequest, startServer, unresolvableHost } from './loopback-server.ts';
+import { checkMockProviderKeys } from './option-keys.ts';
 import {
   defaultMessage,
   isProviderKey,
@@ -169,6 +170,7 @@ interface Compiled {
 
 /** Starts the mock on 127.0.0.1: HTTP/1.1 and h2c (what the Bedrock SDK speaks) on one port. */
 export async function startMockProvider(options: MockProviderOptions = {}): Promise<MockProvider> {
+  checkMockProviderKeys(options);
   const providers = [...(options.providers ?? PROVIDERS)];
   if (providers.length === 0) throw new Error('startMockProvider: name at least one provider');
   for (const provider of providers) {

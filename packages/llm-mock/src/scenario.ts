@@ -2,7 +2,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ErrorCategory, FailureReason, UserActionKind } from '@faultline/classify';
+import { checkOptionKeys } from '@faultline/render/toolkit';
 import { z } from 'zod';
+import { SCENARIO_LOAD_OPTION_KEYS } from './option-keys.ts';
 
 /** Absolute path of the catalogue (`scenarios/` in this package), where one JSON file describes one scenario. */
 export const scenariosDir: string = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'scenarios');
@@ -150,6 +152,7 @@ function formatIssues(error: z.ZodError): string {
  * throws an error naming the file.
  */
 export function readScenarioFile(path: string, options: ScenarioLoadOptions = {}): Scenario {
+  checkOptionKeys('readScenarioFile', options, SCENARIO_LOAD_OPTION_KEYS);
   const displayPath = relative(options.directory ?? scenariosDir, path)
     .split(sep)
     .join('/');
@@ -190,6 +193,7 @@ export function readScenarioFile(path: string, options: ScenarioLoadOptions = {}
  * `_examples`) unless asked for by name. Throws an error naming the file on invalid data.
  */
 export function loadScenarios(provider?: string, options: ScenarioLoadOptions = {}): Scenario[] {
+  checkOptionKeys('loadScenarios', options, SCENARIO_LOAD_OPTION_KEYS);
   if (provider !== undefined && !/^[^/\\.][^/\\]*$/.test(provider)) {
     throw new Error(`Scenario provider "${provider}" must be a folder name`);
   }
@@ -200,6 +204,7 @@ export function loadScenarios(provider?: string, options: ScenarioLoadOptions = 
 
 /** One scenario by id (`<provider>/<name>`). */
 export function loadScenario(id: string, options: ScenarioLoadOptions = {}): Scenario {
+  checkOptionKeys('loadScenario', options, SCENARIO_LOAD_OPTION_KEYS);
   if (!/^[^/\\]+\/[^/\\]+$/.test(id) || id.includes('..')) {
     throw new Error(`Scenario id "${id}" must be "<provider>/<name>"`);
   }
@@ -211,6 +216,7 @@ export function loadProviderCoverage(
   provider: string,
   options: ScenarioLoadOptions = {},
 ): ProviderCoverage | undefined {
+  checkOptionKeys('loadProviderCoverage', options, SCENARIO_LOAD_OPTION_KEYS);
   const path = join(options.directory ?? scenariosDir, provider, '_coverage.json');
   let text: string;
   try {

@@ -1,4 +1,5 @@
 // biome-ignore-all lint/suspicious/noThenProperty: `then` is the script format's field name (data, never awaited)
+import { nearestOption } from '@faultline/render/toolkit';
 import { z } from 'zod';
 
 const Repeat = {
@@ -10,11 +11,11 @@ const Repeat = {
 const Headers = z.record(z.string(), z.string());
 
 /** A healthy answer in the provider's format (`reply` overrides the server's reply text). */
-export const OkStep = z.object({ kind: z.literal('ok'), reply: z.string().optional(), ...Repeat });
+export const OkStep = z.strictObject({ kind: z.literal('ok'), reply: z.string().optional(), ...Repeat });
 /** A named failure from the catalogue (`<provider>/<name>`, see the README's table). */
-export const ScenarioStep = z.object({ kind: z.literal('scenario'), id: z.string().min(3), ...Repeat });
+export const ScenarioStep = z.strictObject({ kind: z.literal('scenario'), id: z.string().min(3), ...Repeat });
 /** An error status in the provider's own error format, with an optional Retry-After (seconds). */
-export const StatusStep = z.object({
+export const StatusStep = z.strictObject({
   kind: z.literal('status'),
   status: z.number().int().min(400).max(599),
   retryAfter: z.number().nonnegative().optional(),
@@ -25,18 +26,18 @@ export const StatusStep = z.object({
   ...Repeat,
 });
 /** A healthy stream that delivers `afterChunks` content chunks, then is cut, stalls, or sends the provider's error event. */
-export const StreamStep = z.object({
+export const StreamStep = z.strictObject({
   kind: z.literal('stream'),
   afterChunks: z.number().int().nonnegative().max(10_000),
   then: z.enum(['cut', 'stall', 'error']),
   ...Repeat,
 });
 /** The request is read and never answered (no status, no byte) until the client gives up. */
-export const StallStep = z.object({ kind: z.literal('stall'), ...Repeat });
+export const StallStep = z.strictObject({ kind: z.literal('stall'), ...Repeat });
 /** The connection is dropped after the request was read (ECONNRESET / "socket hang up"). */
-export const ResetStep = z.object({ kind: z.literal('reset'), ...Repeat });
+export const ResetStep = z.strictObject({ kind: z.literal('reset'), ...Repeat });
 /** A status line and half a body, then the connection is dropped. */
-export const CutStep = z.object({
+export const CutStep = z.strictObject({
   kind: z.literal('cut'),
   status: z.number().int().min(200).max(599).optional(),
   ...Repeat,
@@ -54,7 +55,7 @@ export const Step = z.discriminatedUnion('kind', [
 export type Step = z.infer<typeof Step>;
 
 /** Requests the queue does not cover fail with `probability`, drawing a fault from `faults` (seeded, reproducible). */
-export const Chaos = z.object({
+export const Chaos = z.strictObject({
   probability: z.number().min(0).max(1),
   seed: z.number().int().optional(),
   faults: z.array(Step).min(1),
@@ -62,7 +63,7 @@ export const Chaos = z.object({
 export type Chaos = z.infer<typeof Chaos>;
 
 /** What one provider answers: `steps` in order, then `chaos` (if any), then healthy answers. */
-export const Script = z.object({
+export const Script = z.strictObject({
   steps: z.array(Step).optional(),
   chaos: Chaos.optional(),
   /** The text of healthy answers (split into stream chunks at spaces). */
@@ -70,14 +71,47 @@ export const Script = z.object({
 });
 export type Script = z.infer<typeof Script>;
 
-/** Parses a script (an object, or a bare array of steps); throws an Error listing every problem. */
+const STEP_KEYS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  [OkStep, ScenarioStep, StatusStep, StreamStep, StallStep, ResetStep, CutStep].map((step) => [
+    step.shape.kind.value,
+    Object.keys(step.shape),
+  ]),
+);
+
+/** The keys valid where `path` points in a script: the script's, its chaos's, or a step's (by its kind). */
+function keysAt(script: unknown, path: readonly PropertyKey[]): readonly string[] {
+  if (path.length === 0) return Object.keys(Script.shape);
+  if (path.length === 1 && path[0] === 'chaos') return Object.keys(Chaos.shape);
+  let value: unknown = script;
+  for (const segment of path) value = (value as Record<PropertyKey, unknown> | undefined)?.[segment];
+  const kind = (value as { kind?: unknown } | undefined)?.kind;
+  return typeof kind === 'string' ? (STEP_KEYS[kind] ?? []) : [];
+}
+
+/**
+ * Parses a script (an object, or a bare array of steps); throws a TypeError listing every problem.
+ * The schemas are strict: a misspelt key (`retryAfterSeconds` for `retryAfter`) would otherwise be
+ * dropped, and the mock would answer something else than the test says; it is named with the
+ * nearest valid key.
+ */
 export function parseScript(data: unknown): Script {
-  const parsed = Script.safeParse(Array.isArray(data) ? { steps: data } : data);
+  const script = Array.isArray(data) ? { steps: data } : data;
+  const parsed = Script.safeParse(script);
   if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map(
-    (issue) => `  - ${issue.path.join('.') || '(root)'}: ${issue.message}`,
-  );
-  throw new Error(`invalid llm-mock script:\n${problems.join('\n')}`);
+  const problems = parsed.error.issues.flatMap((issue) => {
+    const where = issue.path.join('.') || '(root)';
+    if (issue.code !== 'unrecognized_keys') return [`  - ${where}: ${issue.message}`];
+    const known = keysAt(script, issue.path);
+    return issue.keys.map((key) => {
+      const nearest = nearestOption(key, known);
+      const hint =
+        nearest === undefined
+          ? `expected one of ${known.map((name) => `"${name}"`).join(', ')}`
+          : `did you mean "${nearest}"?`;
+      return `  - ${where}: unknown key "${key.slice(0, 60)}"; ${hint}`;
+    });
+  });
+  throw new TypeError(`invalid llm-mock script:\n${problems.join('\n')}`);
 }
 
 type Options<T> = Omit<T, 'kind'>;

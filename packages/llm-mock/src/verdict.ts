@@ -1,4 +1,6 @@
+import { checkOptionKeys } from '@faultline/render/toolkit';
 import type { MockProvider, MockRequest } from './mock-provider.ts';
+import { VERDICT_OPTION_KEYS } from './option-keys.ts';
 
 /** What a client can do against the retry contract (docs/contributing/design.md's taxonomy). */
 export type FindingCode =
@@ -75,6 +77,7 @@ export function verdict(
   source: readonly MockRequest[] | MockProvider,
   options: VerdictOptions = {},
 ): Verdict {
+  checkOptionKeys('verdict', options, VERDICT_OPTION_KEYS);
   const records = Array.isArray(source)
     ? (source as readonly MockRequest[])
     : (source as MockProvider).requests();
@@ -226,6 +229,7 @@ export function assertClientBehaviour(
   source: readonly MockRequest[] | MockProvider,
   options: VerdictOptions = {},
 ): Verdict {
+  checkOptionKeys('assertClientBehaviour', options, VERDICT_OPTION_KEYS);
   const result = verdict(source, options);
   if (!result.ok) throw new ClientContractError(result);
   return result;

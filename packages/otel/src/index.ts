@@ -16,7 +16,7 @@ import {
   SpanStatusCode,
   trace,
 } from '@opentelemetry/api';
-import { checkOtelOptions } from './option-keys.ts';
+import { checkFallbackOptions, checkOtelOptions } from './option-keys.ts';
 
 /**
  * How much of the provider's words a span may carry: `safe` (a message per reason), `scrubbed`
@@ -251,6 +251,7 @@ export function recordFallback(
   to: FallbackTarget,
   options: FaultlineOtelOptions = {},
 ): ErrorReport | undefined {
+  checkFallbackOptions(to, options);
   const found = nearestFaultlineError(error) as FaultlineError | undefined;
   if (found === undefined) return undefined;
   try {

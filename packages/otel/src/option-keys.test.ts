@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { type FaultlineOtelOptions, faultlineOnRetry, recordFailure } from './index.ts';
+import {
+  type FallbackTarget,
+  type FaultlineOtelOptions,
+  faultlineOnRetry,
+  recordFailure,
+  recordFallback,
+} from './index.ts';
 
 // Every documented key, written against the type: a key added to FaultlineOtelOptions and not here
 // fails the type check; one refused by the entry points fails the test.
@@ -13,6 +19,7 @@ const EVERY_KEY = {
 const entries: ReadonlyArray<readonly [string, (options: FaultlineOtelOptions) => unknown]> = [
   ['recordFailure', (options) => recordFailure(new Error('boom'), options)],
   ['faultlineOnRetry', (options) => faultlineOnRetry(options)],
+  ['recordFallback', (options) => recordFallback(new Error('boom'), { provider: 'openai' }, options)],
 ];
 
 describe('unknown option keys', () => {
@@ -28,4 +35,20 @@ describe('unknown option keys', () => {
       expect(() => call(EVERY_KEY)).not.toThrow();
     });
   }
+});
+
+describe('recordFallback', () => {
+  it('refuses an unknown key of its target, naming it and the nearest valid one', () => {
+    const refused = () => recordFallback(new Error('boom'), { modelId: 'gpt-4o' } as FallbackTarget);
+    expect(refused).toThrow(TypeError);
+    expect(refused).toThrow('unknown option "modelId" in "to" for recordFallback; did you mean "model"?');
+  });
+
+  it('accepts every key of its target', () => {
+    const target = { provider: undefined, model: undefined } satisfies Record<
+      keyof FallbackTarget,
+      undefined
+    >;
+    expect(recordFallback(new Error('boom'), target)).toBeUndefined();
+  });
 });

@@ -47,6 +47,15 @@ function framesOf(value: unknown): string | undefined {
 export function faultlineErrorSerializer<Value = unknown>(
   fallback?: (value: Value) => unknown,
 ): ErrorSerializer {
+  // The serializer itself never throws (pino calls it on every log line): a fallback that is not a
+  // function is refused here, at setup, where the mistake is made.
+  if (fallback !== undefined && typeof fallback !== 'function') {
+    const error = new TypeError(
+      `faultlineErrorSerializer: fallback must be a function (pino.stdSerializers.err) or undefined (got ${typeof fallback}); it takes no options`,
+    );
+    (error as TypeError & { code: string }).code = 'ERR_INVALID_ARG_TYPE';
+    throw error;
+  }
   return (value) => {
     if (nearestFaultlineError(value) === undefined)
       return fallback === undefined ? value : fallback(value as Value);

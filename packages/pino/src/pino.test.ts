@@ -103,6 +103,15 @@ describe('pino serializer, with real pino and the real openai SDK error', () => 
     expect((err.report as Record<string, unknown>).reason).toBe(invalidKey.expected.reason);
   });
 
+  it('refuses a fallback that is not a function (an options object) at setup, with a TypeError', () => {
+    const setup = () =>
+      faultlineErrorSerializer({ fallback: pino.stdSerializers.err } as unknown as (
+        value: unknown,
+      ) => unknown);
+    expect(setup).toThrow(TypeError);
+    expect(setup).toThrow('faultlineErrorSerializer: fallback must be a function');
+  });
+
   it("leaves any other error to pino's own serializer", () => {
     const [line] = pinoLines((logger) => logger.error({ err: new RangeError('not ours') }, 'boom'));
     expect(line!.err).toMatchObject({ type: 'RangeError', message: 'not ours' });

@@ -128,6 +128,31 @@ describe('ErrorReport', () => {
     expect(report.retryAfterSeconds).toBe(20);
     expect(report.delivered).toEqual({ chunks: 3, characters: 40 });
   });
+  it("says fallback only where a chain's defaults would move on: never once output was delivered", () => {
+    const overloaded = (delivered: { chunks: number; characters: number } | undefined) =>
+      new FaultlineError('m', {
+        classification: classificationFor('overloaded'),
+        metadata: { provider: 'p', origin: 'stream_event', message: 'm', delivered },
+      }).toErrorReport();
+    expect(overloaded(undefined).recovery.fallback).toBe(true);
+    expect(overloaded({ chunks: 0, characters: 0 }).recovery.fallback).toBe(true);
+    expect(overloaded({ chunks: 3, characters: 40 }).recovery).toEqual({
+      rotateCredential: false,
+      fallback: false,
+      compress: false,
+    });
+    // content_policy: a chain moves on only when the caller opts in.
+    expect(
+      classifyError(new Error('sdk'), {
+        extractors: [
+          {
+            provider: 'openai',
+            extract: () => ({ ...metadata, provider: 'openai', statusCode: 400, origin: 'blocked_response' }),
+          },
+        ],
+      }).toErrorReport(),
+    ).toMatchObject({ reason: 'content_policy', recovery: { fallback: false } });
+  });
   it('JSON.stringify(error) is the report', () => {
     const error = sample();
     expect(JSON.parse(JSON.stringify(error))).toStrictEqual(toDict(error.toErrorReport()));

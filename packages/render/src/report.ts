@@ -224,6 +224,9 @@ export function reportFromChain(head: unknown): ErrorReport | undefined {
       report.retriesExhausted = attempts.exhausted;
     }
     if (delivered !== undefined) report.delivered = delivered;
+    // Once output was delivered a fallback chain's defaults end with the failure (moving on is the
+    // caller's choice, `fallbackAfterOutput`): the hint says what the chain would do.
+    if (delivered !== undefined && delivered.chunks > 0) report.recovery.fallback = false;
     report.decidedBy =
       evidence === undefined
         ? { rule: classification.decidedBy.rule }

@@ -26,6 +26,7 @@ import {
 } from '@faultline/render/toolkit';
 import { fallbackRule } from './fallback-policy.ts';
 import { type Admission, type HealthKey, HealthRegistry } from './health-registry.ts';
+import { checkChainKeys } from './option-keys.ts';
 
 /** One provider and model to try, with its own call and its own adapter. */
 export interface Candidate<T> extends HealthKey {
@@ -563,6 +564,7 @@ export async function runWithFallback<T>(
   candidates: readonly Candidate<T>[],
   options: FallbackOptions = {},
 ): Promise<T> {
+  checkChainKeys('runWithFallback', candidates, options);
   const policy = policyOf(options, 'runWithFallback');
   // biome-ignore lint/correctness/useYield: the chain runs calls and streams alike; a call yields no chunk.
   const chain = runChain<T, never>(candidates, options, policy, async function* (candidate, context) {
@@ -586,6 +588,7 @@ export function streamWithFallback<S extends AsyncIterable<unknown>>(
   options: FallbackOptions = {},
 ): AsyncIterable<S extends AsyncIterable<infer C> ? C : never> {
   type Chunk = S extends AsyncIterable<infer C> ? C : never;
+  checkChainKeys('streamWithFallback', candidates, options);
   const policy = policyOf(options, 'streamWithFallback');
   return {
     [Symbol.asyncIterator]() {

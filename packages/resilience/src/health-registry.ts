@@ -1,5 +1,6 @@
 import { type Classification, type FailureReason, TAXONOMY } from '@faultline/classify';
 import { type HealthStore, MemoryHealthStore } from './health-store.ts';
+import { checkRegistryKeys } from './option-keys.ts';
 
 /**
  * What a cooldown, a breaker and a budget are kept for: one provider, one model, one credential.
@@ -136,6 +137,7 @@ export class HealthRegistry {
   readonly #onEvent: ((event: HealthEvent) => void) | undefined;
 
   constructor(options: HealthRegistryOptions = {}) {
+    checkRegistryKeys(options);
     this.store = options.store ?? new MemoryHealthStore();
     const breaker = options.breaker;
     this.#breaker =

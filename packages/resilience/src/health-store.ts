@@ -1,3 +1,6 @@
+import { checkOptionKeys } from '@faultline/render/toolkit';
+import { MEMORY_HEALTH_STORE_OPTION_KEYS } from './option-keys.ts';
+
 /** One stored number and the milliseconds it has left to live. */
 export interface StoredEntry {
   readonly value: number;
@@ -45,6 +48,7 @@ export class MemoryHealthStore implements HealthStore {
   readonly #now: () => number;
 
   constructor(options: MemoryHealthStoreOptions = {}) {
+    checkOptionKeys('MemoryHealthStore', options, MEMORY_HEALTH_STORE_OPTION_KEYS);
     this.#now = typeof options.now === 'function' ? options.now : () => performance.now();
   }
 

@@ -1,4 +1,6 @@
+import { checkOptionKeys } from '@faultline/render/toolkit';
 import { type HealthStore, MemoryHealthStore, type StoredEntry, type WriteMode } from './health-store.ts';
+import { REDIS_HEALTH_STORE_OPTION_KEYS } from './option-keys.ts';
 
 /**
  * The part of an ioredis client (`new Redis(url)`, or a Cluster whose keys share a slot) this store
@@ -104,6 +106,7 @@ export class RedisHealthStore implements HealthStore {
   #down = false;
 
   constructor(client: RedisEvalClient, options: RedisHealthStoreOptions = {}) {
+    checkOptionKeys('RedisHealthStore', options, REDIS_HEALTH_STORE_OPTION_KEYS);
     this.#client = client;
     this.#prefix = typeof options.prefix === 'string' ? options.prefix : 'faultline:health:';
     this.#timeoutMs = positiveOr(options.timeoutMs, 250);
