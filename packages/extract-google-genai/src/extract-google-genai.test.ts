@@ -164,21 +164,29 @@ describe('the bound withClassifiedErrors', () => {
         async () => {
           const client = clientFor(sdk, scenario, server.baseUrlFor(scenario));
           let sdkError: unknown;
-          const caught = await withClassifiedErrors(async () => {
-            try {
-              if (scenario.stream === true) {
-                // Drained inside the wrapper, as a caller that does not use guardGeminiStream would.
-                const chunks: unknown[] = [];
-                const stream = await client.models.generateContentStream({ model: MODEL, contents: 'hello' });
-                for await (const chunk of stream) chunks.push(chunk);
-                return chunks;
+          const caught = await withClassifiedErrors(
+            async () => {
+              try {
+                if (scenario.stream === true) {
+                  // Drained inside the wrapper, as a caller that does not use guardGeminiStream would.
+                  const chunks: unknown[] = [];
+                  const stream = await client.models.generateContentStream({
+                    model: MODEL,
+                    contents: 'hello',
+                  });
+                  for await (const chunk of stream) chunks.push(chunk);
+                  return chunks;
+                }
+                return await client.models.generateContent({ model: MODEL, contents: 'hello' });
+              } catch (error) {
+                sdkError = error;
+                throw error;
               }
-              return await client.models.generateContent({ model: MODEL, contents: 'hello' });
-            } catch (error) {
-              sdkError = error;
-              throw error;
-            }
-          }).then(
+              // One attempt: this pins what one failure is classified as (retries, on by default,
+              // would wait out a Retry-After of seconds); the retry loop has its own tests.
+            },
+            { retry: false },
+          ).then(
             () => undefined,
             (error: unknown) => error,
           );

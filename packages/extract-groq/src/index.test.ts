@@ -28,6 +28,9 @@ describe('withClassifiedErrors (bound to groqExtractor)', () => {
           sdkError = error;
           throw error;
         }),
+      // One attempt: what one failure is classified as (retries, on by default, would wait out the
+      // 8 s Retry-After twice); the retry loop has its own tests.
+      { retry: false },
     ).catch((error: unknown) => error);
     expect(FaultlineError.isInstance(failure)).toBe(true);
     const error = failure as FaultlineError;
