@@ -204,8 +204,8 @@ export interface RetryLoopOptions {
  * The retry loop of every entry point: runs `attempt` until it returns, and yields what it yields
  * (a stream's chunks; a plain call yields nothing). `attempt` throws a `FaultlineError` for a
  * failure; anything else it throws (the caller's abort) leaves the loop untouched, never retried.
- * A failure is retried when it is retryable, attempts (and the time budget) are left and every check agrees; each wait is
- * `max(full-jitter backoff, Retry-After)`. The error the loop gives up with carries the attempts
+ * A failure is retried when it is retryable, attempts (and the time budget) are left and every
+ * check agrees; each wait is `max(full-jitter backoff, Retry-After)`. The error the loop gives up with carries the attempts
  * made and the waits (and, when a retryable failure outlived its retries, next step `fallback`).
  *
  * A generator so that a stream's retry (before its output) runs through the same loop as a call.
