@@ -82,17 +82,20 @@ export function takeExtractorCrashes(): Array<{ provider: string; thrown: unknow
 
 /**
  * A copy of `value` (a report) with what differs between runs of the loopback server made fixed:
- * its ports and the per-registration `/s/<token>` path. For comparing reports against a recorded
+ * its ports, the per-registration `/s/<token>` path and the clock (`retryableAt`). For comparing reports against a recorded
  * fixture (the error-path parity snapshots).
  */
 export function stableReport<T>(value: T): T {
   return JSON.parse(
-    JSON.stringify(value, (_key, field: unknown) =>
-      typeof field === 'string'
-        ? field
-            .replace(/(127\.0\.0\.1|localhost|\[::1\]):\d+/g, '$1:<port>')
-            .replace(/\/s\/[A-Za-z0-9_-]+/g, '/s/<token>')
-        : field,
+    JSON.stringify(value, (key, field: unknown) =>
+      // The wait's end is the time of the failure plus the wait: a pinned report holds its shape.
+      key === 'retryableAt' && typeof field === 'string' && !Number.isNaN(Date.parse(field))
+        ? '<failure time + retryAfterSeconds>'
+        : typeof field === 'string'
+          ? field
+              .replace(/(127\.0\.0\.1|localhost|\[::1\]):\d+/g, '$1:<port>')
+              .replace(/\/s\/[A-Za-z0-9_-]+/g, '/s/<token>')
+          : field,
     ),
   ) as T;
 }

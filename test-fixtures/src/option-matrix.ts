@@ -40,6 +40,8 @@ export interface OptionReport {
   readonly retryable: boolean;
   readonly provider: string;
   readonly retryAfterSeconds?: number | undefined;
+  /** When the wait ends (ISO 8601): the failure's time plus `retryAfterSeconds`. */
+  readonly retryableAt?: string | undefined;
   /** The attempts withClassifiedErrors made, and the wait before each retry. */
   readonly attempts?: { readonly made: number; readonly waitsMs: readonly number[] } | undefined;
   /** True when a retryable failure outlived its retries (its next step is then `fallback`). */
@@ -76,9 +78,11 @@ export interface OptionMatrixOptions {
     | false
     | {
         readonly maxAttempts?: number | undefined;
+        readonly maxElapsedMs?: number | undefined;
         readonly baseDelayMs?: number | undefined;
         readonly maxRetryAfterSeconds?: number | undefined;
         readonly random?: (() => number) | undefined;
+        readonly now?: (() => number) | undefined;
         readonly onRetry?: ((event: OptionRetryEvent) => void) | undefined;
       }
     | undefined;
@@ -154,6 +158,8 @@ export const INVALID_DEADLINES: readonly number[] = [0, -1, Number.NaN, Number.P
 export const INVALID_IDLE_TIMEOUTS: readonly number[] = [-1, Number.NaN];
 /** The values `retry.maxAttempts` must refuse (a whole number of attempts, at least 1). */
 export const INVALID_MAX_ATTEMPTS: readonly number[] = [-1, 0, 1.5, Number.NaN];
+/** The values `retry.maxElapsedMs` must refuse (a time budget: a finite number of ms > 0). */
+export const INVALID_MAX_ELAPSED: readonly number[] = [0, -1, Number.NaN, Number.POSITIVE_INFINITY];
 
 /** What a call ended with: its value, or what it threw (synchronously or as the rejection). */
 interface Settled {
@@ -382,6 +388,27 @@ function registerMajor<Sdk extends { readonly alias: string }>(
       });
     }
 
+    for (const maxElapsedMs of INVALID_MAX_ELAPSED) {
+      it(`retry.maxElapsedMs ${maxElapsedMs}: a TypeError at the call, before any request`, async () => {
+        const scenario = { response: matrix.success.response, api: matrix.success.api };
+        let called = 0;
+        const outcome = await settle(() =>
+          bound(
+            (context) => {
+              called += 1;
+              return callOf(scenario)(context);
+            },
+            { retry: { maxElapsedMs } },
+          ),
+        );
+        expect(outcome.threw, `maxElapsedMs ${maxElapsedMs} was accepted`).toBe(true);
+        expect(outcome.error, describe_(outcome.error)).toBeInstanceOf(TypeError);
+        expect(String((outcome.error as Error).message)).toMatch(/maxElapsedMs/);
+        expect(called).toBe(0);
+        expect(countOf(scenario)).toBe(0);
+      });
+    }
+
     for (const maxAttempts of INVALID_MAX_ATTEMPTS) {
       it(`retry.maxAttempts ${maxAttempts}: a TypeError at the call, before any request`, async () => {
         const scenario = { response: matrix.success.response, api: matrix.success.api };
@@ -562,6 +589,56 @@ function registerMajor<Sdk extends { readonly alias: string }>(
       expect(report.retryAfterSeconds).toBe(expected.retryAfterSeconds);
       expect(retries).toEqual([]);
       expect(countOf(scenario)).toBe(1);
+    });
+
+    it('retry.maxElapsedMs alone: a transient failure is retried until the time budget is spent, on its clock', async () => {
+      const { scenario, expected } = pick('transient');
+      // Each attempt moves the budget's clock by a second; the backoff waits are 0 (random 0).
+      let clock = 0;
+      const url = urlFor(scenario);
+      const outcome = await settle(() =>
+        bound(
+          (context) => {
+            clock += 1_000;
+            return callOf(scenario, url)(context);
+          },
+          { retry: { maxElapsedMs: 2_500, baseDelayMs: 1, random: () => 0, now: () => clock } },
+        ),
+      );
+      const report = expectClassified(outcome);
+      expectReason(report, expected.reason);
+      // 1 s and 2 s are within 2.5 s; after the third attempt (3 s) no wait may start.
+      expect(countOf(scenario)).toBe(3);
+      expect(report.attempts?.made, 'report.attempts.made').toBe(3);
+      expect(report.retriesExhausted, 'report.retriesExhausted').toBe(true);
+      expect(report.nextStep).toBe('fallback');
+    });
+
+    it('retry.maxElapsedMs: a Retry-After longer than the budget left ends the call at once, with its wait and retryableAt', async () => {
+      const { scenario, expected } = pick('retryAfter');
+      const retries: OptionRetryEvent[] = [];
+      const before = Date.now();
+      const outcome = await settle(() =>
+        bound(callOf(scenario), {
+          retry: {
+            maxAttempts: 5,
+            baseDelayMs: 1,
+            maxElapsedMs: (expected.retryAfterSeconds! * 1000) / 2,
+            onRetry: (event) => retries.push(event),
+          },
+        }),
+      );
+      const after = Date.now();
+      const report = expectClassified(outcome);
+      expectReason(report, expected.reason);
+      expect(retries, 'a wait past the budget was started').toEqual([]);
+      expect(countOf(scenario)).toBe(1);
+      expect(report.retriesExhausted, 'report.retriesExhausted').toBe(true);
+      expect(report.retryAfterSeconds).toBe(expected.retryAfterSeconds);
+      // retryableAt is the failure's time plus the wait: the failure happened during the call.
+      const failedAt = Date.parse(report.retryableAt ?? '') - expected.retryAfterSeconds! * 1000;
+      expect(failedAt, `retryableAt ${report.retryableAt}`).toBeGreaterThanOrEqual(before - 1);
+      expect(failedAt, `retryableAt ${report.retryableAt}`).toBeLessThanOrEqual(after + 1);
     });
 
     it('retry: a permanent failure is never retried', async () => {

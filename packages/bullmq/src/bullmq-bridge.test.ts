@@ -10,6 +10,7 @@ import { type Job, Queue, QueueEvents, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  type FaultlineProcessorOptions,
   faultlineBackoffStrategy,
   faultlineJobOptions,
   recoverErrorReport,
@@ -61,12 +62,13 @@ describe.runIf(redisUrl !== undefined || inCi)('BullMQ on a real Redis', () => {
     name: string,
     processor: (job: Job) => Promise<unknown>,
     jobs: Array<{ name: string; data: unknown; attempts?: number; delay?: number }>,
+    processorOptions: FaultlineProcessorOptions = {},
   ): Promise<FinishedJob[]> {
     const queueName = `${prefix}-${name}`;
     const queue = new Queue(queueName, { connection, prefix });
     const events = new QueueEvents(queueName, { connection, prefix });
     await events.waitUntilReady();
-    const worker = new Worker(queueName, withFaultlineProcessor(processor), {
+    const worker = new Worker(queueName, withFaultlineProcessor(processor, processorOptions), {
       connection,
       prefix,
       concurrency: 8,
@@ -190,6 +192,76 @@ describe.runIf(redisUrl !== undefined || inCi)('BullMQ on a real Redis', () => {
     expect(startedAt).toHaveLength(3);
     for (let attempt = 1; attempt < startedAt.length; attempt += 1) {
       expect(startedAt[attempt]! - startedAt[attempt - 1]!).toBeGreaterThanOrEqual(waitMs);
+    }
+  }, 30_000);
+
+  it("with maxWaitMs, waits for a spent quota's reset (one attempt) instead of failing; without it, or past it, fails at once", async () => {
+    // A real openai SDK error for a per-day cap whose reset (Retry-After 1 s) is short enough to wait for here.
+    const dailyCap = {
+      id: 'openai/daily-cap-resets-soon',
+      provider: 'openai',
+      description: 'a 429 on the requests-per-day cap, resetting in one second',
+      source: 'https://platform.openai.com/docs/guides/rate-limits',
+      response: {
+        kind: 'http',
+        status: 429,
+        headers: { 'content-type': 'application/json', 'retry-after': '1' },
+        body: JSON.stringify({
+          error: {
+            message: 'Rate limit reached for gpt-4o-mini on requests per day (RPD): Limit 200, Used 200.',
+            type: 'requests',
+            param: null,
+            code: 'rate_limit_exceeded',
+          },
+        }),
+      },
+      expected: {
+        category: 'capacity',
+        reason: 'quota',
+        retryable: false,
+        userAction: 'check_billing',
+        httpStatus: 500,
+      },
+    } as Scenario;
+    const outcome = await driveScenario(dailyCap, servers);
+    expect(outcome.kind).toBe('error');
+    const error = (outcome as { error: FaultlineError }).error;
+    expect(error.toErrorReport()).toMatchObject({
+      reason: 'quota',
+      waitKind: 'quota_reset',
+      retryAfterSeconds: 1,
+    });
+    const play = async (name: string, options: FaultlineProcessorOptions) => {
+      const startedAt: number[] = [];
+      const [job] = await runQueue(
+        name,
+        async () => {
+          startedAt.push(Date.now());
+          if (startedAt.length < 2) throw error;
+          return 'done';
+        },
+        [{ name, data: { id: dailyCap.id }, attempts: 3, delay: 10 }],
+        options,
+      );
+      return { job: job!, startedAt };
+    };
+    const waited = await play('quota-waited', { maxWaitMs: 60_000 });
+    expect(waited.job.state).toBe('completed');
+    expect(waited.startedAt).toHaveLength(2);
+    expect(waited.startedAt[1]! - waited.startedAt[0]!).toBeGreaterThanOrEqual(1000);
+    for (const [name, options] of [
+      ['quota-default', {}],
+      ['quota-past-cap', { maxWaitMs: 999 }],
+    ] as const) {
+      const failed = await play(name, options);
+      expect(failed.job.state, name).toBe('failed');
+      expect(failed.job.attemptsMade, name).toBe(1);
+      expect(failed.startedAt, name).toHaveLength(1);
+      expect(recoverErrorReport(failed.job)).toMatchObject({
+        reason: 'quota',
+        retryAfterSeconds: 1,
+        retryableAt: expect.any(String),
+      });
     }
   }, 30_000);
 

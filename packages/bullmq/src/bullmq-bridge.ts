@@ -10,6 +10,10 @@ import {
 import {
   CLASSIFY_ERROR_OPTION_KEYS,
   checkOptionKeys,
+  maxResetWaitMs,
+  RESET_WAIT_OPTION_KEYS,
+  type ResetWaitOptions,
+  resetWaitMs,
   safeFromDict,
   unrecoverableReport,
 } from '@faultline/render/toolkit';
@@ -26,45 +30,59 @@ export const UNRECOVERABLE_JOB_FAILURE = 'UnrecoverableJobFailure';
 /**
  * The error a wrapped processor throws. BullMQ reads only `name` (`UnrecoverableError` ends the
  * job at once, whatever attempts remain), `message` (stored as `job.failedReason`) and `stack`;
- * the backoff strategy reads `retryAfterMs`. The report rides in the message after a marker.
+ * the backoff strategy reads `retryAfterMs` and `waitsForReset`. The report rides in the message
+ * after a marker.
  */
 export class FaultlineJobError extends Error {
   readonly report: ErrorReport;
   readonly retryAfterMs: number | undefined;
+  /** A final failure the job waits out instead (a quota's reset within `maxWaitMs`): retried after `retryAfterMs`. */
+  readonly waitsForReset: boolean;
 
-  constructor(error: FaultlineError | ErrorReport) {
+  constructor(error: FaultlineError | ErrorReport, options: ResetWaitOptions = {}) {
     // Total: any error (even a marked one from another copy whose fields cannot be read) or report.
     const report = toErrorReport(error);
     super(`${report.message}${REPORT_MARKER}${JSON.stringify(toDict(report))}`, { cause: error });
+    const resetWait = resetWaitMs(report, maxResetWaitMs(options, 'FaultlineJobError'));
+    this.waitsForReset = resetWait !== undefined;
     // BullMQ matches `err.name == 'UnrecoverableError'` (job.js), so no import of bullmq is needed.
-    this.name = report.retryable ? 'FaultlineJobError' : 'UnrecoverableError';
+    this.name = report.retryable || this.waitsForReset ? 'FaultlineJobError' : 'UnrecoverableError';
     this.report = report;
     this.retryAfterMs =
       report.retryAfterSeconds === undefined ? undefined : Math.ceil(report.retryAfterSeconds * 1000);
   }
 }
 
-export interface FaultlineProcessorOptions extends ClassifyErrorOptions {}
+export interface FaultlineProcessorOptions extends ClassifyErrorOptions, ResetWaitOptions {}
+
+/** The keys of `FaultlineProcessorOptions`: a key added to the type and not here fails the type check. */
+const PROCESSOR_OPTION_KEYS = {
+  ...CLASSIFY_ERROR_OPTION_KEYS,
+  ...RESET_WAIT_OPTION_KEYS,
+} as const satisfies Record<keyof FaultlineProcessorOptions, true>;
 
 /**
  * Wraps a BullMQ processor: a failure is classified once; permanent failures end the job at
  * once (as BullMQ's unrecoverable error), transient ones are left to the job's attempts and the
- * faultline backoff strategy, which waits at least the provider's Retry-After. The report rides
- * with the failed job; `recoverErrorReport(job)` rebuilds it.
+ * faultline backoff strategy, which waits at least the provider's Retry-After. With `maxWaitMs`, a
+ * spent quota whose reset is within it is waited out the same way (one of the job's attempts)
+ * instead of failing. The report rides with the failed job; `recoverErrorReport(job)` rebuilds it.
  */
 export function withFaultlineProcessor<Job, Result>(
   processor: (job: Job, token?: string, signal?: AbortSignal) => Promise<Result>,
   options: FaultlineProcessorOptions = {},
 ): (job: Job, token?: string, signal?: AbortSignal) => Promise<Result> {
-  checkOptionKeys('withFaultlineProcessor', options, CLASSIFY_ERROR_OPTION_KEYS);
+  checkOptionKeys('withFaultlineProcessor', options, PROCESSOR_OPTION_KEYS);
+  const { maxWaitMs: _maxWaitMs, ...classifyOptions } = options;
+  const resetWait = { maxWaitMs: maxResetWaitMs(options, 'withFaultlineProcessor') };
   return async (job: Job, token?: string, signal?: AbortSignal): Promise<Result> => {
     try {
       return await processor(job, token, signal);
     } catch (thrown) {
       const error = FaultlineError.isInstance(thrown)
         ? thrown
-        : classifyError(thrown, { ...options, signal: signal ?? options.signal });
-      throw new FaultlineJobError(error);
+        : classifyError(thrown, { ...classifyOptions, signal: signal ?? options.signal });
+      throw new FaultlineJobError(error, resetWait);
     }
   };
 }
@@ -105,7 +123,8 @@ export function faultlineBackoffStrategy(
       backoff = Math.floor(Math.random() * ceiling);
       if (safeGet(error, 'name') === 'FaultlineJobError' || safeGet(error, 'name') === 'UnrecoverableError') {
         const report = safeGet(error, 'report') as ErrorReport | undefined;
-        if (report !== undefined && report.retryable === false) return -1;
+        if (report !== undefined && report.retryable === false && safeGet(error, 'waitsForReset') !== true)
+          return -1;
         const retryAfterMs = safeGet(error, 'retryAfterMs');
         return typeof retryAfterMs === 'number' && Number.isFinite(retryAfterMs)
           ? Math.max(backoff, retryAfterMs)

@@ -1,7 +1,7 @@
-import type { ClassifyErrorOptions } from '@faultline/render';
 import { describe, expect, it } from 'vitest';
 import {
   type FaultlineBackoffOptions,
+  type FaultlineProcessorOptions,
   faultlineBackoffStrategy,
   withFaultlineProcessor,
 } from './bullmq-bridge.ts';
@@ -10,7 +10,7 @@ import {
 // a key added to a type and not here fails the type check; one refused by the entry point fails the test.
 
 describe('withFaultlineProcessor options', () => {
-  const call = (options: ClassifyErrorOptions) => withFaultlineProcessor(async () => 'done', options);
+  const call = (options: FaultlineProcessorOptions) => withFaultlineProcessor(async () => 'done', options);
   const everyKey = {
     extractors: undefined,
     signal: undefined,
@@ -23,7 +23,8 @@ describe('withFaultlineProcessor options', () => {
     now: undefined,
     streaming: undefined,
     delivered: undefined,
-  } satisfies Record<keyof ClassifyErrorOptions, undefined>;
+    maxWaitMs: undefined,
+  } satisfies Record<keyof FaultlineProcessorOptions, undefined>;
 
   it('refuses an unknown key with a TypeError naming it and the nearest valid one', () => {
     // @ts-expect-error: modle is not an option
@@ -34,6 +35,11 @@ describe('withFaultlineProcessor options', () => {
 
   it('accepts every documented key', () => {
     expect(() => call(everyKey)).not.toThrow();
+  });
+
+  it('maxWaitMs: a TypeError at the call for a value that cannot be a wait', () => {
+    for (const maxWaitMs of [-1, Number.NaN, Number.POSITIVE_INFINITY])
+      expect(() => call({ maxWaitMs }), String(maxWaitMs)).toThrow(/^withFaultlineProcessor: maxWaitMs/);
   });
 });
 

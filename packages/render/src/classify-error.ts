@@ -26,7 +26,7 @@ export interface ClassifyErrorOptions {
   readonly family?: InferenceFamily | undefined;
   readonly override?: ClassificationOverride | undefined;
   readonly idempotent?: boolean | undefined;
-  /** Clock for HTTP-date Retry-After values (epoch ms, or a function returning it). */
+  /** Clock (epoch ms, or a function returning it) for HTTP-date Retry-After values and the time of the failure (`retryableAt`). */
   readonly now?: number | (() => number) | undefined;
   /** The error was thrown while reading a stream (transport drops become `networkPhase: 'stream'`). */
   readonly streaming?: boolean | undefined;
@@ -193,7 +193,15 @@ function buildError(
   attempts?: AttemptRecord,
 ): FaultlineError {
   const ErrorClass = errorClassFor(optionOf(options, 'family'), classification);
+  const now = optionOf<unknown>(options, 'now');
+  let failedAt: unknown;
+  try {
+    failedAt = typeof now === 'function' ? now() : now;
+  } catch {
+    // A clock that throws: the error keeps the system time.
+  }
   return new ErrorClass(message, {
+    failedAt: typeof failedAt === 'number' ? failedAt : undefined,
     cause,
     classification,
     metadata,
@@ -241,6 +249,7 @@ export function withAttempts(error: FaultlineError, attempts: AttemptRecord): Fa
       model: error.model,
       operation: error.operation,
       attempts,
+      failedAt: error.failedAt,
     });
   } catch {
     return error;

@@ -56,6 +56,8 @@ export interface FaultlineErrorOptions {
   readonly operation?: string | undefined;
   /** Set by a retry loop (`withClassifiedErrors`): what it did before giving up. */
   readonly attempts?: AttemptRecord | undefined;
+  /** When the failure happened (ms since the epoch): the report's `retryableAt` counts from it. Default: now. */
+  readonly failedAt?: number | undefined;
 }
 
 function safeText(value: unknown, maxLength = 200): string | undefined {
@@ -160,6 +162,8 @@ export class FaultlineError extends Error {
   declare readonly operation?: string;
   /** What the retry loop did (attempts made, each wait), when this error left `withClassifiedErrors`. */
   declare readonly attempts?: AttemptRecord;
+  /** When the failure happened (ms since the epoch); a wait in the report counts from it (`retryableAt`). */
+  declare readonly failedAt: number;
   declare readonly cause: unknown;
 
   constructor(message?: unknown, options: FaultlineErrorOptions = {}) {
@@ -210,6 +214,10 @@ export class FaultlineError extends Error {
     const record = attempts === undefined ? undefined : readAttemptRecord(attempts);
     if (record !== undefined)
       Object.defineProperty(this, 'attempts', { value: record, writable: true, configurable: true });
+    const failedAt = safeGet(options, 'failedAt');
+    Object.defineProperty(this, 'failedAt', {
+      value: typeof failedAt === 'number' && Number.isFinite(failedAt) ? failedAt : Date.now(),
+    });
     if (hasCause) installSummaryStack(this);
     TRUSTED_ERRORS.add(this);
   }

@@ -34,11 +34,13 @@ export const WITH_CLASSIFIED_ERRORS_OPTION_KEYS = {
 
 export const RETRY_OPTION_KEYS = {
   maxAttempts: true,
+  maxElapsedMs: true,
   baseDelayMs: true,
   maxDelayMs: true,
   maxRetryAfterSeconds: true,
   onRetry: true,
   random: true,
+  now: true,
 } as const satisfies Record<keyof RetryOptions, true>;
 
 export const GUARD_STREAM_OPTION_KEYS = {

@@ -72,6 +72,11 @@ export const ErrorReport = z.strictObject({
    */
   waitKind: z.optional(WaitKind),
   /**
+   * When the wait ends (ISO 8601, UTC): the time of the failure plus `retryAfterSeconds`. Present
+   * with the wait whenever the failure's time is known; what a scheduler stores to resume at.
+   */
+  retryableAt: z.optional(z.iso.datetime()),
+  /**
    * True for an ambiguous failure (the provider may have processed the request): repeat the call
    * only if doing it twice is safe. `retryable` is then true only when the caller said so.
    */

@@ -79,6 +79,13 @@ function finiteNonNegative(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value + 0 : undefined;
 }
 
+/** The ISO time `waitSeconds` after `failedAt` (epoch ms), or undefined when either cannot make a date. */
+export function retryableAt(failedAt: unknown, waitSeconds: number): string | undefined {
+  if (typeof failedAt !== 'number' || !Number.isFinite(failedAt)) return undefined;
+  const time = new Date(Math.round(failedAt + waitSeconds * 1000));
+  return Number.isNaN(time.getTime()) ? undefined : time.toISOString();
+}
+
 function readClassification(value: unknown): Classification | undefined {
   try {
     // zod-free, with `Classification.safeParse`'s verdict and output (classify's checks.ts).
@@ -218,6 +225,8 @@ export function reportFromChain(head: unknown): ErrorReport | undefined {
     if (wait !== undefined) {
       report.retryAfterSeconds = wait;
       report.waitKind = waitKindFor(classification);
+      const at = retryableAt(safeGet(source, 'failedAt'), wait);
+      if (at !== undefined) report.retryableAt = at;
     }
     if (attempts !== undefined) {
       report.attempts = { made: attempts.made, waitsMs: [...attempts.waitsMs] };

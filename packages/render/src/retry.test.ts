@@ -164,5 +164,95 @@ describe('retryLoop', () => {
     );
     expect(() => retryPolicy(null, 'faultlineMiddleware')).toThrow(TypeError);
     expect(() => retryPolicy({ onRetry: 1 }, 'x')).toThrow(/retry.onRetry/);
+    for (const maxElapsedMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, '5000'])
+      expect(() => retryPolicy({ maxElapsedMs }, 'x'), String(maxElapsedMs)).toThrow(
+        /^x: retry.maxElapsedMs/,
+      );
+    expect(() => retryPolicy({ now: 1 }, 'x')).toThrow(/retry.now/);
+    // A time budget alone bounds the retries by time; with maxAttempts, by whichever ends first.
+    expect(retryPolicy({ maxElapsedMs: 5_000 }, 'x')?.maxAttempts).toBe(Number.POSITIVE_INFINITY);
+    expect(retryPolicy({ maxElapsedMs: 5_000, maxAttempts: 4 }, 'x')?.maxAttempts).toBe(4);
+  });
+
+  it('maxElapsedMs: retries while the budget lasts on its clock; a wait that would end past it is never slept', async () => {
+    let clock = 1_000_000;
+    const { slept, sleep } = recordedSleep();
+    let calls = 0;
+    const { error } = await drain(
+      retryLoop(
+        throwing(() => {
+          calls += 1;
+          clock += 1_000;
+          return unavailable();
+        }),
+        {
+          // Waits of 500, 1000, 2000 ms on a clock that each attempt moves by 1 s.
+          policy: retryPolicy({ maxElapsedMs: 6_000, random: () => 1, now: () => clock }, 'test'),
+          sleep: async (milliseconds, signal) => {
+            clock += milliseconds;
+            await sleep(milliseconds, signal);
+          },
+        },
+      ),
+    );
+    // 1 s + 0.5 s, 2.5 s + 1 s, 4.5 s + 2 s > 6 s: the third wait is not started.
+    expect(calls).toBe(3);
+    expect(slept).toEqual([500, 1000]);
+    const report = (error as FaultlineError).toErrorReport();
+    expect(report.attempts).toEqual({ made: 3, waitsMs: [500, 1000] });
+    expect(report.retriesExhausted).toBe(true);
+    expect(report.nextStep).toBe('fallback');
+  });
+
+  it('maxElapsedMs: a Retry-After longer than what is left ends the loop at once, the wait and retryableAt in the report', async () => {
+    const { slept, sleep } = recordedSleep();
+    const failedAt = Date.UTC(2026, 5, 1, 12, 0, 0);
+    let calls = 0;
+    const limited = () =>
+      errorFromMetadata(
+        { provider: 'fake', origin: 'http', statusCode: 429, message: 'slow down', retryAfterSeconds: 30 },
+        { now: failedAt },
+      );
+    const { error } = await drain(
+      retryLoop(
+        throwing(() => {
+          calls += 1;
+          return limited();
+        }),
+        { policy: retryPolicy({ maxAttempts: 5, maxElapsedMs: 10_000, now: () => 0 }, 'test'), sleep },
+      ),
+    );
+    expect(calls).toBe(1);
+    expect(slept).toEqual([]);
+    const report = (error as FaultlineError).toErrorReport();
+    expect(report).toMatchObject({
+      reason: 'rate_limit',
+      retryAfterSeconds: 30,
+      retryableAt: '2026-06-01T12:00:30.000Z',
+      retriesExhausted: true,
+      attempts: { made: 1, waitsMs: [] },
+    });
+  });
+
+  it('maxElapsedMs: a clock that throws or returns no number spends the budget, never a raw error', async () => {
+    for (const now of [
+      () => {
+        throw new Error('no clock');
+      },
+      () => Number.NaN,
+    ]) {
+      let calls = 0;
+      const { error } = await drain(
+        retryLoop(
+          throwing(() => {
+            calls += 1;
+            return unavailable();
+          }),
+          { policy: retryPolicy({ maxElapsedMs: 10_000, now }, 'test'), sleep: recordedSleep().sleep },
+        ),
+      );
+      expect(calls).toBe(1);
+      expect((error as FaultlineError).toErrorReport().retriesExhausted).toBe(true);
+    }
   });
 });

@@ -6,8 +6,17 @@ import type { ErrorReport } from './report.ts';
 
 /** The one retry option every entry point takes (`retry: { … }`, `true` for these defaults, `false` for none). */
 export interface RetryOptions {
-  /** Attempts in all, the first included. Default 3 (the SDKs' own default: 2 retries). */
+  /**
+   * Attempts in all, the first included. Default 3 (the SDKs' own default: 2 retries); with
+   * `maxElapsedMs` and no `maxAttempts`, no limit on attempts: the time budget ends the retries.
+   */
   readonly maxAttempts?: number | undefined;
+  /**
+   * The time budget of the retries, in ms from the first attempt: a wait that would end past it is
+   * not started, and the failure leaves at once (its wait and `retryableAt` in the report). Default:
+   * no budget (attempts alone bound the retries).
+   */
+  readonly maxElapsedMs?: number | undefined;
   /** The backoff base: attempt n waits up to `baseDelayMs * 2^(n-1)` (full jitter). Default 500. */
   readonly baseDelayMs?: number | undefined;
   /** The backoff ceiling. Default 30 000. */
@@ -18,6 +27,8 @@ export interface RetryOptions {
   readonly onRetry?: ((event: RetryEvent) => void) | undefined;
   /** The jitter source, [0, 1). Default `Math.random`. */
   readonly random?: (() => number) | undefined;
+  /** The clock `maxElapsedMs` is measured on (ms). Default `Date.now`. */
+  readonly now?: (() => number) | undefined;
 }
 
 export interface RetryEvent {
@@ -31,22 +42,27 @@ export interface RetryEvent {
 
 /** `RetryOptions` checked, with the defaults filled in. */
 export interface RetryPolicy {
+  /** `Infinity` when only `maxElapsedMs` bounds the retries. */
   readonly maxAttempts: number;
+  readonly maxElapsedMs: number | undefined;
   readonly baseDelayMs: number;
   readonly maxDelayMs: number;
   readonly maxRetryAfterSeconds: number;
   readonly onRetry: ((event: RetryEvent) => void) | undefined;
   readonly random: () => number;
+  readonly now: () => number;
 }
 
 /** What `retry` is when not given: on, with these values (docs/retries.md). */
 const DEFAULT_POLICY: RetryPolicy = Object.freeze({
   maxAttempts: 3,
+  maxElapsedMs: undefined,
   baseDelayMs: 500,
   maxDelayMs: 30_000,
   maxRetryAfterSeconds: 60,
   onRetry: undefined,
   random: Math.random,
+  now: Date.now,
 });
 
 /**
@@ -80,20 +96,45 @@ export function retryPolicy(retry: unknown, scope: string): RetryPolicy | undefi
       );
     return value;
   };
-  const fn = <F>(name: 'onRetry' | 'random'): F | undefined => {
+  const fn = <F>(name: 'onRetry' | 'random' | 'now'): F | undefined => {
     const value = options[name];
     if (value !== undefined && typeof value !== 'function')
       throw invalidOption(scope, `retry.${name}`, 'a function', value);
     return value as F | undefined;
   };
+  const maxElapsedMs = options.maxElapsedMs;
+  if (
+    maxElapsedMs !== undefined &&
+    (typeof maxElapsedMs !== 'number' || !Number.isFinite(maxElapsedMs) || maxElapsedMs <= 0)
+  )
+    throw invalidOption(scope, 'retry.maxElapsedMs', 'a finite number > 0', maxElapsedMs);
   return {
-    maxAttempts: number('maxAttempts', true),
+    maxAttempts:
+      maxElapsedMs !== undefined && options.maxAttempts === undefined
+        ? Number.POSITIVE_INFINITY
+        : number('maxAttempts', true),
+    maxElapsedMs,
     baseDelayMs: number('baseDelayMs', false),
     maxDelayMs: number('maxDelayMs', false),
     maxRetryAfterSeconds: number('maxRetryAfterSeconds', false),
     onRetry: fn<(event: RetryEvent) => void>('onRetry'),
     random: fn<() => number>('random') ?? Math.random,
+    now: fn<() => number>('now') ?? Date.now,
   };
+}
+
+/**
+ * The policy's clock for its time budget: undefined without a budget (nothing reads the clock). A
+ * clock that throws or returns a non-number reads NaN: the budget then counts as spent.
+ */
+export function budgetClock(policy: RetryPolicy | undefined): number | undefined {
+  if (policy?.maxElapsedMs === undefined) return undefined;
+  try {
+    const time = policy.now();
+    return typeof time === 'number' ? time : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 /** Only a transient failure is retried; an ambiguous one too when the caller says the call is idempotent. */
@@ -140,6 +181,8 @@ export interface RetryLoopOptions {
   /** The caller's signal: it ends a wait at once, with its own reason. */
   readonly signal?: AbortSignal | undefined;
   readonly idempotent?: boolean | undefined;
+  /** When the first attempt began on the policy's clock (`budgetClock`), if it ran before the loop. */
+  readonly startedAt?: number | undefined;
   /** The time (ms since the epoch) the whole call must end by: a wait that would pass it is not started. */
   readonly deadline?: number | undefined;
   /** True once the deadline has fired: the failure is final, its retries exhausted. */
@@ -161,8 +204,8 @@ export interface RetryLoopOptions {
  * The retry loop of every entry point: runs `attempt` until it returns, and yields what it yields
  * (a stream's chunks; a plain call yields nothing). `attempt` throws a `FaultlineError` for a
  * failure; anything else it throws (the caller's abort) leaves the loop untouched, never retried.
- * A failure is retried when it is retryable, attempts are left and every check agrees; each wait is
- * `max(full-jitter backoff, Retry-After)`. The error the loop gives up with carries the attempts
+ * A failure is retried when it is retryable, attempts (and the time budget) are left and every
+ * check agrees; each wait is `max(full-jitter backoff, Retry-After)`. The error the loop gives up with carries the attempts
  * made and the waits (and, when a retryable failure outlived its retries, next step `fallback`).
  *
  * A generator so that a stream's retry (before its output) runs through the same loop as a call.
@@ -176,6 +219,8 @@ export async function* retryLoop<C, T>(
 ): AsyncGenerator<C, T, undefined> {
   const { policy, signal } = options;
   const maxAttempts = policy?.maxAttempts ?? 1;
+  const clock = () => budgetClock(policy);
+  const startedAt = policy?.maxElapsedMs === undefined ? undefined : (options.startedAt ?? clock());
   const waitsMs: number[] = [];
   // The error the loop gives up with: an error fn threw already classified (such as a stream
   // guard's) gets the attempts added here. A FaultlineError thrown on the first and only attempt
@@ -206,6 +251,13 @@ export async function* retryLoop<C, T>(
     const delayMs = Math.max(Math.floor(jitter * ceiling), Math.ceil((waitSeconds ?? 0) * 1000));
     // A wait that would pass the deadline is not started: the retries end here.
     if (options.deadline !== undefined && Date.now() + delayMs >= options.deadline)
+      throw finish(error, number, true);
+    // Nor one that would end past the time budget: never sleep only to give up after the wait.
+    if (
+      startedAt !== undefined &&
+      policy.maxElapsedMs !== undefined &&
+      !((clock() ?? Number.NaN) - startedAt + delayMs <= policy.maxElapsedMs)
+    )
       throw finish(error, number, true);
     let event: RetryEvent | undefined;
     const eventOf = (): RetryEvent => {

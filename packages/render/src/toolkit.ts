@@ -1,7 +1,7 @@
 // The adapter and integration author's toolkit (`@faultline/render/toolkit`): presetting an
 // adapter's wrapper and extractors, guarding a provider's stream with its one per-chunk hook,
 // building an error from metadata, finding the report under an app's wrappers, recovering one from
-// a durable engine, and the retry loop with its hooks (for an integration that keeps state across
+// a durable engine (and waiting there for a quota's reset), and the retry loop with its hooks (for an integration that keeps state across
 // calls between attempts). An application needs none of it; see `@faultline/render`.
 export { errorFromMetadata, unrecoverableReport } from './classify-error.ts';
 export {
@@ -23,6 +23,12 @@ export {
   WITH_CLASSIFIED_ERRORS_OPTION_KEYS,
 } from './option-keys.ts';
 export { safeFromDict } from './report-schema.ts';
+export {
+  maxResetWaitMs,
+  RESET_WAIT_OPTION_KEYS,
+  type ResetWaitOptions,
+  resetWaitMs,
+} from './reset-wait.ts';
 export {
   abortableSleep,
   type RetryLoopOptions,

@@ -11,6 +11,7 @@ import { invalidOption, isSignalOption } from './invalid-option.ts';
 import { checkWithClassifiedErrorsKeys } from './option-keys.ts';
 import { type AttemptRecord, readAttemptRecord } from './report.ts';
 import {
+  budgetClock,
   isRetryable,
   type RetryOptions,
   type RetryPolicy,
@@ -154,6 +155,7 @@ async function runWithClassifiedErrors<T>(
     return runGuarded(fn, options, policy, undefined);
   }
   // The lean path: no AbortController, no listener, no loop until a failure can be retried.
+  const startedAt = budgetClock(policy);
   try {
     const result = await fn(FIRST_ATTEMPT);
     if (options.inspectResult !== undefined) inspect(result, options);
@@ -165,7 +167,7 @@ async function runWithClassifiedErrors<T>(
     // Only a failure a retry can help enters the loop (with retries off, nothing reads the classification).
     if (policy === undefined || policy.maxAttempts === 1 || !isRetryable(error, options.idempotent))
       throw error;
-    return runGuarded(fn, options, policy, error);
+    return runGuarded(fn, options, policy, error, startedAt);
   }
 }
 
@@ -180,6 +182,7 @@ async function runGuarded<T>(
   options: WithClassifiedErrorsOptions<T>,
   policy: RetryPolicy | undefined,
   first: FaultlineError | undefined,
+  startedAt?: number,
 ): Promise<T> {
   const signal = options.signal;
   if (signal?.aborted) throw signal.reason;
@@ -234,6 +237,7 @@ async function runGuarded<T>(
       policy,
       signal,
       idempotent: options.idempotent,
+      startedAt,
       deadline,
       deadlineFired: () => deadlineFired,
     }).next();

@@ -160,6 +160,7 @@ describe('fallback chain with the real openai SDK', () => {
       type: 'credential-rejected',
       key: { provider: 'openai', model: 'gpt-4o', credentialId: 'shared' },
       reason: 'auth',
+      ms: 300_000,
     });
     // Another provider holds another key, labelled or not.
     const otherProvider = answerScenario('other-provider');
@@ -179,6 +180,44 @@ describe('fallback chain with the real openai SDK', () => {
     )) as FallbackChainError;
     expect(off.classification.reason).toBe('auth');
     expect(server.requests(otherKey)).toHaveLength(1);
+  });
+
+  it('a rejected key is set aside for every caller of the registry: one request learns it, the next calls send it none', async () => {
+    const auth = loadScenario('openai/invalid-api-key');
+    const backup = answerScenario('backup-key');
+    const time = fakeTime();
+    const { registry, events } = registryOn(time);
+    const candidates = [
+      chatCandidate(server, () => auth, { model: 'gpt-4o', credentialId: 'revoked' }),
+      chatCandidate(server, () => auth, { model: 'gpt-4o-mini', credentialId: 'revoked' }),
+      chatCandidate(server, () => backup, { provider: 'anthropic', model: 'claude-sonnet' }),
+    ];
+    const outcomes: CandidateOutcome[][] = [];
+    const results = [await runWithFallback(candidates, { registry })];
+    for (let call = 0; call < 20; call++) {
+      const seen: CandidateOutcome[] = [];
+      results.push(
+        await runWithFallback(candidates, { registry, onOutcome: (outcome) => seen.push(outcome) }),
+      );
+      outcomes.push(seen);
+    }
+    expect(results.map(textOf)).toEqual(Array(21).fill('backup-key'));
+    expect(server.requests(auth)).toHaveLength(1);
+    expect(outcomes.at(-1)?.map((outcome) => outcome.skipped ?? outcome.status)).toEqual([
+      'credential_rejected',
+      'same_credential',
+      'succeeded',
+    ]);
+    expect(events.filter((event) => event.type === 'credential-rejected')).toHaveLength(1);
+    // Alone, the set-aside key ends the chain with its rejection (a person must fix it), no request sent.
+    const alone = (await failure(runWithFallback([candidates[0]!], { registry }))) as FallbackChainError;
+    expect(alone.classification.reason).toBe('auth');
+    expect(alone.candidates[0]).toMatchObject({ status: 'skipped', skipped: 'credential_rejected' });
+    expect(server.requests(auth)).toHaveLength(1);
+    // After rejectedKeyMs (default 5 minutes) one call finds out whether a person fixed it.
+    time.advance(300_000);
+    await runWithFallback(candidates, { registry });
+    expect(server.requests(auth)).toHaveLength(2);
   });
 
   it('a context overflow moves on by default only to a larger declared window, and fails at once when none is larger', async () => {
@@ -411,7 +450,7 @@ describe('circuit breaker', () => {
     const primaryScenario = (): ResponseScenario => (healthy ? up : down);
     const time = fakeTime();
     const { registry, events } = registryOn(time, {
-      breaker: { failureThreshold: 3, windowMs: 10_000, openMs: 5_000, backoffFactor: 2 },
+      breaker: { failureThreshold: 3, windowMs: 10_000, openMs: 5_000, backoffFactor: 2, maxOpenMs: 60_000 },
       retryBudget: false,
     });
     const candidates = [
@@ -449,6 +488,100 @@ describe('circuit breaker', () => {
     expect(events.at(-1)).toMatchObject({ type: 'breaker-closed' });
     expect(textOf(await run())).toBe('primary');
     expect(primaryCalls()).toBe(6);
+  });
+
+  it('with its defaults probes soon: after a short interval that grows with each failed probe, or after the wait the tripping failure named; a successful probe brings traffic back at once', async () => {
+    const down = loadScenario('openai/server-error-json');
+    const up = answerScenario('primary-back');
+    const backup = answerScenario('backup-meanwhile');
+    let healthy = false;
+    const time = fakeTime();
+    const { registry, events } = registryOn(time, { breaker: { failureThreshold: 2 }, retryBudget: false });
+    const candidates = [
+      chatCandidate(server, () => (healthy ? up : down), { model: 'gpt-4o-defaults' }),
+      chatCandidate(server, () => backup, { provider: 'mistral', model: 'mistral-large' }),
+    ];
+    const run = async () => textOf(await runWithFallback(candidates, { registry, retry: false }));
+    const primaryCalls = () => server.requests(down).length + server.requests(up).length;
+    await run();
+    await run();
+    expect(primaryCalls()).toBe(2);
+    // Open for 1 s, then probes 2 s and 4 s after each failed one, never more than 5 s apart.
+    const opened = () =>
+      events.filter((event) => event.type === 'breaker-open').map((event) => (event as { ms: number }).ms);
+    for (const ms of [1_000, 2_000, 4_000, 5_000]) {
+      expect(opened().at(-1)).toBe(ms);
+      time.advance(ms - 1);
+      expect(await run()).toBe('backup-meanwhile');
+      const before = primaryCalls();
+      time.advance(1);
+      expect(await run()).toBe('backup-meanwhile');
+      expect(primaryCalls(), `one probe after ${ms} ms`).toBe(before + 1);
+    }
+    expect(opened()).toEqual([1_000, 2_000, 4_000, 5_000, 5_000]);
+    healthy = true;
+    time.advance(5_000);
+    expect(await run()).toBe('primary-back');
+    expect(events.at(-1)).toMatchObject({ type: 'breaker-closed' });
+    // Closed at once: every next call goes to the primary.
+    expect([await run(), await run(), await run()]).toEqual(Array(3).fill('primary-back'));
+    expect(server.requests(up)).toHaveLength(4);
+
+    // A failure that names its wait (a 503 with Retry-After) opens the breaker for exactly that wait.
+    const busy: ResponseScenario = {
+      response: {
+        kind: 'http',
+        status: 503,
+        headers: { 'retry-after': '7' },
+        body: JSON.stringify({
+          error: { message: 'The engine is currently overloaded.', type: 'server_error' },
+        }),
+      },
+    };
+    const named = registryOn(time, { breaker: { failureThreshold: 1 }, retryBudget: false });
+    const overloaded = chatCandidate(server, () => busy, { model: 'gpt-4o-named-wait' });
+    await failure(runWithFallback([overloaded], { registry: named.registry, retry: false }));
+    expect(named.events).toContainEqual(
+      expect.objectContaining({ type: 'breaker-open', ms: 7_000, afterProbe: false }),
+    );
+    time.advance(6_999);
+    expect((await named.registry.admit(overloaded)).kind).toBe('cooling');
+    time.advance(1);
+    expect((await named.registry.admit(overloaded)).kind).toBe('probe');
+  });
+
+  it('a stream cut after output does not count toward the breaker; an error event after output does', async () => {
+    const cut = loadScenario('openai/stream-cut');
+    const event = loadScenario('openai/stream-error-event');
+    const time = fakeTime();
+    const { registry, events } = registryOn(time, { breaker: { failureThreshold: 2 }, retryBudget: false });
+    const drainChain = async (scenario: ResponseScenario, model: string) => {
+      try {
+        for await (const _chunk of streamWithFallback([streamCandidate(server, scenario, { model })], {
+          registry,
+          retry: false,
+        })) {
+          // drain
+        }
+      } catch (error) {
+        return error as FallbackChainError;
+      }
+      throw new Error('expected the stream to fail');
+    };
+    for (let call = 0; call < 4; call++)
+      expect((await drainChain(cut, 'gpt-4o-cut')).classification.reason).toBe('interrupted');
+    expect(server.requests(cut)).toHaveLength(4);
+    expect(events.filter((entry) => entry.type === 'breaker-open')).toEqual([]);
+    expect(await registry.admit({ provider: 'openai', model: 'gpt-4o-cut' })).toEqual({ kind: 'allow' });
+    // The provider said it failed, in the stream: that counts.
+    for (let call = 0; call < 2; call++)
+      expect((await drainChain(event, 'gpt-4o-event')).classification.reason).toBe('server_error');
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        type: 'breaker-open',
+        key: expect.objectContaining({ model: 'gpt-4o-event' }),
+      }),
+    );
   });
 
   it("a probe ended by the caller's abort gives its slot back", async () => {

@@ -81,6 +81,8 @@ export type SkipReason =
   | 'breaker_open'
   | 'smaller_context_window'
   | 'same_credential'
+  /** The provider rejected this key on an earlier call (any caller of the registry): it is set aside. */
+  | 'credential_rejected'
   | 'chain_ended';
 
 /** Why a candidate's retries stopped before its attempts ran out. */
@@ -88,6 +90,8 @@ export type RetryStop =
   | 'retry_budget'
   | 'key_cooling'
   | 'retry_after_over_cap'
+  /** The next wait would have ended past `retry.maxElapsedMs`. */
+  | 'time_budget'
   | 'breaker_open'
   | 'output_delivered';
 
@@ -240,6 +244,8 @@ async function* runChain<T, C>(
   // Constraints a failure puts on the candidates after it.
   let minContextWindow: number | undefined;
   const rejectedCredentials = new Set<string>();
+  // The reason a key set aside by the registry was rejected (for the error when nothing was called).
+  let rejectedReason: FailureReason | undefined;
   let outputSeen = false;
 
   const settle = (index: number, outcome: CandidateOutcome) => {
@@ -342,7 +348,6 @@ async function* runChain<T, C>(
           await registry.release(key, admission);
         }
       }
-      await registry.recordFailure(key, error.classification, admission);
       deliveredOutput = delivered > 0 ? (error.delivered ?? { chunks: delivered, characters: 0 }) : undefined;
       // Output is what a guard measured (characters); a stream without a guard's measure counts
       // chunks. Chunks without output (a `message_start`, a role delta) do not stop a fallback.
@@ -350,6 +355,11 @@ async function* runChain<T, C>(
         deliveredOutput !== undefined &&
         (error.delivered !== undefined ? deliveredOutput.characters > 0 : deliveredOutput.chunks > 0);
       if (outputDelivered) outputSeen = true;
+      // The provider said it failed only through an error event (or a status); a bare cut is the network's.
+      const origin = error.metadata.origin;
+      await registry.recordFailure(key, error.classification, admission, {
+        cutAfterOutput: outputDelivered && origin !== 'stream_event' && origin !== 'http',
+      });
       throw error;
     }
 
@@ -375,7 +385,7 @@ async function* runChain<T, C>(
           waitsMs.push(delayMs);
           // Another call may have opened the breaker or cooled the key meanwhile; our own wait is over.
           const next = await registry.admit(key);
-          if (next.kind === 'open') retryStopped = 'breaker_open';
+          if (next.kind === 'open' || next.kind === 'rejected') retryStopped = 'breaker_open';
           else if (next.kind === 'cooling' && next.waitMs > 0) retryStopped = 'key_cooling';
           else admission = next;
           return retryStopped === undefined;
@@ -387,14 +397,14 @@ async function* runChain<T, C>(
       const error = thrown;
       lastError = error;
       lastIndex = index;
-      // A retryable failure the loop gave up on short of its attempts, with no hook refusing: its
-      // Retry-After was over the cap.
+      // A retryable failure the loop gave up on short of its attempts, with no hook refusing: the
+      // time budget ended it (the loop marks that exhausted), or its Retry-After was over the cap.
       if (
         retryStopped === undefined &&
         made < (policy.retry?.maxAttempts ?? 1) &&
         retryable(error.classification, options.idempotent)
       )
-        retryStopped = 'retry_after_over_cap';
+        retryStopped = error.attempts?.exhausted === true ? 'time_budget' : 'retry_after_over_cap';
       settle(index, {
         ...base(candidate),
         status: 'failed',
@@ -462,11 +472,23 @@ async function* runChain<T, C>(
         continue;
       }
       const admission = await registry.admit(keyOf(candidate));
-      if (admission.kind === 'cooling' || admission.kind === 'open') {
+      if (admission.kind === 'rejected') {
+        // As if this call had seen the rejection itself: the credential's other candidates are skipped too.
+        rejectedCredentials.add(credentialOf(candidate));
+        rejectedReason ??= admission.reason;
+        // With that reason's fallback turned off, the chain ends here, as if the call had been made.
+        if (fallbackRule(admission.reason, options.fallbackOn) === 'no') ended = true;
+      }
+      if (admission.kind === 'cooling' || admission.kind === 'open' || admission.kind === 'rejected') {
         settle(index, {
           ...base(candidate),
           status: 'skipped',
-          skipped: admission.kind === 'cooling' ? 'cooling' : 'breaker_open',
+          skipped:
+            admission.kind === 'cooling'
+              ? 'cooling'
+              : admission.kind === 'open'
+                ? 'breaker_open'
+                : 'credential_rejected',
           waitMs: admission.waitMs,
           attempts: 0,
           waitsMs: [],
@@ -499,7 +521,7 @@ async function* runChain<T, C>(
     if (thrown instanceof CallerAbort) throw thrown.thrown;
     throw thrown;
   }
-  throw chainError(candidates, outcomes, lastError, lastIndex, options);
+  throw chainError(candidates, outcomes, lastError, lastIndex, options, rejectedReason);
 }
 
 function chainError<T>(
@@ -508,6 +530,7 @@ function chainError<T>(
   lastError: FaultlineError | undefined,
   lastIndex: number,
   options: FallbackOptions,
+  rejectedReason: FailureReason | undefined,
 ): FallbackChainError {
   const list = outcomes.map(
     (outcome, index): CandidateOutcome =>
@@ -534,15 +557,26 @@ function chainError<T>(
       },
     );
   }
-  // Nothing was called: every key was cooling or its breaker open. Transient, with the soonest wait.
-  const waits = list
+  // Nothing was called: every key was cooling, its breaker open, or set aside as rejected. Transient,
+  // with the soonest wait; when every key was rejected, that rejection (a person must fix a key).
+  const transient = list.filter(
+    (outcome) =>
+      outcome.skipped !== 'credential_rejected' &&
+      outcome.skipped !== 'same_credential' &&
+      outcome.skipped !== 'chain_ended',
+  );
+  const waits = transient
     .map((outcome) => outcome.waitMs)
     .filter((wait): wait is number => typeof wait === 'number');
   const soonest = waits.length > 0 ? Math.min(...waits) : undefined;
-  const allCooling = list.length > 0 && list.every((outcome) => outcome.skipped === 'cooling');
-  const classification = classificationFor(allCooling ? 'rate_limit' : 'overloaded', {
-    retryAfterSeconds: soonest === undefined ? undefined : Math.ceil(soonest) / 1000,
-  });
+  const allCooling = transient.length > 0 && transient.every((outcome) => outcome.skipped === 'cooling');
+  const classification =
+    rejectedReason !== undefined &&
+    !transient.some((outcome) => outcome.skipped === 'cooling' || outcome.skipped === 'breaker_open')
+      ? classificationFor(rejectedReason)
+      : classificationFor(allCooling ? 'rate_limit' : 'overloaded', {
+          retryAfterSeconds: soonest === undefined ? undefined : Math.ceil(soonest) / 1000,
+        });
   const message =
     candidates.length === 0
       ? 'The fallback chain has no candidates'

@@ -18,11 +18,16 @@ export interface CircuitBreakerOptions {
   readonly failureThreshold?: number | undefined;
   /** The window failures are counted in (a fixed window starting at the first failure). Default 30 000. */
   readonly windowMs?: number | undefined;
-  /** How long the breaker stays open the first time. Default 30 000. */
+  /**
+   * How long the breaker stays open before its first probe, when the failure that tripped it named
+   * no wait. Short on purpose: a probe is one call, and the provider may be back any moment. When
+   * the failure named a wait (a 503's Retry-After), the breaker stays open exactly that long.
+   * Default 1 000.
+   */
   readonly openMs?: number | undefined;
   /** Each failed probe multiplies the open time by this. Default 2. */
   readonly backoffFactor?: number | undefined;
-  /** The longest open time. Default 300 000. */
+  /** The longest open time with no wait named: at least one probe this often during an outage. Default 5 000. */
   readonly maxOpenMs?: number | undefined;
   /** A probe that has not reported within this long frees the half-open slot for another. Default 60 000. */
   readonly probeTimeoutMs?: number | undefined;
@@ -52,7 +57,13 @@ export type HealthEvent =
     }
   | { readonly type: 'breaker-closed'; readonly key: HealthKey }
   /** The provider refused this key (`auth`, `permission`): a person must fix it; chains move to another. */
-  | { readonly type: 'credential-rejected'; readonly key: HealthKey; readonly reason: FailureReason }
+  | {
+      readonly type: 'credential-rejected';
+      readonly key: HealthKey;
+      readonly reason: FailureReason;
+      /** How long the key is set aside for every caller of the registry (0: not set aside). */
+      readonly ms: number;
+    }
   | { readonly type: 'retry-budget-exhausted'; readonly key: HealthKey };
 
 export interface HealthRegistryOptions {
@@ -69,6 +80,12 @@ export interface HealthRegistryOptions {
    * calls stop paying a request each to learn it again. Default 60 000; 0 turns it off.
    */
   readonly capacityCooldownMs?: number | undefined;
+  /**
+   * A key the provider rejected (`auth`, `permission`) is set aside this long for every caller of
+   * the registry (and, with Redis, every process): no call sends it a request in the meantime.
+   * After it, one call finds out whether a person fixed it. Default 300 000; 0 turns it off.
+   */
+  readonly rejectedKeyMs?: number | undefined;
   /** Called on each change of state; a throwing listener is ignored. */
   readonly onEvent?: ((event: HealthEvent) => void) | undefined;
 }
@@ -81,7 +98,22 @@ export type Admission =
   /** A provider's wait is cooling the key for `waitMs`. */
   | { readonly kind: 'cooling'; readonly waitMs: number }
   /** The breaker is open (or half-open with a probe in flight) for about `waitMs`. */
-  | { readonly kind: 'open'; readonly waitMs: number };
+  | { readonly kind: 'open'; readonly waitMs: number }
+  /** The provider rejected this key (`reason`): it is set aside for `waitMs`, for every caller. */
+  | { readonly kind: 'rejected'; readonly waitMs: number; readonly reason: FailureReason };
+
+/** What a failed call tells the registry beyond its classification. */
+export interface FailureFacts {
+  /**
+   * A stream that had delivered output was cut, the provider silent on why (no error event, no
+   * status): a dropped connection mid-answer says little about the provider's health, so it does
+   * not count toward the breaker (and, for a probe, the provider answered: it is up).
+   */
+  readonly cutAfterOutput?: boolean | undefined;
+}
+
+/** The reasons that set a key aside, by the number stored for them. */
+const REJECTED_REASONS: readonly FailureReason[] = ['auth', 'permission'];
 
 /** The reasons that count toward a circuit breaker: the provider's infrastructure failed. */
 export const BREAKER_REASONS: ReadonlySet<FailureReason> = new Set<FailureReason>([
@@ -134,6 +166,7 @@ export class HealthRegistry {
   readonly #budget: BudgetPolicy | undefined;
   readonly #maxCooldownMs: number;
   readonly #capacityCooldownMs: number;
+  readonly #rejectedKeyMs: number;
   readonly #onEvent: ((event: HealthEvent) => void) | undefined;
 
   constructor(options: HealthRegistryOptions = {}) {
@@ -146,9 +179,9 @@ export class HealthRegistry {
         : {
             failureThreshold: Math.max(1, Math.floor(number(breaker?.failureThreshold, 5, 1))),
             windowMs: number(breaker?.windowMs, 30_000, 1),
-            openMs: number(breaker?.openMs, 30_000, 1),
+            openMs: number(breaker?.openMs, 1_000, 1),
             backoffFactor: number(breaker?.backoffFactor, 2, 1),
-            maxOpenMs: number(breaker?.maxOpenMs, 300_000, 1),
+            maxOpenMs: number(breaker?.maxOpenMs, 5_000, 1),
             probeTimeoutMs: number(breaker?.probeTimeoutMs, 60_000, 1),
           };
     const budget = options.retryBudget;
@@ -162,6 +195,7 @@ export class HealthRegistry {
           };
     this.#maxCooldownMs = number(options.maxCooldownMs, 3_600_000, 1);
     this.#capacityCooldownMs = number(options.capacityCooldownMs, 60_000);
+    this.#rejectedKeyMs = number(options.rejectedKeyMs, 300_000);
     this.#onEvent = typeof options.onEvent === 'function' ? options.onEvent : undefined;
   }
 
@@ -175,13 +209,24 @@ export class HealthRegistry {
   }
 
   /**
-   * May a call go to `key` now? Cooling and open keys are refused with the wait left; a half-open
-   * breaker lets exactly one call through as its probe. An admitted call counts toward the retry
-   * budget's volume.
+   * May a call go to `key` now? Rejected, cooling and open keys are refused with the wait left; a
+   * half-open breaker lets exactly one call through as its probe. An admitted call counts toward
+   * the retry budget's volume.
    */
   async admit(key: HealthKey): Promise<Admission> {
     const id = keyId(key);
-    const [cool, open, tripped] = await this.store.read([`cool:${id}`, `open:${id}`, `tripped:${id}`]);
+    const [cool, open, tripped, rejected] = await this.store.read([
+      `cool:${id}`,
+      `open:${id}`,
+      `tripped:${id}`,
+      `rejected:${id}`,
+    ]);
+    if (rejected !== undefined)
+      return {
+        kind: 'rejected',
+        waitMs: rejected.ttlMs,
+        reason: REJECTED_REASONS[rejected.value] ?? 'auth',
+      };
     if (cool !== undefined) return { kind: 'cooling', waitMs: cool.ttlMs };
     if (this.#breaker !== undefined) {
       if (open !== undefined) return { kind: 'open', waitMs: open.ttlMs };
@@ -228,32 +273,53 @@ export class HealthRegistry {
 
   /**
    * Records a failed call: a provider's wait (Retry-After, rate-limit reset) cools the key for every
-   * caller; an infrastructure failure counts toward the breaker (a 4xx verdict never does). A probe
-   * that failed on infrastructure reopens the breaker for longer; a probe answered with any other
+   * caller; a rejected key is set aside for every caller; an infrastructure failure counts toward
+   * the breaker (a 4xx verdict never does, nor a stream cut after output: `facts`). The breaker
+   * opens for the failure's wait when it named one, else for a short interval that grows with each
+   * failed probe. A probe that failed on infrastructure reopens it; a probe answered with any other
    * verdict shows the provider is up and closes it.
    */
-  async recordFailure(key: HealthKey, classification: Classification, admission: Admission): Promise<void> {
+  async recordFailure(
+    key: HealthKey,
+    classification: Classification,
+    admission: Admission,
+    facts: FailureFacts = {},
+  ): Promise<void> {
     if (classification.callerAborted) {
       await this.release(key, admission);
       return;
     }
-    if (TAXONOMY[classification.reason]?.fallback === 'other_credential')
-      this.#emit({ type: 'credential-rejected', key, reason: classification.reason });
+    const id = keyId(key);
+    if (TAXONOMY[classification.reason]?.fallback === 'other_credential') {
+      const ms = this.#rejectedKeyMs;
+      if (ms > 0)
+        await this.store.write(
+          `rejected:${id}`,
+          REJECTED_REASONS.indexOf(classification.reason),
+          ms,
+          'longer',
+        );
+      this.#emit({ type: 'credential-rejected', key, reason: classification.reason, ms });
+    }
     const wait = classification.retryAfterSeconds;
     if (typeof wait === 'number' && wait > 0) await this.cool(key, wait * 1000, classification.reason);
     else if (classification.category === 'capacity' && this.#capacityCooldownMs > 0)
       await this.cool(key, this.#capacityCooldownMs, classification.reason);
     const breaker = this.#breaker;
     if (breaker === undefined) return;
-    const id = keyId(key);
-    if (!BREAKER_REASONS.has(classification.reason)) {
+    if (!BREAKER_REASONS.has(classification.reason) || facts.cutAfterOutput === true) {
       if (admission.kind === 'probe') await this.#close(key, id);
       return;
     }
+    // The provider's own wait says when it could be healthy again: probe then, not later.
+    const named =
+      typeof wait === 'number' && wait > 0 ? Math.min(wait * 1000, this.#maxCooldownMs) : undefined;
+    const openFor = (level: number) =>
+      named ?? Math.min(breaker.openMs * breaker.backoffFactor ** level, breaker.maxOpenMs);
     if (admission.kind === 'probe') {
       const [tripped] = await this.store.read([`tripped:${id}`]);
       const level = (tripped?.value ?? 0) + 1;
-      const ms = Math.min(breaker.openMs * breaker.backoffFactor ** level, breaker.maxOpenMs);
+      const ms = openFor(level);
       await this.store.write(`tripped:${id}`, level, ms * TRIPPED_TTL_FACTOR + breaker.windowMs);
       await this.store.write(`open:${id}`, level, ms);
       await this.store.delete([`probe:${id}`]);
@@ -263,16 +329,17 @@ export class HealthRegistry {
     const failures = await this.store.increment(`failures:${id}`, breaker.windowMs);
     if (failures < breaker.failureThreshold) return;
     // Only the caller that trips it opens it (SET NX): concurrent failures do not restart the timer.
+    const ms = openFor(0);
     const first = await this.store.write(
       `tripped:${id}`,
       0,
-      breaker.openMs * TRIPPED_TTL_FACTOR + breaker.windowMs,
+      ms * TRIPPED_TTL_FACTOR + breaker.windowMs,
       'absent',
     );
     if (!first) return;
-    await this.store.write(`open:${id}`, 0, breaker.openMs);
+    await this.store.write(`open:${id}`, 0, ms);
     await this.store.delete([`failures:${id}`]);
-    this.#emit({ type: 'breaker-open', key, ms: breaker.openMs, afterProbe: false });
+    this.#emit({ type: 'breaker-open', key, ms, afterProbe: false });
   }
 
   /**
@@ -283,7 +350,7 @@ export class HealthRegistry {
     if (admission.kind === 'probe') await this.store.delete([`probe:${keyId(key)}`]);
   }
 
-  /** Records a call that succeeded: a successful probe closes the breaker. */
+  /** Records a call that succeeded: a successful probe closes the breaker at once (the next call is admitted as usual). */
   async recordSuccess(key: HealthKey, admission: Admission): Promise<void> {
     if (admission.kind === 'probe') await this.#close(key, keyId(key));
   }

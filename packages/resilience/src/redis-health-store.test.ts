@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { type LoopbackServer, startLoopbackServer } from '@faultline/test-fixtures';
+import { type LoopbackServer, loadScenario, startLoopbackServer } from '@faultline/test-fixtures';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HealthRegistry, keyId, MemoryHealthStore, RedisHealthStore, runWithFallback } from './index.ts';
@@ -98,6 +98,35 @@ describe.runIf(redisUrl !== undefined || inCi)('RedisHealthStore on a real Redis
     const admissions = await Promise.all(Array.from({ length: 20 }, () => registry.admit(key)));
     expect(admissions.filter((admission) => admission.kind === 'probe')).toHaveLength(1);
     expect(admissions.filter((admission) => admission.kind === 'open')).toHaveLength(19);
+  });
+
+  it('a rejected key is set aside for every registry on the same Redis: the second sends it no request', async () => {
+    const auth = loadScenario('openai/invalid-api-key');
+    const backup = answerScenario('backup-of-rejected');
+    // Two registries, each with its own connection, as two processes would have.
+    const clients = [0, 1].map(() => new Redis(redisUrl ?? '', { maxRetriesPerRequest: 1 }));
+    const registries = clients.map(
+      (client) =>
+        new HealthRegistry({
+          store: new RedisHealthStore(client, { prefix: `${prefix}rejected:`, timeoutMs: 2000 }),
+        }),
+    );
+    const candidates = [
+      chatCandidate(server, () => auth, { model: 'gpt-4o', credentialId: 'revoked' }),
+      chatCandidate(server, () => backup, { provider: 'anthropic', model: 'claude' }),
+    ];
+    try {
+      for (const registry of registries) {
+        expect(textOf(await runWithFallback(candidates, { registry }))).toBe('backup-of-rejected');
+      }
+      expect(server.requests(auth)).toHaveLength(1);
+      expect(server.requests(backup)).toHaveLength(2);
+      const key = { provider: 'openai', model: 'gpt-4o', credentialId: 'revoked' };
+      expect(await registries[1]!.admit(key)).toMatchObject({ kind: 'rejected', reason: 'auth' });
+      expect(await redis.pttl(`${prefix}rejected:rejected:${keyId(key)}`)).toBeGreaterThan(0);
+    } finally {
+      for (const client of clients) await client.quit();
+    }
   });
 
   it('two processes share a cooldown: a 429 seen in one keeps the other off the key', async () => {

@@ -15,7 +15,7 @@ describe('export list', { timeout: 120_000 }, () => {
         'recoverErrorReport',
         'toRestateError',
       ],
-      types: ['FaultlineRunOptions'],
+      types: ['FaultlineRunOptions', 'RestateErrorOptions'],
     });
   });
 });

@@ -3,6 +3,7 @@ export {
   faultlineAsTerminalError,
   faultlineRun,
   REPORT_METADATA_KEY,
+  type RestateErrorOptions,
   recoverErrorReport,
   toRestateError,
   UNRECOVERABLE_INVOCATION_FAILURE,

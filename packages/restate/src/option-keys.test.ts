@@ -1,6 +1,10 @@
-import type { ClassifyErrorOptions } from '@faultline/render';
 import { describe, expect, it } from 'vitest';
-import { type FaultlineRunOptions, faultlineRun, toRestateError } from './restate-bridge.ts';
+import {
+  type FaultlineRunOptions,
+  faultlineRun,
+  type RestateErrorOptions,
+  toRestateError,
+} from './restate-bridge.ts';
 
 /** The part of a Restate context faultlineRun uses; never called here: the check comes first. */
 const context = {
@@ -13,7 +17,7 @@ const context = {
 // a key added to a type and not here fails the type check; one refused by the entry point fails the test.
 
 describe('toRestateError options', () => {
-  const call = (options: ClassifyErrorOptions) => toRestateError(new Error('boom'), options);
+  const call = (options: RestateErrorOptions) => toRestateError(new Error('boom'), options);
   const everyKey = {
     extractors: undefined,
     signal: undefined,
@@ -26,7 +30,8 @@ describe('toRestateError options', () => {
     now: undefined,
     streaming: undefined,
     delivered: undefined,
-  } satisfies Record<keyof ClassifyErrorOptions, undefined>;
+    maxWaitMs: undefined,
+  } satisfies Record<keyof RestateErrorOptions, undefined>;
 
   it('refuses an unknown key with a TypeError naming it and the nearest valid one', () => {
     // @ts-expect-error: modle is not an option
@@ -37,6 +42,16 @@ describe('toRestateError options', () => {
 
   it('accepts every documented key', () => {
     expect(() => call(everyKey)).not.toThrow();
+  });
+
+  it('maxWaitMs: a TypeError at the call for a value that cannot be a wait', () => {
+    for (const maxWaitMs of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => call({ maxWaitMs }), String(maxWaitMs)).toThrow(/^toRestateError: maxWaitMs/);
+      expect(
+        () => faultlineRun(context, 'call', async () => 'done', { maxWaitMs }),
+        String(maxWaitMs),
+      ).toThrow(/^faultlineRun: maxWaitMs/);
+    }
   });
 });
 

@@ -5,6 +5,7 @@ import {
   loadScenarios,
   openaiChatCompletion,
   type Scenario,
+  stableReport,
   startLoopbackServer,
 } from '@faultline/test-fixtures';
 import { type Context, service, TerminalError } from '@restatedev/restate-sdk';
@@ -54,13 +55,41 @@ const shortWait = {
   },
 } as Scenario;
 
+const dailyCap = {
+  id: 'openai/restate-daily-cap-resets-soon',
+  provider: 'openai',
+  description: 'a 429 on the requests-per-day cap, resetting in one second',
+  source: 'https://platform.openai.com/docs/guides/rate-limits',
+  response: {
+    kind: 'http',
+    status: 429,
+    headers: { 'content-type': 'application/json', 'retry-after': '1' },
+    body: JSON.stringify({
+      error: {
+        message: 'Rate limit reached for gpt-4o-mini on requests per day (RPD): Limit 200, Used 200.',
+        type: 'requests',
+        param: null,
+        code: 'rate_limit_exceeded',
+      },
+    }),
+  },
+  expected: {
+    category: 'capacity',
+    reason: 'quota',
+    retryable: false,
+    userAction: 'check_billing',
+    httpStatus: 500,
+    retryAfterSeconds: 1,
+  },
+} as Scenario;
+
 // Every recorded openai scenario whose failure no retry can fix, answered over plain HTTP.
 const permanent = loadScenarios('openai').filter(
   (scenario) =>
     scenario.response.kind === 'http' && !scenario.expected.retryable && scenario.response.status >= 400,
 );
 const byId = new Map<string, Scenario>(
-  [...permanent, shortWait, success].map((scenario) => [scenario.id, scenario]),
+  [...permanent, shortWait, dailyCap, success].map((scenario) => [scenario.id, scenario]),
 );
 
 let loopback: LoopbackServer;
@@ -112,6 +141,20 @@ const llm = service({
         const completion = await chat(scenarioId);
         return completion.choices[0]?.message.content ?? '';
       }),
+    // The same call, waiting for a spent quota's reset up to a minute.
+    completeWaitingForReset: async (ctx: Context, input: CallInput): Promise<string> =>
+      faultlineRun(
+        ctx,
+        'chat',
+        async () => {
+          const count = attempt(input.runId);
+          const scenarioId =
+            input.succeedFrom !== undefined && count >= input.succeedFrom ? success.id : input.scenarioId;
+          const completion = await chat(scenarioId);
+          return completion.choices[0]?.message.content ?? '';
+        },
+        { maxWaitMs: 60_000 },
+      ),
     // A bug of our own inside the run: classified local_bug, terminal.
     bug: async (ctx: Context, input: CallInput): Promise<string> =>
       faultlineRun(ctx, 'bug', async () => {
@@ -155,7 +198,7 @@ function server(skip: () => void): RestateServer {
 
 async function invoke(
   restateServer: RestateServer,
-  handler: 'complete' | 'bug' | 'unwrapped',
+  handler: 'complete' | 'completeWaitingForReset' | 'bug' | 'unwrapped',
   input: CallInput,
 ) {
   const ingress = connect({ url: restateServer.ingressUrl });
@@ -189,7 +232,8 @@ describe('Restate on a real restate-server', () => {
       const error = (outcome as { error: unknown }).error;
       expect(error, scenario.id).toBeInstanceOf(HttpCallError);
       const near = (await nearSide(scenario.id)).toErrorReport();
-      expect(recoverErrorReport(error), scenario.id).toEqual(toDict(near));
+      // Two failures (the handler's and this one), each with its own time: retryableAt is normalised.
+      expect(stableReport(recoverErrorReport(error)), scenario.id).toEqual(stableReport(toDict(near)));
       expect((error as HttpCallError).status, scenario.id).toBe(near.httpStatus);
       expect(attempts.get(runId), scenario.id).toHaveLength(1);
     }
@@ -214,6 +258,35 @@ describe('Restate on a real restate-server', () => {
     }
   }, 60_000);
 
+  it("with maxWaitMs, waits for a spent quota's reset and completes; without it, fails after one attempt with the wait in the report", async ({
+    skip,
+  }) => {
+    const restateServer = server(skip);
+    const near = (await nearSide(dailyCap.id)).toErrorReport();
+    expect(near).toMatchObject({ reason: 'quota', waitKind: 'quota_reset', retryAfterSeconds: 1 });
+    const waited = await invoke(restateServer, 'completeWaitingForReset', {
+      runId: 'quota-waited',
+      scenarioId: dailyCap.id,
+      succeedFrom: 2,
+    });
+    expect(waited).toEqual({ ok: true, value: 'Hello' });
+    const times = attempts.get('quota-waited')!;
+    expect(times).toHaveLength(2);
+    expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(1000);
+    const failed = await invoke(restateServer, 'complete', {
+      runId: 'quota-final',
+      scenarioId: dailyCap.id,
+      succeedFrom: 2,
+    });
+    expect(failed.ok).toBe(false);
+    expect(recoverErrorReport((failed as { error: unknown }).error)).toMatchObject({
+      reason: 'quota',
+      retryAfterSeconds: 1,
+      retryableAt: expect.any(String),
+    });
+    expect(attempts.get('quota-final')).toHaveLength(1);
+  }, 60_000);
+
   it('ends the invocation at once on a bug of our own (local_bug), with its report', async ({ skip }) => {
     const restateServer = server(skip);
     const runId = 'bug';
@@ -234,7 +307,9 @@ describe('Restate on a real restate-server', () => {
     const outcome = await invoke(restateServer, 'unwrapped', { runId, scenarioId: scenario.id });
     expect(outcome.ok).toBe(false);
     const near = (await nearSide(scenario.id)).toErrorReport();
-    expect(recoverErrorReport((outcome as { error: unknown }).error)).toEqual(toDict(near));
+    expect(stableReport(recoverErrorReport((outcome as { error: unknown }).error))).toEqual(
+      stableReport(toDict(near)),
+    );
     expect(attempts.get(runId)).toHaveLength(1);
   });
 

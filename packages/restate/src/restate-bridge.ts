@@ -8,7 +8,11 @@ import {
 import {
   CLASSIFY_ERROR_OPTION_KEYS,
   checkOptionKeys,
+  maxResetWaitMs,
   nearestFaultlineError,
+  RESET_WAIT_OPTION_KEYS,
+  type ResetWaitOptions,
+  resetWaitMs,
   safeFromDict,
   unrecoverableReport,
 } from '@faultline/render/toolkit';
@@ -61,33 +65,48 @@ function terminalFor(report: ErrorReport): TerminalError {
   });
 }
 
+export interface RestateErrorOptions extends ClassifyErrorOptions, ResetWaitOptions {}
+
+/** The keys of `RestateErrorOptions`: a key added to the type and not here fails the type check. */
+const RESTATE_ERROR_OPTION_KEYS = {
+  ...CLASSIFY_ERROR_OPTION_KEYS,
+  ...RESET_WAIT_OPTION_KEYS,
+} as const satisfies Record<keyof RestateErrorOptions, true>;
+
 /**
  * What Restate should see for a failure: a `TerminalError` (no retry; the report in its metadata,
  * `httpStatus` as its code, which the ingress answers the caller with) when no retry can help, a
  * `RetryableError` whose `retryAfter` is the provider's wait when one can (a transient failure,
- * or an ambiguous one the call declared idempotent). Restate's own errors (terminal, cancelled,
+ * or an ambiguous one the call declared idempotent) and, with `maxWaitMs`, when a spent quota
+ * resets within it (retried once the reset is due). Restate's own errors (terminal, cancelled,
  * suspended) and the caller's abort are returned as they are. Total: any thrown value is classified.
  */
-export function toRestateError(thrown: unknown, options: ClassifyErrorOptions = {}): unknown {
-  checkOptionKeys('toRestateError', options, CLASSIFY_ERROR_OPTION_KEYS);
+export function toRestateError(thrown: unknown, options: RestateErrorOptions = {}): unknown {
+  checkOptionKeys('toRestateError', options, RESTATE_ERROR_OPTION_KEYS);
+  const maxWaitMs = maxResetWaitMs(options, 'toRestateError');
   if (isRestateError(thrown)) return thrown;
+  const { maxWaitMs: _maxWaitMs, ...classifyOptions } = options;
   const error =
-    (nearestFaultlineError(thrown) as FaultlineError | undefined) ?? classifyError(thrown, options);
+    (nearestFaultlineError(thrown) as FaultlineError | undefined) ?? classifyError(thrown, classifyOptions);
   const report = error.toErrorReport();
   if (report.callerAborted) return thrown;
   const retry = report.retryable || (options.idempotent === true && report.category === 'ambiguous');
-  if (!retry) return terminalFor(report);
-  return new RetryableError(report.message, { retryAfter: retryAfterOf(report), cause: error });
+  const resetWait = retry ? undefined : resetWaitMs(report, maxWaitMs);
+  if (!retry && resetWait === undefined) return terminalFor(report);
+  return new RetryableError(report.message, {
+    retryAfter: resetWait === undefined ? retryAfterOf(report) : { milliseconds: resetWait },
+    cause: error,
+  });
 }
 
-export interface FaultlineRunOptions<T> extends ClassifyErrorOptions {
+export interface FaultlineRunOptions<T> extends RestateErrorOptions {
   /** Restate's own options for the run (retry attempts, durations, serde). */
   readonly run?: RunOptions<T> | undefined;
 }
 
 /** The keys of `FaultlineRunOptions`: a key added to the type and not here fails the type check. */
 const RUN_OPTION_KEYS = {
-  ...CLASSIFY_ERROR_OPTION_KEYS,
+  ...RESTATE_ERROR_OPTION_KEYS,
   run: true,
 } as const satisfies Record<keyof FaultlineRunOptions<unknown>, true>;
 
@@ -97,7 +116,8 @@ const RUN_OPTION_KEYS = {
  * (a `RetryableError` counts only inside `ctx.run`) and records anything else as terminal, once.
  * When Restate gives up on a transient failure (`run.maxRetryAttempts` or `maxRetryDuration`), it
  * ends the run with a terminal error of the last message only; the run then fails instead with the
- * last attempt's report, its next step `fallback`.
+ * last attempt's report, its next step `fallback`. With `maxWaitMs`, a spent quota whose reset is
+ * within it is retried once it resets (within `run`'s own attempt and duration limits).
  */
 export function faultlineRun<T>(
   context: Pick<Context, 'run'>,
@@ -106,6 +126,7 @@ export function faultlineRun<T>(
   options: FaultlineRunOptions<T> = {},
 ): RestatePromise<T> {
   checkOptionKeys('faultlineRun', options, RUN_OPTION_KEYS);
+  maxResetWaitMs(options, 'faultlineRun');
   const { run: runOptions, ...classifyOptions } = options;
   // The report of the attempt that ran last in this process. Restate decides that retries are
   // exhausted in the attempt that ran the action last, so it is the one the gave-up failure is about.
@@ -145,6 +166,9 @@ function reportOf(error: unknown): ErrorReport | undefined {
  * can fix, thrown anywhere in a handler, ends the invocation at once with its report.
  */
 export function faultlineAsTerminalError(error: unknown): TerminalError | undefined {
+  // Restate's own errors were decided already (a RetryableError faultlineRun raised to wait for a
+  // quota's reset holds a final report as its cause, and must stay retryable).
+  if (isRestateError(error)) return undefined;
   const found = nearestFaultlineError(error) as FaultlineError | undefined;
   if (found === undefined) return undefined;
   const converted = toRestateError(found);

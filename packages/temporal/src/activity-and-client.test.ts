@@ -15,6 +15,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   FAULTLINE_FAILURE_TYPE,
+  type FaultlineActivityOptions,
   recoverErrorReport,
   UNRECOVERABLE_WORKFLOW_FAILURE,
   withFaultlineActivity,
@@ -38,10 +39,13 @@ afterAll(async () => {
 });
 
 /** Runs a wrapped activity that fails with `error` in Temporal's own mock activity environment. */
-async function failInActivity(error: unknown): Promise<ApplicationFailure> {
+async function failInActivity(
+  error: unknown,
+  options: FaultlineActivityOptions = {},
+): Promise<ApplicationFailure> {
   const activity = withFaultlineActivity(async () => {
     throw error;
-  });
+  }, options);
   try {
     await new MockActivityEnvironment().run(activity);
   } catch (thrown) {
@@ -96,6 +100,29 @@ describe('activity side: withFaultlineActivity in MockActivityEnvironment', () =
         expect(failure.nextRetryDelay ?? undefined, id).toBeUndefined();
       }
     }
+  });
+
+  it('with maxWaitMs, a spent quota whose reset is within it is retried once it resets; a longer wait, or none, stays final', async () => {
+    const maxWaitMs = 24 * 3_600_000;
+    let waited = 0;
+    for (const [id, error] of nearSide) {
+      const report = error.toErrorReport();
+      const failure = await failInActivity(error, { maxWaitMs });
+      expect(failure.details?.[0], id).toEqual(toDict(report));
+      const resetMs =
+        report.waitKind === 'quota_reset' && report.retryAfterSeconds !== undefined
+          ? Math.ceil(report.retryAfterSeconds * 1000)
+          : undefined;
+      if (!report.retryable && resetMs !== undefined && resetMs <= maxWaitMs) {
+        waited += 1;
+        expect(failure.nonRetryable, id).toBe(false);
+        expect(failure.nextRetryDelay, id).toBe(`${resetMs}ms`);
+      } else {
+        expect(failure.nonRetryable, id).toBe(!report.retryable);
+      }
+    }
+    // The recorded answers hold spent quotas that reset within a day (a per-day cap's "try again in 14h").
+    expect(waited).toBeGreaterThan(0);
   });
 
   it('classifies a failure that is not yet a FaultlineError: a real programming error is never retryable', async () => {

@@ -17,7 +17,7 @@ describe('export list', { timeout: 120_000 }, () => {
         'toApplicationFailure',
         'withFaultlineActivity',
       ],
-      types: [],
+      types: ['FaultlineActivityOptions'],
     });
   });
   it('@faultline/temporal/workflow', () => {

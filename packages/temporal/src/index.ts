@@ -1,5 +1,6 @@
 export {
   FAULTLINE_FAILURE_TYPE,
+  type FaultlineActivityOptions,
   reportDetails,
   toApplicationFailure,
   withFaultlineActivity,

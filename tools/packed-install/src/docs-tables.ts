@@ -8,6 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  classificationFor,
   ErrorCategory,
   type FailureReason,
   NextStep,
@@ -16,7 +17,7 @@ import {
   UserActionKind,
 } from '@faultline/classify';
 import { loadScenarios, type Scenario } from '@faultline/llm-mock';
-import { WaitKind } from '@faultline/render';
+import { FaultlineError, WaitKind } from '@faultline/render';
 import semver from 'semver';
 import { repoRoot } from './readme-examples.ts';
 
@@ -227,6 +228,12 @@ function providerAnswersFor(reason: FailureReason, scenariosByProvider: Map<stri
   return lines;
 }
 
+/** What a wait on `reason` means, read from the report render builds for it (render's one rule). */
+function waitKindOf(reason: FailureReason): WaitKind {
+  const classification = classificationFor(reason, { retryAfterSeconds: 1 });
+  return new FaultlineError('', { classification }).toErrorReport().waitKind ?? 'provider_wait';
+}
+
 /** docs/reasons/<reason>.md, whole: what it means, what providers say, what faultline does, what to do. */
 export function reasonPage(reason: FailureReason): string {
   const row = TAXONOMY[reason];
@@ -250,6 +257,7 @@ ${row.advice}
 | recoveries | ${recoveriesOf(row)} |
 | next candidate in a fallback chain | ${FALLBACK_MEANING[row.fallback]} |
 | HTTP status to your clients | ${row.httpStatus} |
+| a wait the provider gave | \`retryAfterSeconds\`, \`retryableAt\` (the ISO 8601 time it ends: the failure's time plus the wait) and \`waitKind\` (\`${waitKindOf(reason)}\`: ${WAIT_KIND_MEANING[waitKindOf(reason)]}) |
 
 ## What the providers say
 
