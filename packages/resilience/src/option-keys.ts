@@ -38,6 +38,7 @@ export const HEALTH_REGISTRY_OPTION_KEYS = {
   retryBudget: true,
   maxCooldownMs: true,
   capacityCooldownMs: true,
+  rejectedKeyMs: true,
   onEvent: true,
 } as const satisfies Record<keyof HealthRegistryOptions, true>;
 
