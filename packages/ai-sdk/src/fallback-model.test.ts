@@ -384,6 +384,62 @@ for (const kit of KITS) {
   });
 }
 
+describe("ai-v6: what streamText's `text` gives through faultlineFallback", () => {
+  const streamOver = (scenarios: Pick<Scenario, 'response'>[], options: { abortSignal?: AbortSignal } = {}) =>
+    ai6.streamText({
+      model: faultlineFallback({
+        models: scenarios.map((scenario, index) =>
+          createOpenAI({ baseURL: `${server.baseUrlFor(scenario)}/v1`, apiKey: KEY }).chat(`gpt-4o-${index}`),
+        ),
+        registry: new HealthRegistry(),
+        retry: false,
+      }),
+      prompt: 'hi',
+      maxRetries: 0,
+      onError: () => undefined,
+      ...options,
+    });
+
+  it("every candidate out of quota: `text` rejects with the chain's quota failure, one request each", async () => {
+    const first = recorded('openai/insufficient-quota');
+    const second = recorded('openai/insufficient-quota');
+    const error = await rejection(() => Promise.resolve(streamOver([first, second]).text));
+    expect(FallbackChainError.isInstance(error)).toBe(true);
+    expect([reportOf(error).reason, reportOf(error).retryable]).toEqual(['quota', false]);
+    expect((error as FallbackChainError).candidates.map((outcome) => outcome.status)).toEqual([
+      'failed',
+      'failed',
+    ]);
+    expect([server.requests(first).length, server.requests(second).length]).toEqual([1, 1]);
+  });
+
+  it('a cut after output: `text` rejects with what was delivered, never a truncated answer', async () => {
+    const cut = failingStream('openai', 'cut');
+    const backup = fresh(openaiChatCompletion('never asked'));
+    const error = await rejection(() => Promise.resolve(streamOver([cut, backup]).text));
+    expect(reportOf(error).reason).toBe('interrupted');
+    expect((error as FaultlineError).delivered?.characters).toBeGreaterThan(0);
+    expect(server.requests(backup)).toHaveLength(0);
+  });
+
+  it("the caller's abort ends the chain untouched: no classification, no fallback", async () => {
+    const stalled = fresh({ response: { kind: 'socket', behaviour: 'never-answer' } } as Pick<
+      Scenario,
+      'response'
+    >);
+    const backup = fresh(openaiChatCompletion('never asked'));
+    const controller = new AbortController();
+    const result = streamOver([stalled, backup], { abortSignal: controller.signal });
+    const reason = new Error('the caller left');
+    // Abort once the first candidate holds the request (its server never answers).
+    while (server.requests(stalled).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort(reason);
+    const error = await rejection(() => Promise.resolve(result.text));
+    expect(error).toBe(reason);
+    expect(server.requests(backup)).toHaveLength(0);
+  });
+});
+
 describe('faultlineFallback refuses what cannot mean anything, at the call', () => {
   const model = () =>
     createOpenAI({ baseURL: `${server.baseUrlFor(fresh(openaiChatCompletion('hi')))}/v1`, apiKey: KEY }).chat(
