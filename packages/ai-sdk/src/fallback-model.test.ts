@@ -343,6 +343,27 @@ for (const kit of KITS) {
       expect(server.requests(failing)).toHaveLength(2);
     });
 
+    it('a 200 stream that begins with an overflow event moves on to the larger window, not the smaller', async () => {
+      const overflow = recorded('openai/stream-context-overflow-event');
+      const smaller = completeStream('openai');
+      const larger = completeStream('anthropic');
+      const alone = await kit.stream(
+        [{ provider: 'anthropic', modelId: 'claude-sonnet-4-5', scenario: completeStream('anthropic') }],
+        {},
+      );
+      const streamed = await kit.stream(
+        [
+          { provider: 'openai', modelId: 'gpt-4o', scenario: overflow, contextWindow: 32_768 },
+          { provider: 'openai', modelId: 'gpt-4o-mini', scenario: smaller, contextWindow: 16_384 },
+          { provider: 'anthropic', modelId: 'claude-sonnet-4-5', scenario: larger, contextWindow: 200_000 },
+        ],
+        { registry: new HealthRegistry() },
+      );
+      expect(streamed).toEqual({ text: alone.text, thrown: undefined });
+      expect(server.requests(overflow)).toHaveLength(1);
+      expect(server.requests(smaller)).toHaveLength(0);
+    });
+
     it('a refused key moves on only to another credential, with a process warning', async () => {
       const refused = recorded('openai/invalid-api-key');
       const sameKey = fresh(openaiChatCompletion('same key, never asked', 'gpt-4o-mini'));
