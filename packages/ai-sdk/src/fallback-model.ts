@@ -372,13 +372,11 @@ export function faultlineFallback<M extends FallbackLanguageModelLike>(
       if (version === 'v2' || !FaultlineError.isInstance(error)) throw error;
       return { stream: failedStream(error) };
     }
-    // Raw chunks the caller did not ask for were asked for by the guard alone.
-    const keepRaw = params.includeRawChunks === true;
     const parts = (async function* (): AsyncGenerator<AiSdkStreamPart> {
       try {
         let step = head;
         while (step.done !== true) {
-          if (keepRaw || step.value?.type !== 'raw') yield step.value;
+          yield step.value;
           step = await chain.next();
         }
       } finally {
@@ -386,7 +384,7 @@ export function faultlineFallback<M extends FallbackLanguageModelLike>(
         await chain.return?.();
       }
     })();
-    return { ...opened, stream: partsStream(parts, params.abortSignal, fail) };
+    return { ...opened, stream: partsStream(parts, params, fail) };
   };
 
   return {

@@ -110,13 +110,7 @@ function classifiedParts(
       stream.cancel().catch(() => undefined);
     },
   });
-  // Raw chunks asked for by the middleware alone (see `streamParams`) stay inside it.
-  const keepRaw = params.includeRawChunks === true;
-  const parts = (async function* () {
-    for await (const part of guarded)
-      if (keepRaw || part === null || typeof part !== 'object' || part.type !== 'raw') yield part;
-  })();
-  return partsStream(parts, params.abortSignal, (error) => notify(options, error));
+  return partsStream(guarded, params, (error) => notify(options, error));
 }
 
 /**
@@ -127,10 +121,13 @@ function classifiedParts(
  */
 export function partsStream(
   parts: AsyncIterable<AiSdkStreamPart>,
-  signal: AbortSignal | undefined,
+  params: CallOptionsLike,
   onFailure: (error: unknown) => void,
 ): ReadableStream<AiSdkStreamPart> {
   const iterator = parts[Symbol.asyncIterator]();
+  const signal = params.abortSignal;
+  // Raw chunks asked for by faultline alone (see `streamParams`) stay inside it.
+  const keepRaw = params.includeRawChunks === true;
   let failure: { readonly error: unknown } | undefined;
   return new ReadableStream<AiSdkStreamPart>({
     async pull(controller) {
@@ -139,9 +136,17 @@ export function partsStream(
         return;
       }
       try {
-        const next = await iterator.next();
-        if (next.done === true) controller.close();
-        else controller.enqueue(next.value);
+        for (;;) {
+          const next = await iterator.next();
+          if (next.done === true) {
+            controller.close();
+            return;
+          }
+          if (!keepRaw && next.value !== null && typeof next.value === 'object' && next.value.type === 'raw')
+            continue;
+          controller.enqueue(next.value);
+          return;
+        }
       } catch (error) {
         if (signal?.aborted === true && error === signal.reason) {
           controller.error(error);
