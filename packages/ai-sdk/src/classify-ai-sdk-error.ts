@@ -84,12 +84,21 @@ export interface GuardAiSdkStreamOptions
   readonly extractors?: readonly Extractor[] | undefined;
 }
 
+/** The parts whose text is output: an answer's, its reasoning's, and a tool call's arguments as they stream. */
+const OUTPUT_DELTAS: ReadonlySet<string> = new Set(['text-delta', 'reasoning-delta', 'tool-input-delta']);
+
 /**
- * Characters of output in a part: a `text-delta` part's `text` (fullStream of ai 5 and 6), `delta`
- * (a model's stream) or `textDelta` (older parts).
+ * Characters of output in a part: a delta's `text` (fullStream of ai 5 and 6), `delta` (a model's
+ * stream) or `textDelta` (older parts), and a whole tool call's `input`. Output is what a caller
+ * has been shown or acted on, so a stream that failed after a tool call has delivered output.
  */
 function partCharacters(part: AiSdkStreamPart): number {
-  if (part === null || typeof part !== 'object' || part.type !== 'text-delta') return 0;
+  if (part === null || typeof part !== 'object') return 0;
+  if (part.type === 'tool-call') {
+    const input = (part as { input?: unknown }).input;
+    return typeof input === 'string' ? Math.max(1, input.length) : 1;
+  }
+  if (!OUTPUT_DELTAS.has(part.type)) return 0;
   const text = part.text ?? part.delta ?? part.textDelta;
   return typeof text === 'string' ? text.length : 0;
 }

@@ -16,6 +16,14 @@ export {
   detectAiSdkBlockedAnswer,
 } from './extract-ai-sdk.ts';
 export {
+  type FallbackCandidate,
+  type FallbackLanguageModelLike,
+  type FallbackModelCandidate,
+  type FaultlineFallbackModel,
+  type FaultlineFallbackOptions,
+  faultlineFallback,
+} from './fallback-model.ts';
+export {
   type EmbeddingModelLike,
   type FaultlineAiSdkOptions,
   type FaultlineLanguageModelMiddleware,

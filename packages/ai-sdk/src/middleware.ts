@@ -28,7 +28,7 @@ export interface FaultlineAiSdkOptions {
 }
 
 /** What the middleware reads of a language model (LanguageModelV2 of ai 5, V3 of ai 6). */
-interface ModelLike {
+export interface ModelLike {
   readonly specificationVersion?: string;
   readonly provider: string;
   readonly modelId: string;
@@ -36,7 +36,7 @@ interface ModelLike {
   doStream(options: CallOptionsLike): PromiseLike<{ stream: ReadableStream<AiSdkStreamPart> }>;
 }
 
-interface CallOptionsLike {
+export interface CallOptionsLike {
   readonly abortSignal?: AbortSignal | undefined;
   readonly includeRawChunks?: boolean | undefined;
   readonly [key: string]: unknown;
@@ -80,7 +80,7 @@ function notify(options: FaultlineAiSdkOptions, error: unknown): void {
 }
 
 /** The call with this attempt's signal (the caller's, or one that also fires at the deadline). */
-function withSignal(params: CallOptionsLike, signal: AbortSignal | undefined): CallOptionsLike {
+export function withSignal(params: CallOptionsLike, signal: AbortSignal | undefined): CallOptionsLike {
   return signal === undefined || signal === params.abortSignal ? params : { ...params, abortSignal: signal };
 }
 
@@ -110,8 +110,23 @@ function classifiedParts(
       stream.cancel().catch(() => undefined);
     },
   });
-  const iterator = guarded[Symbol.asyncIterator]();
-  // Raw chunks asked for by the middleware alone (see `streamParams`) stay inside it.
+  return partsStream(guarded, params, (error) => notify(options, error));
+}
+
+/**
+ * A model's stream of `parts`, which fails as the AI SDK expects: a failure becomes one error part
+ * (for what reads parts: streamText's `onError`, the UI message stream's error chunk), then the
+ * stream errors with it at the next pull (`error()` drops what is still queued), which fails
+ * `text`, `textStream` and `fullStream`. The caller's own abort errors the stream untouched.
+ */
+export function partsStream(
+  parts: AsyncIterable<AiSdkStreamPart>,
+  params: CallOptionsLike,
+  onFailure: (error: unknown) => void,
+): ReadableStream<AiSdkStreamPart> {
+  const iterator = parts[Symbol.asyncIterator]();
+  const signal = params.abortSignal;
+  // Raw chunks asked for by faultline alone (see `streamParams`) stay inside it.
   const keepRaw = params.includeRawChunks === true;
   let failure: { readonly error: unknown } | undefined;
   return new ReadableStream<AiSdkStreamPart>({
@@ -133,14 +148,11 @@ function classifiedParts(
           return;
         }
       } catch (error) {
-        if (params.abortSignal?.aborted === true && error === params.abortSignal.reason) {
+        if (signal?.aborted === true && error === signal.reason) {
           controller.error(error);
           return;
         }
-        notify(options, error);
-        // The error part reaches what reads parts (streamText's `onError`, the UI message stream's
-        // error chunk); erroring the stream at the next pull (`error()` drops what is still
-        // queued) then fails `text`, `textStream` and `fullStream`.
+        onFailure(error);
         controller.enqueue({ type: 'error', error });
         failure = { error };
       }
@@ -152,7 +164,7 @@ function classifiedParts(
 }
 
 /** A model stream that fails at once with `error`: its error part, then the error. */
-function failedStream(error: FaultlineError): ReadableStream<AiSdkStreamPart> {
+export function failedStream(error: FaultlineError): ReadableStream<AiSdkStreamPart> {
   let sent = false;
   // Each in a pull of its own: `error()` drops the parts still queued.
   return new ReadableStream<AiSdkStreamPart>({
@@ -170,7 +182,7 @@ function failedStream(error: FaultlineError): ReadableStream<AiSdkStreamPart> {
  * tell the two apart, so the middleware asks for them (and drops them again, see `classifiedParts`).
  * A V3 model's `finish` part carries the provider's raw reason itself.
  */
-function streamParams(
+export function streamParams(
   model: ModelLike,
   params: CallOptionsLike,
   signal: AbortSignal | undefined,

@@ -261,10 +261,11 @@ function extractorFor(provider: string | undefined): Extractor {
  * threw into a `FaultlineError`, with the verdict the provider SDK's own error gets. Total.
  */
 export function classifyLangChainError(
-  error: unknown,
+  thrown: unknown,
   options: LangChainClassifyOptions = {},
 ): FaultlineError {
   checkOptionKeys('classifyLangChainError', options, LANGCHAIN_CLASSIFY_OPTION_KEYS);
+  const error = unwrapAgentError(thrown);
   const { provider, extractors, ...rest } = options;
   const resolved = providerFromLlmType(provider);
   return classifyError(error, {
@@ -272,6 +273,23 @@ export function classifyLangChainError(
     ...(resolved === undefined ? {} : { provider: resolved }),
     extractors: langChainExtractorsFor(provider, extractors),
   });
+}
+
+/**
+ * What a langchain 1 agent's `MiddlewareError` carries: the agent wraps whatever a middleware (or
+ * the model call inside it) threw, keeping it whole as `cause` and copying only its name and
+ * message. The failure is the one inside: a classified error as it is (a fallback chain's outcomes
+ * included), an SDK error read by its own rules.
+ */
+function unwrapAgentError(error: unknown): unknown {
+  let link = error;
+  for (let depth = 0; depth < 8; depth++) {
+    if (safeGet(link, '~brand') !== 'MiddlewareError') return link;
+    const cause = safeGet(link, 'cause');
+    if (cause === undefined || cause === null) return link;
+    link = cause;
+  }
+  return link;
 }
 
 /** The LangChain extractor for a provider hint, then the caller's (shared with the stream guard). */

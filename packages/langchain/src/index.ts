@@ -1,4 +1,13 @@
 export {
+  type AgentChatModelLike,
+  type FallbackChatModel,
+  type FaultlineAgentMiddleware,
+  type FaultlineModelFallbackOptions,
+  type FaultlineModelRetryOptions,
+  faultlineModelFallbackMiddleware,
+  faultlineModelRetryMiddleware,
+} from './agent-middleware.ts';
+export {
   classifyLangChainError,
   createLangChainExtractor,
   detectLangChainBlockedAnswer,

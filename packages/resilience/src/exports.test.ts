@@ -13,6 +13,7 @@ describe('export list', { timeout: 120_000 }, () => {
         'HealthRegistry',
         'MemoryHealthStore',
         'RedisHealthStore',
+        'checkFallbackOptions',
         'defaultHealthRegistry',
         'fallbackRule',
         'keyId',

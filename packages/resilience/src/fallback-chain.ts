@@ -168,6 +168,14 @@ interface Policy {
   readonly sleep: (milliseconds: number, signal: AbortSignal | undefined) => Promise<void>;
 }
 
+/**
+ * Checks a chain's options (a TypeError naming `scope`, before any call): for an integration that
+ * builds its chains later, per call, and must refuse a bad option where it is given.
+ */
+export function checkFallbackOptions(options: FallbackOptions, scope: string): void {
+  policyOf(options, scope);
+}
+
 /** Checks a chain's options (a TypeError naming `scope`, before any call) and fills in the defaults. */
 function policyOf(options: FallbackOptions, scope: string): Policy {
   if (options === null || typeof options !== 'object')

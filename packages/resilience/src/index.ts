@@ -1,6 +1,7 @@
 export {
   type Candidate,
   type CandidateOutcome,
+  checkFallbackOptions,
   defaultHealthRegistry,
   FallbackChainError,
   type FallbackChainErrorOptions,

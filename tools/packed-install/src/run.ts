@@ -58,12 +58,16 @@ const USER_PACKAGES = [
   'bullmq',
   '@temporalio/common',
   // The AI SDK and LangChain, for the type check of @faultline/ai-sdk's and @faultline/langchain's
-  // README examples.
+  // README examples (their fallback examples cross from OpenAI to Anthropic, in an agent of
+  // langchain 1).
   'ai',
   '@ai-sdk/openai',
+  '@ai-sdk/anthropic',
   '@langchain/core',
   '@langchain/openai',
+  '@langchain/anthropic',
   '@langchain/langgraph',
+  'langchain',
   'typescript@~5.9.3',
   '@types/node@^20.19.0',
 ];
@@ -325,6 +329,29 @@ function assert(condition: unknown, message: string): asserts condition {
 /** A scenario object of its own (the server keys recorded requests by identity). */
 function freshScenario(id: string): Scenario {
   return structuredClone(mock.loadScenario(id));
+}
+
+/** A 200 Anthropic message, for the fallback examples' backup. */
+function anthropicAnsweredScenario(text: string): Scenario {
+  return {
+    ...freshScenario('anthropic/overloaded'),
+    id: 'packed-install/anthropic-answered',
+    response: {
+      kind: 'http',
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        id: 'msg_packed',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-sonnet-4-5',
+        content: [{ type: 'text', text }],
+        stop_reason: 'end_turn',
+        stop_sequence: null,
+        usage: { input_tokens: 1, output_tokens: 1 },
+      }),
+    },
+  };
 }
 
 /** A 200 chat completion, for the examples' success path. */
@@ -666,15 +693,16 @@ async function main(): Promise<void> {
           )}\n`,
         );
         await runOk(join(userDir, 'node_modules/.bin/tsc'), ['-p', '.'], userDir);
-        // The package READMEs' blocks: type-checked only (they call real providers), under the same
-        // options, in a project of their own so that dist/ keeps the examples' layout.
+        // The package READMEs' blocks: type-checked under the same options, in a project of their
+        // own so that dist/ keeps the examples' layout (built to dist-package-examples/; the
+        // fallback examples are run below, against the loopback server).
         mkdirSync(join(userDir, 'package-examples'), { recursive: true });
         const packageBlocks = packageExamples();
         for (const example of packageBlocks)
           writeFileSync(join(userDir, 'package-examples', example.file), example.code);
         writeFileSync(
           join(userDir, 'package-examples/tsconfig.json'),
-          `${JSON.stringify({ extends: '../tsconfig.json', compilerOptions: { noEmit: true }, include: ['.'] }, null, 2)}\n`,
+          `${JSON.stringify({ extends: '../tsconfig.json', compilerOptions: { outDir: '../dist-package-examples' }, include: ['.'] }, null, 2)}\n`,
         );
         await runOk(join(userDir, 'node_modules/.bin/tsc'), ['-p', 'package-examples'], userDir);
         return [
@@ -685,6 +713,38 @@ async function main(): Promise<void> {
     );
 
     const quota = () => freshScenario('openai/insufficient-quota');
+    // The fallback examples of the ai-sdk and langchain READMEs: the OpenAI model's quota is spent,
+    // the Anthropic backup answers; the spent key is asked once.
+    for (const { readme, section, anthropicPrefix } of [
+      { readme: 'ai-sdk', section: 'Fallback across models and providers', anthropicPrefix: '/v1' },
+      { readme: 'langchain', section: "Agents: langchain 1's `createAgent`", anthropicPrefix: '' },
+    ])
+      await check(`${readme} README fallback example: a spent quota moves on to the backup`, async () => {
+        const block = packageExamples().find(
+          (example) => example.file.startsWith(`${readme}-`) && example.section === section,
+        );
+        assert(block !== undefined, `no TypeScript block under "${section}" in the ${readme} README`);
+        const spent = quota();
+        const backup = anthropicAnsweredScenario('Hello from the backup');
+        const ran = await run(
+          process.execPath,
+          [`dist-package-examples/${block.file.replace(/\.ts$/, '.js')}`],
+          {
+            cwd: userDir,
+            env: {
+              OPENAI_BASE_URL: server.baseUrlFor(spent, { pathPrefix: '/v1' }),
+              OPENAI_API_KEY: 'sk-example',
+              ANTHROPIC_BASE_URL: server.baseUrlFor(backup, { pathPrefix: anthropicPrefix }),
+              ANTHROPIC_API_KEY: 'sk-ant-example',
+            },
+          },
+        );
+        assert(ran.code === 0, `exited ${ran.code}: ${ran.stderr}`);
+        assert(ran.stdout.trim() === 'Hello from the backup', `printed ${JSON.stringify(ran.stdout)}`);
+        const requests = server.requests(spent).length;
+        assert(requests === 1, `the spent key saw ${requests} requests`);
+        return `printed the backup's answer, 1 request at the spent key`;
+      });
     await check('README first example: an answer', async () => {
       const scenario = answeredScenario('Hello from the loopback server');
       const ran = await run(process.execPath, ['dist/first-example.js'], {
