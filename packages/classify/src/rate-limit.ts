@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { readHeader } from './read.ts';
+import { readHeader, safeGet } from './read.ts';
 import { MAX_RETRY_AFTER_SECONDS, parseDurationSeconds } from './retry-after.ts';
 
 const count = z.int().check(z.nonnegative());
@@ -102,14 +102,29 @@ function readWindow(
 }
 
 /**
- * Reads a budget from response headers (a `Headers`, a plain object, a `Map`, pairs) under the
- * names a provider uses. Total: any value gives a budget or `undefined` (no header of it present).
+ * Reads a budget under the names a provider uses from response headers (a `Headers`, a plain
+ * object, a `Map`, pairs), or from what holds them: a `Response`, an SDK's `{ data, response }`
+ * (`withResponse()`), an SDK error with `headers`. Total: any value gives a budget or `undefined`
+ * (no header of it present).
  */
 export function readRateLimitBudget(
-  headers: unknown,
+  source: unknown,
   names: RateLimitHeaderNames,
   now: number = Date.now(),
 ): RateLimitBudget | undefined {
+  for (const headers of [
+    source,
+    safeGet(source, 'headers'),
+    safeGet(safeGet(source, 'response'), 'headers'),
+  ]) {
+    const budget = readFrom(headers, names, now);
+    if (budget !== undefined) return budget;
+  }
+  return undefined;
+}
+
+function readFrom(headers: unknown, names: RateLimitHeaderNames, now: number): RateLimitBudget | undefined {
+  if (headers === null || typeof headers !== 'object') return undefined;
   const budget: RateLimitBudget = {};
   const requests = readWindow(headers, names.requests, now);
   if (requests !== undefined) budget.requests = requests;
