@@ -98,7 +98,7 @@ export interface FallbackOptions {
   readonly maxCooldownWaitMs?: number | undefined;
   /**
    * A key whose rate limit resets (its budget spent, or a 429's wait) within this long is waited for
-   * rather than left for the next candidate; a later reset moves on. Default 1 000; 0 never waits.
+   * rather than left for the next candidate; a later reset moves on. Default 250; 0 never waits.
    */
   readonly maxResetWaitMs?: number | undefined;
   /** The caller's abort: ends the chain at once and leaves untouched. */
@@ -238,7 +238,7 @@ function policyOf(options: FallbackOptions, scope: string): Policy {
     registry: options.registry ?? defaultHealthRegistry(),
     retry: retryPolicy(options.retry, scope),
     maxCooldownWaitMs: typeof wait === 'number' && Number.isFinite(wait) && wait >= 0 ? wait : 10_000,
-    maxResetWaitMs: resetWait ?? 1000,
+    maxResetWaitMs: resetWait ?? 250,
     sleep: typeof options.sleep === 'function' ? options.sleep : abortableSleep,
   };
 }

@@ -14,8 +14,8 @@ const ALLOW: BudgetTake = { kind: 'allow' };
  * Records what a provider's rate-limit headers said of one key (`id`, a health key's store id):
  * the requests left until the window resets, kept for exactly as long, so that every caller (and,
  * with Redis, every process) takes from the same count. A spent window (requests or tokens, with
- * nothing left) keeps the count at 0 until its reset. The provider's own count replaces ours at
- * each answer: it is the truth, ours only paces the calls in between.
+ * nothing left) keeps the count at 0 until its reset. A lower count from the provider replaces
+ * ours; a higher one is older than ours (see below); a new window starts with the provider's.
  */
 export async function recordBudget(store: HealthStore, id: string, budget: RateLimitBudget): Promise<void> {
   const requests = budget.requests;
@@ -24,8 +24,17 @@ export async function recordBudget(store: HealthStore, id: string, budget: RateL
     if (spent > 0) await store.write(`left:${id}`, 0, spent * 1000, 'always');
     return;
   }
-  if (requests?.remaining !== undefined && requests.resetSeconds !== undefined && requests.resetSeconds > 0)
-    await store.write(`left:${id}`, requests.remaining, requests.resetSeconds * 1000, 'always');
+  if (
+    requests?.remaining === undefined ||
+    requests.resetSeconds === undefined ||
+    !(requests.resetSeconds > 0)
+  )
+    return;
+  // Within a window the provider's count only goes down, and answers arrive out of order: a count
+  // above ours is an older one (or ours has taken calls still in flight), so ours stands.
+  const [left] = await store.read([`left:${id}`]);
+  if (left !== undefined && left.value <= requests.remaining) return;
+  await store.write(`left:${id}`, requests.remaining, requests.resetSeconds * 1000, 'always');
 }
 
 /**
