@@ -14,6 +14,8 @@ export interface RateLimitRow {
   readonly primaryServed: number;
   /** What the primary could have admitted over the run's windows. */
   readonly primaryCapacity: number;
+  /** Windows in which the callers began fewer calls than the limit (the capacity was not offered). */
+  readonly underOfferedWindows: number;
   /** `primaryServed / primaryCapacity`. */
   readonly capacityShare: number;
   /** 429s the primary sent (requests made in vain). */
@@ -32,8 +34,8 @@ export interface RateLimitResult {
   readonly rows: readonly RateLimitRow[];
 }
 
-const CALLERS = 100;
-const LIMIT = 100;
+const CALLERS = 20;
+const LIMIT = 20;
 const WINDOW_MS = 1000;
 const SECONDS = 10;
 const THINK_MS = 500;
@@ -106,6 +108,7 @@ async function drive(
     const windowsStart = Date.now();
     const start = performance.now();
     const latencies: number[] = [];
+    const offered = new Map<number, number>();
     let calls = 0;
     let succeeded = 0;
     const caller = async (index: number) => {
@@ -113,6 +116,8 @@ async function drive(
       await new Promise((resolve) => setTimeout(resolve, (index / CALLERS) * THINK_MS));
       while (performance.now() - start < SECONDS * 1000) {
         const began = performance.now();
+        const window = Math.floor((Date.now() - windowsStart) / WINDOW_MS);
+        offered.set(window, (offered.get(window) ?? 0) + 1);
         try {
           await call();
           succeeded++;
@@ -131,7 +136,9 @@ async function drive(
       .requests('openai')
       .filter((request) => request.time < windowsStart + SECONDS * WINDOW_MS);
     const served = inRun.filter((request) => request.answer.kind === 'ok').length;
-    const capacity = (SECONDS * 1000 * LIMIT) / WINDOW_MS;
+    const capacity = ((SECONDS * 1000) / WINDOW_MS) * LIMIT;
+    let underOffered = 0;
+    for (let window = 0; window < SECONDS; window++) if ((offered.get(window) ?? 0) < LIMIT) underOffered++;
     const requests = set.primary.requests('openai');
     latencies.sort((a, b) => a - b);
     return {
@@ -140,6 +147,7 @@ async function drive(
       succeeded,
       primaryServed: served,
       primaryCapacity: capacity,
+      underOfferedWindows: underOffered,
       capacityShare: served / capacity,
       rateLimited: requests.filter((request) => request.answer.status === 429).length,
       backupServed: set.backup.requests('openai').length,
@@ -186,9 +194,9 @@ function chain(
 
 /**
  * A primary that admits `LIMIT` requests a second (fixed windows) and answers 429 beyond that, with
- * a whole-second `retry-after` and OpenAI's `x-ratelimit-*` headers; a healthy backup; 100 callers
- * that each call, wait half a second, and call again for ten seconds (about twice what the primary
- * admits). Counted at the two llm-mock servers.
+ * a whole-second `retry-after` and OpenAI's `x-ratelimit-*` headers; a healthy backup; `CALLERS`
+ * callers that each call, wait half a second, and call again for ten seconds (about twice what the
+ * primary admits). Counted at the two llm-mock servers.
  */
 export async function benchRateLimit(): Promise<RateLimitResult> {
   const rows: RateLimitRow[] = [];
@@ -232,6 +240,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       share: `${(row.capacityShare * 100).toFixed(1)} %`,
       '429s': row.rateLimited,
       backup: row.backupServed,
+      'windows under-offered': row.underOfferedWindows,
       p50: Math.round(row.p50Ms),
       p99: Math.round(row.p99Ms),
     })),
