@@ -20,6 +20,7 @@ import {
   abortableSleep,
   type BoundWithClassifiedErrors,
   bindWithClassifiedErrors,
+  checkOptionKeys,
   type RetryPolicy,
   type RetryState,
   retryLoop,
@@ -33,6 +34,7 @@ import {
 } from './credential-pool.ts';
 import { fallbackRule } from './fallback-policy.ts';
 import { type Admission, type HealthKey, HealthRegistry } from './health-registry.ts';
+import { FALLBACK_OPTION_KEYS } from './option-keys.ts';
 
 /** What every candidate holds, whether it makes its call with one key or with a pool. */
 export interface CandidateOptions<T> extends HealthKey {
@@ -212,6 +214,7 @@ interface Policy {
 function policyOf(options: FallbackOptions, scope: string): Policy {
   if (options === null || typeof options !== 'object')
     throw new TypeError(`${scope}: options must be an object (got ${String(options)})`);
+  checkOptionKeys(scope, options, FALLBACK_OPTION_KEYS);
   const fallbackOn: unknown = options.fallbackOn;
   if (fallbackOn !== undefined) {
     if (fallbackOn === null || typeof fallbackOn !== 'object')

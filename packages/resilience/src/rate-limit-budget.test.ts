@@ -212,6 +212,9 @@ describe('pacing by the budget', () => {
       ]),
     ).rejects.toThrow(/unknown option "key" for runWithFallback: candidates\[0\]\.credentials\[0\]/);
     await expect(runWithFallback([candidate], { maxResetWaitMs: -1 })).rejects.toThrow(TypeError);
+    await expect(runWithFallback([candidate], { maxResetWait: 100 } as never)).rejects.toThrow(
+      'unknown option "maxResetWait" for runWithFallback; did you mean "maxResetWaitMs"?',
+    );
     await expect(
       runWithFallback([{ provider: 'openai', model: 'm', credentials: [] } as never]),
     ).rejects.toThrow('runWithFallback: candidates[0].credentials must be a non-empty array');
