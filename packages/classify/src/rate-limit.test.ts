@@ -134,6 +134,20 @@ describe('the most precise wait', () => {
       ),
     ).toBe(2);
   });
+  it('with no spent window named, the reset that rounds up to retry-after is the one', () => {
+    expect(
+      retryAfterFromHeaders(
+        {
+          'retry-after': '4',
+          'x-ratelimit-remaining-requests': '14370',
+          'x-ratelimit-reset-requests': '2m59.56s',
+          'x-ratelimit-remaining-tokens': '50',
+          'x-ratelimit-reset-tokens': '3.75s',
+        },
+        now,
+      ),
+    ).toBe(3.75);
+  });
   it('an inconsistent reset leaves retry-after as it is', () => {
     expect(retryAfterFromHeaders({ 'retry-after': '5', 'x-ratelimit-reset-requests': '230ms' }, now)).toBe(5);
     expect(retryAfterFromHeaders({ 'retry-after': '1', 'x-ratelimit-reset-requests': '3s' }, now)).toBe(1);

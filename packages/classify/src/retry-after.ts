@@ -60,10 +60,10 @@ const DATE_RESETS: ReadonlyArray<readonly [reset: string, remaining: string]> = 
 ];
 
 /**
- * When the rate-limit windows refill, in seconds: the latest reset among the windows whose
- * `remaining` is 0 (the one that refused), else the latest reset of all (no window said which).
+ * When the rate-limit windows refill, in seconds: the resets of the windows whose `remaining` is 0
+ * (the ones that refused), else every reset (no window said which).
  */
-function resetWaitFromHeaders(headers: unknown, now: number): number | undefined {
+function resetsFromHeaders(headers: unknown, now: number): number[] {
   const all: number[] = [];
   const spent: number[] = [];
   const add = (seconds: number | undefined, remainingHeader: string) => {
@@ -86,8 +86,7 @@ function resetWaitFromHeaders(headers: unknown, now: number): number | undefined
     const seconds = bounded(number > 1_000_000_000 ? number - now / 1000 : number);
     if (seconds !== undefined) all.push(seconds);
   }
-  const chosen = spent.length > 0 ? spent : all;
-  return chosen.length > 0 ? Math.max(...chosen) : undefined;
+  return spent.length > 0 ? spent : all;
 }
 
 /**
@@ -95,9 +94,10 @@ function resetWaitFromHeaders(headers: unknown, now: number): number | undefined
  * `retry-after-ms`, `retry-after` (seconds or HTTP-date), `x-amz-retry-after` (ms), then the
  * common rate-limit reset headers (`x-ratelimit-reset-requests`/`-tokens` as durations,
  * `anthropic-ratelimit-*-reset` as RFC 3339 dates, `ratelimit-reset`/`x-ratelimit-reset` as
- * seconds or epoch seconds; the spent window's reset when `remaining` says which). The most precise
- * consistent value wins: a whole-second `retry-after` is a rounded-up reset, so a reset header that
- * rounds up to it (`retry-after: 1` beside `x-ratelimit-reset-requests: 230ms`) gives the wait.
+ * seconds or epoch seconds; the latest reset of the spent windows when `remaining` says which,
+ * else of all). The most precise consistent value wins: a whole-second `retry-after` is a
+ * rounded-up reset, so a reset header that rounds up to it (`retry-after: 1` beside
+ * `x-ratelimit-reset-requests: 230ms`) gives the wait.
  * Total: any headers value gives a number or `undefined`.
  */
 export function retryAfterFromHeaders(headers: unknown, now: number = Date.now()): number | undefined {
@@ -109,12 +109,15 @@ export function retryAfterFromHeaders(headers: unknown, now: number = Date.now()
   const retryAfter = parseRetryAfterValue(retryAfterText, now);
   if (retryAfter !== undefined) {
     if (retryAfterText !== undefined && /^\d+$/.test(retryAfterText.trim()) && retryAfter > 0) {
-      const reset = resetWaitFromHeaders(headers, now);
-      if (reset !== undefined && reset <= retryAfter && reset > retryAfter - 1) return reset;
+      const consistent = resetsFromHeaders(headers, now).filter(
+        (reset) => reset <= retryAfter && reset > retryAfter - 1,
+      );
+      if (consistent.length > 0) return Math.max(...consistent);
     }
     return retryAfter;
   }
   const amazon = readHeader(headers, 'x-amz-retry-after');
   if (amazon !== undefined && /^\d+$/.test(amazon.trim())) return bounded(Number(amazon) / 1000);
-  return resetWaitFromHeaders(headers, now);
+  const resets = resetsFromHeaders(headers, now);
+  return resets.length > 0 ? Math.max(...resets) : undefined;
 }
