@@ -49,7 +49,8 @@ export interface CandidateOptions<T> extends HealthKey {
   readonly contextWindow?: number | undefined;
   /**
    * Reads the rate-limit budget of a success from what `call` returned: the adapter's
-   * `readRateLimit` (given a `withResponse()` result, a `Response`, or a stream that holds one).
+   * `readRateLimit` (given a `withResponse()` result or a `Response`; a stream the chain iterates
+   * holds neither, so a streamed success's budget goes in through `registry.recordRateLimit`).
    * Calls are then paced by it; a failure's budget is read without it.
    */
   readonly readRateLimit?: ((result: T) => RateLimitBudget | undefined) | undefined;
