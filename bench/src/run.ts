@@ -18,6 +18,7 @@ import {
   WARM_GOAL_SHARE,
 } from './first-failures.ts';
 import { benchFootprint } from './footprint.ts';
+import { benchRateLimit } from './rate-limit.ts';
 import { benchResilience } from './resilience.ts';
 import { benchRetained } from './retained.ts';
 import { benchRetryDecisions } from './retry-decisions.ts';
@@ -31,7 +32,16 @@ import { benchSuccessPath } from './success-path.ts';
  */
 const SUCCESS_GOAL_NS = 100;
 
-const SECTIONS = ['first-failures', 'success', 'bundle', 'stream', 'footprint', 'retry', 'resilience'];
+const SECTIONS = [
+  'first-failures',
+  'success',
+  'bundle',
+  'stream',
+  'footprint',
+  'retry',
+  'resilience',
+  'rate-limit',
+];
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const only = new Set(process.argv.slice(2));
 for (const name of only)
@@ -396,6 +406,35 @@ await section('resilience', async () => {
   }
 });
 
+await section('rate-limit', async () => {
+  const rateLimit = await benchRateLimit();
+  results.rateLimit = rateLimit;
+  const before = rateLimit.rows.find((row) => row.policy.includes('before the budget'));
+  const best = rateLimit.rows.find((row) => row.policy.includes('(the default)'));
+  if (before !== undefined && best !== undefined)
+    goalRow(
+      "share of a rate-limited primary's capacity it serves (faultline chain, default options)",
+      `${(best.capacityShare * 100).toFixed(1)} % (${(best.capacityShare / before.capacityShare).toFixed(2)}× the chain before the budget; 429s ${best.rateLimited} vs ${before.rateLimited}; p99 ${best.p99Ms.toFixed(0)} vs ${before.p99Ms.toFixed(0)} ms)`,
+      '≥ 90 %',
+      best.capacityShare >= 0.9,
+    );
+  detail(
+    `\n### A rate-limited primary: ${rateLimit.callers} concurrent callers, ${rateLimit.limitPerSecond} requests a second admitted\n`,
+  );
+  detail(
+    `The primary (@faultline/llm-mock, \`rateLimit\`) admits ${rateLimit.limitPerSecond} requests per one-second window and answers 429 beyond that, with a whole-second \`retry-after\` and OpenAI's \`x-ratelimit-*\` headers (the reset in milliseconds); the backup is healthy. Each caller calls through the real openai SDK, waits ${rateLimit.thinkMs} ms, and calls again, for ${rateLimit.seconds} s (about twice what the primary admits). The primary's answers and 429s are counted at its server within the run's whole windows, against what it could have admitted over those windows (a window in which the callers began fewer calls than the limit is counted, so that a machine too busy to offer the load shows); latency is per call (retries, waits and fallback included). "Before the budget" is the same chain with the rate-limit headers withheld from it and no wait for a reset: the whole-second retry-after cools the key and a cooling key is skipped, as the chain did before it read budgets.\n`,
+  );
+  detail(
+    '| policy | calls | primary served | share of its capacity | 429s sent | backup served | p50 | p99 |',
+  );
+  detail('|---|---|---|---|---|---|---|---|');
+  for (const row of rateLimit.rows) {
+    detail(
+      `| ${row.policy} | ${row.calls.toLocaleString('en')} | ${row.primaryServed.toLocaleString('en')} of ${row.primaryCapacity.toLocaleString('en')} | ${(row.capacityShare * 100).toFixed(1)} % | ${row.rateLimited} | ${row.backupServed.toLocaleString('en')} | ${row.underOfferedWindows} | ${row.p50Ms.toFixed(0)} ms | ${row.p99Ms.toFixed(0)} ms |`,
+    );
+  }
+});
+
 const totalSeconds = (performance.now() - started) / 1000;
 results.totalSeconds = totalSeconds;
 results.loadAverageAtEnd = loadavg()[0]!;
@@ -423,7 +462,7 @@ if (only.size === 0) {
     '|---|---|---|---|',
     ...summary,
     '',
-    'Also in the tables: the stream guards written at once and their floors, the install footprint, the memory each error retains, the retries each policy wastes or misses over every fixture scenario, and a provider outage under load.',
+    'Also in the tables: the stream guards written at once and their floors, the install footprint, the memory each error retains, the retries each policy wastes or misses over every fixture scenario, a provider outage under load, and a rate-limited primary.',
     end,
   ].join('\n');
   const at = readme.indexOf(start);

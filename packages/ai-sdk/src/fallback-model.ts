@@ -287,7 +287,11 @@ export function faultlineFallback<M extends FallbackLanguageModelLike>(
   // The chain's own checks (fallbackOn, retry), here where the options are given, not at a call.
   checkFallbackOptions(chainOptions(undefined, 'generate'), SCOPE);
 
-  const candidateOf = <T>(entry: Entry, call: Candidate<T>['call'], inspect: boolean): Candidate<T> => ({
+  const candidateOf = <T>(
+    entry: Entry,
+    call: NonNullable<Candidate<T>['call']>,
+    inspect: boolean,
+  ): Candidate<T> => ({
     provider: entry.provider,
     model: entry.model.modelId,
     credentialId: entry.credentialId,

@@ -18,6 +18,7 @@ export {
 } from './extractor.ts';
 export type { FeatureName } from './features.ts';
 export type { HttpFailure, HttpFailureReadOptions } from './http-failure.ts';
+export { RateLimitBudget, RateLimitWindow } from './rate-limit.ts';
 export {
   Classification,
   DecidedBy,

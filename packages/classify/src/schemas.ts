@@ -5,6 +5,7 @@
 // all the same (`safeParse`, `parse`, `z.infer`), and the adapters' lenient vendor shapes use it too.
 // Imported as a namespace (`import * as z`): only then can a bundler leave out what is not used.
 import * as z from 'zod/mini';
+import { RateLimitBudget } from './rate-limit.ts';
 import {
   ERROR_CATEGORIES,
   ERROR_DOMAINS,
@@ -110,6 +111,8 @@ export const ProviderErrorMetadata = z.object({
   requestId: optionalString,
   /** The wait the provider asked for, in seconds (parsed from headers or the body). */
   retryAfterSeconds: z.optional(z.number().check(z.nonnegative())),
+  /** What the provider's rate-limit headers said of the key's budget (requests, tokens) with this answer. */
+  rateLimit: z.optional(RateLimitBudget),
   /** The provider's machine code, e.g. `insufficient_quota`, `context_length_exceeded`. */
   providerCode: optionalString,
   /** The provider's error type/status, e.g. `overloaded_error`, `RESOURCE_EXHAUSTED`. */

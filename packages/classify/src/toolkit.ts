@@ -12,6 +12,14 @@ export {
 } from './extractor.ts';
 export { FEATURE_NAMES } from './features.ts';
 export {
+  parseResetSeconds,
+  type RateLimitHeaderNames,
+  type RateLimitWindowHeaders,
+  readRateLimitBudget,
+  spentWaitSeconds,
+  X_RATELIMIT_HEADERS,
+} from './rate-limit.ts';
+export {
   causeChain,
   constructorName,
   MAX_PARSE_LENGTH,

@@ -23,6 +23,7 @@ describe('export list', { timeout: 120_000 }, () => {
         'parseAnthropicErrorBody',
         'readAnthropicHttpFailure',
         'readHttpFailure',
+        'readRateLimit',
         'withClassifiedErrors',
       ],
       types: [

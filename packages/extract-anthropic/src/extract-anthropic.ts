@@ -3,6 +3,7 @@ import type {
   HttpFailure,
   HttpFailureReadOptions,
   ProviderErrorMetadata,
+  RateLimitBudget,
 } from '@faultline/classify';
 import {
   attachRawBody,
@@ -12,7 +13,9 @@ import {
   messageOf,
   parseJsonSafely,
   prototypeNames,
+  type RateLimitHeaderNames,
   readHeader,
+  readRateLimitBudget,
   safeGet,
   safeStatus,
   safeString,
@@ -39,6 +42,32 @@ import {
 
 /** The provider key every metadata from this package carries. */
 export const ANTHROPIC_PROVIDER = 'anthropic';
+
+/** The headers Anthropic states a key's rate-limit budget in (`anthropic-ratelimit-{requests,tokens}-{limit,remaining,reset}`, resets as RFC 3339 times). */
+export const ANTHROPIC_RATE_LIMIT_HEADERS: RateLimitHeaderNames = {
+  requests: {
+    limit: 'anthropic-ratelimit-requests-limit',
+    remaining: 'anthropic-ratelimit-requests-remaining',
+    reset: 'anthropic-ratelimit-requests-reset',
+  },
+  // The most restrictive token limit in effect (Anthropic also sends input- and output-token ones).
+  tokens: {
+    limit: 'anthropic-ratelimit-tokens-limit',
+    remaining: 'anthropic-ratelimit-tokens-remaining',
+    reset: 'anthropic-ratelimit-tokens-reset',
+  },
+};
+
+/**
+ * The rate-limit budget an answer's headers state, from the headers or from what holds them (a
+ * `Response`, the SDK's `withResponse()` result, an SDK error); `undefined` when none is there.
+ */
+export function readAnthropicRateLimit(
+  source: unknown,
+  now: number = Date.now(),
+): RateLimitBudget | undefined {
+  return readRateLimitBudget(source, ANTHROPIC_RATE_LIMIT_HEADERS, now);
+}
 
 /**
  * The SDK's own words (0.39 to 1.12, observed) when neither `apiKey` nor `authToken` is set:
@@ -162,6 +191,7 @@ function answeredMetadata(
   readAnsweredHeaders(metadata, source, headers, now, {
     requestIdHeaders: ['request-id'],
     requestIdCandidates: [body?.request_id],
+    rateLimitHeaders: ANTHROPIC_RATE_LIMIT_HEADERS,
   });
   const providerType = firstString(body?.error.type, safeGet(source, 'type'));
   if (providerType !== undefined) metadata.providerType = providerType;

@@ -12,6 +12,7 @@ import {
   anthropicExtractor as extractAnthropic,
   ANTHROPIC_PROVIDER as PROVIDER_KEY,
   readAnthropicHttpFailure as readAnthropicAnswer,
+  readAnthropicRateLimit as readRateLimitOf,
 } from './extract-anthropic.ts';
 import { guardAnthropicStream as guardAnthropicEvents } from './guard-anthropic-stream.ts';
 
@@ -40,6 +41,14 @@ export type ReadHttpFailureOptions = HttpFailureReadOptions;
  * in, provider metadata out. Total: any status, headers or body.
  */
 export const readHttpFailure: typeof readAnthropicAnswer = readAnthropicAnswer;
+
+/**
+ * The rate-limit budget (requests and tokens: limit, remaining, seconds to reset) an answer's
+ * headers state, for successes and failures alike: pass the headers, a `Response`, or the SDK's
+ * `withResponse()` result. A failure's budget is already in `error.metadata.rateLimit`. The
+ * provider keeps these limits per organization (docs.anthropic.com/en/api/rate-limits), not per key.
+ */
+export const readRateLimit: typeof readRateLimitOf = readRateLimitOf;
 
 /** A message the model declined to write (`stop_reason: "refusal"`) as `blocked_response` metadata, else undefined. */
 export const detectBlockedAnswer: typeof detectRefusal = detectRefusal;

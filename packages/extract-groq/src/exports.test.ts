@@ -23,6 +23,7 @@ describe('export list', { timeout: 120_000 }, () => {
         'isGroqTerminalChunk',
         'readGroqHttpFailure',
         'readHttpFailure',
+        'readRateLimit',
         'withClassifiedErrors',
       ],
       types: ['GuardStreamOptions', 'ReadHttpFailureOptions', 'WithClassifiedErrorsOptions'],

@@ -136,7 +136,9 @@ describe('groqExtractor: what it reads and what it leaves alone', () => {
       sdkErrorType: 'RateLimitError',
       providerType: 'tokens',
       providerCode: 'rate_limit_exceeded',
-      retryAfterSeconds: 8,
+      // retry-after: 8 is the spent token window's reset (7.16s) rounded up: the reset is the wait.
+      retryAfterSeconds: 7.16,
+      rateLimit: { tokens: { limit: 12_000, remaining: 0, resetSeconds: 7.16 } },
     });
     expect(metadata?.message).toMatch(/^Rate limit reached for model/);
   });

@@ -3,6 +3,7 @@ import type {
   HttpFailure,
   HttpFailureReadOptions,
   ProviderErrorMetadata,
+  RateLimitBudget,
 } from '@faultline/classify';
 import {
   attachRawBody,
@@ -11,11 +12,14 @@ import {
   type ExtractContext,
   messageOf,
   prototypeNames,
+  type RateLimitHeaderNames,
   readHeader,
+  readRateLimitBudget,
   safeGet,
   safeHasOwn,
   safeStatus,
   safeString,
+  X_RATELIMIT_HEADERS,
 } from '@faultline/classify/toolkit';
 import {
   isStainlessApiError,
@@ -34,6 +38,17 @@ import { GroqErrorObject } from './groq-error-shape.ts';
 
 /** The provider key faultline uses for Groq. */
 export const GROQ_PROVIDER = 'groq';
+
+/** The headers Groq states a key's rate-limit budget in (`x-ratelimit-{limit,remaining,reset}-{requests,tokens}`, resets as durations: "1s", "6m0s", "20ms"). */
+export const GROQ_RATE_LIMIT_HEADERS: RateLimitHeaderNames = X_RATELIMIT_HEADERS;
+
+/**
+ * The rate-limit budget an answer's headers state, from the headers or from what holds them (a
+ * `Response`, the SDK's `withResponse()` result, an SDK error); `undefined` when none is there.
+ */
+export function readGroqRateLimit(source: unknown, now: number = Date.now()): RateLimitBudget | undefined {
+  return readRateLimitBudget(source, GROQ_RATE_LIMIT_HEADERS, now);
+}
 
 /**
  * groq-sdk errors (every major): `X > APIError > GroqError > Error`, with the Stainless own keys
@@ -186,7 +201,10 @@ function answeredMetadata(
   }
   if (sdkErrorType !== undefined) metadata.sdkErrorType = sdkErrorType;
   if (inner !== undefined) readErrorFields(metadata, inner);
-  readAnsweredHeaders(metadata, source, failure.headers, now, { requestIdHeaders: ['x-request-id'] });
+  readAnsweredHeaders(metadata, source, failure.headers, now, {
+    requestIdHeaders: ['x-request-id'],
+    rateLimitHeaders: GROQ_RATE_LIMIT_HEADERS,
+  });
   // Without a JSON body the SDK's message is "<status> <body text>": the text stays in rawBody only.
   attachBody(metadata, body, () => textBodyOf(sdkMessage, status));
   return metadata;

@@ -37,7 +37,7 @@ describe('withClassifiedErrors (bound to groqExtractor)', () => {
     expect(error.cause).toBe(sdkError);
     expect(error.metadata.provider).toBe('groq');
     const report = error.toErrorReport();
-    expect(report).toMatchObject({ reason: 'rate_limit', retryable: true, retryAfterSeconds: 8 });
+    expect(report).toMatchObject({ reason: 'rate_limit', retryable: true, retryAfterSeconds: 7.16 });
     expect(JSON.stringify(report)).not.toContain('"error":{"message"');
   });
 

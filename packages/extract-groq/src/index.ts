@@ -9,6 +9,7 @@ import {
   groqExtractor as extractGroq,
   GROQ_PROVIDER as PROVIDER_KEY,
   readGroqHttpFailure as readGroqAnswer,
+  readGroqRateLimit as readRateLimitOf,
 } from './extract-groq.ts';
 import { guardGroqStream as guardGroqChunks } from './guard-groq-stream.ts';
 
@@ -33,6 +34,14 @@ export type ReadHttpFailureOptions = HttpFailureReadOptions;
  * in, provider metadata out. Total: any status, headers or body.
  */
 export const readHttpFailure: typeof readGroqAnswer = readGroqAnswer;
+
+/**
+ * The rate-limit budget (requests and tokens: limit, remaining, seconds to reset) an answer's
+ * headers state, for successes and failures alike: pass the headers, a `Response`, or the SDK's
+ * `withResponse()` result. A failure's budget is already in `error.metadata.rateLimit`. The
+ * provider keeps these limits per organization (console.groq.com/docs/rate-limits), not per key.
+ */
+export const readRateLimit: typeof readRateLimitOf = readRateLimitOf;
 
 /**
  * A chat completion (or stream chunk) that arrived with 200 but whose answer was withheld

@@ -24,6 +24,7 @@ describe('export list', { timeout: 120_000 }, () => {
         'mistralExtractor',
         'readHttpFailure',
         'readMistralHttpFailure',
+        'readRateLimit',
         'withClassifiedErrors',
       ],
       types: ['GuardStreamOptions', 'ReadHttpFailureOptions', 'WithClassifiedErrorsOptions'],

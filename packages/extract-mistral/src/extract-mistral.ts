@@ -3,6 +3,7 @@ import type {
   HttpFailure,
   HttpFailureReadOptions,
   ProviderErrorMetadata,
+  RateLimitBudget,
 } from '@faultline/classify';
 import {
   attachRawBody,
@@ -12,17 +13,31 @@ import {
   messageOf,
   parseJsonSafely,
   prototypeNames,
+  type RateLimitHeaderNames,
   readHeader,
+  readRateLimitBudget,
   retryAfterFromHeaders,
   safeGet,
   safeStatus,
   safeString,
   signalAbortOrigin,
+  X_RATELIMIT_HEADERS,
 } from '@faultline/classify/toolkit';
 import { MistralErrorBody, MistralValidationIssue } from './mistral-error-shape.ts';
 
 /** The provider key faultline uses for Mistral. */
 export const MISTRAL_PROVIDER = 'mistral';
+
+/** The headers Mistral states a key's rate-limit budget in (`x-ratelimit-{limit,remaining,reset}-{requests,tokens}`, resets as durations: "1s", "6m0s", "20ms"). */
+export const MISTRAL_RATE_LIMIT_HEADERS: RateLimitHeaderNames = X_RATELIMIT_HEADERS;
+
+/**
+ * The rate-limit budget an answer's headers state, from the headers or from what holds them (a
+ * `Response`, the SDK's `withResponse()` result, an SDK error); `undefined` when none is there.
+ */
+export function readMistralRateLimit(source: unknown, now: number = Date.now()): RateLimitBudget | undefined {
+  return readRateLimitBudget(source, MISTRAL_RATE_LIMIT_HEADERS, now);
+}
 
 /** What render passes beyond classify's context (read duck-typed: render is not imported here). */
 interface Context {
@@ -214,6 +229,8 @@ function answeredMetadata(failure: AnsweredFailure, now: number): ProviderErrorM
   if (requestId !== undefined && requestId !== '') metadata.requestId = requestId.slice(0, 200);
   const retryAfter = retryAfterFromHeaders(headers, now);
   if (retryAfter !== undefined) metadata.retryAfterSeconds = retryAfter;
+  const rateLimit = readRateLimitBudget(headers, MISTRAL_RATE_LIMIT_HEADERS, now);
+  if (rateLimit !== undefined) metadata.rateLimit = rateLimit;
   if (bodyText !== '') attachRawBody(metadata, bodyText);
   return metadata;
 }

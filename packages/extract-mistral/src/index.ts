@@ -9,6 +9,7 @@ import {
   mistralExtractor as extractMistral,
   MISTRAL_PROVIDER as PROVIDER_KEY,
   readMistralHttpFailure as readMistralAnswer,
+  readMistralRateLimit as readRateLimitOf,
 } from './extract-mistral.ts';
 import { guardMistralStream as guardMistralEvents } from './guard-mistral-stream.ts';
 
@@ -37,6 +38,14 @@ export type ReadHttpFailureOptions = HttpFailureReadOptions;
  * in, provider metadata out. Total: any status, headers or body.
  */
 export const readHttpFailure: typeof readMistralAnswer = readMistralAnswer;
+
+/**
+ * The rate-limit budget (requests and tokens: limit, remaining, seconds to reset) an answer's
+ * headers state, for successes and failures alike: pass the headers, a `Response`, or the SDK's
+ * `withResponse()` result. A failure's budget is already in `error.metadata.rateLimit`. The
+ * provider keeps these limits per workspace, not per key.
+ */
+export const readRateLimit: typeof readRateLimitOf = readRateLimitOf;
 
 /**
  * A chat completion (or stream event) that arrived with 200 but whose answer was withheld

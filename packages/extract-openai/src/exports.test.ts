@@ -26,6 +26,7 @@ describe('export list', { timeout: 120_000 }, () => {
         'openaiExtractor',
         'readHttpFailure',
         'readOpenAIHttpFailure',
+        'readRateLimit',
         'withClassifiedErrors',
       ],
       types: ['GuardStreamOptions', 'ReadHttpFailureOptions', 'WithClassifiedErrorsOptions'],

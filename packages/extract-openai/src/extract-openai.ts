@@ -3,6 +3,7 @@ import type {
   HttpFailure,
   HttpFailureReadOptions,
   ProviderErrorMetadata,
+  RateLimitBudget,
 } from '@faultline/classify';
 import {
   attachRawBody,
@@ -12,10 +13,13 @@ import {
   messageOf,
   parseJsonSafely,
   prototypeNames,
+  type RateLimitHeaderNames,
+  readRateLimitBudget,
   safeGet,
   safeHasOwn,
   safeStatus,
   safeString,
+  X_RATELIMIT_HEADERS,
 } from '@faultline/classify/toolkit';
 import {
   isSdkWrapper,
@@ -42,6 +46,17 @@ import {
 
 /** The provider key this package reports. */
 export const OPENAI_PROVIDER = 'openai';
+
+/** The headers OpenAI states a key's rate-limit budget in (`x-ratelimit-{limit,remaining,reset}-{requests,tokens}`, resets as durations: "1s", "6m0s", "20ms"). */
+export const OPENAI_RATE_LIMIT_HEADERS: RateLimitHeaderNames = X_RATELIMIT_HEADERS;
+
+/**
+ * The rate-limit budget an answer's headers state, from the headers or from what holds them (a
+ * `Response`, the SDK's `withResponse()` result, an SDK error); `undefined` when none is there.
+ */
+export function readOpenAIRateLimit(source: unknown, now: number = Date.now()): RateLimitBudget | undefined {
+  return readRateLimitBudget(source, OPENAI_RATE_LIMIT_HEADERS, now);
+}
 
 const MAX_MESSAGE_LENGTH = 2000;
 
@@ -185,7 +200,10 @@ function answeredFailureMetadata(
   if (sdkErrorType !== undefined) metadata.sdkErrorType = sdkErrorType;
   if (statusCode !== undefined) metadata.statusCode = statusCode;
   // Azure OpenAI sends its request id as `apim-request-id`.
-  readAnsweredHeaders(metadata, source, headers, now, { requestIdHeaders: OPENAI_REQUEST_ID_HEADERS });
+  readAnsweredHeaders(metadata, source, headers, now, {
+    requestIdHeaders: OPENAI_REQUEST_ID_HEADERS,
+    rateLimitHeaders: OPENAI_RATE_LIMIT_HEADERS,
+  });
   if (providerCode !== undefined) metadata.providerCode = providerCode.slice(0, 200);
   if (providerType !== undefined) metadata.providerType = providerType;
   const param = text(inner?.param, 200);

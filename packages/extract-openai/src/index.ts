@@ -9,6 +9,7 @@ import {
   openaiExtractor as extractOpenAI,
   OPENAI_PROVIDER as PROVIDER_KEY,
   readOpenAIHttpFailure as readOpenAIAnswer,
+  readOpenAIRateLimit as readRateLimitOf,
 } from './extract-openai.ts';
 import { guardOpenAIStream as guardOpenAIEvents } from './guard-openai-stream.ts';
 
@@ -42,6 +43,14 @@ export type ReadHttpFailureOptions = HttpFailureReadOptions;
  * in, provider metadata out. Total: any status, headers or body.
  */
 export const readHttpFailure: typeof readOpenAIAnswer = readOpenAIAnswer;
+
+/**
+ * The rate-limit budget (requests and tokens: limit, remaining, seconds to reset) an answer's
+ * headers state, for successes and failures alike: pass the headers, a `Response`, or the SDK's
+ * `withResponse()` result. A failure's budget is already in `error.metadata.rateLimit`. The
+ * provider keeps these limits per organization and project (platform.openai.com/docs/guides/rate-limits), not per key.
+ */
+export const readRateLimit: typeof readRateLimitOf = readRateLimitOf;
 
 /**
  * A 200 answer stopped by the content filter (`finish_reason: "content_filter"`) as

@@ -15,6 +15,7 @@ describe('export list', { timeout: 120_000 }, () => {
         'HttpResponseScenario',
         'PROVIDERS',
         'ProviderCoverage',
+        'RateLimit',
         'Scenario',
         'ScenarioExpectation',
         'ScenarioResponse',

@@ -45,6 +45,6 @@ export {
   StreamEnding,
   scenariosDir,
 } from './scenario.ts';
-export { Chaos, fault, parseScript, Script, Step } from './script.ts';
+export { Chaos, fault, parseScript, RateLimit, Script, Step } from './script.ts';
 export type { CallAttempts, Finding, FindingCode, Verdict, VerdictOptions } from './verdict.ts';
 export { assertClientBehaviour, ClientContractError, verdict } from './verdict.ts';

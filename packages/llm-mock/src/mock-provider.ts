@@ -11,6 +11,7 @@ import {
   providerFormat,
   type RequestShape,
 } from './providers.ts';
+import { RateLimitState, rateLimitHeaders } from './rate-limit.ts';
 import { loadScenario, type Scenario, type ScenarioLoadOptions, type ScenarioResponse } from './scenario.ts';
 import { type Chaos, parseScript, type Script, type Step, seededRandom } from './script.ts';
 import { type Verdict, type VerdictOptions, verdict } from './verdict.ts';
@@ -163,6 +164,13 @@ function stallsByScenario(response: ScenarioResponse): boolean {
   );
 }
 
+/** The response with `headers` added (answers that have headers: HTTP and streams). */
+function withHeaders(response: ScenarioResponse, headers: Record<string, string>): ScenarioResponse {
+  if (response.kind === 'http' || response.kind === 'sse' || response.kind === 'aws-event-stream')
+    return { ...response, headers: { ...response.headers, ...headers } };
+  return response;
+}
+
 interface Compiled {
   response: ScenarioResponse;
   answer: Omit<AnswerRecord, 'source' | 'latencyMs'>;
@@ -183,6 +191,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
   const queues = new Map<ProviderKey, Step[]>();
   const chaosByProvider = new Map<ProviderKey, { chaos: Chaos; random: () => number }>();
   const replies = new Map<ProviderKey, string>();
+  const limits = new Map<ProviderKey, RateLimitState>();
   const records: MockRequest[] = [];
   const scenarioCache = new Map<string, Scenario>();
 
@@ -398,10 +407,36 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
         },
       };
     } else {
-      const next = nextStep(provider);
-      source = next.source;
-      latencyMs = next.step.latencyMs ?? 0;
-      compiled = compile(next.step, format, shape, provider);
+      const limit = limits.get(provider);
+      const window = limit === undefined ? undefined : limit.take(time);
+      if (window !== undefined && !window.admitted) {
+        const retryAfter = Math.ceil(window.resetMs / 1000);
+        const message = 'Rate limit reached for requests. Please try again shortly.';
+        const built = format.error(429, message, retryAfter);
+        compiled = {
+          response: withHeaders(built, rateLimitHeaders(provider, window, time)),
+          answer: {
+            kind: 'status',
+            label: `rate limit 429 (retry-after ${retryAfter} s)`,
+            status: 429,
+            reason: 'rate_limit',
+            retryable: true,
+            retryAfterSeconds: retryAfter,
+            deliveredChunks: 0,
+            stalls: false,
+          },
+        };
+      } else {
+        const next = nextStep(provider);
+        source = next.source;
+        latencyMs = next.step.latencyMs ?? 0;
+        compiled = compile(next.step, format, shape, provider);
+        if (window !== undefined)
+          compiled = {
+            ...compiled,
+            response: withHeaders(compiled.response, rateLimitHeaders(provider, window, time)),
+          };
+      }
     }
     let closedAt: number | undefined;
     const record: MockRequest = {
@@ -467,6 +502,8 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       validate(provider, script.steps ?? []);
       if (script.chaos !== undefined) mock.chaos(provider, script.chaos);
       if (script.reply !== undefined) replies.set(provider, script.reply);
+      if (script.rateLimit !== undefined)
+        limits.set(provider, new RateLimitState(script.rateLimit, Date.now()));
       const queue = queues.get(provider) ?? [];
       queue.push(...(script.steps ?? []));
       queues.set(provider, queue);
@@ -492,11 +529,13 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       for (const key of provider === undefined ? providers : [provider]) {
         queues.delete(key);
         chaosByProvider.delete(key);
+        limits.delete(key);
       }
     },
     reset() {
       queues.clear();
       chaosByProvider.clear();
+      limits.clear();
       replies.clear();
       records.length = 0;
     },

@@ -62,10 +62,24 @@ export const Chaos = z.strictObject({
 });
 export type Chaos = z.infer<typeof Chaos>;
 
+/**
+ * A rate limit the provider enforces before anything else: at most `requests` per fixed window of
+ * `windowMs` (windows start when the limit is set). A request beyond it is answered 429 in the
+ * provider's format with a whole-second `retry-after` and the provider's rate-limit headers
+ * (`x-ratelimit-*`, or `anthropic-ratelimit-*` for Anthropic); every answer within it carries the
+ * same headers with what is left. Answers within the limit play the script as usual.
+ */
+export const RateLimit = z.object({
+  requests: z.number().int().positive().max(1_000_000),
+  windowMs: z.number().int().positive().max(86_400_000),
+});
+export type RateLimit = z.infer<typeof RateLimit>;
+
 /** What one provider answers: `steps` in order, then `chaos` (if any), then healthy answers. */
 export const Script = z.strictObject({
   steps: z.array(Step).optional(),
   chaos: Chaos.optional(),
+  rateLimit: RateLimit.optional(),
   /** The text of healthy answers (split into stream chunks at spaces). */
   reply: z.string().optional(),
 });

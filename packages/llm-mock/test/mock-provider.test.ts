@@ -207,3 +207,60 @@ describe('verdict rules on a record', () => {
     expect(verdict([base(1, 0, {})], { allow: ['gave-up-on-transient-failure'] }).ok).toBe(true);
   });
 });
+
+describe('rateLimit', () => {
+  it('admits `requests` per window, then answers 429 with retry-after and the rate-limit headers', async () => {
+    // A window far longer than the test: every request falls in the first one.
+    mock.script('openai', {
+      rateLimit: { requests: 2, windowMs: 600_000 },
+      steps: [fault.ok({ reply: 'scripted' })],
+    });
+    const first = await chat();
+    const second = await chat();
+    const third = await chat();
+    expect([first.status, second.status, third.status]).toEqual([200, 200, 429]);
+    expect(first.headers.get('x-ratelimit-limit-requests')).toBe('2');
+    expect(first.headers.get('x-ratelimit-remaining-requests')).toBe('1');
+    expect(second.headers.get('x-ratelimit-remaining-requests')).toBe('0');
+    expect(third.headers.get('x-ratelimit-remaining-requests')).toBe('0');
+    const reset = third.headers.get('x-ratelimit-reset-requests') ?? '';
+    expect(reset).toMatch(/^\d+ms$/);
+    expect(Number(third.headers.get('retry-after'))).toBe(Math.ceil(Number.parseInt(reset, 10) / 1000));
+    expect(await third.json()).toMatchObject({ error: { code: 'rate_limit_exceeded' } });
+    // The scripted step went to the first admitted request; the refused one took no step.
+    expect(mock.requests('openai').map((request) => request.answer.label)).toEqual([
+      'ok',
+      'ok',
+      `rate limit 429 (retry-after ${third.headers.get('retry-after')} s)`,
+    ]);
+    expect(mock.requests('openai')[2]?.answer).toMatchObject({ reason: 'rate_limit', retryable: true });
+  });
+
+  it("sends Anthropic's names with an RFC 3339 reset", async () => {
+    mock.script('anthropic', { rateLimit: { requests: 1, windowMs: 600_000 } });
+    const send = () =>
+      fetch(`${mock.url('anthropic')}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          model: 'claude-x',
+          max_tokens: 5,
+          messages: [{ role: 'user', content: 'hi' }],
+        }),
+      });
+    expect((await send()).status).toBe(200);
+    const refused = await send();
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('anthropic-ratelimit-requests-remaining')).toBe('0');
+    expect(Number.isNaN(Date.parse(refused.headers.get('anthropic-ratelimit-requests-reset') ?? ''))).toBe(
+      false,
+    );
+  });
+
+  it('is forgotten by clearScript and reset', async () => {
+    mock.script('openai', { rateLimit: { requests: 1, windowMs: 600_000 } });
+    await chat();
+    mock.clearScript('openai');
+    expect((await chat()).status).toBe(200);
+  });
+});

@@ -4,6 +4,7 @@ import {
   type DeliveredOutput,
   type Extractor,
   type FailureReason,
+  type RateLimitBudget,
   TAXONOMY,
 } from '@faultline/classify';
 import {
@@ -19,19 +20,25 @@ import {
   abortableSleep,
   type BoundWithClassifiedErrors,
   bindWithClassifiedErrors,
+  checkOptionKeys,
+  RETRY_OPTION_KEYS,
   type RetryPolicy,
   type RetryState,
   retryLoop,
   retryPolicy,
 } from '@faultline/render/toolkit';
+import {
+  type PooledCredential,
+  type QuotaScope,
+  type ResolvedCandidate as Resolved,
+  resolveCandidates,
+} from './credential-pool.ts';
 import { fallbackRule } from './fallback-policy.ts';
 import { type Admission, type HealthKey, HealthRegistry } from './health-registry.ts';
-import { checkChainKeys } from './option-keys.ts';
+import { FALLBACK_OPTION_KEYS } from './option-keys.ts';
 
-/** One provider and model to try, with its own call and its own adapter. */
-export interface Candidate<T> extends HealthKey {
-  /** Runs the call (for a stream: opens it and returns the guarded stream). Pass `signal` to the SDK. */
-  readonly call: (context: AttemptContext) => Promise<T> | T;
+/** What every candidate holds, whether it makes its call with one key or with a pool. */
+export interface CandidateOptions<T> extends HealthKey {
   /**
    * The adapter's bound `withClassifiedErrors` (`@faultline/extract-openai`'s, ...), which knows
    * how to read this SDK's errors. Without it, render's own with `extractors`.
@@ -41,7 +48,42 @@ export interface Candidate<T> extends HealthKey {
   readonly extractors?: readonly Extractor[] | undefined;
   /** The model's context window in tokens: a `context_overflow` moves only to a larger one. */
   readonly contextWindow?: number | undefined;
+  /**
+   * Reads the rate-limit budget of a success from what `call` returned: the adapter's
+   * `readRateLimit` (given a `withResponse()` result or a `Response`; a stream the chain iterates
+   * holds neither, so a streamed success's budget goes in through `registry.recordRateLimit`).
+   * Calls are then paced by it; a failure's budget is read without it.
+   */
+  readonly readRateLimit?: ((result: T) => RateLimitBudget | undefined) | undefined;
+  /**
+   * Whether the provider's limits belong to each key (`credential`) or to the project, organization
+   * or account that holds it (`account`). Default: what the provider states (`QUOTA_SCOPES`), else
+   * `credential`.
+   */
+  readonly quotaScope?: QuotaScope | undefined;
 }
+
+/**
+ * One provider and model to try, with its own call (or a pool of keys, each with its call) and its
+ * own adapter.
+ */
+export type Candidate<T> = CandidateOptions<T> &
+  (
+    | {
+        /** Runs the call (for a stream: opens it and returns the guarded stream). Pass `signal` to the SDK. */
+        readonly call: (context: AttemptContext) => Promise<T> | T;
+        readonly credentials?: undefined;
+      }
+    | {
+        /**
+         * A credential pool: the keys tried in order, each with its own call. A 429 or a spent
+         * allowance moves to the next key of another account first (keys of one account share its
+         * limits where the provider says so, and cool together); a rejected key is set aside.
+         */
+        readonly credentials: readonly PooledCredential<T>[];
+        readonly call?: undefined;
+      }
+  );
 
 export interface FallbackOptions {
   /** Shared health (cooldowns, breakers, budgets). Default: one registry for the whole process. */
@@ -58,6 +100,11 @@ export interface FallbackOptions {
   readonly retry?: boolean | RetryOptions | undefined;
   /** When only cooling keys are left, wait this long at most for the soonest. Default 10 000; 0 never waits. */
   readonly maxCooldownWaitMs?: number | undefined;
+  /**
+   * A key whose rate limit resets (its budget spent, or a 429's wait) within this long is waited for
+   * rather than left for the next candidate; a later reset moves on. Default 250; 0 never waits.
+   */
+  readonly maxResetWaitMs?: number | undefined;
   /** The caller's abort: ends the chain at once and leaves untouched. */
   readonly signal?: AbortSignal | undefined;
   /** Ambiguous failures (`interrupted`) may be retried on the same candidate. */
@@ -165,6 +212,7 @@ interface Policy {
   readonly registry: HealthRegistry;
   readonly retry: RetryPolicy | undefined;
   readonly maxCooldownWaitMs: number;
+  readonly maxResetWaitMs: number;
   readonly sleep: (milliseconds: number, signal: AbortSignal | undefined) => Promise<void>;
 }
 
@@ -180,6 +228,8 @@ export function checkFallbackOptions(options: FallbackOptions, scope: string): v
 function policyOf(options: FallbackOptions, scope: string): Policy {
   if (options === null || typeof options !== 'object')
     throw new TypeError(`${scope}: options must be an object (got ${String(options)})`);
+  checkOptionKeys(scope, options, FALLBACK_OPTION_KEYS);
+  checkOptionKeys(scope, (options as { retry?: unknown }).retry, RETRY_OPTION_KEYS, 'retry');
   const fallbackOn: unknown = options.fallbackOn;
   if (fallbackOn !== undefined) {
     if (fallbackOn === null || typeof fallbackOn !== 'object')
@@ -196,16 +246,23 @@ function policyOf(options: FallbackOptions, scope: string): Policy {
     }
   }
   const wait = options.maxCooldownWaitMs;
+  const resetWait = options.maxResetWaitMs;
+  if (
+    resetWait !== undefined &&
+    !(typeof resetWait === 'number' && Number.isFinite(resetWait) && resetWait >= 0)
+  )
+    throw new TypeError(`${scope}: maxResetWaitMs must be a finite number ≥ 0 (got ${String(resetWait)})`);
   return {
     registry: options.registry ?? defaultHealthRegistry(),
     retry: retryPolicy(options.retry, scope),
     maxCooldownWaitMs: typeof wait === 'number' && Number.isFinite(wait) && wait >= 0 ? wait : 10_000,
+    maxResetWaitMs: resetWait ?? 250,
     sleep: typeof options.sleep === 'function' ? options.sleep : abortableSleep,
   };
 }
 
 /** Runs one attempt of a candidate; yields a stream's chunks, returns the call's result. */
-type Attempt<T, C> = (candidate: Candidate<T>, context: AttemptContext) => AsyncGenerator<C, T, undefined>;
+type Attempt<T, C> = (candidate: Resolved<T>, context: AttemptContext) => AsyncGenerator<C, T, undefined>;
 
 /** Thrown inside the core to end the chain with the caller's abort, untouched. */
 class CallerAbort {
@@ -215,7 +272,7 @@ class CallerAbort {
 // A candidate without its adapter's withClassifiedErrors gives its extractors per call.
 const withCandidateExtractors: BoundWithClassifiedErrors = bindWithClassifiedErrors({});
 
-function withClassifiedErrorsOf<T>(candidate: Candidate<T>): BoundWithClassifiedErrors {
+function withClassifiedErrorsOf<T>(candidate: Resolved<T>): BoundWithClassifiedErrors {
   return typeof candidate.withClassifiedErrors === 'function'
     ? candidate.withClassifiedErrors
     : withCandidateExtractors;
@@ -237,7 +294,7 @@ function credentialOf(candidate: HealthKey): string {
  * next as the taxonomy's fallback column says.
  */
 async function* runChain<T, C>(
-  candidates: readonly Candidate<T>[],
+  candidates: readonly Resolved<T>[],
   options: FallbackOptions,
   policy: Policy,
   attempt: Attempt<T, C>,
@@ -265,16 +322,86 @@ async function* runChain<T, C>(
       // A listener never changes the outcome.
     }
   };
-  const keyOf = (candidate: Candidate<T>): HealthKey => ({
+  const keyOf = (candidate: Resolved<T>): HealthKey => ({
     provider: candidate.provider,
     model: candidate.model,
     credentialId: candidate.credentialId,
   });
-  const base = (candidate: Candidate<T>) => ({
+  const base = (candidate: Resolved<T>) => ({
     provider: candidate.provider,
     model: candidate.model,
     ...(candidate.credentialId === undefined ? {} : { credentialId: candidate.credentialId }),
   });
+  /** The other keys whose limits are this key's (a pool's keys of one account, same model). */
+  const sharing = (index: number): Array<Resolved<T>> => {
+    const own = candidates[index] as Resolved<T>;
+    return candidates.filter(
+      (other, at) =>
+        at !== index &&
+        other.account === own.account &&
+        other.provider === own.provider &&
+        other.model === own.model &&
+        other.credentialId !== own.credentialId,
+    );
+  };
+  /** Records a budget the provider stated for a key, on every key that shares its limits. */
+  const recordBudget = async (index: number, budget: RateLimitBudget | undefined): Promise<void> => {
+    if (budget === undefined) return;
+    for (const candidate of [candidates[index] as Resolved<T>, ...sharing(index)])
+      await registry.recordRateLimit(keyOf(candidate), budget);
+  };
+  /** A success's budget, read by the candidate's `readRateLimit` (a throwing reader reads nothing). */
+  const budgetOf = (candidate: Resolved<T>, value: T): RateLimitBudget | undefined => {
+    if (typeof candidate.readRateLimit !== 'function') return undefined;
+    try {
+      return candidate.readRateLimit(value);
+    } catch {
+      return undefined;
+    }
+  };
+  /** A later candidate, usable now, that is another account's key of the same pool: rotate to it. */
+  const otherAccountNext = (index: number): boolean => {
+    const own = candidates[index] as Resolved<T>;
+    return candidates.some(
+      (other, at) =>
+        at > index &&
+        other.provider === own.provider &&
+        other.model === own.model &&
+        other.account !== own.account &&
+        skipReason(at) === undefined,
+    );
+  };
+
+  /**
+   * Admits a call to a key, waiting (up to `maxResetWaitMs` in all) for a reset that is near: a
+   * cooldown, or a budget the provider said is spent. A later reset returns `cooling` with its wait,
+   * for the chain to move on; the waits made are added to `waits`.
+   */
+  async function admitPaced(index: number, waits: number[]): Promise<Admission> {
+    const key = keyOf(candidates[index] as Resolved<T>);
+    let left = policy.maxResetWaitMs;
+    for (;;) {
+      const admission = await registry.admit(key);
+      let waitMs: number;
+      if (admission.kind === 'cooling') waitMs = admission.waitMs;
+      else if (admission.kind === 'open' || admission.kind === 'rejected') return admission;
+      else {
+        const take = await registry.takeRateLimit(key);
+        if (take.kind === 'allow') return admission;
+        await registry.release(key, admission);
+        waitMs = take.waitMs;
+        if (waitMs > left) return { kind: 'cooling', waitMs };
+      }
+      if (waitMs > left) return admission;
+      try {
+        await policy.sleep(waitMs, signal);
+      } catch (thrown) {
+        throw new CallerAbort(thrown);
+      }
+      waits.push(Math.ceil(waitMs));
+      left -= Math.max(1, waitMs);
+    }
+  }
 
   /** Calls one admitted candidate, with its retries, until it succeeds or is given up on. */
   async function* tryCandidate(
@@ -282,7 +409,7 @@ async function* runChain<T, C>(
     firstAdmission: Admission,
     initialWaits: number[],
   ): AsyncGenerator<C, { ok: true; value: T } | { ok: false }, undefined> {
-    const candidate = candidates[index] as Candidate<T>;
+    const candidate = candidates[index] as Resolved<T>;
     const key = keyOf(candidate);
     const guard = withClassifiedErrorsOf(candidate);
     const waitsMs = initialWaits;
@@ -323,6 +450,7 @@ async function* runChain<T, C>(
           if (step.done === true) {
             finished = true;
             await registry.recordSuccess(key, admission);
+            await recordBudget(index, budgetOf(candidate, step.value));
             return step.value;
           }
           delivered++;
@@ -368,6 +496,9 @@ async function* runChain<T, C>(
       await registry.recordFailure(key, error.classification, admission, {
         cutAfterOutput: outputDelivered && origin !== 'stream_event' && origin !== 'http',
       });
+      for (const other of sharing(index))
+        await registry.recordSharedLimit(keyOf(other), error.classification);
+      await recordBudget(index, error.metadata.rateLimit);
       throw error;
     }
 
@@ -379,20 +510,31 @@ async function* runChain<T, C>(
         idempotent: options.idempotent,
         sleep: policy.sleep,
         shouldRetry: async ({ error }) => {
+          const wait = error.classification.retryAfterSeconds;
+          // A rate limit that resets within the cap is waited for on this key (the provider paces
+          // the retry, so it takes nothing from the retry budget), unless another account's key of
+          // the same pool can answer now.
+          const nearReset =
+            error.classification.reason === 'rate_limit' &&
+            wait !== undefined &&
+            wait * 1000 <= policy.maxResetWaitMs &&
+            !otherAccountNext(index);
           if (outputDelivered) retryStopped = 'output_delivered';
           // The provider asked for a wait: the key now cools for everyone; another candidate answers now.
           else if (
-            error.classification.retryAfterSeconds !== undefined &&
+            wait !== undefined &&
+            !nearReset &&
             candidates.some((_, later) => later > index && skipReason(later) === undefined)
           )
             retryStopped = 'key_cooling';
-          else if (!(await registry.tryRetry(key))) retryStopped = 'retry_budget';
+          else if (!nearReset && !(await registry.tryRetry(key))) retryStopped = 'retry_budget';
           return retryStopped === undefined;
         },
         beforeRetry: async ({ delayMs }) => {
           waitsMs.push(delayMs);
-          // Another call may have opened the breaker or cooled the key meanwhile; our own wait is over.
-          const next = await registry.admit(key);
+          // Another call may have opened the breaker, cooled the key or set the key aside meanwhile;
+          // our own wait is over. A reset within the cap is waited for.
+          const next = await admitPaced(index, waitsMs);
           if (next.kind === 'open' || next.kind === 'rejected') retryStopped = 'breaker_open';
           else if (next.kind === 'cooling' && next.waitMs > 0) retryStopped = 'key_cooling';
           else admission = next;
@@ -437,7 +579,7 @@ async function* runChain<T, C>(
 
   /** Why a later candidate may not be called given the constraints so far (undefined: it may). */
   function skipReason(index: number): SkipReason | undefined {
-    const candidate = candidates[index] as Candidate<T>;
+    const candidate = candidates[index] as Resolved<T>;
     if (minContextWindow !== undefined && !((candidate.contextWindow ?? 0) > minContextWindow))
       return 'smaller_context_window';
     if (rejectedCredentials.has(credentialOf(candidate))) return 'same_credential';
@@ -448,7 +590,7 @@ async function* runChain<T, C>(
   function decide(index: number): boolean {
     const error = lastError;
     if (error === undefined) return true;
-    const candidate = candidates[index] as Candidate<T>;
+    const candidate = candidates[index] as Resolved<T>;
     if (outputSeen && options.fallbackAfterOutput !== true) return false;
     const rule = fallbackRule(error.classification.reason, options.fallbackOn);
     if (rule === 'no') return false;
@@ -463,7 +605,7 @@ async function* runChain<T, C>(
 
   try {
     for (let index = 0; index < candidates.length; index++) {
-      const candidate = candidates[index] as Candidate<T>;
+      const candidate = candidates[index] as Resolved<T>;
       if (ended) {
         settle(index, {
           ...base(candidate),
@@ -479,7 +621,8 @@ async function* runChain<T, C>(
         settle(index, { ...base(candidate), status: 'skipped', skipped, attempts: 0, waitsMs: [] });
         continue;
       }
-      const admission = await registry.admit(keyOf(candidate));
+      const paceWaits: number[] = [];
+      const admission = await admitPaced(index, paceWaits);
       if (admission.kind === 'rejected') {
         // As if this call had seen the rejection itself: the credential's other candidates are skipped too.
         rejectedCredentials.add(credentialOf(candidate));
@@ -499,12 +642,12 @@ async function* runChain<T, C>(
                 : 'credential_rejected',
           waitMs: admission.waitMs,
           attempts: 0,
-          waitsMs: [],
+          waitsMs: paceWaits,
         });
         if (admission.kind === 'cooling') deferred.push({ index, waitMs: admission.waitMs });
         continue;
       }
-      const result = yield* tryCandidate(index, admission, []);
+      const result = yield* tryCandidate(index, admission, paceWaits);
       if (result.ok) return result.value;
       if (!decide(index)) ended = true;
     }
@@ -517,7 +660,7 @@ async function* runChain<T, C>(
         } catch (thrown) {
           throw new CallerAbort(thrown);
         }
-        const candidate = candidates[soonest.index] as Candidate<T>;
+        const candidate = candidates[soonest.index] as Resolved<T>;
         const admission = await registry.admit(keyOf(candidate));
         if (admission.kind === 'allow' || admission.kind === 'probe') {
           const result = yield* tryCandidate(soonest.index, admission, [soonest.waitMs]);
@@ -533,7 +676,7 @@ async function* runChain<T, C>(
 }
 
 function chainError<T>(
-  candidates: readonly Candidate<T>[],
+  candidates: readonly Resolved<T>[],
   outcomes: ReadonlyArray<CandidateOutcome | undefined>,
   lastError: FaultlineError | undefined,
   lastIndex: number,
@@ -543,8 +686,8 @@ function chainError<T>(
   const list = outcomes.map(
     (outcome, index): CandidateOutcome =>
       outcome ?? {
-        provider: (candidates[index] as Candidate<T>).provider,
-        model: (candidates[index] as Candidate<T>).model,
+        provider: (candidates[index] as Resolved<T>).provider,
+        model: (candidates[index] as Resolved<T>).model,
         status: 'skipped',
         skipped: 'chain_ended',
         attempts: 0,
@@ -553,7 +696,7 @@ function chainError<T>(
   );
   const tried = list.filter((outcome) => outcome.status === 'failed').length;
   if (lastError !== undefined) {
-    const last = candidates[lastIndex] as Candidate<T>;
+    const last = candidates[lastIndex] as Resolved<T>;
     return new FallbackChainError(
       `${tried} of ${candidates.length} candidates failed; the last (${last.provider}/${last.model}): ${lastError.message}`,
       {
@@ -606,10 +749,10 @@ export async function runWithFallback<T>(
   candidates: readonly Candidate<T>[],
   options: FallbackOptions = {},
 ): Promise<T> {
-  checkChainKeys('runWithFallback', candidates, options);
   const policy = policyOf(options, 'runWithFallback');
+  const resolved = resolveCandidates(candidates, 'runWithFallback');
   // biome-ignore lint/correctness/useYield: the chain runs calls and streams alike; a call yields no chunk.
-  const chain = runChain<T, never>(candidates, options, policy, async function* (candidate, context) {
+  const chain = runChain<T, never>(resolved, options, policy, async function* (candidate, context) {
     return await candidate.call(context);
   });
   for (;;) {
@@ -630,11 +773,11 @@ export function streamWithFallback<S extends AsyncIterable<unknown>>(
   options: FallbackOptions = {},
 ): AsyncIterable<S extends AsyncIterable<infer C> ? C : never> {
   type Chunk = S extends AsyncIterable<infer C> ? C : never;
-  checkChainKeys('streamWithFallback', candidates, options);
   const policy = policyOf(options, 'streamWithFallback');
+  const resolved = resolveCandidates(candidates, 'streamWithFallback');
   return {
     [Symbol.asyncIterator]() {
-      const generator = runChain<S, Chunk>(candidates, options, policy, async function* (candidate, context) {
+      const generator = runChain<S, Chunk>(resolved, options, policy, async function* (candidate, context) {
         const stream = await candidate.call(context);
         for await (const chunk of stream) yield chunk as Chunk;
         return stream;

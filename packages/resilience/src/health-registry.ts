@@ -1,6 +1,8 @@
+import type { RateLimitBudget } from '@faultline/classify';
 import { type Classification, type FailureReason, TAXONOMY } from '@faultline/classify';
 import { type HealthStore, MemoryHealthStore } from './health-store.ts';
 import { checkRegistryKeys } from './option-keys.ts';
+import { type BudgetTake, recordBudget, takeBudget } from './rate-limit-budget.ts';
 
 /**
  * What a cooldown, a breaker and a budget are kept for: one provider, one model, one credential.
@@ -358,6 +360,34 @@ export class HealthRegistry {
   async #close(key: HealthKey, id: string): Promise<void> {
     await this.store.delete([`tripped:${id}`, `open:${id}`, `probe:${id}`, `failures:${id}`]);
     this.#emit({ type: 'breaker-closed', key });
+  }
+
+  /**
+   * Records the rate-limit budget an answer's headers stated for `key` (an adapter's
+   * `readRateLimit`, or `error.metadata.rateLimit`): calls to the key are then paced by it, for
+   * every caller sharing the store. Fallback chains call it for you.
+   */
+  async recordRateLimit(key: HealthKey, budget: RateLimitBudget): Promise<void> {
+    await recordBudget(this.store, keyId(key), budget);
+  }
+
+  /**
+   * Records on `key` what a failure of another key with the same limits (a key of the same account)
+   * said of those limits: its wait cools this key too, and a spent allowance its cooldown. Nothing
+   * else (breaker, rejection) is shared: those belong to the key that failed.
+   */
+  async recordSharedLimit(key: HealthKey, classification: Classification): Promise<void> {
+    const wait = classification.retryAfterSeconds;
+    const limited = classification.reason === 'rate_limit' || classification.category === 'capacity';
+    if (!limited || classification.callerAborted) return;
+    if (typeof wait === 'number' && wait > 0) await this.cool(key, wait * 1000, classification.reason);
+    else if (classification.category === 'capacity' && this.#capacityCooldownMs > 0)
+      await this.cool(key, this.#capacityCooldownMs, classification.reason);
+  }
+
+  /** Takes one request from `key`'s budget: `spent`, with the time to its reset, when none is left. */
+  async takeRateLimit(key: HealthKey): Promise<BudgetTake> {
+    return takeBudget(this.store, keyId(key));
   }
 }
 

@@ -1,5 +1,12 @@
 export {
+  type PooledCredential,
+  QUOTA_SCOPES,
+  type QuotaScope,
+  type QuotaScopeFact,
+} from './credential-pool.ts';
+export {
   type Candidate,
+  type CandidateOptions,
   type CandidateOutcome,
   checkFallbackOptions,
   defaultHealthRegistry,
@@ -30,6 +37,7 @@ export {
   type StoredEntry,
   type WriteMode,
 } from './health-store.ts';
+export type { BudgetTake } from './rate-limit-budget.ts';
 export {
   type RedisEvalClient,
   RedisHealthStore,

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { CANDIDATE_KEYS } from './credential-pool.ts';
 import {
   type Candidate,
   type FallbackOptions,
@@ -13,7 +14,6 @@ import {
   streamWithFallback,
 } from './index.ts';
 import {
-  CANDIDATE_KEYS,
   CIRCUIT_BREAKER_OPTION_KEYS,
   FALLBACK_OPTION_KEYS,
   HEALTH_REGISTRY_OPTION_KEYS,

@@ -1,5 +1,5 @@
-import { checkOptionKeys, RETRY_OPTION_KEYS } from '@faultline/render/toolkit';
-import type { Candidate, FallbackOptions } from './fallback-chain.ts';
+import { checkOptionKeys } from '@faultline/render/toolkit';
+import type { FallbackOptions } from './fallback-chain.ts';
 import type { CircuitBreakerOptions, HealthRegistryOptions, RetryBudgetOptions } from './health-registry.ts';
 import type { MemoryHealthStoreOptions } from './health-store.ts';
 import type { RedisHealthStoreOptions } from './redis-health-store.ts';
@@ -13,6 +13,7 @@ export const FALLBACK_OPTION_KEYS = {
   fallbackOn: true,
   retry: true,
   maxCooldownWaitMs: true,
+  maxResetWaitMs: true,
   signal: true,
   idempotent: true,
   fallbackAfterOutput: true,
@@ -21,16 +22,6 @@ export const FALLBACK_OPTION_KEYS = {
   sleep: true,
   onOutcome: true,
 } as const satisfies Record<keyof FallbackOptions, true>;
-
-export const CANDIDATE_KEYS = {
-  provider: true,
-  model: true,
-  credentialId: true,
-  call: true,
-  withClassifiedErrors: true,
-  extractors: true,
-  contextWindow: true,
-} as const satisfies Record<keyof Candidate<unknown>, true>;
 
 export const HEALTH_REGISTRY_OPTION_KEYS = {
   store: true,
@@ -70,21 +61,6 @@ export const REDIS_HEALTH_STORE_OPTION_KEYS = {
   onRecovered: true,
   fallbackStore: true,
 } as const satisfies Record<keyof RedisHealthStoreOptions, true>;
-
-/** A chain's options (and its `retry` object), and each candidate's keys. */
-export function checkChainKeys(scope: string, candidates: unknown, options: unknown): void {
-  checkOptionKeys(scope, options, FALLBACK_OPTION_KEYS);
-  checkOptionKeys(
-    scope,
-    (options as { retry?: unknown } | null | undefined)?.retry,
-    RETRY_OPTION_KEYS,
-    'retry',
-  );
-  if (!Array.isArray(candidates)) return;
-  candidates.forEach((candidate, index) => {
-    checkOptionKeys(scope, candidate, CANDIDATE_KEYS, `candidates[${index}]`);
-  });
-}
 
 /** The registry's options, and those of its `breaker` and `retryBudget` objects. */
 export function checkRegistryKeys(options: unknown): void {

@@ -6,7 +6,9 @@ import {
   messageOf,
   parseJsonSafely,
   prototypeNames,
+  type RateLimitHeaderNames,
   readHeader,
+  readRateLimitBudget,
   retryAfterFromHeaders,
   safeGet,
   safeHasOwn,
@@ -312,11 +314,14 @@ export interface StainlessHeaderReading {
   readonly requestIdHeaders: readonly string[];
   /** Request-id candidates read before the headers (a body field), after the SDK's own fields. */
   readonly requestIdCandidates?: readonly unknown[];
+  /** The provider's rate-limit header names, read into `metadata.rateLimit`. */
+  readonly rateLimitHeaders?: RateLimitHeaderNames;
 }
 
 /**
  * Fills what an answered failure's SDK fields and headers say: the SDK class, the request id,
- * the wait (`retry-after-ms`, `retry-after`, rate-limit resets) and `x-should-retry`.
+ * the wait (`retry-after-ms`, `retry-after`, rate-limit resets), the rate-limit budget and
+ * `x-should-retry`.
  */
 export function readAnsweredHeaders(
   metadata: ProviderErrorMetadata,
@@ -334,6 +339,10 @@ export function readAnsweredHeaders(
   if (requestId !== undefined) metadata.requestId = requestId;
   const retryAfterSeconds = retryAfterFromHeaders(headers, now);
   if (retryAfterSeconds !== undefined) metadata.retryAfterSeconds = retryAfterSeconds;
+  if (reading.rateLimitHeaders !== undefined) {
+    const rateLimit = readRateLimitBudget(headers, reading.rateLimitHeaders, now);
+    if (rateLimit !== undefined) metadata.rateLimit = rateLimit;
+  }
   const hint = shouldRetryHintOf(headers);
   if (hint !== undefined) metadata.shouldRetryHint = hint;
   return metadata;

@@ -291,10 +291,14 @@ function addCliDependency(cliDirectory: string, dependency: string): void {
   writeFileSync(path, `${JSON.stringify(manifest, null, 2)}\n`);
 }
 
-/** Why a scaffolded adapter has no `detectBlockedAnswer` or `inspectResult` yet, for providers.json. */
+/** Why a scaffolded adapter has no `detectBlockedAnswer`, `inspectResult` or `readRateLimit` yet, for providers.json. */
 export function lacksTemplate(title: string): Record<string, string> {
   const why = `scaffolded: no way for ${title} to withhold an answer in a 200 is known yet; export detectBlockedAnswer and inspectResult when its API has one, and delete this entry`;
-  return { detectBlockedAnswer: why, inspectResult: why };
+  return {
+    detectBlockedAnswer: why,
+    inspectResult: why,
+    readRateLimit: `scaffolded: no rate-limit headers of ${title} are known yet; export readRateLimit (readRateLimitBudget under its header names) when it sends some, and delete this entry`,
+  };
 }
 
 /** Writes providers.json in its house layout: one provider per line. */

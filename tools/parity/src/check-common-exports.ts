@@ -59,6 +59,7 @@ export const ADAPTER_IDEAS: readonly AdapterIdea[] = [
     value: 'inspectResult',
     required: 'mayLack',
   },
+  { idea: 'the rate-limit budget reader', value: 'readRateLimit', required: 'mayLack' },
 ];
 
 /** The entry's source text, or '' when it cannot be read (loading it reports that). */

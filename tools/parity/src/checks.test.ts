@@ -57,6 +57,7 @@ const ACME = {
   lacks: {
     detectBlockedAnswer: 'Acme answers a blocked prompt with a 400, never a withheld 200.',
     inspectResult: 'Acme reports every failure with an error status: no success result to read.',
+    readRateLimit: 'Acme sends no rate-limit headers.',
   },
 };
 
