@@ -42,9 +42,7 @@ function wireOf(part: (text: string, done?: boolean) => string): StreamWire<stri
     partial,
     delivered: { chunks: 2, characters: 'Hello'.length },
     errorEvent: {
-      events: [
-        JSON.stringify({ error: 'model requires more system memory (5.6 GiB) than is available (3.9 GiB)' }),
-      ],
+      events: [JSON.stringify({ error: 'an error was encountered while running the model: unexpected EOF' })],
       reason: 'server_error',
     },
   };
