@@ -16,6 +16,7 @@ import {
   safeGet,
   safeStatus,
   safeString,
+  signalAbortOrigin,
 } from '@faultline/classify/toolkit';
 import { OllamaErrorBody, OllamaErrorObject } from './ollama-error-shape.ts';
 
@@ -216,12 +217,30 @@ function streamIteratorMetadata(error: object): ProviderErrorMetadata {
 }
 
 /**
+ * An `AbortError` from a call through ollama-js. The SDK has no timeout and no abort of its own but
+ * the stream iterator's `abort()`: a request ends early only by a signal the app gave the client's
+ * `fetch` (or by that `abort()`), so the abort is the signal's, and classify's rule for who fired a
+ * signal applies (a `TimeoutError` reason is a timer's, anything else the caller's). Read in this
+ * adapter because the built-in transport extractor reads a bare AbortError as an SDK's own timeout.
+ */
+function abortMetadata(error: object, signal: unknown, streaming: boolean): ProviderErrorMetadata {
+  const origin = signalAbortOrigin(error, signal instanceof AbortSignal ? signal : undefined);
+  return {
+    provider: OLLAMA_PROVIDER,
+    sdkErrorType: 'AbortError',
+    message: messageOf(error, 500) || 'This operation was aborted',
+    origin,
+    networkPhase: origin === 'timeout' ? (streaming ? 'stream' : 'before_response') : 'unknown',
+  };
+}
+
+/**
  * Reads what ollama-js (0.5 and 0.6) throws: `ResponseError` for an answered failure (its `error`
  * is the body's `error` words, or the whole text body; `status_code` the status; ollama-js keeps
  * no headers), the plain `Error` its stream iterator throws for an `{"error"}` line after the 200,
- * and its own "Did not receive done" when a stream ends early. Everything else (undici's
- * `TypeError: fetch failed`, a cut stream's `terminated`, a fetch signal's `AbortError`) is left to
- * render's built-in transport extractor. Classify decides the reason from the words (vocabularies
+ * its own "Did not receive done" when a stream ends early, and a fetch signal's `AbortError`.
+ * Everything else (undici's `TypeError: fetch failed`, a cut stream's `terminated`, a
+ * `TimeoutError`) is left to render's built-in transport extractor. Classify decides the reason from the words (vocabularies
  * live in packages/classify, never here).
  */
 export const ollamaExtractor: Extractor = defineExtractor({
@@ -230,6 +249,9 @@ export const ollamaExtractor: Extractor = defineExtractor({
     if (error === null || typeof error !== 'object') return undefined;
     if (isResponseError(error)) return responseErrorMetadata(error, context.now?.() ?? Date.now());
     if (isStreamIncomplete(error) || isStreamIteratorError(error)) return streamIteratorMetadata(error);
+    if (safeGet(error, 'name') === 'AbortError') {
+      return abortMetadata(error, safeGet(context, 'signal'), safeGet(context, 'streaming') === true);
+    }
     return undefined;
   },
 });
