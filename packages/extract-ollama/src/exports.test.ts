@@ -12,6 +12,7 @@ describe('export list', { timeout: 120_000 }, () => {
         'OllamaErrorObject',
         'PROVIDER',
         'extractor',
+        'guardOllamaStream',
         'guardStream',
         'readHttpFailure',
         'withClassifiedErrors',

@@ -2,7 +2,7 @@ import { FaultlineError } from '@faultline/render';
 import { type LoopbackServer, loadScenario, startLoopbackServer } from '@faultline/test-fixtures';
 import { drain, ndjsonFrame, type StreamWire, streamMatrix } from '@faultline/test-fixtures/stream-matrix';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { guardStream } from './index.ts';
+import { guardOllamaStream, guardStream } from './index.ts';
 import { clientOf, SDKS, type Sdk } from './test-support.ts';
 
 const CREATED = '2026-11-20T10:00:00.000000Z';
@@ -74,7 +74,7 @@ streamMatrix({
   provider: 'ollama',
   sdks: SDKS,
   sdkPackage: { name: 'ollama', packageDir: new URL('..', import.meta.url).pathname },
-  guard: (stream, options) => guardStream(stream, options),
+  guard: (stream, options) => guardOllamaStream(stream, options),
   reportOf: (error) => (FaultlineError.isInstance(error) ? error.toErrorReport() : undefined),
   surfaces: (Object.keys(SURFACES) as Array<keyof typeof SURFACES>).map((name) => ({
     name,

@@ -52,3 +52,6 @@ export const withClassifiedErrors: BoundWithClassifiedErrors = bindWithClassifie
   extractors: [extractor],
   provider: PROVIDER,
 });
+
+/** The guard under its provider-named spelling (providers.json's `streamGuard`): the same function as `guardStream`. */
+export const guardOllamaStream: typeof guardStream = guardStream;

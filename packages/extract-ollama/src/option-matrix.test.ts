@@ -1,7 +1,7 @@
 import { FaultlineError } from '@faultline/render';
 import { optionMatrix } from '@faultline/test-fixtures/option-matrix';
 import { ndjsonFrame } from '@faultline/test-fixtures/stream-matrix';
-import { guardStream, withClassifiedErrors } from './index.ts';
+import { guardOllamaStream, withClassifiedErrors } from './index.ts';
 import { callApi, clientOf, SDKS } from './test-support.ts';
 
 // Every documented option of withClassifiedErrors (deadlineMs, signal, retry, idempotent,
@@ -38,7 +38,7 @@ optionMatrix({
     releasesRequest: true,
     open: (sdk, baseUrl, { signal, timeoutMs }) =>
       callApi(clientOf(sdk, baseUrl, { timeoutMs, signal }), 'chat', true) as Promise<AsyncIterable<unknown>>,
-    guard: (stream, options) => guardStream(stream, options),
+    guard: (stream, options) => guardOllamaStream(stream, options),
   },
   reportOf: (error) => (FaultlineError.isInstance(error) ? error.toErrorReport() : undefined),
 });
