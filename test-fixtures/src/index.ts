@@ -58,7 +58,8 @@ const ANSWERED_SCENARIO_TIMEOUT_MS = 15_000;
  */
 export function serverStaysSilent({ response }: Pick<Scenario, 'response'>): boolean {
   if (response.kind === 'socket') return response.behaviour === 'never-answer';
-  if (response.kind === 'sse' || response.kind === 'aws-event-stream') return response.then === 'stall';
+  if (response.kind === 'sse' || response.kind === 'ndjson' || response.kind === 'aws-event-stream')
+    return response.then === 'stall';
   return false;
 }
 

@@ -1,16 +1,25 @@
 import { describe, expect, it, vi } from 'vitest';
 
-/** An adapter's two option-taking entry points and the key tables their options types satisfy. */
-export interface OptionKeysSuiteOptions {
-  readonly withClassifiedErrors: (fn: () => Promise<string>, options: object) => Promise<unknown>;
+/** A stream guard's entry point and the key table its options type satisfies. */
+export interface OptionKeysSuiteGuard {
   readonly guardStream: (stream: AsyncIterable<unknown>, options: object) => unknown;
-  /** Every key of the adapter's `WithClassifiedErrorsOptions`, of `RetryOptions`, of its `GuardStreamOptions`. */
-  readonly callKeys: Readonly<Record<string, true>>;
-  readonly retryKeys: Readonly<Record<string, true>>;
+  /** Every key of the adapter's `GuardStreamOptions`. */
   readonly guardKeys: Readonly<Record<string, true>>;
   /** The guard decides its chunks itself: a `readChunk` option is refused at the call. */
   readonly guardRefusesReadChunk: boolean;
 }
+
+/**
+ * An adapter's option-taking entry points and the key tables their options types satisfy. The
+ * guard's fields go together: an adapter without a stream guard yet (a scaffolded one; providers.json
+ * has no `streamGuard`) gives none of them.
+ */
+export type OptionKeysSuiteOptions = {
+  readonly withClassifiedErrors: (fn: () => Promise<string>, options: object) => Promise<unknown>;
+  /** Every key of the adapter's `WithClassifiedErrorsOptions` and of `RetryOptions`. */
+  readonly callKeys: Readonly<Record<string, true>>;
+  readonly retryKeys: Readonly<Record<string, true>>;
+} & (OptionKeysSuiteGuard | { readonly guardStream?: undefined });
 
 function everyKey(table: Readonly<Record<string, true>>): Record<string, undefined> {
   return Object.fromEntries(Object.keys(table).map((key) => [key, undefined]));
@@ -55,19 +64,21 @@ export function optionKeysSuite(options: OptionKeysSuiteOptions): void {
     });
   });
 
+  if (options.guardStream === undefined) return;
+  const guard: OptionKeysSuiteGuard = options;
   describe('guardStream options', () => {
     it('refuses an unknown key with a TypeError naming it at the call', () => {
-      const call = () => options.guardStream(chunks(), { idleTimeout: 5 });
+      const call = () => guard.guardStream(chunks(), { idleTimeout: 5 });
       expect(call).toThrow(TypeError);
       expect(call).toThrow('unknown option "idleTimeout" for guardStream; did you mean "idleTimeoutMs"?');
     });
 
     it('accepts every documented key', () => {
-      expect(() => options.guardStream(chunks(), everyKey(options.guardKeys))).not.toThrow();
+      expect(() => guard.guardStream(chunks(), everyKey(guard.guardKeys))).not.toThrow();
     });
 
-    it.runIf(options.guardRefusesReadChunk)('refuses readChunk, which the adapter decides', () => {
-      const call = () => options.guardStream(chunks(), { readChunk: () => undefined });
+    it.runIf(guard.guardRefusesReadChunk)('refuses readChunk, which the adapter decides', () => {
+      const call = () => guard.guardStream(chunks(), { readChunk: () => undefined });
       expect(call).toThrow(/^unknown option "readChunk" for guardStream; /);
     });
   });

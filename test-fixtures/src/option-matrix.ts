@@ -126,6 +126,17 @@ export interface OptionMatrix<Sdk extends { readonly alias: string }> {
    * as `it.fails`, so it turns red the day the gap closes and the entry must go.
    */
   readonly sdkOnlyAbortRetryGap?: Readonly<Record<string, string>> | undefined;
+  /**
+   * Why the SDK's errors carry no Retry-After (ollama-js keeps no headers): the Retry-After cells
+   * then check that a retryable failure answered with `retry-after` is waited for by the backoff
+   * alone and reported without a wait, so that the day the SDK keeps the header the cell turns red.
+   */
+  readonly noRetryAfter?: string | undefined;
+  /**
+   * Why the provider never withholds an answer in a 200 (providers.json "lacks" detectBlockedAnswer):
+   * the inspectResult cells then check that a healthy 200 passes under every inspectResult setting.
+   */
+  readonly noBlockedAnswer?: string | undefined;
   /** The provider's bound `withClassifiedErrors`. */
   readonly withClassifiedErrors: BoundCall;
   /** The provider's stream guard, and one streaming surface to run it on. */
@@ -545,51 +556,87 @@ function registerMajor<Sdk extends { readonly alias: string }>(
       expect(countOf(healthy)).toBe(1);
     });
 
-    it('retry: the wait honours Retry-After (and the caller aborting the wait gets its own reason)', async () => {
-      const { scenario, expected } = pick('retryAfter');
-      const controller = new AbortController();
-      const retries: OptionRetryEvent[] = [];
-      const outcome = await settle(() =>
-        bound(callOf(scenario), {
-          signal: controller.signal,
-          retry: {
-            maxAttempts: 2,
-            baseDelayMs: 1,
-            random: () => 0,
-            onRetry: (event) => {
-              retries.push(event);
-              // Seen the wait: no need to sit through it.
-              controller.abort();
+    it.runIf(matrix.noRetryAfter !== undefined)(
+      `retry: no Retry-After reaches the report (${matrix.noRetryAfter}): the backoff alone waits`,
+      async () => {
+        const { scenario, expected } = pick('transient');
+        const response = scenario.response;
+        if (response.kind !== 'http') throw new Error(`${scenario.id} is not an HTTP answer`);
+        const withHeader = {
+          ...scenario,
+          response: { ...response, headers: { ...(response.headers ?? {}), 'retry-after': '30' } },
+        };
+        const retries: OptionRetryEvent[] = [];
+        const outcome = await settle(() =>
+          bound(callOf(withHeader), {
+            retry: {
+              maxAttempts: 2,
+              baseDelayMs: 1,
+              random: () => 0,
+              onRetry: (event) => retries.push(event),
             },
-          },
-        }),
-      );
-      expect(retries).toHaveLength(1);
-      expect(retries[0]!.delayMs).toBeGreaterThanOrEqual(expected.retryAfterSeconds! * 1000);
-      expect(outcome.threw).toBe(true);
-      expect(outcome.error).toBe(controller.signal.reason);
-      expect(countOf(scenario)).toBe(1);
-    });
+          }),
+        );
+        const report = expectClassified(outcome);
+        expectReason(report, expected.reason);
+        expect(report.retryAfterSeconds).toBeUndefined();
+        expect(retries).toHaveLength(1);
+        expect(retries[0]!.delayMs).toBeLessThan(30_000);
+        expect(countOf(withHeader)).toBe(2);
+      },
+    );
 
-    it('retry: a Retry-After above maxRetryAfterSeconds is not waited for; the wait is in the report', async () => {
-      const { scenario, expected } = pick('retryAfter');
-      const retries: OptionRetryEvent[] = [];
-      const outcome = await settle(() =>
-        bound(callOf(scenario), {
-          retry: {
-            maxAttempts: 3,
-            baseDelayMs: 1,
-            maxRetryAfterSeconds: expected.retryAfterSeconds! / 2,
-            onRetry: (event) => retries.push(event),
-          },
-        }),
-      );
-      const report = expectClassified(outcome);
-      expectReason(report, expected.reason);
-      expect(report.retryAfterSeconds).toBe(expected.retryAfterSeconds);
-      expect(retries).toEqual([]);
-      expect(countOf(scenario)).toBe(1);
-    });
+    it.runIf(matrix.noRetryAfter === undefined)(
+      'retry: the wait honours Retry-After (and the caller aborting the wait gets its own reason)',
+      async () => {
+        const { scenario, expected } = pick('retryAfter');
+        const controller = new AbortController();
+        const retries: OptionRetryEvent[] = [];
+        const outcome = await settle(() =>
+          bound(callOf(scenario), {
+            signal: controller.signal,
+            retry: {
+              maxAttempts: 2,
+              baseDelayMs: 1,
+              random: () => 0,
+              onRetry: (event) => {
+                retries.push(event);
+                // Seen the wait: no need to sit through it.
+                controller.abort();
+              },
+            },
+          }),
+        );
+        expect(retries).toHaveLength(1);
+        expect(retries[0]!.delayMs).toBeGreaterThanOrEqual(expected.retryAfterSeconds! * 1000);
+        expect(outcome.threw).toBe(true);
+        expect(outcome.error).toBe(controller.signal.reason);
+        expect(countOf(scenario)).toBe(1);
+      },
+    );
+
+    it.runIf(matrix.noRetryAfter === undefined)(
+      'retry: a Retry-After above maxRetryAfterSeconds is not waited for; the wait is in the report',
+      async () => {
+        const { scenario, expected } = pick('retryAfter');
+        const retries: OptionRetryEvent[] = [];
+        const outcome = await settle(() =>
+          bound(callOf(scenario), {
+            retry: {
+              maxAttempts: 3,
+              baseDelayMs: 1,
+              maxRetryAfterSeconds: expected.retryAfterSeconds! / 2,
+              onRetry: (event) => retries.push(event),
+            },
+          }),
+        );
+        const report = expectClassified(outcome);
+        expectReason(report, expected.reason);
+        expect(report.retryAfterSeconds).toBe(expected.retryAfterSeconds);
+        expect(retries).toEqual([]);
+        expect(countOf(scenario)).toBe(1);
+      },
+    );
 
     it('retry.maxElapsedMs alone: a transient failure is retried until the time budget is spent, on its clock', async () => {
       const { scenario, expected } = pick('transient');
@@ -682,30 +729,57 @@ function registerMajor<Sdk extends { readonly alias: string }>(
       }
       return { scenario: { ...matrix.blockedAnswer }, reason: 'content_policy' as const };
     };
-    it("inspectResult: the adapter's default reads a content-filtered 200 as content_policy", async () => {
-      const { scenario, reason } = blocked();
-      const outcome = await settle(() => bound(callOf(scenario)));
-      expectReason(expectClassified(outcome), reason);
-    });
+    it.runIf(matrix.noBlockedAnswer !== undefined)(
+      `inspectResult: no answer is ever withheld (${matrix.noBlockedAnswer}): a healthy 200 passes under every setting`,
+      async () => {
+        const scenario = { ...matrix.success, response: { ...matrix.success.response } };
+        for (const options of [
+          undefined,
+          { detectBlockedAnswer: false },
+          { detectBlockedAnswer: true },
+          { inspectResult: undefined },
+        ]) {
+          const outcome = await settle(() => bound(callOf(scenario), options));
+          expect(outcome.threw, describe_(outcome.error)).toBe(false);
+          expect(outcome.value).toBeDefined();
+        }
+        expect(countOf(scenario), 'one request per call').toBe(4);
+      },
+    );
 
-    it('detectBlockedAnswer: false returns the blocked 200 as a result in one request; true throws it as content_policy', async () => {
-      const { scenario, reason } = blocked();
-      const outcome = await settle(() => bound(callOf(scenario), { detectBlockedAnswer: false }));
-      expect(outcome.threw, describe_(outcome.error)).toBe(false);
-      expect(outcome.value).toBeDefined();
-      expect(countOf(scenario), 'one request, no retry').toBe(1);
-      const kept = await settle(() => bound(callOf(scenario), { detectBlockedAnswer: true }));
-      const report = expectClassified(kept);
-      expectReason(report, reason);
-      expect(report.providerMetadata.origin, 'a withheld answer').toBe('blocked_response');
-    });
+    it.runIf(matrix.noBlockedAnswer === undefined)(
+      "inspectResult: the adapter's default reads a content-filtered 200 as content_policy",
+      async () => {
+        const { scenario, reason } = blocked();
+        const outcome = await settle(() => bound(callOf(scenario)));
+        expectReason(expectClassified(outcome), reason);
+      },
+    );
 
-    it('inspectResult: undefined lets the same 200 pass as a success', async () => {
-      const { scenario } = blocked();
-      const outcome = await settle(() => bound(callOf(scenario), { inspectResult: undefined }));
-      expect(outcome.threw, describe_(outcome.error)).toBe(false);
-      expect(outcome.value).toBeDefined();
-    });
+    it.runIf(matrix.noBlockedAnswer === undefined)(
+      'detectBlockedAnswer: false returns the blocked 200 as a result in one request; true throws it as content_policy',
+      async () => {
+        const { scenario, reason } = blocked();
+        const outcome = await settle(() => bound(callOf(scenario), { detectBlockedAnswer: false }));
+        expect(outcome.threw, describe_(outcome.error)).toBe(false);
+        expect(outcome.value).toBeDefined();
+        expect(countOf(scenario), 'one request, no retry').toBe(1);
+        const kept = await settle(() => bound(callOf(scenario), { detectBlockedAnswer: true }));
+        const report = expectClassified(kept);
+        expectReason(report, reason);
+        expect(report.providerMetadata.origin, 'a withheld answer').toBe('blocked_response');
+      },
+    );
+
+    it.runIf(matrix.noBlockedAnswer === undefined)(
+      'inspectResult: undefined lets the same 200 pass as a success',
+      async () => {
+        const { scenario } = blocked();
+        const outcome = await settle(() => bound(callOf(scenario), { inspectResult: undefined }));
+        expect(outcome.threw, describe_(outcome.error)).toBe(false);
+        expect(outcome.value).toBeDefined();
+      },
+    );
   });
 
   registerStreamCells(matrix, sdk, serverOf);

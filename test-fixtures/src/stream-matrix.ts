@@ -70,6 +70,12 @@ export function sseFrame(events: readonly SseEvent[], ending: StreamEnding): Sce
   };
 }
 
+/** `frame` for an NDJSON API (Ollama): one JSON text per line. */
+export function ndjsonFrame(lines: readonly string[], ending: StreamEnding): ScenarioResponse {
+  // biome-ignore lint/suspicious/noThenProperty: the scenario format's field
+  return { kind: 'ndjson', lines: [...lines], then: ending };
+}
+
 /** One AWS event-stream message (headers and a JSON payload). */
 export interface EventStreamMessage {
   readonly headers: Readonly<Record<string, string>>;

@@ -918,6 +918,12 @@ const CASES: readonly Case[] = [
     source: 'an OpenAI-shaped error in a stream chunk with empty choices (use-agent-os/agent-os#2214)',
   },
   {
+    rule: 'server_vocabulary',
+    reason: 'server_error',
+    metadata: event('an error was encountered while running the model: unexpected EOF'),
+    source: 'Ollama\'s {"error"} line after a stream\'s 200 (continuedev/continue#12843)',
+  },
+  {
     rule: 'invalid_request_vocabulary',
     reason: 'invalid_request',
     metadata: event(

@@ -379,6 +379,9 @@ export const SERVER_FAULT = vocabulary('serverFault', () => [
   /bad gateway|gateway timeout|upstream(?: provider| server| service)? (?:error|server error|connect|timeout|timed out|failed|unavailable)/,
   // OpenAI "The server had an error while processing your request", also in a stream chunk's error.
   /server had an error/,
+  // A local server's model runner failing (Ollama "an error was encountered while running the model:
+  // unexpected EOF", "llama runner process has terminated: ..."), also as a line of a stream.
+  /error was encountered while (?:running|loading) the model|runner process has terminated/,
 ]);
 
 /** The request was malformed. */

@@ -77,6 +77,9 @@ const MODELS: Readonly<Record<string, AiSdkModelFactory>> = {
   },
 };
 
+/** The providers the AI SDK has a package for, whose rows the demo replays through it. */
+export const AI_SDK_PROVIDERS: readonly string[] = Object.freeze(Object.keys(MODELS));
+
 /** The provider's row whose scenario the AI SDK replays: the first of `AI_SDK_LABELS` that ran cleanly. */
 export function pickAiSdkRow(rows: readonly DemoResult[]): DemoResult | undefined {
   for (const label of AI_SDK_LABELS) {

@@ -18,6 +18,8 @@ function wire(scenario: Scenario): string {
       return `HTTP ${response.status}`;
     case 'sse':
       return `SSE ${response.events.length} event${response.events.length === 1 ? '' : 's'}, then ${response.then}`;
+    case 'ndjson':
+      return `NDJSON ${response.lines.length} line${response.lines.length === 1 ? '' : 's'}, then ${response.then}`;
     case 'aws-event-stream':
       return `event stream ${response.messages.length} frame${response.messages.length === 1 ? '' : 's'}, then ${response.then}`;
     case 'socket':

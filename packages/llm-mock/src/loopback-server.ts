@@ -472,6 +472,19 @@ export async function startServer(
         );
         return;
       }
+      case 'ndjson': {
+        const headers = {
+          'content-type': 'application/x-ndjson',
+          ...lowercaseHeaders(response.headers),
+        };
+        exchange.respond(response.status ?? 200, headers);
+        writeSequence(
+          response.lines.map((line) => `${line}\n`),
+          exchange,
+          () => streamThen(response.then, exchange),
+        );
+        return;
+      }
       case 'aws-event-stream': {
         const headers = {
           'content-type': 'application/vnd.amazon.eventstream',

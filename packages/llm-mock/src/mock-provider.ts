@@ -150,6 +150,10 @@ function deliveredByScenario(response: ScenarioResponse): number {
     const events = response.then === 'end' ? response.events.slice(0, -1) : response.events;
     return events.filter((event) => content(event.data)).length;
   }
+  if (response.kind === 'ndjson') {
+    const lines = response.then === 'end' ? response.lines.slice(0, -1) : response.lines;
+    return lines.filter((line) => content(line)).length;
+  }
   if (response.kind === 'aws-event-stream') {
     const messages = response.then === 'end' ? response.messages.slice(0, -1) : response.messages;
     return messages.filter((message) => content(message.payload)).length;
@@ -160,7 +164,8 @@ function deliveredByScenario(response: ScenarioResponse): number {
 function stallsByScenario(response: ScenarioResponse): boolean {
   return (
     (response.kind === 'socket' && response.behaviour === 'never-answer') ||
-    ((response.kind === 'sse' || response.kind === 'aws-event-stream') && response.then === 'stall')
+    ((response.kind === 'sse' || response.kind === 'ndjson' || response.kind === 'aws-event-stream') &&
+      response.then === 'stall')
   );
 }
 

@@ -2,7 +2,15 @@
 import type { ScenarioResponse } from './scenario.ts';
 
 /** The providers the mock speaks, by the key the catalogue and `@faultline/extract-<key>` use. */
-export const PROVIDERS = ['openai', 'anthropic', 'google-genai', 'bedrock', 'mistral', 'groq'] as const;
+export const PROVIDERS = [
+  'openai',
+  'anthropic',
+  'google-genai',
+  'bedrock',
+  'mistral',
+  'groq',
+  'ollama',
+] as const;
 export type ProviderKey = (typeof PROVIDERS)[number];
 
 export function isProviderKey(value: unknown): value is ProviderKey {
@@ -687,6 +695,92 @@ const mistral: ProviderFormat = {
   },
 };
 
+// --- Ollama (the local server's native API: /api/chat, /api/generate, /api/embed) ---------------
+
+function ndjson(lines: unknown[], then: 'end' | 'cut' | 'stall'): ScenarioResponse {
+  return { kind: 'ndjson', lines: lines.map((line) => JSON.stringify(line)), then };
+}
+
+/**
+ * Ollama answers errors as `{"error":"<words>"}` with a status (a missing model 404, an overflow or
+ * a bad option 400, out of memory 500) and, once a stream has begun, as one more NDJSON line
+ * `{"error":"..."}` after the 200 (ollama/ollama docs/api.md, server/routes.go).
+ */
+const ollama: ProviderFormat = {
+  key: 'ollama',
+  sdkBasePath: '',
+  parse(path, body) {
+    const request = record(body);
+    const model = typeof request.model === 'string' ? request.model : 'llama3.2';
+    // Ollama streams unless the request says `"stream": false`.
+    const stream = request.stream !== false;
+    switch (path.split('?')[0]) {
+      case '/api/chat':
+      case '/api/generate':
+        return { operation: 'chat', stream, model, inputs: 1, base64: false };
+      case '/api/embed':
+        return {
+          operation: 'embeddings',
+          stream: false,
+          model,
+          inputs: countInputs(request.input),
+          base64: false,
+        };
+      default:
+        return undefined;
+    }
+  },
+  answer(shape, pieces, end) {
+    const createdAt = new Date(created * 1000).toISOString();
+    if (shape.operation === 'embeddings') {
+      return json(200, {
+        model: shape.model,
+        embeddings: Array.from({ length: shape.inputs }, (_, index) => vector(index)),
+        total_duration: 1_000_000,
+        load_duration: 1_000,
+        prompt_eval_count: 3,
+      });
+    }
+    const done = {
+      done: true,
+      done_reason: 'stop',
+      total_duration: 1_000_000,
+      load_duration: 1_000,
+      prompt_eval_count: 5,
+      eval_count: pieces.length,
+    };
+    const message = (content: string) => ({ role: 'assistant', content });
+    if (!shape.stream) {
+      return json(200, {
+        model: shape.model,
+        created_at: createdAt,
+        message: message(pieces.join('')),
+        ...done,
+      });
+    }
+    const lines: unknown[] = pieces.map((content) => ({
+      model: shape.model,
+      created_at: createdAt,
+      message: message(content),
+      done: false,
+    }));
+    if (end === 'error') {
+      return ndjson(
+        [...lines, { error: 'an error was encountered while running the model: unexpected EOF' }],
+        'end',
+      );
+    }
+    if (end !== 'end') return ndjson(lines, end);
+    return ndjson(
+      [...lines, { model: shape.model, created_at: createdAt, message: message(''), ...done }],
+      'end',
+    );
+  },
+  error(status, message, retryAfterSeconds) {
+    return json(status, { error: message }, retryHeaders(retryAfterSeconds));
+  },
+};
+
 const formats: Record<ProviderKey, ProviderFormat> = {
   openai: openaiLike('openai', '/v1', '/v1'),
   groq: openaiLike('groq', '', '/openai/v1'),
@@ -694,6 +788,7 @@ const formats: Record<ProviderKey, ProviderFormat> = {
   'google-genai': googleGenai,
   bedrock,
   mistral,
+  ollama,
 };
 
 export function providerFormat(key: ProviderKey): ProviderFormat {

@@ -31,6 +31,20 @@ export const SseResponseScenario = z.object({
   then: StreamEnding,
 });
 
+/**
+ * Newline-delimited JSON (`application/x-ndjson`), one line per write, then a normal end, a cut
+ * socket or a silent stall: how Ollama streams `/api/chat` and `/api/generate` (an error mid-stream
+ * is one more line, `{"error":"..."}`, after the 200).
+ */
+export const NdjsonResponseScenario = z.object({
+  kind: z.literal('ndjson'),
+  status: z.number().int().min(100).max(599).optional(),
+  headers: Headers.optional(),
+  lines: z.array(z.string()),
+  // biome-ignore lint/suspicious/noThenProperty: `then` is the scenario contract's field name (data, never awaited)
+  then: StreamEnding,
+});
+
 /** AWS binary event-stream frames (`application/vnd.amazon.eventstream`). */
 export const AwsEventStreamResponseScenario = z.object({
   kind: z.literal('aws-event-stream'),
@@ -62,6 +76,7 @@ export const DnsFailureResponseScenario = z.object({ kind: z.literal('dns-failur
 export const ScenarioResponse = z.discriminatedUnion('kind', [
   HttpResponseScenario,
   SseResponseScenario,
+  NdjsonResponseScenario,
   AwsEventStreamResponseScenario,
   SocketResponseScenario,
   DnsFailureResponseScenario,

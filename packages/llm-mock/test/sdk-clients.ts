@@ -8,6 +8,7 @@ import {
 import { GoogleGenAI } from '@google/genai';
 import { Mistral } from '@mistralai/mistralai';
 import Groq from 'groq-sdk';
+import { Ollama } from 'ollama';
 import OpenAI from 'openai';
 import type { MockProvider, ProviderKey } from '../src/index.ts';
 
@@ -21,6 +22,7 @@ export const callsBySdk: Record<ProviderKey, readonly Call[]> = {
   bedrock: ['chat', 'stream', 'invoke'],
   mistral: ['chat', 'stream', 'embeddings'],
   groq: ['chat', 'stream', 'embeddings'],
+  ollama: ['chat', 'stream', 'embeddings'],
 };
 
 const prompt = 'Say hello.';
@@ -170,6 +172,23 @@ export async function callSdk(
       const result = await client.chat.complete({ model: 'mistral-small-latest', messages });
       const content = result.choices?.[0]?.message?.content;
       return typeof content === 'string' ? content : '';
+    }
+    case 'ollama': {
+      // ollama-js has no timeout or retries of its own: a fetch with a deadline is how an app bounds it.
+      const client = new Ollama({
+        host: baseURL,
+        fetch: (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(timeout) }),
+      });
+      if (call === 'embeddings') {
+        const result = await client.embed({ model: 'nomic-embed-text', input: prompt });
+        return String(result.embeddings[0]?.length ?? 0);
+      }
+      const messages = [{ role: 'user', content: prompt }];
+      if (call === 'stream') {
+        const stream = await client.chat({ model: 'llama3.2', messages, stream: true });
+        return text(stream, (part: { message: { content: string } }) => part.message.content);
+      }
+      return (await client.chat({ model: 'llama3.2', messages })).message.content;
     }
   }
 }

@@ -62,7 +62,10 @@ with ${name}'s real ones.${
         ? `
 Write packages/cli/src/driver/providers/${name}.ts (export default defineDriver({ ... }), as the other
 providers' modules do): how the demo, the bench and the tests call ${values.sdk}. Until then the demo
-names it as missing.`
+names it as missing. If ${name} streams, write its guard (render's guardStream with a readChunk for
+its chunks; add "streamGuard" to providers.json, run it through test-fixtures' streamMatrix and add
+it to src/option-keys.test.ts); llm-mock plays SSE, NDJSON ('ndjson', ndjsonFrame) and AWS
+event-stream answers. For \`faultline mock\`, teach packages/llm-mock/src/providers.ts its API.`
         : ''
     }`);
     return 0;

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 // The parity checks are functions of a repository root: the scaffolder's output must pass them
@@ -112,6 +112,34 @@ describe('pnpm new-provider', () => {
       'zod',
     ]);
     expect(cli.dependencies['@faultline/extract-acme']).toBe('workspace:^');
+  });
+
+  it('copies the root LICENSE, adds the README row and the SDK to the scenario driver', () => {
+    const root = emptyRepository();
+    writeFileSync(join(root, 'LICENSE'), 'MIT License\n\nCopyright the authors\n');
+    writeFileSync(
+      join(root, 'README.md'),
+      '# x\n\n| package | what |\n|---|---|\n| `@faultline/extract-openai` | openai |\n| `@faultline/http` | handlers |\n',
+    );
+    writeJson(join(root, 'tools', 'scenario-driver', 'package.json'), {
+      name: '@faultline/scenario-driver',
+      dependencies: { openai: '7.57.0' },
+    });
+    scaffoldProvider({
+      repositoryRoot: root,
+      name: 'zenith',
+      sdk: '@zenith/sdk',
+      sdkVersion: '1.2.3',
+      format: false,
+    });
+    expect(readFileSync(join(root, 'packages', 'extract-zenith', 'LICENSE'), 'utf8')).toBe(
+      readFileSync(join(root, 'LICENSE'), 'utf8'),
+    );
+    expect(readFileSync(join(root, 'README.md'), 'utf8')).toContain(
+      '| `@faultline/extract-openai` | openai |\n| `@faultline/extract-zenith` | @zenith/sdk |\n| `@faultline/http` |',
+    );
+    const driver = JSON.parse(readFileSync(join(root, 'tools', 'scenario-driver', 'package.json'), 'utf8'));
+    expect(driver.dependencies).toEqual({ '@zenith/sdk': '1.2.3', openai: '7.57.0' });
   });
 
   it('uses every template file', () => {

@@ -291,6 +291,26 @@ function addCliDependency(cliDirectory: string, dependency: string): void {
   writeFileSync(path, `${JSON.stringify(manifest, null, 2)}\n`);
 }
 
+/**
+ * Adds the package's row to the root README's package table, after the last `@faultline/extract-*`
+ * row (packed-install checks every published package has one). False when the README has no such
+ * table.
+ */
+function addReadmeRow(repositoryRoot: string, names: ProviderNames, sdk: string | undefined): boolean {
+  const path = join(repositoryRoot, 'README.md');
+  if (!existsSync(path)) return false;
+  const lines = readFileSync(path, 'utf8').split('\n');
+  let last = -1;
+  lines.forEach((line, index) => {
+    if (line.startsWith('| `@faultline/extract-')) last = index;
+  });
+  if (last === -1) return false;
+  const what = sdk === undefined ? `the ${names.title} HTTP API (fetch-based)` : sdk;
+  lines.splice(last + 1, 0, `| \`@faultline/extract-${names.name}\` | ${what} |`);
+  writeFileSync(path, lines.join('\n'));
+  return true;
+}
+
 /** Why a scaffolded adapter has no `detectBlockedAnswer`, `inspectResult` or `readRateLimit` yet, for providers.json. */
 export function lacksTemplate(title: string): Record<string, string> {
   const why = `scaffolded: no way for ${title} to withhold an answer in a 200 is known yet; export detectBlockedAnswer and inspectResult when its API has one, and delete this entry`;
@@ -401,6 +421,10 @@ export function scaffoldProvider(options: ScaffoldOptions): ScaffoldResult {
   );
   for (const [file, text] of Object.entries(FIXED_FILES))
     write(repositoryRoot, join(packageDirectory, file), text, written);
+  // Every published package ships the root LICENSE (packed-install checks the copy is the same).
+  const license = join(repositoryRoot, 'LICENSE');
+  if (existsSync(license))
+    write(repositoryRoot, join(packageDirectory, 'LICENSE'), readFileSync(license, 'utf8'), written);
   const variant = sdk === undefined ? 'fetch' : 'sdk';
   const sources: Array<[templateFile: string, target: string]> = [
     ['README.md.tmpl', 'README.md'],
@@ -483,11 +507,20 @@ export function scaffoldProvider(options: ScaffoldOptions): ScaffoldResult {
       }
     }
   }
+  // The scenario driver imports the SDK from its own folder (the corpus and the driver's tests play
+  // cases through it), so it depends on the SDK at the version the tests pin.
+  const driverManifest = join(repositoryRoot, 'tools', 'scenario-driver', 'package.json');
+  if (sdk !== undefined && existsSync(driverManifest)) {
+    addSdk(driverManifest, sdk, ['dependencies']);
+    written.push(relative(repositoryRoot, driverManifest));
+  }
+  if (addReadmeRow(repositoryRoot, names, sdk?.name)) written.push('README.md');
 
   const biome = options.format === false ? undefined : biomeBinary(repositoryRoot);
   if (biome !== undefined) {
     const driverModule = join('packages', 'cli', 'src', 'driver', 'providers', `${name}.ts`);
-    const formatted = [relative(repositoryRoot, packageDirectory)];
+    // providers.json too: its one-line entries are wrapped as Biome wraps the file.
+    const formatted = [relative(repositoryRoot, packageDirectory), 'providers.json'];
     if (existsSync(join(repositoryRoot, driverModule))) formatted.push(driverModule);
     spawnSync(biome, ['check', '--write', ...formatted], {
       cwd: repositoryRoot,

@@ -1,5 +1,5 @@
 // A user's app, installed from npm: @faultline/llm-mock scripts every failure of its catalogue,
-// the six real SDKs call it, and each provider's faultline adapter classifies what the SDK threw.
+// the real SDKs call it, and each provider's faultline adapter classifies what the SDK threw.
 // Only the packages' public API is used. Prints one JSON line: per provider, how many scenarios
 // were driven and every mismatch (a classification other than the scenario's `expected`, a step
 // the mock did not answer, a failure that did not fail).
@@ -15,12 +15,14 @@ import * as bedrockAdapter from '@faultline/extract-bedrock';
 import * as geminiAdapter from '@faultline/extract-google-genai';
 import * as groqAdapter from '@faultline/extract-groq';
 import * as mistralAdapter from '@faultline/extract-mistral';
+import * as ollamaAdapter from '@faultline/extract-ollama';
 import * as openaiAdapter from '@faultline/extract-openai';
 import { expectedFor, loadScenarios, PROVIDERS, startMockProvider } from '@faultline/llm-mock';
 import { FaultlineError } from '@faultline/render';
 import { GoogleGenAI } from '@google/genai';
 import { Mistral } from '@mistralai/mistralai';
 import Groq from 'groq-sdk';
+import { Ollama } from 'ollama';
 import OpenAI from 'openai';
 
 const timeout = Number(process.env.FAULTLINE_SDK_TIMEOUT_MS ?? 2_000);
@@ -78,6 +80,25 @@ const apps = {
       if (!scenario.stream) return client.chat.complete(request, { fetchOptions: { signal } });
       const stream = await client.chat.stream(request, { fetchOptions: { signal } });
       return drain(mistralAdapter.guardMistralStream(stream, { idleTimeoutMs: timeout, signal }));
+    },
+  },
+  ollama: {
+    adapter: ollamaAdapter,
+    async call(scenario, host, signal) {
+      // ollama-js has no timeout or per-call signal: both go on the fetch its client is given.
+      const fetchWithSignal = (input, init) =>
+        fetch(input, { ...init, signal: AbortSignal.any([signal, ...(init?.signal ? [init.signal] : [])]) });
+      const client = new Ollama({ host, fetch: fetchWithSignal });
+      if (scenario.api === 'embed') return client.embed({ model: 'nomic-embed-text', input: prompt });
+      if (scenario.api === 'generate') {
+        const request = { model: 'llama3.2', prompt };
+        if (!scenario.stream) return client.generate({ ...request, stream: false });
+        const stream = await client.generate({ ...request, stream: true });
+        return drain(ollamaAdapter.guardStream(stream, { idleTimeoutMs: timeout, signal }));
+      }
+      if (!scenario.stream) return client.chat({ model: 'llama3.2', messages, stream: false });
+      const stream = await client.chat({ model: 'llama3.2', messages, stream: true });
+      return drain(ollamaAdapter.guardStream(stream, { idleTimeoutMs: timeout, signal }));
     },
   },
   'google-genai': {

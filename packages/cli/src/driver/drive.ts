@@ -321,7 +321,8 @@ const ANSWERED_TIMEOUT_MS = 10_000;
 /** Whether the loopback server never finishes the answer: only a timeout ends such a call. */
 function serverStaysSilent(response: Scenario['response']): boolean {
   if (response.kind === 'socket') return response.behaviour === 'never-answer';
-  if (response.kind === 'sse' || response.kind === 'aws-event-stream') return response.then === 'stall';
+  if (response.kind === 'sse' || response.kind === 'ndjson' || response.kind === 'aws-event-stream')
+    return response.then === 'stall';
   return false;
 }
 
