@@ -17,5 +17,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // A worker runs its test files one after another in one module graph: the SDKs (thousands of
+    // modules for some) are imported once per worker instead of once per file. A test file must
+    // therefore leave no global state behind (timers, stubs, environment); a package whose tests
+    // cannot share a worker sets `isolate: true` in its own vitest.config.ts, with the reason.
+    isolate: false,
   },
 });
