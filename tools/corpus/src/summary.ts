@@ -42,7 +42,9 @@ export const isMiss = (result: CaseResult): boolean => FIELDS.some((field) => !r
 const show = (got: Got): string =>
   'succeeded' in got
     ? 'no error (the SDK call succeeded)'
-    : `${got.category}/${got.reason} retryable=${got.retryable} ${got.userAction} next=${got.nextStep}`;
+    : 'hung' in got
+      ? 'hung (the call did not settle after its time limit)'
+      : `${got.category}/${got.reason} retryable=${got.retryable} ${got.userAction} next=${got.nextStep}`;
 
 /** One line per miss: the case, the fields it got wrong, expected against got. */
 export function missLines(results: readonly CaseResult[], known: Readonly<Record<string, string>>): string[] {
