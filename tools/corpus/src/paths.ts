@@ -8,10 +8,13 @@ import { createGroq } from '@ai-sdk/groq';
 import { createMistral } from '@ai-sdk/mistral';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { classifyAiSdkError, detectAiSdkBlockedAnswer, guardAiSdkStream } from '@faultline/ai-sdk';
-import { classifyLangChainError, detectLangChainBlockedAnswer, guardLangChainStream } from '@faultline/langchain';
+import {
+  classifyLangChainError,
+  detectLangChainBlockedAnswer,
+  guardLangChainStream,
+} from '@faultline/langchain';
 import type { FaultlineError } from '@faultline/render';
 import { errorFromMetadata } from '@faultline/render/toolkit';
 import type { ScenarioServers } from '@faultline/scenario-driver';
@@ -22,7 +25,7 @@ import { ChatGoogleGenerativeAI } from '@langchain/google-genai';
 import { ChatGroq } from '@langchain/groq';
 import { ChatMistralAI } from '@langchain/mistralai';
 import { ChatOpenAI } from '@langchain/openai';
-import { generateText, streamText } from 'ai';
+import { generateText, type LanguageModel, streamText } from 'ai';
 import type { LoadedCase } from './case.ts';
 
 /** The paths a case is replayed through: the provider's own SDK, the AI SDK, LangChain. */
@@ -67,7 +70,10 @@ export type PathOutcome =
 
 // Canaries, as the vendor drivers send: never real, and no report may carry them.
 const KEY = 'sk-proj-faultlineCanary0000000000000000000000';
-const AWS = { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' };
+const AWS = {
+  accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
+  secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+};
 const PROMPT = 'faultline demo prompt: say hello';
 
 /** Groups whose users reach them with the provider's own package; every other OpenAI-shaped group is a compatible server. */
@@ -89,7 +95,7 @@ function silentServer(entry: LoadedCase): boolean {
 const limitMs = (entry: LoadedCase): number => (silentServer(entry) ? 1500 : 10_000);
 
 /** The `@ai-sdk/*` model a user of this case's provider (or gateway) calls, at `url`. */
-function aiSdkModel(entry: LoadedCase, url: string): LanguageModelV3 {
+function aiSdkModel(entry: LoadedCase, url: string): Exclude<LanguageModel, string> {
   switch (entry.sdk) {
     case 'anthropic':
       return createAnthropic({ baseURL: `${url}/v1`, apiKey: KEY })('claude-sonnet-4-6');
@@ -214,7 +220,10 @@ async function callLangChain(entry: LoadedCase, servers: ScenarioServers): Promi
   const model = chatModel(entry, servers);
   const provider = model._llmType();
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new DOMException('timed out', 'TimeoutError')), limitMs(entry) + 1000);
+  const timer = setTimeout(
+    () => controller.abort(new DOMException('timed out', 'TimeoutError')),
+    limitMs(entry) + 1000,
+  );
   const streaming = entry.scenario.stream === true;
   try {
     if (streaming) {
@@ -270,5 +279,7 @@ export async function callPath(
  */
 export function isGeminiResponseLeak(error: unknown): boolean {
   const message = error instanceof Error ? error.message : String(error);
-  return /^\[GoogleGenerativeAI Error\]: (Error reading from the stream|Failed to parse stream)/.test(message);
+  return /^\[GoogleGenerativeAI Error\]: (Error reading from the stream|Failed to parse stream)/.test(
+    message,
+  );
 }
