@@ -1,6 +1,6 @@
 import { defineConfig, mergeConfig } from 'vitest/config';
 import shared from '../../vitest.shared.ts';
-import { isGeminiResponseLeak } from './src/paths.ts';
+import { isGeminiResponseLeak } from './src/gemini-leak.ts';
 
 export default mergeConfig(
   shared,

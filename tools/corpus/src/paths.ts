@@ -28,6 +28,8 @@ import { ChatOpenAI } from '@langchain/openai';
 import { generateText, type LanguageModel, streamText } from 'ai';
 import type { LoadedCase } from './case.ts';
 
+export { isGeminiResponseLeak } from './gemini-leak.ts';
+
 /** The paths a case is replayed through: the provider's own SDK, the AI SDK, LangChain. */
 export const PATHS = ['vendor', 'ai-sdk', 'langchain'] as const;
 export type CorpusPath = (typeof PATHS)[number];
@@ -268,18 +270,4 @@ export async function callPath(
   } finally {
     clearTimeout(timer);
   }
-}
-
-/**
- * @google/generative-ai's generateContentStream returns `{ stream, response }`, and
- * @langchain/google-genai reads only `stream`: when a stream fails, the unread `response` promise
- * rejects ("Error reading from the stream", "Failed to parse stream") and nothing handles it. The
- * failure itself is classified through `stream`; the runner and its test tolerate that one
- * rejection (any other unhandled error still fails them).
- */
-export function isGeminiResponseLeak(error: unknown): boolean {
-  const message = error instanceof Error ? error.message : String(error);
-  return /^\[GoogleGenerativeAI Error\]: (Error reading from the stream|Failed to parse stream)/.test(
-    message,
-  );
 }
