@@ -237,8 +237,13 @@ export function readOpenAIHttpFailure(
   response: HttpFailure,
   options: HttpFailureReadOptions = {},
 ): ProviderErrorMetadata {
-  // openai keeps the body's `error` member as `APIError.error` (APIError.generate, every major).
-  const answer = stainlessAnswerOf(response, (json) => safeGet(json, 'error'));
+  // openai keeps the body's `error` member as `APIError.error` (APIError.generate, every major);
+  // openai 7 first puts a JSON object body without one under `error` (`makeStatusError`), so a
+  // compatible server's own shape (`detail`, `errors`, a bare `message`) is read, not dropped.
+  const answer = stainlessAnswerOf(response, (json) => {
+    const inner = safeGet(json, 'error');
+    return inner == null && json !== null && typeof json === 'object' ? json : inner;
+  });
   return answeredFailureMetadata(
     answer,
     options.sdkErrorType,

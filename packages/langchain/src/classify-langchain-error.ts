@@ -188,6 +188,35 @@ function fromGenerativeAiError(
   return undefined;
 }
 
+/** What `@langchain/core`'s `addLangChainErrorFields` appends to the message of an error it hands on. */
+const TROUBLESHOOTING_SUFFIX = /\n\nTroubleshooting URL: \S{1,500}\n?$/;
+
+/**
+ * The SDK's error as the SDK built it. LangChain hands the provider SDK's error on after editing it
+ * in place: `lc_error_code` added, `name` changed, and a troubleshooting URL appended to `message`.
+ * That suffix hides the text the SDK put there (openai's `429 "<body>"` for a string error, which its
+ * extractor reads as the body's words): a copy with the SDK's own message (same prototype, same
+ * fields) is read instead. The error itself is never touched. Anything else is returned as is.
+ */
+function asSdkBuiltIt(error: unknown): unknown {
+  if (error === null || typeof error !== 'object') return error;
+  if (typeof safeGet(error, 'lc_error_code') !== 'string') return error;
+  const message = safeGet(error, 'message');
+  if (typeof message !== 'string' || !TROUBLESHOOTING_SUFFIX.test(message)) return error;
+  try {
+    const descriptors = Object.getOwnPropertyDescriptors(error);
+    descriptors.message = {
+      value: message.replace(TROUBLESHOOTING_SUFFIX, ''),
+      writable: true,
+      enumerable: false,
+      configurable: true,
+    };
+    return Object.create(Object.getPrototypeOf(error) as object | null, descriptors) as unknown;
+  } catch {
+    return error;
+  }
+}
+
 function stringField(value: unknown, key: string): string | undefined {
   const field = safeGet(value, key);
   return typeof field === 'string' && /^[A-Z_]{1,64}$/.test(field) ? field : undefined;
@@ -217,7 +246,8 @@ export function createLangChainExtractor(options: { provider?: string | undefine
     provider: hint ?? 'langchain',
     extract(error: unknown, context: ExtractContext = {}): ProviderErrorMetadata | undefined {
       try {
-        for (const link of causeChain(error, 6)) {
+        for (const original of causeChain(error, 6)) {
+          const link = asSdkBuiltIt(original);
           const google =
             fromGenerativeAiFetchError(link, nowOf(context)) ?? fromGenerativeAiError(link, context.signal);
           if (google !== undefined) return google;

@@ -240,17 +240,33 @@ export function loadKnownDisagreements(directory: string = corpusDir): Record<st
   return KnownDisagreements.parse(data);
 }
 
-/** `corpus/floor.json`: the accuracy (percent, over cases not listed as known disagreements) CI must keep. */
-export const Floor = z
+const FieldFloor = z
   .object({
-    $comment: z.string().optional(),
     decision: z.number().min(0).max(100),
     reason: z.number().min(0).max(100),
     userAction: z.number().min(0).max(100),
     nextStep: z.number().min(0).max(100),
   })
   .strict();
+export type FieldFloor = z.infer<typeof FieldFloor>;
+
+/**
+ * `corpus/floor.json`: the accuracy (percent, over cases not listed as known disagreements) CI must
+ * keep: the vendor SDK path's at the top level, the AI SDK's and LangChain's under their names.
+ */
+export const Floor = FieldFloor.extend({
+  $comment: z.string().optional(),
+  'ai-sdk': FieldFloor,
+  langchain: FieldFloor,
+}).strict();
 export type Floor = z.infer<typeof Floor>;
+
+/** The floor of one path. */
+export function floorOf(floor: Floor, path: 'vendor' | 'ai-sdk' | 'langchain'): FieldFloor {
+  if (path !== 'vendor') return floor[path];
+  const { decision, reason, userAction, nextStep } = floor;
+  return { decision, reason, userAction, nextStep };
+}
 
 export function loadFloor(directory: string = corpusDir): Floor {
   return Floor.parse(JSON.parse(readFileSync(join(directory, 'floor.json'), 'utf8')));

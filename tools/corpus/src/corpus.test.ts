@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import providers from '../../../providers.json' with { type: 'json' };
 import { loadCorpus, loadFloor, loadKnownDisagreements } from './case.ts';
 import { loadHistory } from './history.ts';
+import { PATHS } from './paths.ts';
 import { runCorpus } from './run.ts';
-import { checkFloor, missLines, rowsOf, textTable } from './summary.ts';
+import { checkFloors, missLines, ofPath, pathDifferences, rowsOf, textTable } from './summary.ts';
 
-// The field corpus (corpus/cases) replayed through the real SDKs: CI fails when the classifier's
-// accuracy falls below corpus/floor.json. Misses are printed, so a regression names its cases.
+// The field corpus (corpus/cases) replayed through the real SDKs, the AI SDK and LangChain: CI fails
+// when any path's accuracy falls below its floor in corpus/floor.json. Misses are printed, so a
+// regression names its cases and its path.
 const cases = loadCorpus();
 const known = loadKnownDisagreements();
 
@@ -33,11 +35,15 @@ describe('field corpus', () => {
     ).toEqual([]);
   });
 
-  it('keeps the accuracy floor', async () => {
-    const results = await runCorpus(cases);
-    const check = checkFloor(results, known, loadFloor());
-    console.log(textTable(rowsOf(results)));
-    if (check.failures.length > 0) console.error(missLines(results, known).join('\n'));
+  it('keeps the accuracy floor of every path', async () => {
+    const results = await runCorpus(cases, { paths: PATHS });
+    const check = checkFloors(results, known, loadFloor());
+    console.log(textTable(rowsOf(ofPath(results))));
+    for (const path of PATHS) expect(ofPath(results, path)).toHaveLength(cases.length);
+    if (check.failures.length > 0) {
+      console.error(missLines(results, known).join('\n'));
+      console.error(pathDifferences(results).join('\n'));
+    }
     expect(check.failures).toEqual([]);
   }, 300_000);
 });

@@ -5,7 +5,9 @@ export {
   type CorpusSdk,
   casesDir,
   corpusDir,
+  type FieldFloor,
   type Floor,
+  floorOf,
   type LoadedCase,
   loadCorpus,
   loadFloor,
@@ -22,5 +24,27 @@ export {
   withEntry,
   writeHistory,
 } from './history.ts';
-export { type CaseResult, FIELDS, type Field, runCorpus, sdkVersions } from './run.ts';
-export { checkFloor, markdown, missLines, rowsOf, textTable } from './summary.ts';
+export {
+  type CorpusPath,
+  callPath,
+  isGeminiResponseLeak,
+  PATH_LABELS,
+  PATH_PACKAGES,
+  PATHS,
+  type PathOutcome,
+} from './paths.ts';
+export { type CaseResult, FIELDS, type Field, pathVersions, runCorpus, sdkVersions } from './run.ts';
+export {
+  checkFloor,
+  checkFloors,
+  markdown,
+  missLines,
+  ofPath,
+  pathClients,
+  pathDifferences,
+  pathsOf,
+  pathTable,
+  readmeTable,
+  rowsOf,
+  textTable,
+} from './summary.ts';

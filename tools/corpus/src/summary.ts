@@ -1,5 +1,6 @@
-import type { Floor } from './case.ts';
+import { type FieldFloor, type Floor, floorOf } from './case.ts';
 import type { HistoryEntry } from './history.ts';
+import { type CorpusPath, PATH_LABELS, PATHS } from './paths.ts';
 import { type CaseResult, FIELDS, type Field, type Got } from './run.ts';
 
 export interface Row {
@@ -21,7 +22,17 @@ function rowOf(group: string, sdk: string, results: readonly CaseResult[]): Row 
   return { group, sdk, cases: results.length, percent };
 }
 
-/** One row per group (provider or gateway), then one for the whole corpus. */
+/** The results of one path (the vendor SDK's by default), in their order. */
+export function ofPath(results: readonly CaseResult[], path: CorpusPath = 'vendor'): CaseResult[] {
+  return results.filter((result) => result.path === path);
+}
+
+/** The paths the results hold, in PATHS' order. */
+export function pathsOf(results: readonly CaseResult[]): CorpusPath[] {
+  return PATHS.filter((path) => results.some((result) => result.path === path));
+}
+
+/** One row per group (provider or gateway), then one for the whole corpus (the results of one path). */
 export function rowsOf(results: readonly CaseResult[]): { groups: Row[]; overall: Row } {
   const byGroup = new Map<string, CaseResult[]>();
   for (const result of results) {
@@ -42,7 +53,9 @@ export const isMiss = (result: CaseResult): boolean => FIELDS.some((field) => !r
 const show = (got: Got): string =>
   'succeeded' in got
     ? 'no error (the SDK call succeeded)'
-    : `${got.category}/${got.reason} retryable=${got.retryable} ${got.userAction} next=${got.nextStep}`;
+    : 'hung' in got
+      ? 'hung (the call did not settle after its time limit)'
+      : `${got.category}/${got.reason} retryable=${got.retryable} ${got.userAction} next=${got.nextStep}`;
 
 /** One line per miss: the case, the fields it got wrong, expected against got. */
 export function missLines(results: readonly CaseResult[], known: Readonly<Record<string, string>>): string[] {
@@ -51,7 +64,8 @@ export function missLines(results: readonly CaseResult[], known: Readonly<Record
     const { label } = result.case;
     const expected = `${label.category}/${label.reason} retryable=${label.retryable} ${label.userAction} next=${label.nextStep}`;
     const why = known[result.case.id];
-    return `${result.case.id} [${wrong}]\n    expected ${expected}\n    got      ${show(result.got)}${why ? `\n    known: ${why}` : ''}`;
+    const path = result.path === 'vendor' ? '' : ` (${PATH_LABELS[result.path]})`;
+    return `${result.case.id}${path} [${wrong}]\n    expected ${expected}\n    got      ${show(result.got)}${why ? `\n    known: ${why}` : ''}`;
   });
 }
 
@@ -82,11 +96,11 @@ export interface FloorCheck {
   readonly failures: string[];
 }
 
-/** Accuracy over the cases not listed as known disagreements, against the floor. */
+/** Accuracy of one path's results over the cases not listed as known disagreements, against its floor. */
 export function checkFloor(
   results: readonly CaseResult[],
   known: Readonly<Record<string, string>>,
-  floor: Floor,
+  floor: FieldFloor,
 ): FloorCheck {
   const counted = results.filter((result) => known[result.case.id] === undefined);
   const percent = Object.fromEntries(FIELDS.map((field) => [field, percentOf(counted, field)])) as Record<
@@ -99,18 +113,100 @@ export function checkFloor(
   return { counted: counted.length, percent, failures };
 }
 
-/** The markdown section docs/benchmarks.md shows (and corpus/results/latest.md holds). */
-export function markdown(
-  rows: { groups: Row[]; overall: Row },
+/** Every path's check against its floor in corpus/floor.json; failures name their path. */
+export function checkFloors(
   results: readonly CaseResult[],
   known: Readonly<Record<string, string>>,
   floor: Floor,
+): Record<CorpusPath, FloorCheck | undefined> & { readonly failures: string[] } {
+  const checks = Object.fromEntries(
+    PATHS.map((path) => {
+      const own = ofPath(results, path);
+      return [path, own.length === 0 ? undefined : checkFloor(own, known, floorOf(floor, path))];
+    }),
+  ) as Record<CorpusPath, FloorCheck | undefined>;
+  const failures = PATHS.flatMap((path) =>
+    (checks[path]?.failures ?? []).map((failure) => `${PATH_LABELS[path]}: ${failure}`),
+  );
+  return { ...checks, failures };
+}
+
+const showShort = (got: Got): string =>
+  'succeeded' in got ? 'no error' : 'hung' in got ? 'hung' : `${got.category}/${got.reason}`;
+
+/**
+ * One line per case and path where the path's score differs from the vendor SDK's on any field:
+ * what the two paths said, and the label.
+ */
+export function pathDifferences(results: readonly CaseResult[]): string[] {
+  const vendor = new Map(ofPath(results).map((result) => [result.case.id, result]));
+  return results
+    .filter((result) => result.path !== 'vendor')
+    .flatMap((result) => {
+      const base = vendor.get(result.case.id);
+      if (base === undefined) return [];
+      const differ = FIELDS.filter((field) => base.hits[field] !== result.hits[field]);
+      if (differ.length === 0) return [];
+      return [
+        `${result.case.id} ${PATH_LABELS[result.path]} [${differ.join(',')}]: ${showShort(result.got)}, vendor SDK ${showShort(base.got)}, label ${result.case.label.category}/${result.case.label.reason}`,
+      ];
+    });
+}
+
+/** The per-path table: each path's accuracy per field over the whole corpus, and its floor. */
+export function pathTable(
+  results: readonly CaseResult[],
+  known: Readonly<Record<string, string>>,
+  floor: Floor,
+  clients: Readonly<Record<CorpusPath, string>>,
+): string[] {
+  return [
+    '| path | clients | cases | decision | reason | userAction | nextStep | decision floor |',
+    '|---|---|---|---|---|---|---|---|',
+    ...pathsOf(results).map((path) => {
+      const { overall } = rowsOf(ofPath(results, path));
+      const check = checkFloor(ofPath(results, path), known, floorOf(floor, path));
+      return `| ${PATH_LABELS[path]} | ${clients[path]} | ${overall.cases} | ${FIELDS.map((field) => pct(overall.percent[field])).join(' | ')} | ${pct(floorOf(floor, path).decision)} (${pct(check.percent.decision)} over ${check.counted}) |`;
+    }),
+  ];
+}
+
+/** The client packages of each path, as the tables name them. */
+export function pathClients(
   sdks: Readonly<Record<string, string>>,
+  paths: Readonly<Record<'ai-sdk' | 'langchain', Readonly<Record<string, string>>>>,
+): Record<CorpusPath, string> {
+  const list = (versions: Readonly<Record<string, string>>) =>
+    Object.entries(versions)
+      .map(([name, version]) => `\`${name}\` ${version}`)
+      .join(', ');
+  return { vendor: list(sdks), 'ai-sdk': list(paths['ai-sdk']), langchain: list(paths.langchain) };
+}
+
+/**
+ * The markdown section docs/benchmarks.md shows (and corpus/results/latest.md holds): per group,
+ * every field through the vendor SDK and the decision through each other path; then each path's
+ * accuracy over the corpus and its floor.
+ */
+export function markdown(
+  results: readonly CaseResult[],
+  known: Readonly<Record<string, string>>,
+  floor: Floor,
+  clients: Readonly<Record<CorpusPath, string>>,
   history: readonly HistoryEntry[] = [],
 ): string {
-  const check = checkFloor(results, known, floor);
-  const misses = results.filter(isMiss).length;
-  const listed = results.filter((result) => isMiss(result) && known[result.case.id] !== undefined).length;
+  const vendor = ofPath(results);
+  const rows = rowsOf(vendor);
+  const others = pathsOf(results).filter((path): path is Exclude<CorpusPath, 'vendor'> => path !== 'vendor');
+  const otherRows = new Map(others.map((path) => [path, rowsOf(ofPath(results, path))]));
+  const otherDecision = (path: Exclude<CorpusPath, 'vendor'>, group: string): string => {
+    const table = otherRows.get(path);
+    const row = group === 'all' ? table?.overall : table?.groups.find((entry) => entry.group === group);
+    return row === undefined ? '' : pct(row.percent.decision);
+  };
+  const check = checkFloor(vendor, known, floorOf(floor, 'vendor'));
+  const misses = vendor.filter(isMiss).length;
+  const listed = vendor.filter((result) => isMiss(result) && known[result.case.id] !== undefined).length;
   const table = [...rows.groups, rows.overall].map(
     (row) =>
       `| ${row.group === 'all' ? '**all**' : row.group} | ${
@@ -120,25 +216,57 @@ export function markdown(
               .split(', ')
               .map((sdk) => `\`${sdk}\``)
               .join(', ')
-      } | ${row.cases} | ${FIELDS.map((field) => pct(row.percent[field])).join(' | ')} |`,
+      } | ${row.cases} | ${pct(row.percent.decision)} | ${others.map((path) => `${otherDecision(path, row.group)} | `).join('')}${FIELDS.filter(
+        (field) => field !== 'decision',
+      )
+        .map((field) => pct(row.percent[field]))
+        .join(' | ')} |`,
   );
-  const versions = Object.entries(sdks)
-    .map(([name, version]) => `\`${name}\` ${version}`)
-    .join(', ');
+  const header = [
+    'provider or gateway',
+    'SDK',
+    'cases',
+    'decision: vendor SDK',
+    ...others.map((path) => `decision: ${PATH_LABELS[path]}`),
+    'reason',
+    'userAction',
+    'nextStep',
+  ];
+  const differences = pathDifferences(results).length;
   return [
     '### Accuracy on the field corpus',
     '',
-    "_Generated by `pnpm corpus --write` (tools/corpus) from the field corpus in corpus/cases: real error payloads taken from provider docs, SDK test suites and user reports, each replayed through the real SDK on the loopback server and classified by the provider's `withClassifiedErrors` (streams read through its guard)._",
+    "_Generated by `pnpm corpus --write` (tools/corpus) from the field corpus in corpus/cases: real error payloads taken from provider docs, SDK test suites and user reports, each replayed on the loopback server through the real vendor SDK (classified by the provider's `withClassifiedErrors`, streams read through its guard), through `ai` with the provider's `@ai-sdk/*` package (`classifyAiSdkError`, `guardAiSdkStream`) and through LangChain's chat model of the provider (`classifyLangChainError`, `guardLangChainStream`)._",
     '',
-    `\`decision\` is category and retryable (what a retry loop acts on); each field is the share of cases whose report has the labelled value. Gateways are played through the SDK users call them with; one SDK major per provider: ${versions}.`,
+    `\`decision\` is category and retryable (what a retry loop acts on); each field is the share of cases whose report has the labelled value. Gateways are played through the client their users call them with (an OpenAI-compatible server: the openai SDK with a base URL, \`@ai-sdk/openai-compatible\`, \`ChatOpenAI\`). reason, userAction and nextStep are the vendor SDK's; every path's four fields are in the table after this one. Clients: ${clients.vendor}.`,
     '',
-    '| provider or gateway | SDK | cases | decision | reason | userAction | nextStep |',
-    '|---|---|---|---|---|---|---|',
+    `| ${header.join(' | ')} |`,
+    `|${header.map(() => '---|').join('')}`,
     ...table,
     '',
-    `${misses} cases missed at least one field (${listed} of them listed, with the reason, in corpus/known-disagreements.json); \`pnpm corpus\` prints each miss. Floor (corpus/floor.json), over the ${check.counted} cases not listed: decision ${pct(floor.decision)}, reason ${pct(floor.reason)}, userAction ${pct(floor.userAction)}, nextStep ${pct(floor.nextStep)}.`,
+    `${misses} cases missed at least one field through the vendor SDK (${listed} of them listed, with the reason, in corpus/known-disagreements.json); \`pnpm corpus\` prints each miss. Floor (corpus/floor.json), over the ${check.counted} cases not listed: decision ${pct(floor.decision)}, reason ${pct(floor.reason)}, userAction ${pct(floor.userAction)}, nextStep ${pct(floor.nextStep)}.`,
+    ...(others.length === 0
+      ? []
+      : [
+          '',
+          'Per path, over the whole corpus (the floor is checked over the cases not listed as known disagreements):',
+          '',
+          ...pathTable(results, known, floor, clients),
+          '',
+          `${differences} case-and-path pairs score differently from the vendor SDK on some field; \`pnpm corpus\` prints them, and corpus/README.md says why each differs.`,
+        ]),
     ...historySection(history),
   ].join('\n');
+}
+
+/** The README's accuracy table: each path's accuracy over the corpus (generated with docs/benchmarks.md). */
+export function readmeTable(
+  results: readonly CaseResult[],
+  known: Readonly<Record<string, string>>,
+  floor: Floor,
+  clients: Readonly<Record<CorpusPath, string>>,
+): string {
+  return pathTable(results, known, floor, clients).join('\n');
 }
 
 /** The first-sight table: each batch as it scored before any rule was changed for it. */
