@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { driveScenario, type ScenarioServers, startScenarioServers } from '@faultline/scenario-driver';
 import type { CaseLabel, LoadedCase } from './case.ts';
-import { type CorpusPath, callPath, PATH_PACKAGES, type PathOutcome } from './paths.ts';
+import { type CorpusPath, callPath, PATH_PACKAGES, type PathOutcome, pathCovers } from './paths.ts';
 
 /** The fields scored per case. `decision` is category + retryable: what a retry loop acts on. */
 export const FIELDS = ['decision', 'reason', 'userAction', 'nextStep'] as const;
@@ -87,7 +87,9 @@ export async function runCorpus(
   const timeoutMs = options.timeoutMs;
   const concurrency = options.concurrency ?? 6;
   const paths = options.paths ?? ['vendor'];
-  const work = paths.flatMap((path) => cases.map((entry) => ({ path, entry })));
+  const work = paths.flatMap((path) =>
+    cases.filter((entry) => pathCovers(path, entry)).map((entry) => ({ path, entry })),
+  );
   const servers = await startScenarioServers();
   try {
     const results: CaseResult[] = new Array(work.length);
