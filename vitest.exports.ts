@@ -24,7 +24,14 @@ export function typeOnlyExports(entry: URL): string[] {
   host.resolveModuleNameLiterals = (literals, containingFile, redirectedReference, compilerOptions) =>
     literals.map((literal) =>
       literal.text.startsWith('.') || literal.text.startsWith('@faultline/')
-        ? ts.resolveModuleName(literal.text, containingFile, compilerOptions, host, undefined, redirectedReference)
+        ? ts.resolveModuleName(
+            literal.text,
+            containingFile,
+            compilerOptions,
+            host,
+            undefined,
+            redirectedReference,
+          )
         : { resolvedModule: undefined },
     );
   const program = ts.createProgram([file], options, host);

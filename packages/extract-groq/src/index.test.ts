@@ -21,13 +21,14 @@ describe('withClassifiedErrors (bound to groqExtractor)', () => {
     const scenario = loadScenario('groq/rate-limit-tokens-per-minute');
     const client = new Groq({ apiKey: 'gsk_test', baseURL: server.baseUrlFor(scenario), maxRetries: 0 });
     let sdkError: unknown;
-    const failure = await withClassifiedErrors(() =>
-      client.chat.completions
-        .create({ model: 'llama-3.3-70b-versatile', messages })
-        .catch((error: unknown) => {
-          sdkError = error;
-          throw error;
-        }),
+    const failure = await withClassifiedErrors(
+      () =>
+        client.chat.completions
+          .create({ model: 'llama-3.3-70b-versatile', messages })
+          .catch((error: unknown) => {
+            sdkError = error;
+            throw error;
+          }),
       // One attempt: what one failure is classified as (retries, on by default, would wait out the
       // 8 s Retry-After twice); the retry loop has its own tests.
       { retry: false },
