@@ -42,6 +42,14 @@ export const ReportProviderMetadata = z.strictObject({
 export type ReportProviderMetadata = z.infer<typeof ReportProviderMetadata>;
 
 /**
+ * When a wait ends, as render writes it (`Date#toISOString()`: UTC, milliseconds). A pattern of that
+ * one shape rather than `z.iso.datetime()`, whose general ISO 8601 parser is most of a kilobyte
+ * gzipped in the bundle of every app that wraps a call (bench/src/check-bundle-size.ts). The JSON
+ * Schema says `format: date-time` as well.
+ */
+const RetryableAt = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/));
+
+/**
  * The strict, versioned, JSON-only report of one failure: what every consumer (retry loop, HTTP
  * adapter, agent, job queue, terminal) reads. Unknown keys are rejected.
  */
@@ -75,7 +83,7 @@ export const ErrorReport = z.strictObject({
    * When the wait ends (ISO 8601, UTC): the time of the failure plus `retryAfterSeconds`. Present
    * with the wait whenever the failure's time is known; what a scheduler stores to resume at.
    */
-  retryableAt: z.optional(z.iso.datetime()),
+  retryableAt: z.optional(RetryableAt),
   /**
    * True for an ambiguous failure (the provider may have processed the request): repeat the call
    * only if doing it twice is safe. `retryable` is then true only when the caller said so.
@@ -120,7 +128,13 @@ export function safeFromDict(value: unknown): ReturnType<typeof ErrorReport.safe
  */
 export function errorReportJsonSchema(): Record<string, unknown> {
   return {
-    ...z.toJSONSchema(ErrorReport, { target: 'draft-2020-12', io: 'output' }),
+    ...z.toJSONSchema(ErrorReport, {
+      target: 'draft-2020-12',
+      io: 'output',
+      override: ({ zodSchema, jsonSchema }) => {
+        if (zodSchema === RetryableAt) jsonSchema.format = 'date-time';
+      },
+    }),
     title: 'ErrorReport',
     description:
       'The strict, versioned, JSON-only report of one failure classified by faultline (@faultline/render).',
