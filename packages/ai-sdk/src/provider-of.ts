@@ -4,6 +4,7 @@ import { readHttpFailure as readBedrockHttpFailure } from '@faultline/extract-be
 import { readHttpFailure as readGoogleGenaiHttpFailure } from '@faultline/extract-google-genai';
 import { readHttpFailure as readGroqHttpFailure } from '@faultline/extract-groq';
 import { readHttpFailure as readMistralHttpFailure } from '@faultline/extract-mistral';
+import { readHttpFailure as readOllamaHttpFailure } from '@faultline/extract-ollama';
 import { readHttpFailure as readOpenAIHttpFailure } from '@faultline/extract-openai';
 
 /** A provider body reader: `read<Provider>HttpFailure` of an extract package. */
@@ -13,7 +14,14 @@ export type HttpFailureReader = (
 ) => ProviderErrorMetadata;
 
 /** The faultline providers whose body rules this package applies. */
-export type AiSdkProvider = 'openai' | 'anthropic' | 'google-genai' | 'bedrock' | 'mistral' | 'groq';
+export type AiSdkProvider =
+  | 'openai'
+  | 'anthropic'
+  | 'google-genai'
+  | 'bedrock'
+  | 'mistral'
+  | 'groq'
+  | 'ollama';
 
 /** Each provider's reader (from its extract package: one set of body rules per provider). */
 export const HTTP_FAILURE_READERS: Readonly<Record<AiSdkProvider, HttpFailureReader>> = {
@@ -23,6 +31,7 @@ export const HTTP_FAILURE_READERS: Readonly<Record<AiSdkProvider, HttpFailureRea
   bedrock: readBedrockHttpFailure,
   mistral: readMistralHttpFailure,
   groq: readGroqHttpFailure,
+  ollama: readOllamaHttpFailure,
 };
 
 /**
@@ -45,6 +54,8 @@ const PROVIDER_BY_ID_PREFIX: Readonly<Record<string, AiSdkProvider>> = {
   bedrock: 'bedrock',
   mistral: 'mistral',
   groq: 'groq',
+  // ollama-ai-provider(-v2): `ollama.chat`, over Ollama's native API and its `{"error"}` body.
+  ollama: 'ollama',
 };
 
 /** Faultline's provider for an AI SDK provider id (`openai.chat` → `openai`), or `undefined`. */

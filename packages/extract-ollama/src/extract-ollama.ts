@@ -249,8 +249,11 @@ export const ollamaExtractor: Extractor = defineExtractor({
     if (error === null || typeof error !== 'object') return undefined;
     if (isResponseError(error)) return responseErrorMetadata(error, context.now?.() ?? Date.now());
     if (isStreamIncomplete(error) || isStreamIteratorError(error)) return streamIteratorMetadata(error);
-    if (safeGet(error, 'name') === 'AbortError') {
-      return abortMetadata(error, safeGet(context, 'signal'), safeGet(context, 'streaming') === true);
+    // Only with the signal the caller gave: without one, whose abort it was is unknown, and the
+    // transport extractor's reading (a classified failure, never an untouched rejection) holds.
+    const signal = safeGet(context, 'signal');
+    if (safeGet(error, 'name') === 'AbortError' && signal instanceof AbortSignal) {
+      return abortMetadata(error, signal, safeGet(context, 'streaming') === true);
     }
     return undefined;
   },

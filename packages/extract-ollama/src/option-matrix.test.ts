@@ -31,6 +31,8 @@ optionMatrix({
   },
   noRetryAfter: "ollama-js's ResponseError keeps the status and the body's words, no headers",
   noBlockedAnswer: 'Ollama runs no content filter (providers.json "lacks")',
+  sdkOnlyAbortReadsAsTimeout:
+    "ollama-js throws fetch's own AbortError, the same any abort throws: without the signal, faultline cannot tell it was the caller's",
   withClassifiedErrors,
   stream: {
     name: 'chat (stream: true)',

@@ -26,11 +26,12 @@ describe('providerFromLlmType', () => {
     ['amazon_bedrock_converse', 'bedrock'],
     ['mistral_ai', 'mistral'],
     ['groq', 'groq'],
+    ['ollama', 'ollama'],
   ])('%s → %s', (type, provider) => {
     expect(providerFromLlmType(type)).toBe(provider);
   });
 
-  it.each([undefined, 42, 'ollama', 'x'.repeat(500)])('%s → undefined', (type) => {
+  it.each([undefined, 42, 'llamafile', 'x'.repeat(500)])('%s → undefined', (type) => {
     expect(providerFromLlmType(type)).toBeUndefined();
   });
 });

@@ -25,6 +25,7 @@ import {
 } from '@faultline/extract-google-genai';
 import { extractor as groqExtractor } from '@faultline/extract-groq';
 import { extractor as mistralExtractor } from '@faultline/extract-mistral';
+import { extractor as ollamaExtractor } from '@faultline/extract-ollama';
 import {
   detectBlockedAnswer as detectOpenAIBlockedAnswer,
   extractor as openaiExtractor,
@@ -34,7 +35,14 @@ import { checkOptionKeys } from '@faultline/render/toolkit';
 import { LANGCHAIN_CLASSIFY_OPTION_KEYS, LANGCHAIN_EXTRACTOR_OPTION_KEYS } from './option-keys.ts';
 
 /** The faultline providers LangChain's chat models reach. */
-export type LangChainProvider = 'openai' | 'anthropic' | 'google-genai' | 'bedrock' | 'mistral' | 'groq';
+export type LangChainProvider =
+  | 'openai'
+  | 'anthropic'
+  | 'google-genai'
+  | 'bedrock'
+  | 'mistral'
+  | 'groq'
+  | 'ollama';
 
 /** The provider SDK extractors, each duck-typed: it claims only its own SDK's errors. */
 export const PROVIDER_EXTRACTORS: Readonly<Record<LangChainProvider, readonly Extractor[]>> = {
@@ -44,6 +52,8 @@ export const PROVIDER_EXTRACTORS: Readonly<Record<LangChainProvider, readonly Ex
   bedrock: [bedrockExtractor],
   mistral: [mistralExtractor],
   groq: [groqExtractor],
+  // @langchain/ollama's ChatOllama calls through ollama-js: its errors are ollama-js's.
+  ollama: [ollamaExtractor],
 };
 const ORDER: readonly LangChainProvider[] = [
   'groq',
@@ -52,6 +62,7 @@ const ORDER: readonly LangChainProvider[] = [
   'mistral',
   'bedrock',
   'google-genai',
+  'ollama',
 ];
 
 /**
@@ -67,6 +78,7 @@ export function providerFromLlmType(llmType: unknown): LangChainProvider | undef
   if (type.includes('anthropic')) return 'anthropic';
   if (type.includes('mistral')) return 'mistral';
   if (type.includes('groq')) return 'groq';
+  if (type.includes('ollama')) return 'ollama';
   if (type.includes('openai')) return 'openai';
   return undefined;
 }
@@ -371,6 +383,7 @@ export function detectLangChainBlockedAnswer(
       },
       mistral: () => undefined,
       groq: () => undefined,
+      ollama: () => undefined,
     };
     const order = hint === undefined ? ORDER : [hint];
     for (const name of order) {

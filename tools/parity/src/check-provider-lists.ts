@@ -19,6 +19,8 @@ export const CAPABILITY_LISTS: Readonly<Record<string, string>> = {
   'packages/cli/src/ai-sdk-rows.ts':
     'the providers the demo replays through the Vercel AI SDK, one @ai-sdk/* model each (a provider without one has no AI SDK row)',
   'packages/ai-sdk/src/provider-of.ts': 'the providers the AI SDK adapter recognises in an APICallError',
+  'packages/resilience/src/credential-pool.ts':
+    "who holds each provider's limits (account or key), with the page that says so; a provider not in it (a local server) has no quota to share",
   'packages/ai-sdk/src/extract-ai-sdk.ts': 'the providers whose AI SDK errors carry an enveloped body',
   'packages/ai-sdk/src/test-support.ts': "the @ai-sdk/* packages the adapter's tests drive, one per provider",
   'packages/langchain/src/classify-langchain-error.ts':
