@@ -64,6 +64,11 @@ export interface Provider {
   close(): Promise<void>;
 }
 
+/**
+ * The app under test answers at its provider's first failure (`retry: false`): what these tests pin
+ * is how a failure becomes an HTTP answer; the default retries (and the waits they would add to
+ * every case) have their own tests in render and the adapters.
+ */
 export async function startProvider(): Promise<Provider> {
   const server = await startLoopbackServer();
   const client = (name: keyof typeof SCENARIOS) =>
@@ -77,7 +82,7 @@ export async function startProvider(): Promise<Provider> {
             { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Say hello' }] },
             { signal },
           ),
-        { model: 'gpt-4o-mini' },
+        { model: 'gpt-4o-mini', retry: false },
       );
       return completion.choices[0]?.message.content ?? '';
     },
@@ -88,7 +93,7 @@ export async function startProvider(): Promise<Provider> {
             { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Say hello' }], stream: true },
             { signal },
           ),
-        { model: 'gpt-4o-mini' },
+        { model: 'gpt-4o-mini', retry: false },
       );
       for await (const chunk of guardOpenAIStream(stream)) yield chunk.choices[0]?.delta.content ?? '';
     },
