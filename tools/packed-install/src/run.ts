@@ -468,6 +468,9 @@ async function waitForListening(child: ChildProcess, timeoutMs: number): Promise
   });
 }
 
+/** What the browser page leaves on `window` for the driver to read. */
+type BrowserAnswers = Window & { faultlineOutcome?: unknown; faultlineMany?: unknown };
+
 async function main(): Promise<void> {
   const started = performance.now();
   const work = mkdtempSync(join(tmpdir(), 'faultline-packed-'));
@@ -1064,14 +1067,18 @@ async function main(): Promise<void> {
         const tab = await browser.newPage();
         const base = server.baseUrlFor(scenario, { pathPrefix: '/v1' });
         await tab.goto(`${page.url}/?base=${encodeURIComponent(base)}`);
-        await tab.waitForFunction(() => (window as any).faultlineOutcome !== undefined, undefined, {
+        await tab.waitForFunction(
+          () => (window as BrowserAnswers).faultlineOutcome !== undefined,
+          undefined,
+          {
+            timeout: 60_000,
+          },
+        );
+        const outcome = (await tab.evaluate(() => (window as BrowserAnswers).faultlineOutcome)) as Outcome;
+        await tab.waitForFunction(() => (window as BrowserAnswers).faultlineMany !== undefined, undefined, {
           timeout: 60_000,
         });
-        const outcome = (await tab.evaluate(() => (window as any).faultlineOutcome)) as Outcome;
-        await tab.waitForFunction(() => (window as any).faultlineMany !== undefined, undefined, {
-          timeout: 60_000,
-        });
-        const many = (await tab.evaluate(() => (window as any).faultlineMany)) as Many;
+        const many = (await tab.evaluate(() => (window as BrowserAnswers).faultlineMany)) as Many;
         return `Chromium ${browser.version()}: ${judge(server, scenario, outcome)}; ${judgeMany(many)}`;
       } finally {
         await browser.close();
