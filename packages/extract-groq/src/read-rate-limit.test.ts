@@ -1,40 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { rateLimitSuite } from '@faultline/test-fixtures/rate-limit-suite';
 import { readHttpFailure, readRateLimit } from './index.ts';
 
-const now = Date.parse('2026-01-01T00:00:00Z');
-const headers = {
-  'retry-after': '1',
-  'x-ratelimit-limit-requests': '30',
-  'x-ratelimit-remaining-requests': '0',
-  'x-ratelimit-reset-requests': '450ms',
-  'x-ratelimit-limit-tokens': '6000',
-  'x-ratelimit-remaining-tokens': '5800',
-  'x-ratelimit-reset-tokens': '2m59.5s',
-};
-const budget = {
-  requests: { limit: 30, remaining: 0, resetSeconds: 0.45 },
-  tokens: { limit: 6000, remaining: 5800, resetSeconds: 179.5 },
-};
-
-describe('the rate-limit budget (Groq)', () => {
-  it('a 429 carries it in its metadata, and waits for the spent window (the precise reset)', () => {
-    const metadata = readHttpFailure(
-      {
-        status: 429,
-        headers,
-        body: JSON.stringify({ error: { message: 'Rate limit reached', code: 'rate_limit_exceeded' } }),
-      },
-      { now },
-    );
-    expect(metadata.rateLimit).toEqual(budget);
-    expect(metadata.retryAfterSeconds).toBe(0.45);
-  });
-
-  it('a success is read from its headers or what holds them', () => {
-    expect(readRateLimit(headers, now)).toEqual(budget);
-    expect(readRateLimit(new Response('{}', { headers }), now)).toEqual(budget);
-    expect(readRateLimit({ data: {}, response: new Response('{}', { headers }) }, now)).toEqual(budget);
-    expect(readRateLimit({ 'content-type': 'application/json' }, now)).toBeUndefined();
-    expect(readRateLimit(undefined, now)).toBeUndefined();
-  });
-});
+rateLimitSuite('Groq', { readHttpFailure, readRateLimit });
