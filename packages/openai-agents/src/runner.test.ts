@@ -11,7 +11,12 @@ import {
 } from '@openai/agents';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { classifyAgentsError, faultlineModelProvider, faultlineRetryPolicy } from './index.ts';
+import {
+  classifyAgentsError,
+  faultlineModelProvider,
+  faultlineRetryAdvice,
+  faultlineRetryPolicy,
+} from './index.ts';
 
 // The real Runner with the real OpenAI model provider (the Responses API, its default) against
 // llm-mock on 127.0.0.1, into the catalogue's failures: what faultline decided, and what reached
@@ -152,6 +157,14 @@ describe('faultlineRetryPolicy in the real Runner, against llm-mock', () => {
     expect(mock.requests('openai')).toHaveLength(1);
     const failure = classifyAgentsError(error, { streaming: true });
     expect(failure.classification).toMatchObject({ reason: 'interrupted', retryable: false });
+    // The runner vetoed the replay itself (an event had been emitted): the policy was not asked.
+    expect(decisions).toEqual([]);
+    expect(faultlineRetryAdvice()({ error, stream: true, attempt: 1 })).toEqual({
+      suggested: false,
+      reason: 'faultline: interrupted (ambiguous), not retryable',
+      replaySafety: 'unsafe',
+      responseStarted: true,
+    });
     expect(verdict(mock).findings).toEqual([]);
   });
 
@@ -164,6 +177,7 @@ describe('faultlineRetryPolicy in the real Runner, against llm-mock', () => {
     );
     expect(mock.requests('openai')).toHaveLength(1);
     expect(classifyAgentsError(error, { signal: controller.signal }).classification.callerAborted).toBe(true);
+    expect(decisions).toEqual([]);
     expect(FaultlineError.isInstance(error)).toBe(false);
   });
 });
