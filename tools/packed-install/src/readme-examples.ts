@@ -58,6 +58,7 @@ export const PACKAGE_README_EXAMPLES: readonly string[] = [
   'packages/ai-sdk/README.md',
   'packages/extract-ollama/README.md',
   'packages/langchain/README.md',
+  'packages/openai-agents/README.md',
 ];
 
 /** Every TypeScript block of {@link PACKAGE_README_EXAMPLES}, named for the file it is written to. */

@@ -607,7 +607,7 @@ async function main(): Promise<void> {
 
     // 4. The README's examples: type-checked with tsc --strict (nodenext), then run.
     await check(
-      'tsc --strict (module/moduleResolution nodenext) of the README examples and the ai-sdk/langchain README blocks',
+      'tsc --strict (module/moduleResolution nodenext) of the README examples and the package README blocks',
       async () => {
         writeFileSync(
           join(userDir, 'tsconfig.json'),
@@ -681,6 +681,32 @@ async function main(): Promise<void> {
         assert(requests === 1, `the spent key saw ${requests} requests`);
         return `printed the backup's answer, 1 request at the spent key`;
       });
+    await check('openai-agents README program: a spent quota is not retried by the runner', async () => {
+      const block = packageExamples().find((example) => example.file.startsWith('openai-agents-'));
+      assert(block !== undefined, 'no TypeScript block in the openai-agents README');
+      const spent = quota();
+      const ran = await run(
+        process.execPath,
+        [`dist-package-examples/${block.file.replace(/\.ts$/, '.js')}`],
+        {
+          cwd: userDir,
+          env: {
+            OPENAI_BASE_URL: server.baseUrlFor(spent, { pathPrefix: '/v1' }),
+            OPENAI_API_KEY: 'sk-example',
+            OPENAI_AGENTS_DISABLE_TRACING: '1',
+          },
+        },
+      );
+      assert(
+        ran.code === 1,
+        `exited ${ran.code}, expected 1 (the program sets process.exitCode): ${ran.stderr}`,
+      );
+      const said = 'quota (capacity, not retryable): next step fallback';
+      assert(ran.stderr.includes(said), `no "${said}" on stderr:\n${ran.stderr}`);
+      const requests = server.requests(spent).length;
+      assert(requests === 1, `the spent key saw ${requests} requests (modelSettings.retry.maxRetries 3)`);
+      return `"${said}", 1 request`;
+    });
     await check('README first example: an answer', async () => {
       const scenario = answeredScenario('Hello from the loopback server');
       const ran = await run(process.execPath, ['dist/first-example.js'], {

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { exportList } from '../../../vitest.exports.ts';
+import * as entry from './index.ts';
+
+// The public surface, pinned name by name: adding, renaming or removing an export means editing
+// this list too, so a change to what users can import is always deliberate.
+describe('export list', { timeout: 120_000 }, () => {
+  it('@faultline/openai-agents', () => {
+    expect(exportList(entry, new URL('./index.ts', import.meta.url))).toEqual({
+      values: [
+        'classifyAgentsError',
+        'faultlineModelProvider',
+        'faultlineRetryAdvice',
+        'faultlineRetryPolicy',
+        'withFaultlineRetryAdvice',
+      ],
+      types: [
+        'AgentsClassifyOptions',
+        'AgentsRetryAdvice',
+        'AgentsRetryAdviceRequest',
+        'AgentsRetryDecision',
+        'AgentsRetryPolicyContext',
+        'FaultlineRetryOptions',
+      ],
+    });
+  });
+});
