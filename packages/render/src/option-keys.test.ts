@@ -116,6 +116,33 @@ describe('withClassifiedErrors: unknown option keys', () => {
     expect(fn).not.toHaveBeenCalled();
   });
 
+  it('refuses a preset’s unknown key or bad value at every call, before fn runs', async () => {
+    const fn = vi.fn(async () => 'answer');
+    const misspelt = bindWithClassifiedErrors({ extractors: [], retry: { maxAtempts: 3 } } as never);
+    const badValue = bindWithClassifiedErrors({ extractors: [], idempotent: 'yes' } as never);
+    for (let call = 0; call < 2; call += 1) {
+      await expect(misspelt(fn)).rejects.toThrow(
+        'unknown option "maxAtempts" in "retry" for withClassifiedErrors; did you mean "maxAttempts"?',
+      );
+      await expect(badValue(fn, {})).rejects.toThrow(
+        'withClassifiedErrors: idempotent must be a boolean (got "yes")',
+      );
+    }
+    expect(fn).not.toHaveBeenCalled();
+  });
+
+  it('takes the preset retry unless a call gives its own', async () => {
+    const preset = bindWithClassifiedErrors({ extractors: [], retry: false });
+    const failing = vi.fn(async () => {
+      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
+    });
+    await expect(preset(failing)).rejects.toThrow();
+    expect(failing).toHaveBeenCalledTimes(1);
+    failing.mockClear();
+    await expect(preset(failing, { retry: { maxAttempts: 2, baseDelayMs: 0 } })).rejects.toThrow();
+    expect(failing).toHaveBeenCalledTimes(2);
+  });
+
   it('accepts every documented key, of the options and of retry', async () => {
     await expect(
       withClassifiedErrors(async () => 'answer', {

@@ -144,12 +144,26 @@ export type GenericWithClassifiedErrorsOptions<T = unknown> = WithClassifiedErro
   readonly extractors: readonly Extractor[];
 };
 
-async function runWithClassifiedErrors<T>(
+function runWithClassifiedErrors<T>(
   fn: (context: AttemptContext) => Promise<T> | T,
   options: WithClassifiedErrorsOptions<T>,
 ): Promise<T> {
-  if (typeof fn !== 'function') throw invalid('fn', 'a function', fn);
-  const policy = validateCommon(options);
+  let policy: RetryPolicy | undefined;
+  try {
+    if (typeof fn !== 'function') throw invalid('fn', 'a function', fn);
+    policy = validateCommon(options);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return runChecked(fn, options, policy);
+}
+
+/** The call with `options` already checked (every key known, every value valid) and `policy` read from them. */
+async function runChecked<T>(
+  fn: (context: AttemptContext) => Promise<T> | T,
+  options: WithClassifiedErrorsOptions<T>,
+  policy: RetryPolicy | undefined,
+): Promise<T> {
   if (options.signal !== undefined || options.deadlineMs !== undefined) {
     validateGuarded(options);
     return runGuarded(fn, options, policy, undefined);
@@ -282,24 +296,50 @@ function chainInspect(preset: InspectResult, caller: InspectResult): InspectResu
 export function bindWithClassifiedErrors(
   defaults: WithClassifiedErrorsOptions<any>,
 ): BoundWithClassifiedErrors {
-  return <T>(
-    fn: (context: AttemptContext) => Promise<T> | T,
-    options: WithClassifiedErrorsOptions<T> = {},
-  ) => {
-    // Not an object: let the checks throw their invalid-option TypeError.
-    if (options === null || typeof options !== 'object') return runWithClassifiedErrors(fn, options);
-    const extractors =
-      options.extractors === undefined
-        ? defaults.extractors
-        : defaults.extractors === undefined
-          ? options.extractors
-          : [...options.extractors, ...defaults.extractors];
-    const inspectResult =
-      typeof options.inspectResult === 'function' && typeof defaults.inspectResult === 'function'
-        ? chainInspect(defaults.inspectResult, options.inspectResult as InspectResult)
-        : 'inspectResult' in options
-          ? options.inspectResult
-          : defaults.inspectResult;
-    return runWithClassifiedErrors(fn, { ...defaults, ...options, extractors, inspectResult });
+  const preset: WithClassifiedErrorsOptions<any> = { ...defaults };
+  // The preset options are checked once, at the first call (so that a bad preset is a TypeError at a
+  // call, as a bad per-call option is), and a call then checks only the options given with it: the
+  // merged options are then valid too, since each of their values is the preset's or the call's.
+  let presetPolicy: RetryPolicy | undefined;
+  let presetChecked = false;
+  return <T>(fn: (context: AttemptContext) => Promise<T> | T, options?: WithClassifiedErrorsOptions<T>) => {
+    let policy: RetryPolicy | undefined;
+    let merged: WithClassifiedErrorsOptions<T> = preset;
+    try {
+      if (typeof fn !== 'function') throw invalid('fn', 'a function', fn);
+      if (!presetChecked) {
+        presetPolicy = validateCommon(preset);
+        presetChecked = true;
+      }
+      policy = presetPolicy;
+      if (options !== undefined) {
+        const callPolicy = validateCommon(options);
+        if (Object.hasOwn(options, 'retry')) policy = callPolicy;
+        merged = mergeOptions(preset, options);
+      }
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return runChecked(fn, merged, policy);
   };
+}
+
+/** The preset options with a call's own (checked) over them. */
+function mergeOptions<T>(
+  preset: WithClassifiedErrorsOptions<any>,
+  options: WithClassifiedErrorsOptions<T>,
+): WithClassifiedErrorsOptions<T> {
+  const extractors =
+    options.extractors === undefined
+      ? preset.extractors
+      : preset.extractors === undefined
+        ? options.extractors
+        : [...options.extractors, ...preset.extractors];
+  const inspectResult =
+    typeof options.inspectResult === 'function' && typeof preset.inspectResult === 'function'
+      ? chainInspect(preset.inspectResult, options.inspectResult as InspectResult)
+      : 'inspectResult' in options
+        ? options.inspectResult
+        : preset.inspectResult;
+  return { ...preset, ...options, extractors, inspectResult };
 }
