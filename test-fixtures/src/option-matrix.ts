@@ -139,8 +139,11 @@ export interface OptionMatrix<Sdk extends { readonly alias: string }> {
   readonly noBlockedAnswer?: string | undefined;
   /** The provider's bound `withClassifiedErrors`. */
   readonly withClassifiedErrors: BoundCall;
-  /** The provider's stream guard, and one streaming surface to run it on. */
-  readonly stream: {
+  /**
+   * The provider's stream guard, and one streaming surface to run it on; absent only while the
+   * provider has no guard (providers.json names no `streamGuard`: parity checks the two agree).
+   */
+  readonly stream?: {
     readonly name: string;
     /** The response of a stream that sends its first chunks, then stalls (`sseFrame(partial, 'stall')` …). */
     readonly stalled: ScenarioResponse;
@@ -785,15 +788,15 @@ function registerMajor<Sdk extends { readonly alias: string }>(
     );
   });
 
-  registerStreamCells(matrix, sdk, serverOf);
+  if (matrix.stream !== undefined) registerStreamCells(matrix, matrix.stream, sdk, serverOf);
 }
 
 function registerStreamCells<Sdk extends { readonly alias: string }>(
   matrix: OptionMatrix<Sdk>,
+  surface: NonNullable<OptionMatrix<Sdk>['stream']>,
   sdk: Sdk,
   serverOf: () => LoopbackServer,
 ): void {
-  const surface = matrix.stream;
   const guard = surface.guard;
   const stalled = () => ({ response: surface.stalled });
   const open = (scenario: { response: ScenarioResponse }, signal: AbortSignal) =>

@@ -173,7 +173,7 @@ export interface StreamMatrix<Sdk extends { readonly alias: string }> {
   /** The SDK's npm name, and the provider package's directory (for its devDependency aliases). */
   readonly sdkPackage: { readonly name: string; readonly packageDir: string };
   readonly server?: LoopbackServerOptions | undefined;
-  // biome-ignore lint/suspicious/noExplicitAny: each surface has its own event type
+  // `any`: each surface has its own event type.
   readonly surfaces: ReadonlyArray<StreamSurface<Sdk, any>>;
   /** The provider's guard. */
   guard(stream: AsyncIterable<unknown>, options: GuardCallOptions): AsyncIterable<unknown>;

@@ -900,6 +900,30 @@ describe('override, applied after the built-in rules', () => {
   });
 });
 
+describe('options', () => {
+  const metadata = http(429, 'Rate limit reached');
+  const invalidOption = (message: string) =>
+    Object.assign(new TypeError(message), { code: 'ERR_INVALID_ARG_VALUE' });
+  it('an unknown key is a TypeError naming it and the nearest valid one, at the call', () => {
+    expect(() => classify(metadata, { idempotant: true } as never)).toThrow(
+      invalidOption('unknown option "idempotant" for classify; did you mean "idempotent"?'),
+    );
+    expect(() => explainClassification(metadata, { overrides: {} } as never)).toThrow(
+      invalidOption('unknown option "overrides" for explainClassification; did you mean "override"?'),
+    );
+  });
+  it('a key nothing is near lists the valid ones', () => {
+    expect(() => classify(metadata, { provider: 'openai' } as never)).toThrow(
+      invalidOption('unknown option "provider" for classify; expected one of "override", "idempotent"'),
+    );
+  });
+  it('every documented key is accepted, and the metadata still never makes classify throw', () => {
+    const options = { override: undefined, idempotent: true };
+    expect(classify(metadata, options).reason).toBe('rate_limit');
+    expect(classify(null as never, options).reason).toBe('unknown');
+  });
+});
+
 describe('Retry-After parsing', () => {
   const now = Date.UTC(2026, 0, 1, 0, 0, 0);
   it('retry-after-ms, in milliseconds', () => {

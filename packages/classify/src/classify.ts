@@ -1,5 +1,6 @@
 import { reportCrash } from './extractor.ts';
 import { evidenceOf, type FeatureName, Features, MAX_READ_LENGTH, secondsOf } from './features.ts';
+import { checkOptionKeys } from './invalid-option.ts';
 import { safeGet } from './read.ts';
 import { RULES, type Rule, ruleInputOf, type Verdict } from './rules.ts';
 import {
@@ -50,6 +51,12 @@ export interface ClassifyOptions {
   /** The caller says the call is idempotent: an ambiguous (interrupted) failure becomes retryable. */
   readonly idempotent?: boolean | undefined;
 }
+
+/** The keys of `ClassifyOptions`: any other key is a TypeError at the call (see `checkOptionKeys`). */
+export const CLASSIFY_OPTION_KEYS = { override: true, idempotent: true } as const satisfies Record<
+  keyof ClassifyOptions,
+  true
+>;
 
 /** The classification of one taxonomy row, with optional extras. */
 export function classificationFor(
@@ -169,6 +176,7 @@ export function explainClassification(
   metadata: ProviderErrorMetadata,
   options?: ClassifyOptions,
 ): Explanation {
+  checkOptionKeys('explainClassification', options, CLASSIFY_OPTION_KEYS);
   const { classification, features } = run(metadata, options ?? {});
   return { classification, features: features.summary() };
 }
@@ -177,9 +185,11 @@ export function explainClassification(
  * Classifies provider-blind metadata: one pure function implementing every row of the taxonomy
  * and every signal rule in docs/contributing/design.md, through one ordered rule table (rules.ts).
  * Total: any input (even one that is not valid metadata) gives a classification; `unknown` is
- * never retryable. `decidedBy` names the rule that decided and the evidence it matched.
+ * never retryable. `decidedBy` names the rule that decided and the evidence it matched. An
+ * unknown option key is a programming error, not data: a TypeError at the call.
  */
 export function classify(metadata: ProviderErrorMetadata, options?: ClassifyOptions): ClassificationType {
+  checkOptionKeys('classify', options, CLASSIFY_OPTION_KEYS);
   return run(metadata, options ?? {}).classification;
 }
 

@@ -18,10 +18,19 @@ export interface HttpFailure {
   readonly url?: string | undefined;
 }
 
-/** Options of every `read<Provider>HttpFailure`. */
+/** Options of every `read<Provider>HttpFailure`; any other key is a TypeError at the call. */
 export interface HttpFailureReadOptions {
   /** The clock (epoch milliseconds) for HTTP-date Retry-After headers; defaults to `Date.now()`. */
   readonly now?: number;
   /** The error class of the transport that saw the failure (e.g. `APICallError`), for the report. */
   readonly sdkErrorType?: string;
 }
+
+/**
+ * The keys of `HttpFailureReadOptions`. Every `readHttpFailure` refuses any other key with a
+ * TypeError at the call (a programming error); it never throws on a status, header or body.
+ */
+export const HTTP_FAILURE_READ_OPTION_KEYS = { now: true, sdkErrorType: true } as const satisfies Record<
+  keyof HttpFailureReadOptions,
+  true
+>;

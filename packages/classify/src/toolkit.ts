@@ -1,6 +1,12 @@
 // The adapter author's toolkit (`@faultline/classify/toolkit`): defining a total extractor and the
 // total readers it is written with. An application needs none of it; see `@faultline/classify`.
-export { classificationFor, classify, QUOTA_WAIT_THRESHOLD_SECONDS, waitFromText } from './classify.ts';
+export {
+  CLASSIFY_OPTION_KEYS,
+  classificationFor,
+  classify,
+  QUOTA_WAIT_THRESHOLD_SECONDS,
+  waitFromText,
+} from './classify.ts';
 export {
   attachRawBody,
   attachRawJsonBody,
@@ -11,6 +17,14 @@ export {
   MAX_RAW_BODY_LENGTH,
 } from './extractor.ts';
 export { FEATURE_NAMES } from './features.ts';
+export { HTTP_FAILURE_READ_OPTION_KEYS } from './http-failure.ts';
+export {
+  checkOptionKeys,
+  invalidOption,
+  nearestOption,
+  type OptionKeys,
+  unknownOption,
+} from './invalid-option.ts';
 export {
   parseResetSeconds,
   type RateLimitHeaderNames,

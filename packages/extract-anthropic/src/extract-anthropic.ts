@@ -9,7 +9,9 @@ import {
   attachRawBody,
   attachRawJsonBody,
   causeChain,
+  checkOptionKeys,
   defineExtractor,
+  HTTP_FAILURE_READ_OPTION_KEYS,
   messageOf,
   parseJsonSafely,
   prototypeNames,
@@ -218,6 +220,7 @@ export function readAnthropicHttpFailure(
   response: HttpFailure,
   options: HttpFailureReadOptions = {},
 ): ProviderErrorMetadata {
+  checkOptionKeys('readHttpFailure', options, HTTP_FAILURE_READ_OPTION_KEYS);
   const answer = stainlessAnswerOf(response, (json) => json);
   return answeredMetadata(
     answer,

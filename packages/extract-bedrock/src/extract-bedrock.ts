@@ -6,8 +6,10 @@ import type {
 } from '@faultline/classify';
 import {
   attachRawBody,
+  checkOptionKeys,
   constructorName,
   defineExtractor,
+  HTTP_FAILURE_READ_OPTION_KEYS,
   inspectTransportError,
   messageOf,
   parseJsonSafely,
@@ -200,6 +202,7 @@ export function readBedrockHttpFailure(
   response: HttpFailure,
   options: HttpFailureReadOptions = {},
 ): ProviderErrorMetadata {
+  checkOptionKeys('readHttpFailure', options, HTTP_FAILURE_READ_OPTION_KEYS);
   const status = safeStatus(safeGet(response, 'status'));
   const headers = safeGet(response, 'headers');
   const bodyValue = safeGet(response, 'body');

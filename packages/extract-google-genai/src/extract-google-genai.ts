@@ -6,8 +6,10 @@ import type {
 } from '@faultline/classify';
 import {
   attachRawBody,
+  checkOptionKeys,
   constructorName,
   defineExtractor,
+  HTTP_FAILURE_READ_OPTION_KEYS,
   inspectTransportError,
   MAX_PARSE_LENGTH,
   parseDurationSeconds,
@@ -226,6 +228,7 @@ export function readGoogleGenaiHttpFailure(
   response: HttpFailure,
   options: HttpFailureReadOptions = {},
 ): ProviderErrorMetadata {
+  checkOptionKeys('readHttpFailure', options, HTTP_FAILURE_READ_OPTION_KEYS);
   const status = safeStatus(safeGet(response, 'status'));
   const bodyValue = safeGet(response, 'body');
   const body = typeof bodyValue === 'string' ? bodyValue : '';

@@ -8,8 +8,10 @@ import type {
 import {
   attachRawBody,
   attachRawJsonBody,
+  checkOptionKeys,
   defineExtractor,
   type ExtractContext,
+  HTTP_FAILURE_READ_OPTION_KEYS,
   messageOf,
   prototypeNames,
   type RateLimitHeaderNames,
@@ -220,6 +222,7 @@ export function readGroqHttpFailure(
   response: HttpFailure,
   options: HttpFailureReadOptions = {},
 ): ProviderErrorMetadata {
+  checkOptionKeys('readHttpFailure', options, HTTP_FAILURE_READ_OPTION_KEYS);
   return answeredMetadata(
     stainlessAnswerOf(response, (json) => json),
     options.sdkErrorType,

@@ -7,8 +7,10 @@ import type {
 } from '@faultline/classify';
 import {
   attachRawBody,
+  checkOptionKeys,
   constructorName,
   defineExtractor,
+  HTTP_FAILURE_READ_OPTION_KEYS,
   inspectTransportError,
   messageOf,
   parseJsonSafely,
@@ -245,6 +247,7 @@ export function readMistralHttpFailure(
   response: HttpFailure,
   options: HttpFailureReadOptions = {},
 ): ProviderErrorMetadata {
+  checkOptionKeys('readHttpFailure', options, HTTP_FAILURE_READ_OPTION_KEYS);
   const bodyValue = safeGet(response, 'body');
   const status = safeStatus(safeGet(response, 'status'));
   const metadata = answeredMetadata(

@@ -6,7 +6,9 @@ import type {
 } from '@faultline/classify';
 import {
   attachRawBody,
+  checkOptionKeys,
   defineExtractor,
+  HTTP_FAILURE_READ_OPTION_KEYS,
   MAX_RAW_BODY_LENGTH,
   messageOf,
   parseJsonSafely,
@@ -153,6 +155,7 @@ export function readOllamaHttpFailure(
   response: HttpFailure,
   options: HttpFailureReadOptions = {},
 ): ProviderErrorMetadata {
+  checkOptionKeys('readHttpFailure', options, HTTP_FAILURE_READ_OPTION_KEYS);
   const status = safeStatus(safeGet(response, 'status'));
   const bodyValue = safeGet(response, 'body');
   const text = typeof bodyValue === 'string' ? bodyValue.slice(0, MAX_RAW_BODY_LENGTH) : '';

@@ -8,8 +8,10 @@ import type {
 import {
   attachRawBody,
   attachRawJsonBody,
+  checkOptionKeys,
   constructorName,
   defineExtractor,
+  HTTP_FAILURE_READ_OPTION_KEYS,
   messageOf,
   parseJsonSafely,
   prototypeNames,
@@ -237,6 +239,7 @@ export function readOpenAIHttpFailure(
   response: HttpFailure,
   options: HttpFailureReadOptions = {},
 ): ProviderErrorMetadata {
+  checkOptionKeys('readHttpFailure', options, HTTP_FAILURE_READ_OPTION_KEYS);
   // openai keeps the body's `error` member as `APIError.error` (APIError.generate, every major);
   // openai 7 first puts a JSON object body without one under `error` (`makeStatusError`), so a
   // compatible server's own shape (`detail`, `errors`, a bare `message`) is read, not dropped.

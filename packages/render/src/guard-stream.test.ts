@@ -49,6 +49,12 @@ const readChunk = (chunk: Chunk) => ({
 const options = { requireTerminal: true, readChunk };
 
 afterEach(() => {
+  // Spies on the timer functions first, then the fake clock: a spy made while the clock was fake
+  // remembers the fake setTimeout as its original, and vitest restores every spy again after the
+  // file (`restoreAllMocks`, even one a test already restored), which would put a fake clock back
+  // under every file that runs after this one in the same worker. Restored here, before the clock
+  // is uninstalled, nothing is left for that later restore.
+  vi.restoreAllMocks();
   vi.useRealTimers();
 });
 
@@ -674,8 +680,6 @@ describe('guardStream: chunks as they are', () => {
     expect(error).toBeUndefined();
     expect(timeouts.mock.calls.length + intervals.mock.calls.length).toBe(1);
     expect(vi.getTimerCount()).toBe(0);
-    timeouts.mockRestore();
-    intervals.mockRestore();
   });
 });
 

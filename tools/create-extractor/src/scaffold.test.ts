@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 // The parity checks are functions of a repository root: the scaffolder's output must pass them
 // as generated. (A relative import: @faultline/parity is a private tool, not a dependency.)
@@ -41,6 +41,26 @@ function emptyRepository(): string {
   return root;
 }
 
+/** A driver module for an SDK provider, as a contributor writes it (`--driver`). */
+function driverFile(root: string, sdk: string): string {
+  const path = join(root, 'zenith-driver.ts');
+  writeFileSync(
+    path,
+    `import { defineDriver, PROMPT } from '../define.ts';
+
+/** ${sdk}: chat. */
+export default defineDriver<typeof import('${sdk}')>({
+  model: 'zenith-1',
+  credentials: ['zk-faultlineCanary000000000000'],
+  operation: () => 'chat.create',
+  call: ({ sdk, baseUrl, timeoutMs, signal }) =>
+    new sdk.Zenith({ baseUrl, timeoutMs, maxRetries: 0 }).chat.create({ prompt: PROMPT }, { signal }),
+});
+`,
+  );
+  return path;
+}
+
 describe('pnpm new-provider', () => {
   it('scaffolds a fetch-based provider that passes parity (real client at every scenario) without hand edits', async () => {
     const root = emptyRepository();
@@ -63,13 +83,29 @@ describe('pnpm new-provider', () => {
 
   it('scaffolds an SDK provider with the SDK as an optional peer covering its devDependency', async () => {
     const root = emptyRepository();
-    scaffoldProvider({
+    const result = scaffoldProvider({
       repositoryRoot: root,
       name: 'zenith',
       sdk: '@zenith/sdk',
       sdkVersion: '0.12.3',
+      driver: driverFile(root, '@zenith/sdk'),
       format: false,
     });
+    // The scenario suite and the option matrix call the real SDK through the driver module.
+    expect(result.files).toEqual(
+      expect.arrayContaining([
+        'packages/extract-zenith/src/extract-zenith.test.ts',
+        'packages/extract-zenith/src/option-matrix.test.ts',
+        'packages/extract-zenith/src/test-support.ts',
+      ]),
+    );
+    const support = readFileSync(join(root, 'packages', 'extract-zenith', 'src', 'test-support.ts'), 'utf8');
+    expect(support).toContain("import * as zenithSdk from '@zenith/sdk';");
+    expect(support).toContain("import driver from '../../cli/src/driver/providers/zenith.ts';");
+    for (const file of result.files.filter((path) => path.startsWith('packages/extract-zenith/src/'))) {
+      const text = readFileSync(join(root, file), 'utf8');
+      expect(text, file).not.toMatch(/__[A-Za-z]+__|TODO|\.skip\b/);
+    }
     const manifest = JSON.parse(
       readFileSync(join(root, 'packages', 'extract-zenith', 'package.json'), 'utf8'),
     );
@@ -95,15 +131,20 @@ describe('pnpm new-provider', () => {
     expect(driver).toContain("import { fetchAcme } from '@faultline/extract-acme';");
     expect(driver).toContain('export default defineDriver<undefined>({');
     expect(driver).not.toMatch(/__[A-Za-z]+__/);
-    scaffoldProvider({
+    const given = driverFile(root, '@zenith/sdk');
+    const sdkBased = scaffoldProvider({
       repositoryRoot: root,
       name: 'zenith',
       sdk: '@zenith/sdk',
       sdkVersion: '1.0.0',
+      driver: given,
       format: false,
     });
-    // How to call an SDK is the SDK's own: no driver module is written for it.
-    expect(existsSync(join(root, 'packages', 'cli', 'src', 'driver', 'providers', 'zenith.ts'))).toBe(false);
+    // How to call an SDK is the SDK's own: the driver module given is the one written.
+    expect(sdkBased.files).toContain('packages/cli/src/driver/providers/zenith.ts');
+    expect(readFileSync(join(root, 'packages/cli/src/driver/providers/zenith.ts'), 'utf8')).toBe(
+      readFileSync(given, 'utf8'),
+    );
     const cli = JSON.parse(readFileSync(join(root, 'packages', 'cli', 'package.json'), 'utf8'));
     expect(Object.keys(cli.dependencies)).toEqual([
       '@faultline/extract-acme',
@@ -130,6 +171,7 @@ describe('pnpm new-provider', () => {
       name: 'zenith',
       sdk: '@zenith/sdk',
       sdkVersion: '1.2.3',
+      driver: driverFile(root, '@zenith/sdk'),
       format: false,
     });
     expect(readFileSync(join(root, 'packages', 'extract-zenith', 'LICENSE'), 'utf8')).toBe(
@@ -140,6 +182,42 @@ describe('pnpm new-provider', () => {
     );
     const driver = JSON.parse(readFileSync(join(root, 'tools', 'scenario-driver', 'package.json'), 'utf8'));
     expect(driver.dependencies).toEqual({ '@zenith/sdk': '1.2.3', openai: '7.57.0' });
+  });
+
+  it('asks an SDK provider for its driver module and writes nothing until given one', () => {
+    const root = emptyRepository();
+    const sdk = {
+      repositoryRoot: root,
+      name: 'zenith',
+      sdk: '@zenith/sdk',
+      sdkVersion: '1.0.0',
+      format: false,
+    };
+    expect(() => scaffoldProvider(sdk)).toThrow(
+      /an SDK provider needs its driver module: how to call @zenith\/sdk against a loopback URL[\s\S]*packages\/cli\/src\/driver\/providers\/zenith\.ts[\s\S]*--driver <file>[\s\S]*nothing was written/,
+    );
+    expect(existsSync(join(root, 'packages', 'extract-zenith'))).toBe(false);
+    expect(JSON.parse(readFileSync(join(root, 'providers.json'), 'utf8')).providers).toHaveLength(1);
+    expect(() => scaffoldProvider({ ...sdk, driver: join(root, 'missing.ts') })).toThrow(/no such file/);
+    writeFileSync(join(root, 'no-default.ts'), 'export const driver = {};\n');
+    expect(() => scaffoldProvider({ ...sdk, driver: join(root, 'no-default.ts') })).toThrow(
+      /no default export/,
+    );
+    expect(() =>
+      scaffoldProvider({
+        repositoryRoot: root,
+        name: 'acme',
+        driver: driverFile(root, 'acme'),
+        format: false,
+      }),
+    ).toThrow(/--driver is for an SDK provider/);
+    // A driver module already in place is used as it is.
+    const inPlace = join(root, 'packages', 'cli', 'src', 'driver', 'providers', 'zenith.ts');
+    mkdirSync(dirname(inPlace), { recursive: true });
+    copyFileSync(driverFile(root, '@zenith/sdk'), inPlace);
+    const result = scaffoldProvider(sdk);
+    expect(result.files).not.toContain('packages/cli/src/driver/providers/zenith.ts');
+    expect(existsSync(join(root, 'packages', 'extract-zenith', 'src', 'test-support.ts'))).toBe(true);
   });
 
   it('uses every template file', () => {
@@ -159,6 +237,7 @@ describe('pnpm new-provider', () => {
       'src/option-keys.test.ts.tmpl',
       'src/option-matrix.sdk.test.ts.tmpl',
       'src/read-http-failure.test.ts.tmpl',
+      'src/test-support.sdk.ts.tmpl',
     ]);
   });
 

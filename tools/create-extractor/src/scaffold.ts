@@ -20,6 +20,13 @@ export interface ScaffoldOptions {
   readonly sdkVersion?: string | undefined;
   /** The provider's name for people (default: from the key, `Google Genai`). */
   readonly title?: string | undefined;
+  /**
+   * With `sdk`: a driver module (default-exporting `defineDriver({ … })` from
+   * packages/cli/src/driver/define.ts) that calls the SDK against a loopback URL. It is copied to
+   * packages/cli/src/driver/providers/<name>.ts, where the demo, the bench, the corpus and the new
+   * package's own tests call the SDK through it. Not needed when that module is already there.
+   */
+  readonly driver?: string | undefined;
   /** Run Biome over the new package (default true; skipped when Biome is not installed). */
   readonly format?: boolean;
 }
@@ -233,8 +240,50 @@ try {
   if (FaultlineError.isInstance(error)) console.error(formatPanel(error.toErrorReport()));
   throw error;
 }`,
-    __TODO_SDK__: `Call the real \`${sdk}\` in \`src/extract-${names.name}.sdk.test.ts\` (every major you support, through npm aliases), remove its \`.skip\`, and teach \`src/extract-${names.name}.ts\` the SDK's error classes (duck-typed). Then run its options through the option matrix in \`src/option-matrix.test.ts\` (remove its \`.skip\` too).`,
+    __TODO_SDK__: `The tests call the real \`${sdk}\` through its driver module (\`packages/cli/src/driver/providers/${names.name}.ts\`): teach \`src/extract-${names.name}.ts\` the SDK's error classes (duck-typed) until \`src/extract-${names.name}.test.ts\` and \`src/option-matrix.test.ts\` pass, add each older major you support to \`SDKS\` in \`src/test-support.ts\` (an npm alias devDependency), and give the option matrix a healthy answer of ${sdk}'s API.`,
   };
+}
+
+/** Where the one scenario driver finds a provider's driver module. */
+export function driverModulePath(repositoryRoot: string, name: string): string {
+  return join(repositoryRoot, 'packages', 'cli', 'src', 'driver', 'providers', `${name}.ts`);
+}
+
+/**
+ * The driver module to copy for an SDK provider (`--driver`), or `undefined` when the module is
+ * already in place. How to call an SDK is the SDK's own, so the scaffolder cannot write it: it asks
+ * for it and refuses, before writing anything, until it is given, so that the new package's tests
+ * drive the real SDK from the first run.
+ */
+function sdkDriverOf(
+  repositoryRoot: string,
+  name: string,
+  sdk: string,
+  driver: string | undefined,
+): string | undefined {
+  const target = driverModulePath(repositoryRoot, name);
+  const where = relative(repositoryRoot, target);
+  if (driver === undefined) {
+    if (existsSync(target)) return undefined;
+    throw new Error(`create-extractor: an SDK provider needs its driver module: how to call ${sdk} against a loopback URL.
+Write it (export default defineDriver<typeof import('${sdk}')>({ model, credentials, operation, call }),
+see packages/cli/src/driver/define.ts; packages/cli/src/driver/providers/ollama.ts is a model, and
+stainless-chat.ts serves a Stainless-generated SDK), then either save it as ${where}
+or pass it with --driver <file>. The new package's scenario suite and option matrix call ${sdk}
+through it; nothing was written.`);
+  }
+  if (existsSync(target)) {
+    throw new Error(`create-extractor: ${where} already exists; drop --driver to use it as it is`);
+  }
+  const path = resolve(driver);
+  if (!existsSync(path)) throw new Error(`create-extractor: --driver ${driver}: no such file`);
+  const text = readFileSync(path, 'utf8');
+  if (!/export\s+default\b/.test(text)) {
+    throw new Error(
+      `create-extractor: --driver ${driver} has no default export (export default defineDriver({ … }))`,
+    );
+  }
+  return text;
 }
 
 /** Reads providers.json; throws when it is missing or has no providers array. */
@@ -384,6 +433,13 @@ export function scaffoldProvider(options: ScaffoldOptions): ScaffoldResult {
   }
   const sdk = options.sdk === undefined ? undefined : { name: options.sdk, version: options.sdkVersion! };
   if (sdk !== undefined) peerRangeFor(sdk.version);
+  const driverText =
+    sdk === undefined ? undefined : sdkDriverOf(repositoryRoot, name, sdk.name, options.driver);
+  if (sdk === undefined && options.driver !== undefined) {
+    throw new Error(
+      'create-extractor: --driver is for an SDK provider (with --sdk); a fetch-based provider gets its driver module written',
+    );
+  }
   const list = readProviderList(repositoryRoot);
   if (list.data.providers.some((entry) => entry.name === name)) {
     throw new Error(`create-extractor: provider '${name}' is already in providers.json`);
@@ -435,14 +491,15 @@ export function scaffoldProvider(options: ScaffoldOptions): ScaffoldResult {
     [`src/exports.${variant}.test.ts.tmpl`, 'src/exports.test.ts'],
     ['src/read-http-failure.test.ts.tmpl', 'src/read-http-failure.test.ts'],
     ['src/option-keys.test.ts.tmpl', 'src/option-keys.test.ts'],
-    [
-      `src/extract-__name__.${variant}.test.ts.tmpl`,
-      `src/extract-${name}.${variant === 'sdk' ? 'sdk.' : ''}test.ts`,
-    ],
+    [`src/extract-__name__.${variant}.test.ts.tmpl`, `src/extract-${name}.test.ts`],
   ];
   if (sdk === undefined) sources.push(['src/__name__-client.ts.tmpl', `src/${name}-client.ts`]);
-  // parity requires a provider with an SDK to run its options through the option matrix.
-  else sources.push(['src/option-matrix.sdk.test.ts.tmpl', 'src/option-matrix.test.ts']);
+  else {
+    // The real SDK through the driver module, for the scenario suite and the option matrix (parity
+    // requires a provider with an SDK to run its options through the matrix).
+    sources.push(['src/test-support.sdk.ts.tmpl', 'src/test-support.ts']);
+    sources.push(['src/option-matrix.sdk.test.ts.tmpl', 'src/option-matrix.test.ts']);
+  }
   for (const [templateFile, target] of sources) {
     write(repositoryRoot, join(packageDirectory, target), render(template(templateFile), tokens), written);
   }
@@ -483,16 +540,18 @@ export function scaffoldProvider(options: ScaffoldOptions): ScaffoldResult {
   // The one scenario driver (shipped in the CLI) calls the provider through a module of its own,
   // found by the provider's name; the CLI depends on the package so that the module can import it.
   // With that, the demo, the bench, the reliability suite and the driver's tests take the provider
-  // in with no other edit. Only a fetch-based provider's call can be written here: how to call an
-  // SDK is the SDK's own (the CLI's next-step note says so).
+  // in with no other edit. A fetch-based provider's call is written here; an SDK provider's is the
+  // module the contributor gave (`--driver`), which the new package's tests call the SDK through.
   const cliDirectory = join(repositoryRoot, 'packages', 'cli');
+  if (driverText !== undefined)
+    write(repositoryRoot, driverModulePath(repositoryRoot, name), driverText, written);
   if (existsSync(join(cliDirectory, 'package.json'))) {
     addCliDependency(cliDirectory, `@faultline/extract-${name}`);
     written.push(relative(repositoryRoot, join(cliDirectory, 'package.json')));
     if (sdk === undefined) {
       write(
         repositoryRoot,
-        join(cliDirectory, 'src', 'driver', 'providers', `${name}.ts`),
+        driverModulePath(repositoryRoot, name),
         render(template('driver.fetch.ts.tmpl'), tokens),
         written,
       );

@@ -90,6 +90,19 @@ function checkHttpFailureReader(module: ProviderModule, provider: ProviderEntry,
       },
     },
   );
+  // An unknown option key is a programming error: a TypeError naming the key and the nearest valid
+  // one, at the call (the body and headers above are data and never make it throw).
+  try {
+    read({ status: 429, body: '{}' }, { now: 0, sdkErrorTyp: 'APICallError' });
+    problems.push(`${prefix} ${name} accepted an unknown option key (sdkErrorTyp) silently`);
+  } catch (error) {
+    const message = error instanceof TypeError ? error.message : '';
+    if (!message.includes('"sdkErrorTyp"') || !message.includes('"sdkErrorType"')) {
+      problems.push(
+        `${prefix} ${name} threw on an unknown option key without a TypeError naming it and the nearest valid one ("sdkErrorType"): ${(error as Error)?.message ?? String(error)}`,
+      );
+    }
+  }
   for (const [what, response] of [
     ['a hostile response', hostile],
     ['null', null],

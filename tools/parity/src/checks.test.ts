@@ -19,8 +19,19 @@ import { REPOSITORY_ROOT, readProviderList } from './provider-list.ts';
 // copies that are broken one way at a time. Each broken copy must fail with a message naming
 // what is missing.
 
-const GOOD_EXTRACTOR = `import { type Extractor, type HttpFailure, type ProviderErrorMetadata } from '@faultline/classify';
-import { defineExtractor, safeGet, safeStatus } from '@faultline/classify/toolkit';
+const GOOD_EXTRACTOR = `import {
+  type Extractor,
+  type HttpFailure,
+  type HttpFailureReadOptions,
+  type ProviderErrorMetadata,
+} from '@faultline/classify';
+import {
+  checkOptionKeys,
+  defineExtractor,
+  HTTP_FAILURE_READ_OPTION_KEYS,
+  safeGet,
+  safeStatus,
+} from '@faultline/classify/toolkit';
 
 function answered(status: number | undefined): ProviderErrorMetadata {
   return { provider: 'acme', message: 'Acme error', origin: 'http', ...(status === undefined ? {} : { statusCode: status }) };
@@ -34,7 +45,8 @@ export const acmeExtractor: Extractor = defineExtractor({
   },
 });
 
-export function readAcmeHttpFailure(response: HttpFailure): ProviderErrorMetadata {
+export function readAcmeHttpFailure(response: HttpFailure, options: HttpFailureReadOptions = {}): ProviderErrorMetadata {
+  checkOptionKeys('readHttpFailure', options, HTTP_FAILURE_READ_OPTION_KEYS);
   return answered(safeStatus(safeGet(response, 'status')));
 }
 `;
@@ -263,6 +275,19 @@ describe('parity checks on temporary repositories', { timeout: 60_000 }, () => {
     );
     expect(await problemsOf(root)).toContain(
       "provider 'acme': package packages/extract-acme does not export readHttpFailure({ status, headers, body }) (the SDK extractor's rules for any HTTP client)",
+    );
+  });
+
+  it('name a readHttpFailure that accepts an unknown option key silently', async () => {
+    const root = healthyRepository();
+    edit(join(root, 'packages', 'extract-acme', 'src', 'extract-acme.ts'), (text) =>
+      text.replace(
+        "  checkOptionKeys('readHttpFailure', options, HTTP_FAILURE_READ_OPTION_KEYS);\n",
+        '  void options;\n',
+      ),
+    );
+    expect(await problemsOf(root)).toContain(
+      "provider 'acme': package packages/extract-acme readHttpFailure accepted an unknown option key (sdkErrorTyp) silently",
     );
   });
 

@@ -62,7 +62,7 @@ function ownerOf(url: string): string {
 
 /**
  * What an adapter may load: itself, classify, render, stainless for the Stainless-generated SDKs,
- * and leven, render's edit distance for the nearest valid name in an unknown-option TypeError (one
+ * and leven, classify's edit distance for the nearest valid name in an unknown-option TypeError (one
  * module with no imports of its own, so it adds nothing measurable to an adapter's import).
  */
 function allowedOwners(provider: string): Set<string> {

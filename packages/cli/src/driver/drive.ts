@@ -108,7 +108,7 @@ async function importDriver(name: string): Promise<ProviderDriver> {
     module = (await import(`./providers/${name}.ts`)) as { default?: unknown };
   } catch (error) {
     throw new Error(
-      `scenario driver: no driver module for provider "${name}" (write packages/cli/src/driver/providers/${name}.ts; pnpm new-provider writes it for a fetch-based provider)`,
+      `scenario driver: no driver module for provider "${name}" (write packages/cli/src/driver/providers/${name}.ts; pnpm new-provider writes it for a fetch-based provider and takes it with --driver for an SDK)`,
       { cause: error },
     );
   }
