@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,8 +54,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
 });
+/** The empty homes made for the credential chains, removed after each test. */
+const homes: string[] = [];
 afterEach(() => {
   vi.unstubAllEnvs();
+  for (const home of homes.splice(0)) rmSync(home, { recursive: true, force: true });
 });
 
 async function thrownBy(run: () => Promise<unknown>): Promise<unknown> {
@@ -130,6 +133,7 @@ function unusedBaseUrl(): {
 /** Environment that leaves Google's and AWS's default credential chains nothing to find, without a network lookup. */
 function stubEmptyCredentialEnvironment(): void {
   const home = mkdtempSync(join(tmpdir(), 'faultline-platform-'));
+  homes.push(home);
   vi.stubEnv('HOME', home);
   vi.stubEnv('CLOUDSDK_CONFIG', home);
   vi.stubEnv('GOOGLE_APPLICATION_CREDENTIALS', '');
