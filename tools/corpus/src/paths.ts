@@ -6,6 +6,7 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createAzure } from '@ai-sdk/azure';
 import { createDeepSeek } from '@ai-sdk/deepseek';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
+import { createVertex } from '@ai-sdk/google-vertex';
 import { createVertexAnthropic } from '@ai-sdk/google-vertex/anthropic';
 import { createGroq } from '@ai-sdk/groq';
 import { createMistral } from '@ai-sdk/mistral';
@@ -138,6 +139,11 @@ function aiSdkGatewayModel(entry: LoadedCase, url: string): Exclude<LanguageMode
         baseURL: `${url}/v1/projects/faultline-corpus/locations/us-east5/publishers/anthropic/models`,
         generateAuthToken: async () => KEY,
       })('claude-sonnet-4-5@20250929');
+    case 'google-genai':
+      // Gemini on Vertex AI (express mode's API key; the project and region are in the base URL).
+      return entry.scenario.api === 'vertex'
+        ? createVertex({ apiKey: KEY, baseURL: `${url}/v1/publishers/google` })('gemini-2.5-flash')
+        : undefined;
     default:
       return undefined;
   }
