@@ -14,6 +14,16 @@ describe('providerFromId', () => {
     ['groq.chat', 'groq'],
     ['google-genai', 'google-genai'],
     ['bedrock', 'bedrock'],
+    // @ai-sdk/xai, @ai-sdk/deepseek, @openrouter/ai-sdk-provider, @ai-sdk/azure (responses too).
+    ['xai.chat', 'openai'],
+    ['xai.responses', 'openai'],
+    ['deepseek.chat', 'openai'],
+    ['openrouter.chat', 'openai'],
+    ['azure.responses', 'openai'],
+    // @ai-sdk/google-vertex's Claude models speak Anthropic's API; its Gemini ones Google's.
+    ['vertex.anthropic.messages', 'anthropic'],
+    ['google.vertex.anthropic.messages', 'anthropic'],
+    ['google.vertex.embedding', 'google-genai'],
   ])('%s → %s', (id, provider) => {
     expect(providerFromId(id)).toBe(provider);
   });
@@ -47,6 +57,18 @@ describe('providerFromUrl', () => {
     ['http://127.0.0.1:8080/proxy/v1/messages', 'anthropic'],
     ['http://gateway.internal/models/gemini:streamGenerateContent?alt=sse', 'google-genai'],
     ['http://gateway.internal/model/amazon.nova-pro-v1%3A0/converse-stream', 'bedrock'],
+    ['https://api.x.ai/v1/chat/completions', 'openai'],
+    ['https://api.deepseek.com/chat/completions', 'openai'],
+    ['https://my-project.services.ai.azure.com/openai/v1/chat/completions', 'openai'],
+    // Claude on Vertex AI: Google's host, Anthropic's API.
+    [
+      'https://us-east5-aiplatform.googleapis.com/v1/projects/p/locations/us-east5/publishers/anthropic/models/claude-sonnet-4-5@20250929:streamRawPredict',
+      'anthropic',
+    ],
+    [
+      'http://127.0.0.1:9/s/x/v1/projects/p/locations/l/publishers/anthropic/models/claude:rawPredict',
+      'anthropic',
+    ],
   ])('%s → %s', (url, provider) => {
     expect(providerFromUrl(url)).toBe(provider);
   });

@@ -37,7 +37,9 @@ export const HTTP_FAILURE_READERS: Readonly<Record<AiSdkProvider, HttpFailureRea
 /**
  * The AI SDK's provider ids (`model.provider`: `openai.chat`, `anthropic.messages`,
  * `google.generative-ai`, `google.vertex.chat`, `amazon-bedrock`, `mistral.chat`, `groq.chat`,
- * `azure.chat` ...) by their first segment. OpenAI-compatible providers speak OpenAI's error body.
+ * `azure.chat`, `xai.chat`, `deepseek.chat`, `openrouter.chat` ...) by their first segment.
+ * OpenAI-compatible providers speak OpenAI's error body. `@ai-sdk/openai-compatible` names its
+ * models after the user's own `name`, which says nothing: the request URL decides for those.
  */
 const PROVIDER_BY_ID_PREFIX: Readonly<Record<string, AiSdkProvider>> = {
   openai: 'openai',
@@ -46,6 +48,7 @@ const PROVIDER_BY_ID_PREFIX: Readonly<Record<string, AiSdkProvider>> = {
   openrouter: 'openai',
   deepseek: 'openai',
   togetherai: 'openai',
+  xai: 'openai',
   anthropic: 'anthropic',
   google: 'google-genai',
   'google-vertex': 'google-genai',
@@ -58,11 +61,18 @@ const PROVIDER_BY_ID_PREFIX: Readonly<Record<string, AiSdkProvider>> = {
   ollama: 'ollama',
 };
 
+/**
+ * Claude on Vertex AI (`@ai-sdk/google-vertex/anthropic`: `vertex.anthropic.messages`): Anthropic's
+ * Messages API and its error bodies behind Google's host, not Gemini's.
+ */
+const VERTEX_ANTHROPIC_ID = /^(?:google\.)?vertex\.anthropic(?:\.|$)/;
+
 /** Faultline's provider for an AI SDK provider id (`openai.chat` → `openai`), or `undefined`. */
 export function providerFromId(providerId: unknown): AiSdkProvider | undefined {
   if (typeof providerId !== 'string' || providerId.length === 0 || providerId.length > 200) return undefined;
   const lower = providerId.toLowerCase();
   if ((Object.keys(HTTP_FAILURE_READERS) as string[]).includes(lower)) return lower as AiSdkProvider;
+  if (VERTEX_ANTHROPIC_ID.test(lower)) return 'anthropic';
   const prefix = lower.split('.', 1)[0] ?? lower;
   return PROVIDER_BY_ID_PREFIX[prefix];
 }
@@ -70,7 +80,7 @@ export function providerFromId(providerId: unknown): AiSdkProvider | undefined {
 /** Hosts of the providers' public endpoints (and OpenAI-compatible ones that use OpenAI's body). */
 const PROVIDER_BY_HOST: readonly (readonly [RegExp, AiSdkProvider])[] = [
   [
-    /(^|\.)api\.openai\.com$|\.openai\.azure\.com$|\.cognitiveservices\.azure\.com$|(^|\.)openrouter\.ai$|(^|\.)api\.deepseek\.com$|(^|\.)api\.together\.xyz$/,
+    /(^|\.)api\.openai\.com$|\.openai\.azure\.com$|\.cognitiveservices\.azure\.com$|\.services\.ai\.azure\.com$|(^|\.)openrouter\.ai$|(^|\.)api\.deepseek\.com$|(^|\.)api\.together\.xyz$|(^|\.)api\.x\.ai$/,
     'openai',
   ],
   [/(^|\.)api\.anthropic\.com$/, 'anthropic'],
@@ -79,6 +89,9 @@ const PROVIDER_BY_HOST: readonly (readonly [RegExp, AiSdkProvider])[] = [
   [/(^|\.)api\.mistral\.ai$/, 'mistral'],
   [/(^|\.)api\.groq\.com$/, 'groq'],
 ];
+
+/** Vertex AI's path of an Anthropic model (`…/publishers/anthropic/models/<model>:rawPredict`). */
+const VERTEX_ANTHROPIC_PATH = /\/publishers\/anthropic\/models\/[^/]+:(?:stream)?rawpredict$/i;
 
 /** API paths that name their provider wherever it is hosted (a proxy, a gateway, a local mock). */
 const PROVIDER_BY_PATH: readonly (readonly [RegExp, AiSdkProvider])[] = [
@@ -98,6 +111,8 @@ export function providerFromUrl(url: unknown): AiSdkProvider | undefined {
     return undefined;
   }
   const host = parsed.hostname.toLowerCase();
+  // Claude on Vertex AI shares Gemini's host: the publisher in the path decides first.
+  if (VERTEX_ANTHROPIC_PATH.test(parsed.pathname)) return 'anthropic';
   for (const [pattern, provider] of PROVIDER_BY_HOST) if (pattern.test(host)) return provider;
   for (const [pattern, provider] of PROVIDER_BY_PATH) if (pattern.test(parsed.pathname)) return provider;
   return undefined;

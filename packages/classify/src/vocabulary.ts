@@ -268,7 +268,9 @@ export const AVAILABILITY = vocabulary('availability', () => [
   // "is deprecated", "has reached the end of its life" (Bedrock), "is no longer available".
   // A word boundary before "model": "InvokeModel operation: Malformed input request: ... required key [prompt] not
   // found" (Bedrock through LiteLLM) names an operation, not a model.
-  /\bmodels?\b.{0,80}(?:does not exist|not exist|not found|is not supported|not supported (?:for|by|on|in)|is invalid|decommissioned|deprecated|retired|no longer (?:available|supported)|end of (?:its )?life|marked by provider as legacy)/,
+  // Not IAM's hedge on a denial, "Permission 'aiplatform.endpoints.predict' denied on resource
+  // '…/models/x' (or it may not exist)": the denial is what it states (Vertex 403 PERMISSION_DENIED).
+  /\bmodels?\b.{0,80}(?:does not exist|(?<!may )not exist|not found|is not supported|not supported (?:for|by|on|in)|is invalid|decommissioned|deprecated|retired|no longer (?:available|supported)|end of (?:its )?life|marked by provider as legacy)/,
   // Bedrock "The provided model identifier is invalid."; "model identifier".
   /provided model identifier is invalid/,
   // Bedrock 400 "Invocation of model ID x with on-demand throughput isn't supported. Retry your

@@ -41,6 +41,7 @@ import {
   AnthropicMessageResult,
   parseAnthropicErrorBody,
 } from './anthropic-error-shape.ts';
+import { platformCredentialsUnresolved, platformPlaceMissing } from './platform-conditions.ts';
 
 /** The provider key every metadata from this package carries. */
 export const ANTHROPIC_PROVIDER = 'anthropic';
@@ -252,6 +253,9 @@ export const anthropicExtractor: Extractor = defineExtractor({
       if (MISSING_CREDENTIALS.test(plainMessage)) {
         return sdkConditionMetadata(error, ANTHROPIC_PROVIDER, plainMessage, 'missing_credentials');
       }
+      // AnthropicVertex / AnthropicBedrock that cannot tell where to send the call.
+      const placeMissing = platformPlaceMissing(error, plainMessage, ANTHROPIC_PROVIDER);
+      if (placeMissing !== undefined) return placeMissing;
       // A raw transport drop (undici `TypeError: terminated`, node-fetch `Premature close`) carries
       // no SDK's mark: render's built-in transport reader reads it without naming an SDK that may
       // not have thrown it. Anthropic SDK errors that are not API errors (e.g. a consumed stream)
@@ -287,7 +291,10 @@ export const anthropicExtractor: Extractor = defineExtractor({
     if (body !== undefined) return providerMetadata(error, body, 'stream_event', undefined, context.now);
     if (sseBody !== undefined)
       return providerMetadata(error, sseBody, 'stream_event', undefined, context.now);
-    return stainlessTransportMetadata(error, ANTHROPIC_PROVIDER, context.signal);
+    return (
+      platformCredentialsUnresolved(error, ANTHROPIC_PROVIDER) ??
+      stainlessTransportMetadata(error, ANTHROPIC_PROVIDER, context.signal)
+    );
   },
 });
 

@@ -329,7 +329,15 @@ const anthropic: ProviderFormat = {
   sdkBasePath: '',
   parse(path, body) {
     const request = record(body);
-    if (path.split('?')[0] !== '/v1/messages') return undefined;
+    const route = path.split('?')[0]!;
+    // Claude on Vertex AI (AnthropicVertex, @ai-sdk/google-vertex/anthropic): the Messages body
+    // without `model`, which the path names, and `streamRawPredict` for a stream.
+    const vertex = /\/publishers\/anthropic\/models\/([^/:]+):(rawPredict|streamRawPredict)$/.exec(route);
+    if (vertex !== null) {
+      const model = decodeURIComponent(vertex[1]!);
+      return { operation: 'chat', stream: vertex[2] === 'streamRawPredict', model, inputs: 1, base64: false };
+    }
+    if (route !== '/v1/messages') return undefined;
     const model = typeof request.model === 'string' ? request.model : 'claude-sonnet-4-5';
     return { operation: 'chat', stream: request.stream === true, model, inputs: 1, base64: false };
   },

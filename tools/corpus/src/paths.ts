@@ -3,11 +3,16 @@
 // that path. Each is called as its package's README tells users to, with the client's own retries off.
 import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
 import { createAnthropic } from '@ai-sdk/anthropic';
+import { createAzure } from '@ai-sdk/azure';
+import { createDeepSeek } from '@ai-sdk/deepseek';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
+import { createVertex } from '@ai-sdk/google-vertex';
+import { createVertexAnthropic } from '@ai-sdk/google-vertex/anthropic';
 import { createGroq } from '@ai-sdk/groq';
 import { createMistral } from '@ai-sdk/mistral';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { createXai } from '@ai-sdk/xai';
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { classifyAiSdkError, detectAiSdkBlockedAnswer, guardAiSdkStream } from '@faultline/ai-sdk';
 import {
@@ -25,6 +30,7 @@ import { ChatGoogleGenerativeAI } from '@langchain/google-genai';
 import { ChatGroq } from '@langchain/groq';
 import { ChatMistralAI } from '@langchain/mistralai';
 import { ChatOpenAI } from '@langchain/openai';
+import { createOpenRouter } from '@openrouter/ai-sdk-provider';
 import { generateText, type LanguageModel, streamText } from 'ai';
 import type { LoadedCase } from './case.ts';
 
@@ -52,6 +58,11 @@ export const PATH_PACKAGES: Readonly<Record<Exclude<CorpusPath, 'vendor'>, reado
     '@ai-sdk/amazon-bedrock',
     '@ai-sdk/mistral',
     '@ai-sdk/groq',
+    '@ai-sdk/xai',
+    '@ai-sdk/deepseek',
+    '@ai-sdk/azure',
+    '@ai-sdk/google-vertex',
+    '@openrouter/ai-sdk-provider',
   ],
   langchain: [
     '@langchain/core',
@@ -107,8 +118,41 @@ export function pathCovers(path: CorpusPath, entry: LoadedCase): boolean {
   return path === 'vendor' || entry.sdk !== 'ollama';
 }
 
+/**
+ * The provider package a user of a gateway or platform installs for it (its own provider id and URL
+ * shape), where one exists; else undefined and the case's SDK decides.
+ */
+function aiSdkGatewayModel(entry: LoadedCase, url: string): Exclude<LanguageModel, string> | undefined {
+  switch (entry.group) {
+    case 'xai':
+      return createXai({ baseURL: `${url}/v1`, apiKey: KEY }).chat('grok-4');
+    case 'deepseek':
+      return createDeepSeek({ baseURL: url, apiKey: KEY })('deepseek-chat');
+    case 'openrouter':
+      return createOpenRouter({ baseURL: `${url}/api/v1`, apiKey: KEY }).chat('anthropic/claude-sonnet-4.5');
+    case 'azure-openai':
+      return createAzure({ baseURL: `${url}/openai/v1`, apiKey: KEY }).chat('gpt-4o-mini');
+    case 'anthropic-vertex':
+      return createVertexAnthropic({
+        project: 'faultline-corpus',
+        location: 'us-east5',
+        baseURL: `${url}/v1/projects/faultline-corpus/locations/us-east5/publishers/anthropic/models`,
+        generateAuthToken: async () => KEY,
+      })('claude-sonnet-4-5@20250929');
+    case 'google-genai':
+      // Gemini on Vertex AI (express mode's API key; the project and region are in the base URL).
+      return entry.scenario.api === 'vertex'
+        ? createVertex({ apiKey: KEY, baseURL: `${url}/v1/publishers/google` })('gemini-2.5-flash')
+        : undefined;
+    default:
+      return undefined;
+  }
+}
+
 /** The `@ai-sdk/*` model a user of this case's provider (or gateway) calls, at `url`. */
 function aiSdkModel(entry: LoadedCase, url: string): Exclude<LanguageModel, string> {
+  const gateway = aiSdkGatewayModel(entry, url);
+  if (gateway !== undefined) return gateway;
   switch (entry.sdk) {
     case 'anthropic':
       return createAnthropic({ baseURL: `${url}/v1`, apiKey: KEY })('claude-sonnet-4-6');
