@@ -53,11 +53,20 @@ describe('cohereExtractor is total', () => {
       }),
       { seed: 20261121, numRuns: 300 },
     );
+    // Fields of any kind on an error whose prototype chain is cohere-ai's (a class named CohereError).
+    class CohereError extends Error {}
     fc.assert(
       fc.property(
-        fc.record({ status: fc.anything(), headers: fc.anything(), body: fc.anything() }),
+        fc.record({
+          name: fc.oneof(fc.constant('TooManyRequestsError'), fc.string()),
+          message: fc.anything(),
+          statusCode: fc.anything(),
+          body: fc.anything(),
+          rawResponse: fc.anything(),
+          cause: fc.anything(),
+        }),
         (fields) => {
-          const value = Object.assign(new Error('x'), fields, { name: 'CohereApiError' });
+          const value = Object.assign(new CohereError('x'), fields);
           const metadata = cohereExtractor.extract(value);
           return (
             metadata === undefined || (metadata.provider === 'cohere' && classify(metadata) !== undefined)

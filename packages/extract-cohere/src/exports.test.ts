@@ -9,13 +9,14 @@ describe('export list', { timeout: 120_000 }, () => {
     expect(exportList(entry, new URL('./index.ts', import.meta.url))).toEqual({
       values: [
         'CohereErrorBody',
-        'CohereErrorObject',
         'PROVIDER',
         'extractor',
+        'guardCohereStream',
+        'guardStream',
         'readHttpFailure',
         'withClassifiedErrors',
       ].sort(),
-      types: ['ReadHttpFailureOptions', 'WithClassifiedErrorsOptions'].sort(),
+      types: ['GuardStreamOptions', 'ReadHttpFailureOptions', 'WithClassifiedErrorsOptions'].sort(),
     });
   });
 });

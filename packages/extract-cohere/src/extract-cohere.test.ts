@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cohereExtractor } from './extract-cohere.ts';
 import { guardCohereStream } from './guard-cohere-stream.ts';
-import { callApi, classifyThrown, clientOf, SDKS, SECRET_KEY, type Sdk } from './test-support.ts';
+import { callApi, classifyThrown, clientOf, SDKS, type Sdk, SECRET_KEY } from './test-support.ts';
 
 type LoopbackServer = Awaited<ReturnType<typeof startLoopbackServer>>;
 
@@ -28,7 +28,9 @@ async function runScenario(sdk: Sdk, baseUrl: string, scenario: Scenario): Promi
   try {
     const answer = await callApi(client, scenario.api, scenario.stream === true);
     if (scenario.stream === true) {
-      for await (const _event of guardCohereStream(answer as AsyncIterable<unknown>, { idleTimeoutMs: 5000 })) {
+      for await (const _event of guardCohereStream(answer as AsyncIterable<unknown>, {
+        idleTimeoutMs: 5000,
+      })) {
         // drain
       }
     }
@@ -141,7 +143,7 @@ describe('cohereExtractor: what it reads and what it leaves alone', () => {
     }
   });
 
-  it("reads the SDK's own timeout (a CohereError \"timeout\" on Node) as a timeout before the answer", async () => {
+  it('reads the SDK\'s own timeout (a CohereError "timeout" on Node) as a timeout before the answer', async () => {
     for (const sdk of SDKS) {
       const thrown = await thrownBy('never-answer', sdk);
       expect((thrown as Error).name).toBe('CohereError');
@@ -186,7 +188,10 @@ describe('cohereExtractor: what it reads and what it leaves alone', () => {
   it('returns undefined for errors that are not from cohere-ai', () => {
     expect(cohereExtractor.extract(new Error('invalid api token'))).toBeUndefined();
     // An Error named like the SDK's class but without its prototype chain is not ours either.
-    const lookalike = Object.assign(new Error('lookalike'), { name: 'TooManyRequestsError', statusCode: 429 });
+    const lookalike = Object.assign(new Error('lookalike'), {
+      name: 'TooManyRequestsError',
+      statusCode: 429,
+    });
     expect(cohereExtractor.extract(lookalike)).toBeUndefined();
   });
 

@@ -126,7 +126,8 @@ function answeredMetadata(failure: AnsweredFailure, now: number): ProviderErrorM
   if (inner?.code !== undefined && inner.code !== null && inner.code !== '')
     metadata.providerCode = String(inner.code);
   if (typeof inner?.type === 'string' && inner.type !== '') metadata.providerType = inner.type;
-  const requestId = body?.id ?? readHeader(headers, 'x-request-id') ?? readHeader(headers, 'x-debug-trace-id');
+  const requestId =
+    body?.id ?? readHeader(headers, 'x-request-id') ?? readHeader(headers, 'x-debug-trace-id');
   if (requestId !== undefined && requestId !== '') metadata.requestId = requestId.slice(0, 200);
   const retryAfter = retryAfterFromHeaders(headers, now);
   if (retryAfter !== undefined) metadata.retryAfterSeconds = retryAfter;
@@ -169,7 +170,8 @@ function ownTimeoutMetadata(sdkErrorType: string, words: string): ProviderErrorM
   return {
     provider: COHERE_PROVIDER,
     sdkErrorType,
-    message: words === OWN_TIMEOUT_MESSAGE ? 'Cohere did not answer within the client\'s timeoutInSeconds' : words,
+    message:
+      words === OWN_TIMEOUT_MESSAGE ? "Cohere did not answer within the client's timeoutInSeconds" : words,
     origin: 'timeout',
     networkPhase: 'before_response',
   };
@@ -208,6 +210,25 @@ function noAnswerMetadata(error: object, context: ExtractContext): ProviderError
 }
 
 /**
+ * A raw `AbortError` while a stream's body is read: cohere-ai's `timeoutInSeconds` stops at the
+ * headers and its stream has no abort of its own that reaches the request, so only a signal given to
+ * the call (`abortSignal`) can end the body; whose signal it was is classify's rule (a `TimeoutError`
+ * reason is a timer's, anything else the caller's). Read here, in a stream only, because the built-in
+ * transport extractor reads a bare AbortError as an SDK's own timeout.
+ */
+function streamAbortMetadata(error: object, context: ExtractContext): ProviderErrorMetadata {
+  const signal = safeGet(context, 'signal');
+  const origin = signalAbortOrigin(error, signal instanceof AbortSignal ? signal : undefined);
+  return {
+    provider: COHERE_PROVIDER,
+    sdkErrorType: 'AbortError',
+    message: messageOf(error, 500) || 'This operation was aborted',
+    origin,
+    networkPhase: origin === 'timeout' ? 'stream' : 'unknown',
+  };
+}
+
+/**
  * Reads what cohere-ai (7 and 8) throws into provider-blind metadata: a status error (`TooManyRequestsError`,
  * `BadRequestError` … or a bare `CohereError` with `statusCode`) by its status, the body's words and
  * the response headers; `CohereTimeoutError` (its own `timeoutInSeconds`, which ends only the wait for
@@ -221,7 +242,11 @@ export const cohereExtractor: Extractor = defineExtractor({
   extract(error, context) {
     if (error === null || typeof error !== 'object') return undefined;
     const sdkClass = sdkClassOf(error);
-    if (sdkClass === undefined) return undefined;
+    if (sdkClass === undefined) {
+      return safeGet(context, 'streaming') === true && safeGet(error, 'name') === 'AbortError'
+        ? streamAbortMetadata(error, context)
+        : undefined;
+    }
     if (sdkClass === 'CohereTimeoutError') {
       return ownTimeoutMetadata(sdkClass, messageOf(error, 1000) || 'Timeout exceeded');
     }
@@ -229,7 +254,12 @@ export const cohereExtractor: Extractor = defineExtractor({
     if (status === undefined) return noAnswerMetadata(error, context);
     const rawResponse = safeGet(error, 'rawResponse');
     return answeredMetadata(
-      { status, headers: safeGet(rawResponse, 'headers'), body: safeGet(error, 'body'), sdkErrorType: sdkClass },
+      {
+        status,
+        headers: safeGet(rawResponse, 'headers'),
+        body: safeGet(error, 'body'),
+        sdkErrorType: sdkClass,
+      },
       context.now?.() ?? Date.now(),
     );
   },

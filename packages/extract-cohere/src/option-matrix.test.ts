@@ -1,34 +1,62 @@
 import { FaultlineError } from '@faultline/render';
 import { optionMatrix } from '@faultline/test-fixtures/option-matrix';
 import { sseFrame } from '@faultline/test-fixtures/stream-matrix';
-import { describe } from 'vitest';
-import { withClassifiedErrors } from './index.ts';
+import { guardCohereStream, withClassifiedErrors } from './index.ts';
+import { callApi, clientOf, SDKS } from './test-support.ts';
 
 // Every documented option of withClassifiedErrors (deadlineMs, signal, retry, idempotent,
-// inspectResult) and of the stream guard, through each installed major of the REAL cohere-ai,
-// against the loopback server (test-fixtures/src/option-matrix.ts; parity requires this test).
-// TODO(cohere): import the SDK here (tests may; src may not), list each major in `SDKS` (by
-// devDependency alias), write `call` and `stream.open`, give the stream guard once there is one,
-// and remove `.skip` below. Any extract-* package's src/option-matrix.test.ts is a model.
+// inspectResult) and of guardStream, through each installed major of cohere-ai (the v2 client's
+// chat; chatStream for the guard), the caller's signal given as the call's abortSignal.
 
-const SDKS = [{ alias: 'cohere-ai' }] as const;
+const event = (type: string, fields: object) => ({ event: type, data: JSON.stringify({ type, ...fields }) });
+const delta = (text: string) =>
+  event('content-delta', { index: 0, delta: { message: { content: { text } } } });
 
-describe.skip('cohere options through the real cohere-ai', () => {
-  optionMatrix({
-    provider: 'cohere',
-    sdks: SDKS,
-    sdkPackage: { name: 'cohere-ai', packageDir: new URL('..', import.meta.url).pathname },
-    plays: (scenario) => scenario.stream !== true,
-    call: (_sdk, baseUrl) =>
-      Promise.reject(new Error(`TODO(cohere): call cohere-ai at ${baseUrl} (retries off)`)),
-    success: { response: { kind: 'http', status: 200, body: '{}' } },
-    withClassifiedErrors,
-    stream: {
-      name: 'TODO(cohere): the SDK streaming call',
-      stalled: sseFrame([{ data: '{}' }], 'stall'),
-      open: (_sdk, baseUrl) => Promise.reject(new Error(`TODO(cohere): stream from cohere-ai at ${baseUrl}`)),
-      guard: (stream) => stream,
+optionMatrix({
+  provider: 'cohere',
+  sdks: SDKS,
+  sdkPackage: { name: 'cohere-ai', packageDir: new URL('..', import.meta.url).pathname },
+  plays: (scenario) => scenario.stream !== true && (scenario.api === 'chat' || scenario.api === undefined),
+  call: (sdk, baseUrl, { signal, timeoutMs }) =>
+    callApi(clientOf(sdk, baseUrl, timeoutMs), 'chat', false, { abortSignal: signal }),
+  success: {
+    api: 'chat',
+    response: {
+      kind: 'http',
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        id: '00000000-0000-0000-0000-000000000000',
+        message: { role: 'assistant', content: [{ type: 'text', text: 'Hello' }] },
+        finish_reason: 'COMPLETE',
+        usage: {
+          billed_units: { input_tokens: 5, output_tokens: 1 },
+          tokens: { input_tokens: 71, output_tokens: 1 },
+        },
+      }),
     },
-    reportOf: (error) => (FaultlineError.isInstance(error) ? error.toErrorReport() : undefined),
-  });
+  },
+  noBlockedAnswer:
+    'Cohere withholds nothing in a 200: a blocked prompt is a 498, and finish_reason is only COMPLETE, STOP_SEQUENCE, MAX_TOKENS, TOOL_CALL, ERROR or TIMEOUT (providers.json "lacks")',
+  withClassifiedErrors,
+  stream: {
+    name: 'chatStream',
+    stalled: sseFrame(
+      [
+        event('message-start', {
+          id: '00000000-0000-0000-0000-000000000000',
+          delta: { message: { role: 'assistant' } },
+        }),
+        delta('Hel'),
+        delta('lo'),
+      ],
+      'stall',
+    ),
+    open: (sdk, baseUrl, { signal, timeoutMs }) =>
+      callApi(clientOf(sdk, baseUrl, timeoutMs), 'chat', true, { abortSignal: signal }) as Promise<
+        AsyncIterable<unknown>
+      >,
+    guard: (stream, options) => guardCohereStream(stream, options),
+  },
+  reportOf: (error) => (FaultlineError.isInstance(error) ? error.toErrorReport() : undefined),
 });

@@ -41,12 +41,18 @@ export type Sdk = (typeof SDKS)[number];
 export const SECRET_KEY = 'co-SECRET-KEY-0123456789abcdef';
 
 /** A v2 client at `baseUrl`, its own retries off (faultline owns retries). */
-export function clientOf(sdk: Sdk, baseUrl: string, timeoutMs: number): CohereClient {
+export function clientOf(
+  sdk: Sdk,
+  baseUrl: string,
+  timeoutMs: number,
+  fetch?: typeof globalThis.fetch,
+): CohereClient {
   return new sdk.Client({
     token: SECRET_KEY,
     baseUrl,
     maxRetries: 0,
     timeoutInSeconds: timeoutMs / 1000,
+    ...(fetch === undefined ? {} : { fetch }),
   }) as unknown as CohereClient;
 }
 
