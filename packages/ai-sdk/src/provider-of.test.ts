@@ -12,6 +12,7 @@ describe('providerFromId', () => {
     ['amazon-bedrock', 'bedrock'],
     ['mistral.chat', 'mistral'],
     ['groq.chat', 'groq'],
+    ['cohere.chat', 'cohere'],
     ['google-genai', 'google-genai'],
     ['bedrock', 'bedrock'],
     // @ai-sdk/xai, @ai-sdk/deepseek, @openrouter/ai-sdk-provider, @ai-sdk/azure (responses too).
@@ -28,7 +29,7 @@ describe('providerFromId', () => {
     expect(providerFromId(id)).toBe(provider);
   });
 
-  it.each([undefined, null, 42, '', 'cohere.chat', 'x'.repeat(500)])('%s → undefined', (id) => {
+  it.each([undefined, null, 42, '', 'llamafile.chat', 'x'.repeat(500)])('%s → undefined', (id) => {
     expect(providerFromId(id)).toBeUndefined();
   });
 });
@@ -53,6 +54,7 @@ describe('providerFromUrl', () => {
     ['https://bedrock-runtime.eu-west-1.amazonaws.com/model/anthropic.claude/converse', 'bedrock'],
     ['https://api.mistral.ai/v1/chat/completions', 'mistral'],
     ['https://api.groq.com/openai/v1/chat/completions', 'groq'],
+    ['https://api.cohere.com/v2/chat', 'cohere'],
     // A proxy or gateway: the API path names the provider.
     ['http://127.0.0.1:8080/proxy/v1/messages', 'anthropic'],
     ['http://gateway.internal/models/gemini:streamGenerateContent?alt=sse', 'google-genai'],

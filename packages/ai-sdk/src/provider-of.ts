@@ -1,6 +1,7 @@
 import type { HttpFailure, HttpFailureReadOptions, ProviderErrorMetadata } from '@faultline/classify';
 import { readHttpFailure as readAnthropicHttpFailure } from '@faultline/extract-anthropic';
 import { readHttpFailure as readBedrockHttpFailure } from '@faultline/extract-bedrock';
+import { readHttpFailure as readCohereHttpFailure } from '@faultline/extract-cohere';
 import { readHttpFailure as readGoogleGenaiHttpFailure } from '@faultline/extract-google-genai';
 import { readHttpFailure as readGroqHttpFailure } from '@faultline/extract-groq';
 import { readHttpFailure as readMistralHttpFailure } from '@faultline/extract-mistral';
@@ -21,7 +22,8 @@ export type AiSdkProvider =
   | 'bedrock'
   | 'mistral'
   | 'groq'
-  | 'ollama';
+  | 'ollama'
+  | 'cohere';
 
 /** Each provider's reader (from its extract package: one set of body rules per provider). */
 export const HTTP_FAILURE_READERS: Readonly<Record<AiSdkProvider, HttpFailureReader>> = {
@@ -32,6 +34,7 @@ export const HTTP_FAILURE_READERS: Readonly<Record<AiSdkProvider, HttpFailureRea
   mistral: readMistralHttpFailure,
   groq: readGroqHttpFailure,
   ollama: readOllamaHttpFailure,
+  cohere: readCohereHttpFailure,
 };
 
 /**
@@ -59,6 +62,8 @@ const PROVIDER_BY_ID_PREFIX: Readonly<Record<string, AiSdkProvider>> = {
   groq: 'groq',
   // ollama-ai-provider(-v2): `ollama.chat`, over Ollama's native API and its `{"error"}` body.
   ollama: 'ollama',
+  // @ai-sdk/cohere: `cohere.chat`, over Cohere's v2 API and its `{"id", "message"}` body.
+  cohere: 'cohere',
 };
 
 /**
@@ -88,6 +93,7 @@ const PROVIDER_BY_HOST: readonly (readonly [RegExp, AiSdkProvider])[] = [
   [/^bedrock-runtime(-fips)?\.[a-z0-9-]+\.amazonaws\.com(\.cn)?$/, 'bedrock'],
   [/(^|\.)api\.mistral\.ai$/, 'mistral'],
   [/(^|\.)api\.groq\.com$/, 'groq'],
+  [/(^|\.)api\.cohere\.(com|ai)$/, 'cohere'],
 ];
 
 /** Vertex AI's path of an Anthropic model (`…/publishers/anthropic/models/<model>:rawPredict`). */

@@ -14,6 +14,7 @@ import {
   LIMIT_NUMBERS,
   LONG_WINDOW,
   NO_ROUTE,
+  OUTPUT_CAP,
   OVERFLOW,
   PAYMENT,
   PAYMENT_REMEDY,
@@ -37,6 +38,7 @@ export const FEATURE_NAMES = [
   'quotaIdWindow',
   'overflow',
   'ambiguousOverflow',
+  'outputCap',
   'tooLargeForBudget',
   'limitNumbers',
   'limitContext',
@@ -70,6 +72,7 @@ export type TextFeature = Exclude<FeatureName, 'quotaIdWindow'>;
 const VOCABULARY_OF: Readonly<Record<TextFeature, Vocabulary>> = {
   overflow: OVERFLOW,
   ambiguousOverflow: AMBIGUOUS_OVERFLOW,
+  outputCap: OUTPUT_CAP,
   tooLargeForBudget: TOO_LARGE_FOR_BUDGET,
   limitNumbers: LIMIT_NUMBERS,
   limitContext: LIMIT_CONTEXT,

@@ -637,6 +637,42 @@ const CASES: readonly Case[] = [
     source: 'Cerebras 429 (continuedev/continue#9800): "too many tokens" beside a window is a rate',
   },
   {
+    rule: 'short_window',
+    reason: 'rate_limit',
+    metadata: http(
+      429,
+      "You are using a Trial key, which is limited to 40 API calls / minute. You can continue to use the Trial key for free or upgrade to a Production key with higher rate limits at 'https://dashboard.cohere.com/api-keys'.",
+    ),
+    source: 'Cohere 429 (docs.cohere.com/v2/reference/errors): a window written "calls / minute"',
+  },
+  {
+    rule: 'long_window',
+    reason: 'quota',
+    metadata: http(
+      429,
+      "You are using a Trial key, which is limited to 1000 API calls / month. You can continue to use the Trial key for free or upgrade to a Production key with higher rate limits at 'https://dashboard.cohere.com/api-keys'.",
+    ),
+    source: 'Cohere 429: a trial key\'s monthly allowance, written "calls / month"',
+  },
+  {
+    rule: 'status_default',
+    reason: 'invalid_request',
+    metadata: http(
+      400,
+      'too many tokens: max tokens must be less than or equal to 4096, the maximum output for this model - received 8192.',
+    ),
+    source: 'Cohere 400: "too many tokens" beside an output cap is a parameter to lower, not an overflow',
+  },
+  {
+    rule: 'content_policy_vocabulary',
+    reason: 'content_policy',
+    metadata: http(
+      498,
+      'blocked input: please adjust your prompt and try again, as it may be a potential violation of our Usage Guidelines (https://docs.cohere.ai/usage-guidelines/).',
+    ),
+    source: 'Cohere 498 blocked input',
+  },
+  {
     rule: 'capacity_vocabulary',
     reason: 'overloaded',
     metadata: http(

@@ -178,10 +178,12 @@ export const RULES: readonly Rule[] = [
       if (!providerSpoke && metadata.origin !== 'validation') return undefined;
       const overflow = features.get('overflow');
       if (overflow !== undefined) return verdict('context_overflow', overflow);
-      // "too many tokens" is the input's size only when no window or throttle is named beside it.
+      // "too many tokens" is the input's size only when no window, throttle or output cap is named
+      // beside it.
       const ambiguous = features.get('ambiguousOverflow');
       if (
         ambiguous === undefined ||
+        features.get('outputCap') !== undefined ||
         features.get('shortWindow') !== undefined ||
         features.get('longWindow') !== undefined ||
         features.get('throttle') !== undefined

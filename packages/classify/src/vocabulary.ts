@@ -81,6 +81,15 @@ export const OVERFLOW = vocabulary('overflow', () => [
  */
 export const AMBIGUOUS_OVERFLOW = vocabulary('ambiguousOverflow', () => [/too many (?:input )?tokens/]);
 
+/**
+ * The requested output cap is above the model's output limit (Cohere "too many tokens: max tokens must
+ * be less than or equal to 4096, the maximum output for this model"): a parameter to lower, never an
+ * input to compress, so the ambiguous "too many tokens" beside it is not an overflow.
+ */
+export const OUTPUT_CAP = vocabulary('outputCap', () => [
+  /max(?:imum)?[ _]?(?:new[ _])?tokens (?:must|should) be (?:less than|at most|<=?)|maximum output (?:for|of) (?:this|the) model/,
+]);
+
 /** A 429/413 saying this one request is bigger than the per-minute budget: waiting never helps. */
 export const TOO_LARGE_FOR_BUDGET = vocabulary('tooLargeForBudget', () => [
   // OpenAI 429 "The input or output tokens must be reduced in order to run successfully";
@@ -110,6 +119,8 @@ export const SHORT_WINDOW = vocabulary('shortWindow', () => [
   // names), "per-second"; with a count, "requests per 1 minute".
   /per[ _-]?(?:second|sec|minute|min)\b/,
   /per[ _-]?\d+ ?(?:second|sec|minute|min)\b/,
+  // Cohere "limited to 40 API calls / minute": a window written with a slash after what it counts.
+  /\b(?:calls?|requests?|tokens?) ?\/ ?(?:second|sec|minute|min)\b/,
   /\((?:rpm|tpm|rps|tps|ipm)\)|\b(?:rpm|tpm|rps)\b(?: limit)?/,
 ]);
 
@@ -122,6 +133,8 @@ export const LONG_WINDOW = vocabulary('longWindow', () => [
   // count, "per 30 days".
   /per[ _-]?(?:day|week|month|year)\b|perday|permonth/,
   /per[ _-]?\d+ ?(?:day|week|month|year)\b/,
+  // Cohere "limited to 1000 API calls / month" (a trial key's allowance).
+  /\b(?:calls?|requests?|tokens?) ?\/ ?(?:day|week|month|year)\b/,
   // Mistral "monthly usage limit", "daily quota", "weekly limit" (Claude plans).
   /\b(?:daily|weekly|monthly|yearly|annual)\b/,
   /\((?:rpd|tpd)\)|\b(?:rpd|tpd)\b/,
@@ -319,7 +332,8 @@ export const CONTENT_POLICY = vocabulary('contentPolicy', () => [
   // Gemini block reasons SAFETY/PROHIBITED_CONTENT/BLOCKLIST/SPII.
   /safety (?:system|filter|settings|reasons)|blocked.{0,40}safety|prohibited_content|blocklist|\bspii\b/,
   // OpenAI, Mistral moderation; OpenRouter 403 "Input was flagged"; Anthropic refusal.
-  /violat(?:es|ed|ing) (?:our|the) (?:usage|content) polic|flagged (?:as|by|for)|moderation|\brefusal\b/,
+  // Cohere 498 "blocked input: ... a potential violation of our Usage Guidelines".
+  /violat(?:es|ed|ing|ion of) (?:our|the) (?:usage|content) (?:polic|guideline)|flagged (?:as|by|for)|moderation|\brefusal\b/,
   /image_generation_user_error/,
   // DashScope data_inspection_failed "Input data may contain inappropriate content"; DeepSeek "Content Exists
   // Risk"; new-api sensitive_words_detected; Zhipu 1301 不安全或敏感内容; Kimi "considered high risk".

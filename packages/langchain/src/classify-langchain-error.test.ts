@@ -27,6 +27,7 @@ describe('providerFromLlmType', () => {
     ['mistral_ai', 'mistral'],
     ['groq', 'groq'],
     ['ollama', 'ollama'],
+    ['cohere', 'cohere'],
   ])('%s → %s', (type, provider) => {
     expect(providerFromLlmType(type)).toBe(provider);
   });

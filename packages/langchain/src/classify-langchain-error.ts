@@ -17,6 +17,7 @@ import {
   extractor as bedrockExtractor,
   detectBlockedAnswer as detectBedrockBlockedAnswer,
 } from '@faultline/extract-bedrock';
+import { extractor as cohereExtractor } from '@faultline/extract-cohere';
 import {
   detectBlockedAnswer as detectGeminiBlockedAnswer,
   extractor as googleGenaiExtractor,
@@ -42,7 +43,8 @@ export type LangChainProvider =
   | 'bedrock'
   | 'mistral'
   | 'groq'
-  | 'ollama';
+  | 'ollama'
+  | 'cohere';
 
 /** The provider SDK extractors, each duck-typed: it claims only its own SDK's errors. */
 export const PROVIDER_EXTRACTORS: Readonly<Record<LangChainProvider, readonly Extractor[]>> = {
@@ -54,6 +56,8 @@ export const PROVIDER_EXTRACTORS: Readonly<Record<LangChainProvider, readonly Ex
   groq: [groqExtractor],
   // @langchain/ollama's ChatOllama calls through ollama-js: its errors are ollama-js's.
   ollama: [ollamaExtractor],
+  // @langchain/cohere's ChatCohere calls through cohere-ai: its errors are cohere-ai's.
+  cohere: [cohereExtractor],
 };
 const ORDER: readonly LangChainProvider[] = [
   'groq',
@@ -63,6 +67,7 @@ const ORDER: readonly LangChainProvider[] = [
   'bedrock',
   'google-genai',
   'ollama',
+  'cohere',
 ];
 
 /**
@@ -79,6 +84,7 @@ export function providerFromLlmType(llmType: unknown): LangChainProvider | undef
   if (type.includes('mistral')) return 'mistral';
   if (type.includes('groq')) return 'groq';
   if (type.includes('ollama')) return 'ollama';
+  if (type.includes('cohere')) return 'cohere';
   if (type.includes('openai')) return 'openai';
   return undefined;
 }
@@ -384,6 +390,7 @@ export function detectLangChainBlockedAnswer(
       mistral: () => undefined,
       groq: () => undefined,
       ollama: () => undefined,
+      cohere: () => undefined,
     };
     const order = hint === undefined ? ORDER : [hint];
     for (const name of order) {

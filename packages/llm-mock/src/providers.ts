@@ -10,6 +10,7 @@ export const PROVIDERS = [
   'mistral',
   'groq',
   'ollama',
+  'cohere',
 ] as const;
 export type ProviderKey = (typeof PROVIDERS)[number];
 
@@ -789,6 +790,96 @@ const ollama: ProviderFormat = {
   },
 };
 
+// --- Cohere (its own v2 API: /v2/chat, /v2/embed) -------------------------------------------------
+
+/**
+ * Cohere answers every failure as `{"id": "<request id>", "message": "<words>"}` with the status
+ * (docs.cohere.com/v2/reference/errors). A chat stream is SSE, one event per `type` (message-start,
+ * content-start, content-delta …, content-end, message-end); a generation that fails after the 200
+ * ends with a `message-end` whose `finish_reason` is `ERROR` and `delta.error` says why
+ * (docs.cohere.com/v2/reference/chat-stream).
+ */
+const cohere: ProviderFormat = {
+  key: 'cohere',
+  sdkBasePath: '',
+  parse(path, body) {
+    const request = record(body);
+    const model = typeof request.model === 'string' ? request.model : 'command-a-03-2025';
+    switch (path.split('?')[0]) {
+      case '/v2/chat':
+        return { operation: 'chat', stream: request.stream === true, model, inputs: 1, base64: false };
+      case '/v2/embed':
+        return {
+          operation: 'embeddings',
+          stream: false,
+          model,
+          inputs: countInputs(request.texts ?? request.inputs),
+          base64: false,
+        };
+      default:
+        return undefined;
+    }
+  },
+  answer(shape, pieces, end) {
+    const id = '00000000-0000-4000-8000-000000000000';
+    const usage = {
+      billed_units: { input_tokens: 5, output_tokens: pieces.length },
+      tokens: { input_tokens: 71, output_tokens: pieces.length },
+    };
+    if (shape.operation === 'embeddings') {
+      return json(200, {
+        id,
+        embeddings: { float: Array.from({ length: shape.inputs }, (_, index) => vector(index)) },
+        texts: [],
+        meta: { api_version: { version: '2' }, billed_units: { input_tokens: shape.inputs } },
+        response_type: 'embeddings_by_type',
+      });
+    }
+    if (!shape.stream) {
+      return json(200, {
+        id,
+        message: { role: 'assistant', content: [{ type: 'text', text: pieces.join('') }] },
+        finish_reason: 'COMPLETE',
+        usage,
+      });
+    }
+    const event = (type: string, fields: object) => ({
+      event: type,
+      data: JSON.stringify({ type, ...fields }),
+    });
+    const events = [
+      event('message-start', {
+        id,
+        delta: { message: { role: 'assistant', content: [], tool_plan: '', tool_calls: [], citations: [] } },
+      }),
+      event('content-start', { index: 0, delta: { message: { content: { type: 'text', text: '' } } } }),
+      ...pieces.map((text) =>
+        event('content-delta', { index: 0, delta: { message: { content: { text } } } }),
+      ),
+    ];
+    if (end === 'cut' || end === 'stall') return sse(events, end);
+    const closing = event('content-end', { index: 0 });
+    const messageEnd =
+      end === 'error'
+        ? event('message-end', {
+            delta: {
+              error: 'internal server error, this has been reported to our developers',
+              finish_reason: 'ERROR',
+              usage,
+            },
+          })
+        : event('message-end', { delta: { finish_reason: 'COMPLETE', usage } });
+    return sse([...events, closing, messageEnd], 'end');
+  },
+  error(status, message, retryAfterSeconds) {
+    return json(
+      status,
+      { id: '00000000-0000-4000-8000-000000000000', message },
+      retryHeaders(retryAfterSeconds),
+    );
+  },
+};
+
 const formats: Record<ProviderKey, ProviderFormat> = {
   openai: openaiLike('openai', '/v1', '/v1'),
   groq: openaiLike('groq', '', '/openai/v1'),
@@ -797,6 +888,7 @@ const formats: Record<ProviderKey, ProviderFormat> = {
   bedrock,
   mistral,
   ollama,
+  cohere,
 };
 
 export function providerFormat(key: ProviderKey): ProviderFormat {

@@ -46,8 +46,8 @@ describe('routing', () => {
   });
 
   it('rejects what it cannot do, naming it', async () => {
-    await expect(startMockProvider({ providers: ['cohere' as never] })).rejects.toThrow(
-      /unknown provider "cohere"/,
+    await expect(startMockProvider({ providers: ['acme' as never] })).rejects.toThrow(
+      /unknown provider "acme"/,
     );
     expect(() => mock.script('openai', [fault.scenario('anthropic/overloaded')])).toThrow(
       /anthropic\/overloaded is a anthropic answer, scripted for openai/,

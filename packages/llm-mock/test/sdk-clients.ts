@@ -7,6 +7,7 @@ import {
 } from '@aws-sdk/client-bedrock-runtime';
 import { GoogleGenAI } from '@google/genai';
 import { Mistral } from '@mistralai/mistralai';
+import { CohereClientV2 } from 'cohere-ai';
 import Groq from 'groq-sdk';
 import { Ollama } from 'ollama';
 import OpenAI from 'openai';
@@ -23,6 +24,7 @@ export const callsBySdk: Record<ProviderKey, readonly Call[]> = {
   mistral: ['chat', 'stream', 'embeddings'],
   groq: ['chat', 'stream', 'embeddings'],
   ollama: ['chat', 'stream', 'embeddings'],
+  cohere: ['chat', 'stream', 'embeddings'],
 };
 
 const prompt = 'Say hello.';
@@ -189,6 +191,42 @@ export async function callSdk(
         return text(stream, (part: { message: { content: string } }) => part.message.content);
       }
       return (await client.chat({ model: 'llama3.2', messages })).message.content;
+    }
+    case 'cohere': {
+      const client = new CohereClientV2({
+        token: 'co-mock-key',
+        baseUrl: baseURL,
+        maxRetries: 0,
+        timeoutInSeconds: timeout / 1000,
+      });
+      if (call === 'embeddings') {
+        const result = await client.embed({
+          model: 'embed-v4.0',
+          texts: [prompt],
+          inputType: 'search_document',
+          embeddingTypes: ['float'],
+        });
+        return String(result.embeddings.float?.[0]?.length ?? 0);
+      }
+      const messages = [{ role: 'user' as const, content: prompt }];
+      if (call === 'stream') {
+        const stream = await client.chatStream({ model: 'command-a-03-2025', messages });
+        // cohere-ai yields a failed generation's message-end (finish_reason ERROR) as an event: the
+        // reader throws on it, as an app reading the finish reason does.
+        type Event = {
+          type?: string;
+          delta?: { error?: string; finishReason?: string; message?: { content?: { text?: string } } };
+        };
+        return text(stream, (event: Event) => {
+          if (event.type === 'message-end' && event.delta?.finishReason === 'ERROR') {
+            throw new Error(event.delta.error ?? 'finish_reason ERROR');
+          }
+          return event.type === 'content-delta' ? (event.delta?.message?.content?.text ?? '') : '';
+        });
+      }
+      const result = await client.chat({ model: 'command-a-03-2025', messages });
+      const first = result.message.content?.[0];
+      return first?.type === 'text' ? first.text : '';
     }
   }
 }

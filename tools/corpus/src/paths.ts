@@ -110,12 +110,12 @@ const limitMs = (entry: LoadedCase): number => (silentServer(entry) ? 1500 : 10_
 /**
  * Whether a case's API is one this path's clients speak: the AI SDK's and LangChain's clients here
  * call OpenAI-style `/v1/chat/completions` for a compatible server, not Ollama's native API
- * (`/api/chat`, NDJSON) that the ollama-js cases replay. Their native Ollama clients
- * (`ollama-ai-provider-v2`, `@langchain/ollama`) are not in this tool yet, so those cases are
- * scored on the vendor path only.
+ * (`/api/chat`, NDJSON) that the ollama-js cases replay, nor Cohere's v2 API (`/v2/chat`). Their
+ * native clients (`ollama-ai-provider-v2`, `@langchain/ollama`, `@ai-sdk/cohere`, `@langchain/cohere`)
+ * are not in this tool yet, so those cases are scored on the vendor path only.
  */
 export function pathCovers(path: CorpusPath, entry: LoadedCase): boolean {
-  return path === 'vendor' || entry.sdk !== 'ollama';
+  return path === 'vendor' || (entry.sdk !== 'ollama' && entry.sdk !== 'cohere');
 }
 
 /**

@@ -12,6 +12,7 @@ import {
 } from '@aws-sdk/client-bedrock-runtime';
 import * as anthropicAdapter from '@faultline/extract-anthropic';
 import * as bedrockAdapter from '@faultline/extract-bedrock';
+import * as cohereAdapter from '@faultline/extract-cohere';
 import * as geminiAdapter from '@faultline/extract-google-genai';
 import * as groqAdapter from '@faultline/extract-groq';
 import * as mistralAdapter from '@faultline/extract-mistral';
@@ -21,6 +22,7 @@ import { expectedFor, loadScenarios, PROVIDERS, startMockProvider } from '@fault
 import { FaultlineError } from '@faultline/render';
 import { GoogleGenAI } from '@google/genai';
 import { Mistral } from '@mistralai/mistralai';
+import { CohereClientV2 } from 'cohere-ai';
 import Groq from 'groq-sdk';
 import { Ollama } from 'ollama';
 import OpenAI from 'openai';
@@ -99,6 +101,31 @@ const apps = {
       if (!scenario.stream) return client.chat({ model: 'llama3.2', messages, stream: false });
       const stream = await client.chat({ model: 'llama3.2', messages, stream: true });
       return drain(ollamaAdapter.guardStream(stream, { idleTimeoutMs: timeout, signal }));
+    },
+  },
+  cohere: {
+    adapter: cohereAdapter,
+    async call(scenario, baseUrl, signal) {
+      const client = new CohereClientV2({
+        token: 'co-packed-install',
+        baseUrl,
+        maxRetries: 0,
+        timeoutInSeconds: timeout / 1000,
+      });
+      const options = { abortSignal: signal };
+      if (scenario.api === 'embed') {
+        const request = {
+          model: 'embed-v4.0',
+          texts: [prompt],
+          inputType: 'search_document',
+          embeddingTypes: ['float'],
+        };
+        return client.embed(request, options);
+      }
+      const request = { model: 'command-a-03-2025', messages };
+      if (!scenario.stream) return client.chat(request, options);
+      const stream = await client.chatStream(request, options);
+      return drain(cohereAdapter.guardStream(stream, { idleTimeoutMs: timeout, signal }));
     },
   },
   'google-genai': {
