@@ -6,8 +6,10 @@ import type {
 } from '@faultline/classify';
 import {
   attachRawBody,
+  checkOptionKeys,
   defineExtractor,
   type ExtractContext,
+  HTTP_FAILURE_READ_OPTION_KEYS,
   inspectTransportError,
   MAX_RAW_BODY_LENGTH,
   messageOf,
@@ -153,6 +155,7 @@ export function readCohereHttpFailure(
   response: HttpFailure,
   options: HttpFailureReadOptions = {},
 ): ProviderErrorMetadata {
+  checkOptionKeys('readHttpFailure', options, HTTP_FAILURE_READ_OPTION_KEYS);
   const bodyValue = safeGet(response, 'body');
   return answeredMetadata(
     {
