@@ -24,6 +24,7 @@ export function createSummaryServer(openai: OpenAI): McpServer {
             { model: 'gpt-4o-mini', messages: [{ role: 'user', content: `Summarise: ${text}` }] },
             { signal },
           ),
+        // One retry loop, the agent's: it repeats the tool after the wait the report names.
         { signal: extra.signal, retry: false },
       );
       return { content: [{ type: 'text', text: completion.choices[0]?.message.content ?? '' }] };

@@ -9,6 +9,7 @@ import { EmptyResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { connect as connectExample, runTool } from '../examples/agent.ts';
 import { listen } from '../examples/server.ts';
 import {
   callToolForModel,
@@ -278,9 +279,14 @@ describe("an upstream model's failure inside the tool, carried as a FaultlineErr
     expect(loopback.requests(upstream)).toHaveLength(1);
   });
 
-  it('a spent quota: callToolForModel does not repeat it and tells the model', async () => {
-    const { upstream, client } = await summaryClient('openai/insufficient-quota');
-    const result = await callToolForModel(client, { name: 'summarise', arguments: { text: PROMPT } });
+  it("a spent quota: the docs' agent does not repeat it and tells the model", async () => {
+    const upstream = scenario('openai/insufficient-quota');
+    const openai = new OpenAI({ baseURL: loopback.baseUrlFor(upstream), apiKey: KEY, maxRetries: 0 });
+    const http = await listen(openai);
+    servers.push(http);
+    const client = await connectExample(urlOf(http).href);
+    clients.push(client);
+    const result = await runTool(client, 'summarise', { text: PROMPT });
     expect(envelope(result)).toMatchObject({ error: upstream.expected.reason, decision: 'tell_model' });
     expect(loopback.requests(upstream)).toHaveLength(1);
   });
