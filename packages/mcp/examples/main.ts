@@ -8,7 +8,9 @@ const openai = new OpenAI({ maxRetries: 0 });
 const http = await listen(openai);
 const client = await connect(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
 try {
-  const result = await runTool(client, 'summarise', { text: 'faultline classifies a failure once, at its source.' });
+  const result = await runTool(client, 'summarise', {
+    text: 'faultline classifies a failure once, at its source.',
+  });
   // Either the tool's answer or, on failure, the envelope the model reads next.
   console.log(JSON.stringify(result.content));
 } finally {

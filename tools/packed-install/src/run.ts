@@ -32,7 +32,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { LoopbackServer, Scenario } from '@faultline/llm-mock';
 import { packedTarballs, type WorkspacePackage } from './pack.ts';
-import { packageExamples, README_EXAMPLES } from './readme-examples.ts';
+import { docsPageExamples, packageExamples, README_EXAMPLES } from './readme-examples.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const toolDir = resolve(here, '..');
@@ -69,6 +69,9 @@ const USER_PACKAGES = [
   '@langchain/anthropic',
   '@langchain/langgraph',
   'langchain',
+  // The MCP SDK and zod, for the docs page of @faultline/mcp (its examples are type-checked and run).
+  '@modelcontextprotocol/sdk',
+  'zod',
   'typescript@~5.9.3',
   '@types/node@^20.19.0',
 ];
@@ -705,6 +708,11 @@ async function main(): Promise<void> {
         const packageBlocks = packageExamples();
         for (const example of packageBlocks)
           writeFileSync(join(userDir, 'package-examples', example.file), example.code);
+        const pageFiles = docsPageExamples();
+        for (const example of pageFiles) {
+          mkdirSync(dirname(join(userDir, 'package-examples', example.file)), { recursive: true });
+          writeFileSync(join(userDir, 'package-examples', example.file), example.code);
+        }
         writeFileSync(
           join(userDir, 'package-examples/tsconfig.json'),
           `${JSON.stringify({ extends: '../tsconfig.json', compilerOptions: { outDir: '../dist-package-examples' }, include: ['.'] }, null, 2)}\n`,
@@ -713,6 +721,7 @@ async function main(): Promise<void> {
         return [
           ...README_EXAMPLES.map((example) => example.file),
           ...packageBlocks.map((example) => example.file),
+          ...pageFiles.map((example) => example.file),
         ].join(', ');
       },
     );
@@ -750,6 +759,28 @@ async function main(): Promise<void> {
         assert(requests === 1, `the spent key saw ${requests} requests`);
         return `printed the backup's answer, 1 request at the spent key`;
       });
+    await check(
+      'docs/integrations/mcp.md example: a spent quota inside an MCP tool is told to the model',
+      async () => {
+        const spent = quota();
+        const ran = await run(process.execPath, ['dist-package-examples/mcp/main.js'], {
+          cwd: userDir,
+          env: {
+            OPENAI_BASE_URL: server.baseUrlFor(spent, { pathPrefix: '/v1' }),
+            OPENAI_API_KEY: 'sk-example',
+          },
+        });
+        assert(ran.code === 0, `exited ${ran.code}: ${ran.stderr}`);
+        const printed = ran.stdout.trim();
+        assert(
+          printed.includes('\\"error\\":\\"quota\\"') && printed.includes('\\"decision\\":\\"tell_model\\"'),
+          `printed ${printed.slice(0, 600)}`,
+        );
+        const requests = server.requests(spent).length;
+        assert(requests === 1, `the spent key saw ${requests} requests`);
+        return 'the envelope says quota, tell_model; 1 request at the spent key';
+      },
+    );
     await check('README first example: an answer', async () => {
       const scenario = answeredScenario('Hello from the loopback server');
       const ran = await run(process.execPath, ['dist/first-example.js'], {
