@@ -56,6 +56,8 @@ const PROVIDER_BY_ID_PREFIX: Readonly<Record<string, AiSdkProvider>> = {
   groq: 'groq',
   // ollama-ai-provider(-v2): `ollama.chat`, over Ollama's native API and its `{"error"}` body.
   ollama: 'ollama',
+  // The Vercel AI Gateway (`@ai-sdk/gateway`: `gateway`) answers errors in OpenAI's body shape.
+  gateway: 'openai',
 };
 
 /** Faultline's provider for an AI SDK provider id (`openai.chat` → `openai`), or `undefined`. */
@@ -70,7 +72,7 @@ export function providerFromId(providerId: unknown): AiSdkProvider | undefined {
 /** Hosts of the providers' public endpoints (and OpenAI-compatible ones that use OpenAI's body). */
 const PROVIDER_BY_HOST: readonly (readonly [RegExp, AiSdkProvider])[] = [
   [
-    /(^|\.)api\.openai\.com$|\.openai\.azure\.com$|\.cognitiveservices\.azure\.com$|(^|\.)openrouter\.ai$|(^|\.)api\.deepseek\.com$|(^|\.)api\.together\.xyz$/,
+    /(^|\.)api\.openai\.com$|\.openai\.azure\.com$|\.cognitiveservices\.azure\.com$|(^|\.)openrouter\.ai$|(^|\.)api\.deepseek\.com$|(^|\.)api\.together\.xyz$|(^|\.)ai-gateway\.vercel\.sh$/,
     'openai',
   ],
   [/(^|\.)api\.anthropic\.com$/, 'anthropic'],
