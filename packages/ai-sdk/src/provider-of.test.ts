@@ -14,6 +14,7 @@ describe('providerFromId', () => {
     ['groq.chat', 'groq'],
     ['google-genai', 'google-genai'],
     ['bedrock', 'bedrock'],
+    ['gateway', 'openai'],
   ])('%s → %s', (id, provider) => {
     expect(providerFromId(id)).toBe(provider);
   });
@@ -31,6 +32,7 @@ describe('providerFromUrl', () => {
       'openai',
     ],
     ['https://openrouter.ai/api/v1/chat/completions', 'openai'],
+    ['https://ai-gateway.vercel.sh/v3/ai/language-model', 'openai'],
     ['https://api.anthropic.com/v1/messages', 'anthropic'],
     [
       'https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent',
