@@ -2,6 +2,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type LoopbackServer, loadScenarios, startLoopbackServer } from '@faultline/test-fixtures';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -221,6 +222,13 @@ describe('a server that closes', () => {
       const failure = classifyMcpFailure(thrown);
       expect(failure.report.reason, String(status)).toBe(reason);
       expect(failure.decision, String(status)).toBe(decision);
+      // The SSE transport (deprecated, still served) reports the same answer as its SseError.
+      const sse = new Client({ name: 'test-agent', version: '1.0.0' });
+      const thrownBySse = await sse.connect(new SSEClientTransport(urlOf(http))).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(classifyMcpFailure(thrownBySse).report.reason, `SSE ${status}`).toBe(reason);
     }
   });
 });
