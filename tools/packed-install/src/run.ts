@@ -679,7 +679,7 @@ async function main(): Promise<void> {
 
     // 4. The README's examples: type-checked with tsc --strict (nodenext), then run.
     await check(
-      'tsc --strict (module/moduleResolution nodenext) of the README examples, the package README blocks and the docs pages\' example files',
+      "tsc --strict (module/moduleResolution nodenext) of the README examples, the package README blocks and the docs pages' example files",
       async () => {
         writeFileSync(
           join(userDir, 'tsconfig.json'),
