@@ -278,6 +278,62 @@ function fromErrorPart(
 }
 
 /** Metadata for a value the AI SDK threw, or `undefined` when it is not the AI SDK's. */
+// The Vercel AI Gateway's provider (`@ai-sdk/gateway`, what a model id string resolves to in `ai`)
+// throws its own classes (GatewayRateLimitError, GatewayModelNotFoundError, GatewayInternalServerError,
+// GatewayFailedDependencyError, ...: marker `Symbol.for('vercel.ai.gateway.error')`, no `AI_` name),
+// each holding the APICallError it read as `cause`. `ai` replaces a GatewayAuthenticationError with an
+// error of that name (in production an AISDKError named `GatewayError`) that keeps neither.
+const GATEWAY_MARKER = Symbol.for('vercel.ai.gateway.error');
+
+function gatewayErrorName(error: unknown): string | undefined {
+  if (error === null || typeof error !== 'object') return undefined;
+  const name = safeString(safeGet(error, 'name'), 100);
+  if (safeGet(error, GATEWAY_MARKER) === true) return name ?? 'GatewayError';
+  return name !== undefined && /^Gateway[A-Za-z]*Error$/.test(name) ? name : undefined;
+}
+
+/**
+ * A Gateway error: the APICallError it wraps is read as any provider's (the gateway answers with
+ * OpenAI's body shape, `{"error": {message, type, param}}`, so OpenAI's rules read it); without one,
+ * its status and `type` are read as that body; `ai`'s replacement of an authentication failure
+ * (the SDK's own words, no status) is a 401.
+ */
+function fromGatewayError(
+  error: object,
+  name: string,
+  hint: AiSdkProvider | undefined,
+  context: Context,
+  depth: number,
+): ProviderErrorMetadata | undefined {
+  const provider = hint ?? 'openai';
+  const cause = safeGet(error, 'cause');
+  const fromCause = extractAiSdk(cause, provider, context, depth + 1);
+  if (fromCause !== undefined) return fromCause;
+  const streaming = safeGet(context, 'streaming') === true;
+  const transport = cause === undefined ? undefined : inspectTransportError(cause, context.signal, streaming);
+  if (transport !== undefined) {
+    const metadata: ProviderErrorMetadata = {
+      provider,
+      sdkErrorType: name,
+      message: transport.message || messageOf(error, 500),
+      origin: transport.origin,
+      networkPhase: transport.networkPhase,
+    };
+    if (transport.networkCode !== undefined) metadata.networkCode = transport.networkCode;
+    return metadata;
+  }
+  const message = messageOf(error, 1000);
+  const status =
+    safeStatus(safeGet(error, 'statusCode')) ??
+    (name === 'GatewayAuthenticationError' || (name === 'GatewayError' && /^unauthenticated\b/i.test(message))
+      ? 401
+      : undefined);
+  if (status === undefined || status < 400) return undefined;
+  const type = safeString(safeGet(error, 'type'), 100);
+  const body = stringifySafely({ error: type === undefined ? { message } : { message, type } });
+  return HTTP_FAILURE_READERS[provider]({ status, body }, { now: now(context), sdkErrorType: name });
+}
+
 function extractAiSdk(
   error: unknown,
   hint: AiSdkProvider | undefined,
@@ -295,7 +351,12 @@ function extractAiSdk(
     return fromErrorPart(typed, hint, context);
   }
   const name = aiSdkErrorName(error);
-  if (name === undefined) return undefined;
+  if (name === undefined) {
+    const gateway = gatewayErrorName(error);
+    return gateway === undefined
+      ? undefined
+      : fromGatewayError(error as object, gateway, hint, context, depth);
+  }
   const value = error as object;
   const streaming = safeGet(context, 'streaming') === true;
   switch (name) {

@@ -25,6 +25,7 @@ describe('providerFromId', () => {
     ['vertex.anthropic.messages', 'anthropic'],
     ['google.vertex.anthropic.messages', 'anthropic'],
     ['google.vertex.embedding', 'google-genai'],
+    ['gateway', 'openai'],
   ])('%s → %s', (id, provider) => {
     expect(providerFromId(id)).toBe(provider);
   });
@@ -42,6 +43,7 @@ describe('providerFromUrl', () => {
       'openai',
     ],
     ['https://openrouter.ai/api/v1/chat/completions', 'openai'],
+    ['https://ai-gateway.vercel.sh/v3/ai/language-model', 'openai'],
     ['https://api.anthropic.com/v1/messages', 'anthropic'],
     [
       'https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent',

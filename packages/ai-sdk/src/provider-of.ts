@@ -64,6 +64,8 @@ const PROVIDER_BY_ID_PREFIX: Readonly<Record<string, AiSdkProvider>> = {
   ollama: 'ollama',
   // @ai-sdk/cohere: `cohere.chat`, over Cohere's v2 API and its `{"id", "message"}` body.
   cohere: 'cohere',
+  // The Vercel AI Gateway (`@ai-sdk/gateway`: `gateway`) answers errors in OpenAI's body shape.
+  gateway: 'openai',
 };
 
 /**
@@ -85,7 +87,7 @@ export function providerFromId(providerId: unknown): AiSdkProvider | undefined {
 /** Hosts of the providers' public endpoints (and OpenAI-compatible ones that use OpenAI's body). */
 const PROVIDER_BY_HOST: readonly (readonly [RegExp, AiSdkProvider])[] = [
   [
-    /(^|\.)api\.openai\.com$|\.openai\.azure\.com$|\.cognitiveservices\.azure\.com$|\.services\.ai\.azure\.com$|(^|\.)openrouter\.ai$|(^|\.)api\.deepseek\.com$|(^|\.)api\.together\.xyz$|(^|\.)api\.x\.ai$/,
+    /(^|\.)api\.openai\.com$|\.openai\.azure\.com$|\.cognitiveservices\.azure\.com$|\.services\.ai\.azure\.com$|(^|\.)openrouter\.ai$|(^|\.)api\.deepseek\.com$|(^|\.)api\.together\.xyz$|(^|\.)api\.x\.ai$|(^|\.)ai-gateway\.vercel\.sh$/,
     'openai',
   ],
   [/(^|\.)api\.anthropic\.com$/, 'anthropic'],

@@ -32,7 +32,9 @@ export const OpenRouterErrorMetadata = z.looseObject({
 export const OpenAIInnerError = z.looseObject({
   message: z.optional(z.unknown()),
   type: z.nullish(z.string()),
-  param: z.nullish(z.string()),
+  // A string for OpenAI; an object for the Vercel AI Gateway (`{modelId}`, `{ruleId}`) and relays that
+  // quote the upstream's error there: read only when a string, and never a reason to drop the body.
+  param: z.optional(z.unknown()),
   code: Code,
   status: z.nullish(z.union([z.number(), z.string()])),
   innererror: z.nullish(AzureInnerError),

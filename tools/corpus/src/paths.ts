@@ -5,6 +5,7 @@ import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createAzure } from '@ai-sdk/azure';
 import { createDeepSeek } from '@ai-sdk/deepseek';
+import { createGateway } from '@ai-sdk/gateway';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createVertex } from '@ai-sdk/google-vertex';
 import { createVertexAnthropic } from '@ai-sdk/google-vertex/anthropic';
@@ -53,6 +54,7 @@ export const PATH_PACKAGES: Readonly<Record<Exclude<CorpusPath, 'vendor'>, reado
     'ai',
     '@ai-sdk/openai',
     '@ai-sdk/openai-compatible',
+    '@ai-sdk/gateway',
     '@ai-sdk/anthropic',
     '@ai-sdk/google',
     '@ai-sdk/amazon-bedrock',
@@ -149,10 +151,17 @@ function aiSdkGatewayModel(entry: LoadedCase, url: string): Exclude<LanguageMode
   }
 }
 
+/** Groups whose AI SDK users call them through their own provider package rather than an OpenAI-compatible one. */
+const GATEWAY_GROUPS: ReadonlySet<string> = new Set(['vercel-ai-gateway']);
+
 /** The `@ai-sdk/*` model a user of this case's provider (or gateway) calls, at `url`. */
 function aiSdkModel(entry: LoadedCase, url: string): Exclude<LanguageModel, string> {
   const gateway = aiSdkGatewayModel(entry, url);
   if (gateway !== undefined) return gateway;
+  // The Vercel AI Gateway: `@ai-sdk/gateway` (what a model id string in `ai` resolves to), over
+  // its own protocol; its vendor path is the OpenAI-compatible endpoint through the openai SDK.
+  if (GATEWAY_GROUPS.has(entry.group))
+    return createGateway({ baseURL: `${url}/v3/ai`, apiKey: KEY })('openai/gpt-4o-mini');
   switch (entry.sdk) {
     case 'anthropic':
       return createAnthropic({ baseURL: `${url}/v1`, apiKey: KEY })('claude-sonnet-4-6');

@@ -43,6 +43,9 @@ export const USER_PACKAGES = [
   // @faultline/openai-agents' README program (type-checked, and run against a spent quota): 0.14,
   // the last minor on `openai` 6, since 0.15 and later depend on `openai` 7, which needs Node 22.
   '@openai/agents@0.14',
+  // The MCP SDK and zod, for the docs page of @faultline/mcp (its examples are type-checked and run).
+  '@modelcontextprotocol/sdk',
+  'zod',
   'typescript@~5.9.3',
   '@types/node@^20.19.0',
 ];

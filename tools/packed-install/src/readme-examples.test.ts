@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   codeBlocks,
+  DOCS_PAGE_EXAMPLES,
+  docsPageExamples,
   PACKAGE_README_EXAMPLES,
   packageExamples,
   README_EXAMPLES,
@@ -46,6 +48,11 @@ describe('the examples shown are the files the packed-install step runs', () => 
     // A program imports what it uses: a block that starts anywhere but at its imports is a fragment.
     for (const example of examples)
       expect(example.code, `${example.file} (${example.section})`).toMatch(/^import /);
+  });
+
+  it('the docs pages with example files show a main.ts (what the packed-install step runs)', () => {
+    const files = docsPageExamples().map((example) => example.file);
+    expect(files.filter((file) => file.endsWith('/main.ts'))).toHaveLength(DOCS_PAGE_EXAMPLES.length);
   });
 
   it('codeBlocks reads fences and the heading above them', () => {

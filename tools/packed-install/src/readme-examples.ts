@@ -75,3 +75,23 @@ export function packageExamples(): Array<{
       .map((block, index) => ({ file: `${name}-${index + 1}.ts`, code: block.code, section: block.section }));
   });
 }
+
+/**
+ * Docs pages whose examples are files (`<!-- example: <path> -->` above the block, held to the file
+ * by the package's own docs test): the packed-install step type-checks each page's files together
+ * (`package-examples/<package>/<file>`, so their relative imports hold) and runs the page's
+ * `main.ts` against the loopback server.
+ */
+export const DOCS_PAGE_EXAMPLES: readonly string[] = ['docs/integrations/mcp.md'];
+
+/** The example files of {@link DOCS_PAGE_EXAMPLES}: where each is written, and its text. */
+export function docsPageExamples(): Array<{ readonly file: string; readonly code: string }> {
+  return DOCS_PAGE_EXAMPLES.flatMap((page) =>
+    [...readFileSync(join(repoRoot, page), 'utf8').matchAll(/<!-- example: (\S+) -->/g)].map((match) => {
+      const path = match[1] ?? '';
+      // packages/<package>/examples/<file>
+      const [, name, , file] = path.split('/');
+      return { file: `${name}/${file}`, code: readFileSync(join(repoRoot, path), 'utf8') };
+    }),
+  );
+}

@@ -41,7 +41,7 @@ import {
   USER_PACKAGES,
 } from './installs.ts';
 import { packedTarballs, type WorkspacePackage } from './pack.ts';
-import { packageExamples, README_EXAMPLES } from './readme-examples.ts';
+import { docsPageExamples, packageExamples, README_EXAMPLES } from './readme-examples.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const toolDir = resolve(here, '..');
@@ -608,7 +608,7 @@ async function main(): Promise<void> {
 
     // 4. The README's examples: type-checked with tsc --strict (nodenext), then run.
     await check(
-      'tsc --strict (module/moduleResolution nodenext) of the README examples and the package README blocks',
+      "tsc --strict (module/moduleResolution nodenext) of the README examples, the package README blocks and the docs pages' example files",
       async () => {
         writeFileSync(
           join(userDir, 'tsconfig.json'),
@@ -637,6 +637,11 @@ async function main(): Promise<void> {
         const packageBlocks = packageExamples();
         for (const example of packageBlocks)
           writeFileSync(join(userDir, 'package-examples', example.file), example.code);
+        const pageFiles = docsPageExamples();
+        for (const example of pageFiles) {
+          mkdirSync(dirname(join(userDir, 'package-examples', example.file)), { recursive: true });
+          writeFileSync(join(userDir, 'package-examples', example.file), example.code);
+        }
         writeFileSync(
           join(userDir, 'package-examples/tsconfig.json'),
           `${JSON.stringify({ extends: '../tsconfig.json', compilerOptions: { outDir: '../dist-package-examples' }, include: ['.'] }, null, 2)}\n`,
@@ -645,6 +650,7 @@ async function main(): Promise<void> {
         return [
           ...README_EXAMPLES.map((example) => example.file),
           ...packageBlocks.map((example) => example.file),
+          ...pageFiles.map((example) => example.file),
         ].join(', ');
       },
     );
@@ -708,6 +714,28 @@ async function main(): Promise<void> {
       assert(requests === 1, `the spent key saw ${requests} requests (modelSettings.retry.maxRetries 3)`);
       return `"${said}", 1 request`;
     });
+    await check(
+      'docs/integrations/mcp.md example: a spent quota inside an MCP tool is told to the model',
+      async () => {
+        const spent = quota();
+        const ran = await run(process.execPath, ['dist-package-examples/mcp/main.js'], {
+          cwd: userDir,
+          env: {
+            OPENAI_BASE_URL: server.baseUrlFor(spent, { pathPrefix: '/v1' }),
+            OPENAI_API_KEY: 'sk-example',
+          },
+        });
+        assert(ran.code === 0, `exited ${ran.code}: ${ran.stderr}`);
+        const printed = ran.stdout.trim();
+        assert(
+          printed.includes('\\"error\\":\\"quota\\"') && printed.includes('\\"decision\\":\\"tell_model\\"'),
+          `printed ${printed.slice(0, 600)}`,
+        );
+        const requests = server.requests(spent).length;
+        assert(requests === 1, `the spent key saw ${requests} requests`);
+        return 'the envelope says quota, tell_model; 1 request at the spent key';
+      },
+    );
     await check('README first example: an answer', async () => {
       const scenario = answeredScenario('Hello from the loopback server');
       const ran = await run(process.execPath, ['dist/first-example.js'], {

@@ -1,0 +1,366 @@
+import type { Classification, FailureReason, NextStep, ProviderErrorMetadata } from '@faultline/classify';
+import {
+  classificationFor,
+  constructorName,
+  defineExtractor,
+  inspectTransportError,
+  messageOf,
+  parseClassification,
+  safeGet,
+} from '@faultline/classify/toolkit';
+import {
+  classifyError,
+  type ErrorReport,
+  FaultlineError,
+  toDict,
+  toErrorReport,
+  toolResultFor,
+} from '@faultline/render';
+import { checkOptionKeys, safeFromDict } from '@faultline/render/toolkit';
+
+/**
+ * What an agent does with a failed MCP call: `retry` the same call (after `retryAfterSeconds`),
+ * `change_arguments` (the call as the model wrote it can never pass), `tell_model` (give up on this
+ * call: the model reads the envelope and chooses another way), `stop` (the caller cancelled).
+ */
+export type McpDecision = 'retry' | 'change_arguments' | 'tell_model' | 'stop';
+
+/** The JSON-RPC error codes of the MCP SDK (`ErrorCode`), named here so no import of the SDK is needed. */
+export const JSON_RPC_ERROR_CODES = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  ConnectionClosed: -32000,
+  RequestTimeout: -32001,
+  UrlElicitationRequired: -32042,
+} as const;
+
+/** The `_meta` key under which a faultline tool result carries its report (scrubbed), for a client to read. */
+export const MCP_REPORT_META_KEY = 'dev.faultline/error-report';
+
+/** The tool a call went to, as `client.listTools()` lists it: its annotations say whether a replay is safe. */
+export interface McpToolDescription {
+  readonly name?: string | undefined;
+  readonly annotations?:
+    | { readonly readOnlyHint?: boolean | undefined; readonly idempotentHint?: boolean | undefined }
+    | undefined;
+}
+
+export interface ClassifyMcpFailureOptions {
+  /** The signal the call was made with: when it has fired, the failure is the caller's (`stop`). */
+  readonly signal?: AbortSignal | undefined;
+  /** Repeating the call is safe (no side effect, or the same effect twice). Default: read from `tool`'s annotations. */
+  readonly idempotent?: boolean | undefined;
+  /** The tool called: `readOnlyHint` or `idempotentHint` make an interrupted call safe to replay. */
+  readonly tool?: McpToolDescription | undefined;
+  /** Clock (epoch ms, or a function returning it), for the report's `retryableAt`. */
+  readonly now?: number | (() => number) | undefined;
+}
+
+const CLASSIFY_MCP_FAILURE_OPTION_KEYS = {
+  signal: true,
+  idempotent: true,
+  tool: true,
+  now: true,
+} as const satisfies Record<keyof ClassifyMcpFailureOptions, true>;
+
+/** An MCP tool result (`CallToolResult`): the shape this package writes and reads. */
+export interface McpToolResult {
+  [key: string]: unknown;
+  content: Array<{ type: 'text'; text: string }>;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+}
+
+export interface McpFailure {
+  readonly decision: McpDecision;
+  /** The classified error (its `cause` is what the SDK threw, or the tool result). */
+  readonly error: FaultlineError;
+  readonly report: ErrorReport;
+  /** The JSON-RPC code the failure carried, when it carried one. */
+  readonly jsonRpcCode?: number;
+  /** The tool result to hand the model in place of the failed call: `isError`, the envelope as text. */
+  readonly result: McpToolResult;
+}
+
+/**
+ * The agent's decision, from the classification's next step: one home for the mapping, so the
+ * decision never disagrees with the report it comes with.
+ */
+export function decisionFor(nextStep: NextStep): McpDecision {
+  switch (nextStep) {
+    case 'retry':
+      return 'retry';
+    case 'compress':
+    case 'change_input':
+      return 'change_arguments';
+    case 'stop':
+      return 'stop';
+    default:
+      // retry_if_idempotent (not declared idempotent), fallback, fix_configuration, report_bug:
+      // this call will not pass by repeating it; the model decides what to do instead.
+      return 'tell_model';
+  }
+}
+
+/**
+ * The JSON-RPC codes whose meaning is fixed by the protocol, and the reason each is. The
+ * interrupted ones (the request was delivered and its answer never came) go through classify's
+ * own transport rules instead, below. Where no row of the taxonomy fits, the code is `unknown`
+ * (never retried); docs/contributing/contracts.md says which and why.
+ */
+const REASON_BY_CODE: ReadonlyMap<number, FailureReason> = new Map<number, FailureReason>([
+  // The server could not read the message the client's stack wrote: no argument the model changes
+  // and no retry fixes that. The taxonomy has no row for a protocol disagreement.
+  [JSON_RPC_ERROR_CODES.ParseError, 'unknown'],
+  [JSON_RPC_ERROR_CODES.InvalidRequest, 'unknown'],
+  // The server serves no such method: a wrong path, as an HTTP 404 that names no model.
+  [JSON_RPC_ERROR_CODES.MethodNotFound, 'not_found'],
+  // The arguments (or the tool's name, in the SDK's McpServer) do not fit the tool's schema.
+  [JSON_RPC_ERROR_CODES.InvalidParams, 'invalid_request'],
+  // The server failed while handling the call, as an HTTP 500.
+  [JSON_RPC_ERROR_CODES.InternalError, 'server_error'],
+  // The server needs a person to open a URL (an authorisation) before the call can pass.
+  [JSON_RPC_ERROR_CODES.UrlElicitationRequired, 'auth'],
+]);
+
+// The SDK's McpServer answers a failed call (unknown tool, invalid arguments, a handler's McpError)
+// as an `isError` result whose text is the McpError's message: `MCP error <code>: <message>`.
+const SDK_ERROR_TEXT = /^MCP error (-?\d{1,6}): /;
+
+function jsonRpcCodeOf(error: unknown): number | undefined {
+  const code = safeGet(error, 'code');
+  if (typeof code !== 'number' || !Number.isInteger(code)) return undefined;
+  const name = safeGet(error, 'name');
+  if (name === 'McpError' || SDK_ERROR_TEXT.test(messageOf(error, 64))) return code;
+  return undefined;
+}
+
+function textOf(result: unknown): string {
+  const content = safeGet(result, 'content');
+  if (!Array.isArray(content)) return '';
+  const parts: string[] = [];
+  for (const block of content.slice(0, 20)) {
+    const text = safeGet(block, 'text');
+    if (safeGet(block, 'type') === 'text' && typeof text === 'string') parts.push(text.slice(0, 4096));
+  }
+  return parts.join('\n');
+}
+
+function isToolResult(value: unknown): boolean {
+  return safeGet(value, 'isError') === true && Array.isArray(safeGet(value, 'content'));
+}
+
+/**
+ * The MCP client's transport failures as metadata, for classify's own rules: the streamable HTTP
+ * and SSE transports' errors carry the HTTP status (or -1 for an answer that is not JSON or SSE);
+ * the SDK's `UnauthorizedError` means its auth provider could not authorise; a fetch that failed
+ * is read by its cause chain like any other transport error.
+ */
+export const mcpExtractor = defineExtractor({
+  provider: 'mcp',
+  extract(error, context): ProviderErrorMetadata | undefined {
+    const message = messageOf(error, 2000);
+    const type = constructorName(error);
+    const code = safeGet(error, 'code');
+    const transport =
+      type === 'StreamableHTTPError' || message.startsWith('Streamable HTTP error: ')
+        ? 'StreamableHTTPError'
+        : type === 'SseError' || message.startsWith('SSE error: ')
+          ? 'SseError'
+          : undefined;
+    if (transport !== undefined && typeof code === 'number' && code >= 400 && code <= 599)
+      return { provider: 'mcp', sdkErrorType: transport, message, origin: 'http', statusCode: code };
+    if (transport === 'StreamableHTTPError' && code === -1)
+      return { provider: 'mcp', sdkErrorType: transport, message, origin: 'malformed_response' };
+    if (type === 'UnauthorizedError')
+      return { provider: 'mcp', sdkErrorType: type, message, origin: 'http', statusCode: 401 };
+    const network = inspectTransportError(error, context?.signal);
+    if (network !== undefined) return { provider: 'mcp', sdkErrorType: type, ...network };
+    return undefined;
+  },
+});
+
+function idempotentOf(options: ClassifyMcpFailureOptions): boolean | undefined {
+  if (options.idempotent !== undefined) return options.idempotent;
+  const annotations = safeGet(options.tool, 'annotations');
+  if (safeGet(annotations, 'readOnlyHint') === true || safeGet(annotations, 'idempotentHint') === true)
+    return true;
+  return undefined;
+}
+
+/** A tool result written by {@link toolErrorResult}: the server's report, classified at its source. */
+function errorFromServerReport(result: unknown, idempotent: boolean | undefined): FaultlineError | undefined {
+  const parsed = safeFromDict(safeGet(safeGet(result, '_meta'), MCP_REPORT_META_KEY));
+  if (!parsed.success) return undefined;
+  const report = parsed.data;
+  const retryable = report.retryable || (report.retryOnlyIfIdempotent && idempotent === true);
+  const classification = parseClassification({
+    category: report.category,
+    reason: report.reason,
+    retryable,
+    userAction: report.userAction,
+    recovery: report.recovery,
+    domain: report.domain,
+    httpStatus: report.httpStatus,
+    nextStep: retryable && report.nextStep === 'retry_if_idempotent' ? 'retry' : report.nextStep,
+    retryAfterSeconds: report.retryAfterSeconds,
+    callerAborted: false,
+    overridden: false,
+    decidedBy: report.decidedBy,
+  });
+  if (classification === undefined) return undefined;
+  const metadata: ProviderErrorMetadata = {
+    provider: report.provider,
+    message: report.message,
+    origin: 'unknown',
+  };
+  const status = report.providerMetadata.statusCode;
+  if (status !== undefined) metadata.statusCode = status;
+  return new FaultlineError(report.message, {
+    cause: result,
+    classification,
+    metadata,
+    model: report.model ?? undefined,
+    operation: report.operation,
+  });
+}
+
+function assigned(
+  reason: FailureReason,
+  code: number,
+  message: string,
+  cause: unknown,
+  idempotent: boolean | undefined,
+): FaultlineError {
+  const classification: Classification = classificationFor(reason, {
+    idempotent,
+    decidedBy: { rule: 'assigned', evidence: `JSON-RPC error ${code}` },
+  });
+  return new FaultlineError(message, {
+    cause,
+    classification,
+    metadata: {
+      provider: 'mcp',
+      sdkErrorType: 'McpError',
+      providerCode: String(code),
+      message,
+      origin: 'unknown',
+    },
+  });
+}
+
+function classifyByCode(
+  code: number,
+  message: string,
+  cause: unknown,
+  options: ClassifyMcpFailureOptions,
+  idempotent: boolean | undefined,
+): FaultlineError {
+  const reason = REASON_BY_CODE.get(code);
+  if (reason !== undefined) return assigned(reason, code, message, cause, idempotent);
+  const base = { provider: 'mcp', sdkErrorType: 'McpError', providerCode: String(code), message };
+  // The client's own timeout, or the connection closing, while the call was pending: the request
+  // was delivered and its answer never came, so the tool may have run. Classify's transport rules
+  // make that `interrupted`: repeated only when the call is idempotent.
+  const metadata: ProviderErrorMetadata =
+    code === JSON_RPC_ERROR_CODES.RequestTimeout
+      ? { ...base, origin: 'timeout', networkPhase: 'response_body' }
+      : code === JSON_RPC_ERROR_CODES.ConnectionClosed
+        ? { ...base, origin: 'network', networkPhase: 'response_body' }
+        : // A code of the server's own: its words decide, as a provider's would without a status.
+          { ...base, origin: 'unknown' };
+  return classifyError(cause, {
+    extractors: [defineExtractor({ provider: 'mcp', extract: () => metadata })],
+    idempotent,
+    now: options.now,
+  });
+}
+
+function classifyThrown(error: unknown, options: ClassifyMcpFailureOptions, idempotent: boolean | undefined) {
+  const code = jsonRpcCodeOf(error);
+  if (code !== undefined) return classifyByCode(code, messageOf(error, 2000), error, options, idempotent);
+  return classifyError(error, {
+    extractors: [mcpExtractor],
+    signal: options.signal,
+    idempotent,
+    now: options.now,
+  });
+}
+
+function classifyResult(
+  result: unknown,
+  options: ClassifyMcpFailureOptions,
+  idempotent: boolean | undefined,
+) {
+  const fromServer = errorFromServerReport(result, idempotent);
+  if (fromServer !== undefined) return fromServer;
+  const text = textOf(result);
+  const sdkCode = SDK_ERROR_TEXT.exec(text);
+  if (sdkCode !== null) return classifyByCode(Number(sdkCode[1]), text, result, options, idempotent);
+  // A tool that failed and said only words: the server's own text, read as any provider's words
+  // with no status (a rate limit, an overload, a spent allowance), else `unknown`.
+  return classifyError(result, {
+    extractors: [
+      defineExtractor({
+        provider: 'mcp',
+        extract: () => ({
+          provider: 'mcp',
+          message: text || 'The tool failed without saying why.',
+          origin: 'unknown',
+        }),
+      }),
+    ],
+    idempotent,
+    now: options.now,
+  });
+}
+
+/**
+ * The envelope a model reads in place of the failed call: an `isError` tool result whose text is
+ * the wire form (`toolResultFor`'s content: reason, category, scrubbed detail, next step, wait)
+ * with the agent's decision. Scrubbed: a tool result goes into a model's context.
+ */
+export function envelopeFor(report: ErrorReport, decision: McpDecision): McpToolResult {
+  const wire = JSON.parse(toolResultFor(report).content) as Record<string, unknown>;
+  return { content: [{ type: 'text', text: JSON.stringify({ ...wire, decision }) }], isError: true };
+}
+
+/**
+ * Classifies what an MCP call ended with: anything `client.callTool()` / `client.request()` threw
+ * (a JSON-RPC error, the SDK's request timeout, the connection closing, a transport error), or an
+ * `isError` tool result (with the server's faultline report when it sent one). Total: any value
+ * gets a decision; only an unknown option key is a TypeError at the call.
+ */
+export function classifyMcpFailure(failure: unknown, options: ClassifyMcpFailureOptions = {}): McpFailure {
+  checkOptionKeys('classifyMcpFailure', options, CLASSIFY_MCP_FAILURE_OPTION_KEYS);
+  const idempotent = idempotentOf(options);
+  let error: FaultlineError;
+  let jsonRpcCode: number | undefined;
+  try {
+    if (safeGet(options.signal, 'aborted') === true) {
+      // The SDK rejects a cancelled request with an McpError of its own: who fired decides.
+      error = classifyError(safeGet(options.signal, 'reason'), { signal: options.signal, now: options.now });
+    } else if (isToolResult(failure)) {
+      error = classifyResult(failure, options, idempotent);
+      const code = SDK_ERROR_TEXT.exec(textOf(failure));
+      if (code !== null) jsonRpcCode = Number(code[1]);
+    } else {
+      error = classifyThrown(failure, options, idempotent);
+      jsonRpcCode = jsonRpcCodeOf(failure);
+    }
+  } catch {
+    error = new FaultlineError('The MCP failure could not be read.', { cause: failure });
+  }
+  const report = toErrorReport(error);
+  const decision = decisionFor(report.nextStep);
+  const failureOf: McpFailure = { decision, error, report, result: envelopeFor(report, decision) };
+  return jsonRpcCode === undefined ? failureOf : { ...failureOf, jsonRpcCode };
+}
+
+/** The report as a tool result's `_meta` carries it: scrubbed, a plain JSON object. */
+export function reportMeta(report: ErrorReport): Record<string, unknown> {
+  return { [MCP_REPORT_META_KEY]: toDict(report, { disclosure: 'scrubbed' }) };
+}
