@@ -182,7 +182,7 @@ describe('ErrorReport', () => {
       const error = await (async () => {
         for await (const chunk of guardStream(cutAfterOutput(), {
           extractors,
-          readChunk: () => ({ characters: 1, terminal: false }),
+          readChunk: () => ({ characters: 1 }),
         }))
           seen.push(chunk);
       })().then(
