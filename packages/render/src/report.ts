@@ -1,4 +1,4 @@
-import type { Classification, DeliveredOutput, FailureReason } from '@faultline/classify';
+import type { Classification, DeliveredOutput } from '@faultline/classify';
 import {
   classificationFor,
   constructorName,
@@ -95,7 +95,7 @@ function readClassification(value: unknown): Classification | undefined {
   }
 }
 
-export function readDelivered(value: unknown): DeliveredOutput | undefined {
+function readDelivered(value: unknown): DeliveredOutput | undefined {
   const chunks = safeGet(value, 'chunks');
   const characters = safeGet(value, 'characters');
   if (typeof chunks !== 'number' || typeof characters !== 'number') return undefined;
@@ -124,21 +124,6 @@ function readProviderMetadata(metadata: unknown): ReportProviderMetadata {
   if (typeof attempts === 'number' && Number.isSafeInteger(attempts) && attempts >= 0)
     result.sdkAttempts = attempts;
   return result;
-}
-
-/**
- * The next step a report states. Once a stream delivered output, a fallback chain's defaults end
- * with the failure (moving on is the caller's choice, `fallbackAfterOutput`), as the recovery hint
- * says: a row whose own step is `fallback` (quota, billing, model_not_found, permission) then
- * needs a person to act (add credit, change the model, fix the key's access): `fix_configuration`.
- */
-export function nextStepFor<Step>(
-  reason: FailureReason,
-  step: Step,
-  delivered: DeliveredOutput | undefined,
-): Step | 'fix_configuration' {
-  if (step !== 'fallback' || delivered === undefined || delivered.chunks === 0) return step;
-  return TAXONOMY[reason].nextStep === 'fallback' ? 'fix_configuration' : step;
 }
 
 /** The report used when nothing else can be built (never expected; keeps `toErrorReport` total). */
@@ -225,7 +210,7 @@ export function reportFromChain(head: unknown): ErrorReport | undefined {
         detail === undefined
           ? { kind: classification.userAction.kind }
           : { kind: classification.userAction.kind, detail },
-      nextStep: nextStepFor(classification.reason, classification.nextStep, delivered),
+      nextStep: classification.nextStep,
       recovery: { ...classification.recovery },
       domain: classification.domain,
       httpStatus: classification.httpStatus,
