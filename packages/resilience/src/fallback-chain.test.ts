@@ -9,6 +9,7 @@ import {
   type HealthEvent,
   HealthRegistry,
   MemoryHealthStore,
+  modelLimits,
   runWithFallback,
   streamWithFallback,
 } from './index.ts';
@@ -253,6 +254,46 @@ describe('fallback chain with the real openai SDK', () => {
       'smaller_context_window',
     ]);
     expect(server.requests(smaller)).toHaveLength(0);
+  });
+
+  it('a context overflow with no declared windows moves on by the model catalog; a catalog of your own or none is honoured', async () => {
+    const overflow = loadScenario('openai/context-length-exceeded');
+    const smaller = answerScenario('catalog-smaller');
+    const larger = answerScenario('catalog-larger');
+    const registry = registryOn(fakeTime()).registry;
+    // gpt-3.5-turbo's window is below gpt-4o-mini's and above gpt-4's in the shipped catalog.
+    const gpt35 = modelLimits('openai', 'gpt-3.5-turbo')?.contextWindow ?? 0;
+    expect(modelLimits('openai', 'gpt-4')?.contextWindow).toBeLessThan(gpt35);
+    expect(modelLimits('openai', 'gpt-4o-mini')?.contextWindow).toBeGreaterThan(gpt35);
+    const chain = () => [
+      chatCandidate(server, () => overflow, { model: 'gpt-3.5-turbo' }),
+      chatCandidate(server, () => smaller, { model: 'gpt-4' }),
+      chatCandidate(server, () => larger, { model: 'gpt-4o-mini' }),
+    ];
+    expect(textOf(await runWithFallback(chain(), { registry, retry: false }))).toBe('catalog-larger');
+    expect(server.requests(smaller)).toHaveLength(0);
+    // Your own lookup, here over the shipped one: gpt-4 is now the larger window.
+    const own = await runWithFallback(chain(), {
+      registry,
+      retry: false,
+      modelCatalog: (provider, model) =>
+        model === 'gpt-4' ? { contextWindow: gpt35 * 2 } : modelLimits(provider, model),
+    });
+    expect(textOf(own)).toBe('catalog-smaller');
+    // No catalog: nothing to compare with, the chain ends at the overflow.
+    const none = (await failure(
+      runWithFallback(chain(), { registry, retry: false, modelCatalog: false }),
+    )) as FallbackChainError;
+    expect(none.classification.reason).toBe('context_overflow');
+    expect(none.candidates.map((outcome) => outcome.skipped ?? outcome.status)).toEqual([
+      'failed',
+      'chain_ended',
+      'chain_ended',
+    ]);
+    expect(server.requests(larger)).toHaveLength(1);
+    await expect(runWithFallback(chain(), { modelCatalog: {} as never })).rejects.toThrow(
+      /modelCatalog must be/,
+    );
   });
 
   it('reads the taxonomy fallback column for each reason, through the real SDK and chain', async () => {
