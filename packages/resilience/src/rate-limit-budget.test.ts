@@ -149,6 +149,31 @@ describe('pacing by the budget', () => {
     expect(backup.requests('openai')).toHaveLength(0);
   });
 
+  it("past a spent window's reset, admits the window's limit until an answer restates the count, not every waiting caller", async () => {
+    const time = fakeTime();
+    const registry = new HealthRegistry({ store: new MemoryHealthStore({ now: time.now }) });
+    const key = { provider: 'openai', model: 'gpt-4o-mini' };
+    await registry.recordRateLimit(key, { requests: { limit: 3, remaining: 0, resetSeconds: 0.2 } });
+    expect(await registry.takeRateLimit(key)).toEqual({ kind: 'spent', waitMs: 200 });
+    time.advance(200);
+    const takes = await Promise.all(Array.from({ length: 5 }, () => registry.takeRateLimit(key)));
+    expect(takes.map((take) => take.kind)).toEqual(['allow', 'allow', 'allow', 'spent', 'spent']);
+    // The first answer of the new window counts only what had reached the provider: the three
+    // calls sent are all spent from it.
+    await registry.recordRateLimit(key, { requests: { limit: 3, remaining: 2, resetSeconds: 0.8 } });
+    expect((await registry.takeRateLimit(key)).kind).toBe('spent');
+    // A window where one call was sent before the first answer: the answer's count holds.
+    await registry.recordRateLimit(key, { requests: { limit: 3, remaining: 0, resetSeconds: 0.8 } });
+    time.advance(800);
+    expect((await registry.takeRateLimit(key)).kind).toBe('allow');
+    await registry.recordRateLimit(key, { requests: { limit: 3, remaining: 1, resetSeconds: 0.9 } });
+    expect((await registry.takeRateLimit(key)).kind).toBe('allow');
+    expect((await registry.takeRateLimit(key)).kind).toBe('spent');
+    // With no answer at all, the cap lapses and calls find out again.
+    time.advance(2_000);
+    expect((await registry.takeRateLimit(key)).kind).toBe('allow');
+  });
+
   it('moves on at once, with no request to the spent key, when its reset is further than the cap', async () => {
     primary.script('openai', { rateLimit: { requests: 1, windowMs: LONG_WINDOW_MS } });
     const time = fakeTime();
