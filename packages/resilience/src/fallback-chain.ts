@@ -54,9 +54,9 @@ export interface CandidateOptions<T> extends HealthKey {
   readonly contextWindow?: number | undefined;
   /**
    * Reads the rate-limit budget of a success from what `call` returned: the adapter's
-   * `readRateLimit` (given a `withResponse()` result or a `Response`; a stream the chain iterates
-   * holds neither, so a streamed success's budget goes in through `registry.recordRateLimit`).
-   * Calls are then paced by it; a failure's budget is read without it.
+   * `readRateLimit` (given a `withResponse()` result or a `Response`; for a stream, read as soon as
+   * it opens, the stream with its `response` attached: `Object.assign(guardStream(data), { response })`
+   * of a `withResponse()`). Calls are then paced by it; a failure's budget is read without it.
    */
   readonly readRateLimit?: ((result: T) => RateLimitBudget | undefined) | undefined;
   /**
@@ -279,7 +279,12 @@ function policyOf(options: FallbackOptions, scope: string): Policy {
 }
 
 /** Runs one attempt of a candidate; yields a stream's chunks, returns the call's result. */
-type Attempt<T, C> = (candidate: Resolved<T>, context: AttemptContext) => AsyncGenerator<C, T, undefined>;
+type Attempt<T, C> = (
+  candidate: Resolved<T>,
+  context: AttemptContext,
+  /** Called with a stream as soon as it is open, before its first chunk (its budget is read then). */
+  opened: (value: T) => Promise<void>,
+) => AsyncGenerator<C, T, undefined>;
 
 /** Thrown inside the core to end the chain with the caller's abort, untouched. */
 class CallerAbort {
@@ -469,6 +474,7 @@ async function* runChain<T, C>(
             }),
         },
         { signal, attempt: number },
+        (value) => recordBudget(index, budgetOf(candidate, value)),
       );
       let finished = false;
       try {
@@ -805,11 +811,17 @@ export function streamWithFallback<S extends AsyncIterable<unknown>>(
   const resolved = resolveCandidates(candidates, 'streamWithFallback');
   return {
     [Symbol.asyncIterator]() {
-      const generator = runChain<S, Chunk>(resolved, options, policy, async function* (candidate, context) {
-        const stream = await candidate.call(context);
-        for await (const chunk of stream) yield chunk as Chunk;
-        return stream;
-      });
+      const generator = runChain<S, Chunk>(
+        resolved,
+        options,
+        policy,
+        async function* (candidate, context, opened) {
+          const stream = await candidate.call(context);
+          await opened(stream);
+          for await (const chunk of stream) yield chunk as Chunk;
+          return stream;
+        },
+      );
       return {
         next: async () => {
           const step = await generator.next();
