@@ -2,7 +2,7 @@
 // (each at the version made for ai 6, from npm), one run. A cheap primary answering like OpenAI, a
 // backup answering like Anthropic (@faultline/llm-mock, loopback), 100 concurrent callers, one
 // failure of the primary per scenario; counted at the servers.
-import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import Anthropic from '@anthropic-ai/sdk';
@@ -24,13 +24,13 @@ import { createRetryableModel, error as retryError } from 'ai-retry/language-mod
 import OpenAI from 'openai';
 import { quantile } from './statistics.ts';
 
-const require = createRequire(import.meta.url);
-/** The installed versions of the clients and peers under test. */
+/** The installed versions of the clients and peers under test (read from the bench's node_modules). */
 const VERSIONS: Readonly<Record<string, string>> = Object.fromEntries(
   ['ai', 'ai-fallback', 'ai-retry', '@ai-sdk/openai', '@ai-sdk/anthropic', 'openai', '@anthropic-ai/sdk'].map(
     (name) => {
       try {
-        return [name, (require(`${name}/package.json`) as { version: string }).version];
+        const path = new URL(`../node_modules/${name}/package.json`, import.meta.url);
+        return [name, (JSON.parse(readFileSync(path, 'utf8')) as { version: string }).version];
       } catch {
         return [name, 'unknown'];
       }
