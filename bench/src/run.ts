@@ -428,9 +428,9 @@ await section('rate-limit', async () => {
     `The primary (@faultline/llm-mock, \`rateLimit\`) admits ${rateLimit.limitPerSecond} requests per one-second window and answers 429 beyond that, with a whole-second \`retry-after\` and OpenAI's \`x-ratelimit-*\` headers (the reset in milliseconds); the backup is healthy. Each caller calls through the real openai SDK, waits ${rateLimit.thinkMs} ms, and calls again, for ${rateLimit.seconds} s (about twice what the primary admits). The primary's answers and 429s are counted at its server within the run's whole windows, against what it could have admitted over those windows (a window in which the callers began fewer calls than the limit is counted, so that a machine too busy to offer the load shows); latency is per call (retries, waits and fallback included). "Before the budget" is the same chain with the rate-limit headers withheld from it and no wait for a reset: the whole-second retry-after cools the key and a cooling key is skipped, as the chain did before it read budgets.\n`,
   );
   detail(
-    '| policy | calls | primary served | share of its capacity | 429s sent | backup served | p50 | p99 |',
+    '| policy | calls | primary served | share of its capacity | 429s sent | backup served | windows under-offered | p50 | p99 |',
   );
-  detail('|---|---|---|---|---|---|---|---|');
+  detail('|---|---|---|---|---|---|---|---|---|');
   for (const row of rateLimit.rows) {
     detail(
       `| ${row.policy} | ${row.calls.toLocaleString('en')} | ${row.primaryServed.toLocaleString('en')} of ${row.primaryCapacity.toLocaleString('en')} | ${(row.capacityShare * 100).toFixed(1)} % | ${row.rateLimited} | ${row.backupServed.toLocaleString('en')} | ${row.underOfferedWindows} | ${row.p50Ms.toFixed(0)} ms | ${row.p99Ms.toFixed(0)} ms |`,
@@ -491,7 +491,7 @@ if (only.size === 0) {
     '|---|---|---|---|',
     ...summary,
     '',
-    'Also in the tables: the stream guards written at once and their floors, the install footprint, the memory each error retains, the retries each policy wastes or misses over every fixture scenario, a provider outage under load, and a rate-limited primary.',
+    'Also in the tables: the stream guards written at once and their floors, the install footprint, the memory each error retains, the retries each policy wastes or misses over every fixture scenario, a provider outage under load, and a rate-limited primary. Mixed failures beside ai-fallback, ai-retry and the AI SDK retry have their own section below (`pnpm bench mixed-failures`).',
     end,
   ].join('\n');
   const at = readme.indexOf(start);
