@@ -12,6 +12,7 @@ import {
   FailureReason,
   NetworkPhase,
   NextStep,
+  RateLimitWindow,
   RecoveryHints,
   UserActionKind,
 } from '@faultline/classify';
@@ -38,6 +39,17 @@ export const ReportProviderMetadata = z.strictObject({
   networkCode: z.optional(ShortText),
   networkPhase: z.optional(NetworkPhase),
   sdkAttempts: z.optional(z.int().check(z.minimum(0))),
+  /**
+   * The rate-limit budget the failure's headers stated for the key (per window: the allowance,
+   * what was left, the seconds to its refill). Counts and seconds only: no key, account or
+   * organization id is read into it.
+   */
+  rateLimit: z.optional(
+    z.strictObject({
+      requests: z.optional(z.strictObject(RateLimitWindow.shape)),
+      tokens: z.optional(z.strictObject(RateLimitWindow.shape)),
+    }),
+  ),
 });
 export type ReportProviderMetadata = z.infer<typeof ReportProviderMetadata>;
 

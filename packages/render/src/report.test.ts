@@ -62,6 +62,66 @@ describe('ErrorReport', () => {
     });
     expect(ErrorReport.safeParse(report).success).toBe(true);
   });
+  it("carries the failure's rate-limit budget, its known fields of valid values only", () => {
+    const budgetOf = (rateLimit: unknown) =>
+      classifyError(new Error('sdk'), {
+        extractors: [
+          {
+            provider: 'openai',
+            extract: () => ({
+              provider: 'openai',
+              origin: 'http',
+              statusCode: 429,
+              message: 'm',
+              rateLimit: rateLimit as never,
+            }),
+          },
+        ],
+      }).toErrorReport().providerMetadata.rateLimit;
+    const budget = {
+      requests: { limit: 30, remaining: 0, resetSeconds: 0.45 },
+      tokens: { limit: 6000, remaining: 5800, resetSeconds: 179.5 },
+    };
+    const report = classifyError(new Error('sdk'), {
+      extractors: [
+        {
+          provider: 'openai',
+          extract: () => ({
+            provider: 'openai',
+            origin: 'http',
+            statusCode: 429,
+            message: 'm',
+            rateLimit: budget,
+          }),
+        },
+      ],
+    }).toErrorReport();
+    expect(report.providerMetadata.rateLimit).toEqual(budget);
+    expect(fromDict(toDict(report))).toEqual(report);
+    // An identifier riding along, a bad count, a getter that throws: dropped, never the report.
+    expect(
+      budgetOf({
+        requests: { limit: 30, remaining: -1, resetSeconds: 1, organization: 'org-canary' },
+        tokens: new Proxy(
+          {},
+          {
+            get: () => {
+              throw new Error('getter');
+            },
+          },
+        ),
+        account: 'acct-canary',
+      }),
+    ).toEqual({ requests: { limit: 30, resetSeconds: 1 } });
+    expect(budgetOf({ requests: { remaining: Number.NaN } })).toBeUndefined();
+    expect(budgetOf('30 left')).toBeUndefined();
+    expect(
+      safeFromDict({
+        ...report,
+        providerMetadata: { ...report.providerMetadata, rateLimit: { requests: { limit: 1, key: 'k' } } },
+      }).success,
+    ).toBe(false);
+  });
   it('is strict: an unknown key is rejected, at the top and inside', () => {
     const report = sample().toErrorReport();
     expect(safeFromDict({ ...report, extra: 1 }).success).toBe(false);

@@ -1,4 +1,4 @@
-import type { Classification, DeliveredOutput } from '@faultline/classify';
+import { type Classification, type DeliveredOutput, RateLimitWindow } from '@faultline/classify';
 import {
   classificationFor,
   constructorName,
@@ -123,7 +123,29 @@ function readProviderMetadata(metadata: unknown): ReportProviderMetadata {
   const attempts = safeGet(metadata, 'sdkAttempts');
   if (typeof attempts === 'number' && Number.isSafeInteger(attempts) && attempts >= 0)
     result.sdkAttempts = attempts;
+  const rateLimit = readRateLimit(safeGet(metadata, 'rateLimit'));
+  if (rateLimit !== undefined) result.rateLimit = rateLimit;
   return result;
+}
+
+type ReportRateLimit = NonNullable<ReportProviderMetadata['rateLimit']>;
+
+/** A budget's windows as the report's schema takes them: known fields of valid values, nothing else. */
+function readRateLimit(value: unknown): ReportRateLimit | undefined {
+  const budget: { requests?: ReportRateLimit['requests']; tokens?: ReportRateLimit['tokens'] } = {};
+  for (const name of ['requests', 'tokens'] as const) {
+    const source = safeGet(value, name);
+    // Field by field (each getter read once, safely), each checked by classify's schema of a window:
+    // a bad value drops that field, not what the provider stated beside it.
+    const window: Record<string, number> = {};
+    for (const field of ['limit', 'remaining', 'resetSeconds'] as const) {
+      const number = safeGet(source, field);
+      if (number !== undefined && RateLimitWindow.safeParse({ [field]: number }).success)
+        window[field] = number as number;
+    }
+    if (Object.keys(window).length > 0) budget[name] = window;
+  }
+  return budget.requests === undefined && budget.tokens === undefined ? undefined : budget;
 }
 
 /** The report used when nothing else can be built (never expected; keeps `toErrorReport` total). */

@@ -9,6 +9,7 @@ import {
   type HealthEvent,
   HealthRegistry,
   MemoryHealthStore,
+  modelLimits,
   runWithFallback,
   streamWithFallback,
 } from './index.ts';
@@ -253,6 +254,46 @@ describe('fallback chain with the real openai SDK', () => {
       'smaller_context_window',
     ]);
     expect(server.requests(smaller)).toHaveLength(0);
+  });
+
+  it('a context overflow with no declared windows moves on by the model catalog; a catalog of your own or none is honoured', async () => {
+    const overflow = loadScenario('openai/context-length-exceeded');
+    const smaller = answerScenario('catalog-smaller');
+    const larger = answerScenario('catalog-larger');
+    const registry = registryOn(fakeTime()).registry;
+    // gpt-3.5-turbo's window is below gpt-4o-mini's and above gpt-4's in the shipped catalog.
+    const gpt35 = modelLimits('openai', 'gpt-3.5-turbo')?.contextWindow ?? 0;
+    expect(modelLimits('openai', 'gpt-4')?.contextWindow).toBeLessThan(gpt35);
+    expect(modelLimits('openai', 'gpt-4o-mini')?.contextWindow).toBeGreaterThan(gpt35);
+    const chain = () => [
+      chatCandidate(server, () => overflow, { model: 'gpt-3.5-turbo' }),
+      chatCandidate(server, () => smaller, { model: 'gpt-4' }),
+      chatCandidate(server, () => larger, { model: 'gpt-4o-mini' }),
+    ];
+    expect(textOf(await runWithFallback(chain(), { registry, retry: false }))).toBe('catalog-larger');
+    expect(server.requests(smaller)).toHaveLength(0);
+    // Your own lookup, here over the shipped one: gpt-4 is now the larger window.
+    const own = await runWithFallback(chain(), {
+      registry,
+      retry: false,
+      modelCatalog: (provider, model) =>
+        model === 'gpt-4' ? { contextWindow: gpt35 * 2 } : modelLimits(provider, model),
+    });
+    expect(textOf(own)).toBe('catalog-smaller');
+    // No catalog: nothing to compare with, the chain ends at the overflow.
+    const none = (await failure(
+      runWithFallback(chain(), { registry, retry: false, modelCatalog: false }),
+    )) as FallbackChainError;
+    expect(none.classification.reason).toBe('context_overflow');
+    expect(none.candidates.map((outcome) => outcome.skipped ?? outcome.status)).toEqual([
+      'failed',
+      'chain_ended',
+      'chain_ended',
+    ]);
+    expect(server.requests(larger)).toHaveLength(1);
+    await expect(runWithFallback(chain(), { modelCatalog: {} as never })).rejects.toThrow(
+      /modelCatalog must be/,
+    );
   });
 
   it('reads the taxonomy fallback column for each reason, through the real SDK and chain', async () => {
@@ -506,10 +547,10 @@ describe('circuit breaker', () => {
     await run();
     await run();
     expect(primaryCalls()).toBe(2);
-    // Open for 1 s, then probes 2 s and 4 s after each failed one, never more than 5 s apart.
+    // Open for 1 s, then probes 2 s after each failed one: never more than 2 s apart.
     const opened = () =>
       events.filter((event) => event.type === 'breaker-open').map((event) => (event as { ms: number }).ms);
-    for (const ms of [1_000, 2_000, 4_000, 5_000]) {
+    for (const ms of [1_000, 2_000, 2_000]) {
       expect(opened().at(-1)).toBe(ms);
       time.advance(ms - 1);
       expect(await run()).toBe('backup-meanwhile');
@@ -518,9 +559,9 @@ describe('circuit breaker', () => {
       expect(await run()).toBe('backup-meanwhile');
       expect(primaryCalls(), `one probe after ${ms} ms`).toBe(before + 1);
     }
-    expect(opened()).toEqual([1_000, 2_000, 4_000, 5_000, 5_000]);
+    expect(opened()).toEqual([1_000, 2_000, 2_000, 2_000]);
     healthy = true;
-    time.advance(5_000);
+    time.advance(2_000);
     expect(await run()).toBe('primary-back');
     expect(events.at(-1)).toMatchObject({ type: 'breaker-closed' });
     // Closed at once: every next call goes to the primary.

@@ -35,6 +35,7 @@ import {
 } from './credential-pool.ts';
 import { fallbackRule } from './fallback-policy.ts';
 import { type Admission, type HealthKey, HealthRegistry } from './health-registry.ts';
+import { type ModelCatalog, modelLimits } from './model-catalog.ts';
 import { FALLBACK_OPTION_KEYS } from './option-keys.ts';
 
 /** What every candidate holds, whether it makes its call with one key or with a pool. */
@@ -46,13 +47,16 @@ export interface CandidateOptions<T> extends HealthKey {
   readonly withClassifiedErrors?: BoundWithClassifiedErrors | undefined;
   /** Extractors for render's `withClassifiedErrors` when no bound one is given. */
   readonly extractors?: readonly Extractor[] | undefined;
-  /** The model's context window in tokens: a `context_overflow` moves only to a larger one. */
+  /**
+   * The model's context window in tokens: a `context_overflow` moves only to a larger one.
+   * Default: the model catalog's (`modelCatalog`), when it lists the model.
+   */
   readonly contextWindow?: number | undefined;
   /**
    * Reads the rate-limit budget of a success from what `call` returned: the adapter's
-   * `readRateLimit` (given a `withResponse()` result or a `Response`; a stream the chain iterates
-   * holds neither, so a streamed success's budget goes in through `registry.recordRateLimit`).
-   * Calls are then paced by it; a failure's budget is read without it.
+   * `readRateLimit` (given a `withResponse()` result or a `Response`; for a stream, read as soon as
+   * it opens, the stream with its `response` attached: `Object.assign(guardStream(data), { response })`
+   * of a `withResponse()`). Calls are then paced by it; a failure's budget is read without it.
    */
   readonly readRateLimit?: ((result: T) => RateLimitBudget | undefined) | undefined;
   /**
@@ -105,6 +109,12 @@ export interface FallbackOptions {
    * rather than left for the next candidate; a later reset moves on. Default 250; 0 never waits.
    */
   readonly maxResetWaitMs?: number | undefined;
+  /**
+   * Where a candidate that declares no `contextWindow` gets one: the shipped catalog
+   * (`modelLimits`, a dated snapshot of models.dev) by default, a lookup of your own, or `false`
+   * for none (a `context_overflow` then moves on only between declared windows).
+   */
+  readonly modelCatalog?: ModelCatalog | false | undefined;
   /** The caller's abort: ends the chain at once and leaves untouched. */
   readonly signal?: AbortSignal | undefined;
   /** Ambiguous failures (`interrupted`) may be retried on the same candidate. */
@@ -213,6 +223,7 @@ interface Policy {
   readonly retry: RetryPolicy | undefined;
   readonly maxCooldownWaitMs: number;
   readonly maxResetWaitMs: number;
+  readonly modelCatalog: ModelCatalog | undefined;
   readonly sleep: (milliseconds: number, signal: AbortSignal | undefined) => Promise<void>;
 }
 
@@ -252,17 +263,28 @@ function policyOf(options: FallbackOptions, scope: string): Policy {
     !(typeof resetWait === 'number' && Number.isFinite(resetWait) && resetWait >= 0)
   )
     throw new TypeError(`${scope}: maxResetWaitMs must be a finite number ≥ 0 (got ${String(resetWait)})`);
+  const catalog: unknown = options.modelCatalog;
+  if (catalog !== undefined && catalog !== false && typeof catalog !== 'function')
+    throw new TypeError(
+      `${scope}: modelCatalog must be a function (provider, model) => limits, or false (got ${String(catalog)})`,
+    );
   return {
     registry: options.registry ?? defaultHealthRegistry(),
     retry: retryPolicy(options.retry, scope),
     maxCooldownWaitMs: typeof wait === 'number' && Number.isFinite(wait) && wait >= 0 ? wait : 10_000,
     maxResetWaitMs: resetWait ?? 250,
+    modelCatalog: catalog === false ? undefined : ((catalog as ModelCatalog | undefined) ?? modelLimits),
     sleep: typeof options.sleep === 'function' ? options.sleep : abortableSleep,
   };
 }
 
 /** Runs one attempt of a candidate; yields a stream's chunks, returns the call's result. */
-type Attempt<T, C> = (candidate: Resolved<T>, context: AttemptContext) => AsyncGenerator<C, T, undefined>;
+type Attempt<T, C> = (
+  candidate: Resolved<T>,
+  context: AttemptContext,
+  /** Called with a stream as soon as it is open, before its first chunk (its budget is read then). */
+  opened: (value: T) => Promise<void>,
+) => AsyncGenerator<C, T, undefined>;
 
 /** Thrown inside the core to end the chain with the caller's abort, untouched. */
 class CallerAbort {
@@ -306,6 +328,16 @@ async function* runChain<T, C>(
   let lastError: FaultlineError | undefined;
   let lastIndex = -1;
   let ended = false;
+  // Each candidate's window: its own, else the catalog's (a throwing or odd lookup gives none).
+  const windows = candidates.map((candidate) => {
+    if (candidate.contextWindow !== undefined) return candidate.contextWindow;
+    try {
+      const window = policy.modelCatalog?.(candidate.provider, candidate.model)?.contextWindow;
+      return typeof window === 'number' && window > 0 ? window : undefined;
+    } catch {
+      return undefined;
+    }
+  });
   // Constraints a failure puts on the candidates after it.
   let minContextWindow: number | undefined;
   const rejectedCredentials = new Set<string>();
@@ -442,6 +474,7 @@ async function* runChain<T, C>(
             }),
         },
         { signal, attempt: number },
+        (value) => recordBudget(index, budgetOf(candidate, value)),
       );
       let finished = false;
       try {
@@ -580,7 +613,7 @@ async function* runChain<T, C>(
   /** Why a later candidate may not be called given the constraints so far (undefined: it may). */
   function skipReason(index: number): SkipReason | undefined {
     const candidate = candidates[index] as Resolved<T>;
-    if (minContextWindow !== undefined && !((candidate.contextWindow ?? 0) > minContextWindow))
+    if (minContextWindow !== undefined && !((windows[index] ?? 0) > minContextWindow))
       return 'smaller_context_window';
     if (rejectedCredentials.has(credentialOf(candidate))) return 'same_credential';
     return undefined;
@@ -596,8 +629,9 @@ async function* runChain<T, C>(
     if (rule === 'no') return false;
     if (rule === 'larger_window') {
       // Without the failed candidate's window there is nothing to compare a larger one with.
-      if (candidate.contextWindow === undefined) return false;
-      minContextWindow = Math.max(minContextWindow ?? 0, candidate.contextWindow);
+      const window = windows[index];
+      if (window === undefined) return false;
+      minContextWindow = Math.max(minContextWindow ?? 0, window);
     }
     if (rule === 'other_credential') rejectedCredentials.add(credentialOf(candidate));
     return true;
@@ -777,11 +811,17 @@ export function streamWithFallback<S extends AsyncIterable<unknown>>(
   const resolved = resolveCandidates(candidates, 'streamWithFallback');
   return {
     [Symbol.asyncIterator]() {
-      const generator = runChain<S, Chunk>(resolved, options, policy, async function* (candidate, context) {
-        const stream = await candidate.call(context);
-        for await (const chunk of stream) yield chunk as Chunk;
-        return stream;
-      });
+      const generator = runChain<S, Chunk>(
+        resolved,
+        options,
+        policy,
+        async function* (candidate, context, opened) {
+          const stream = await candidate.call(context);
+          await opened(stream);
+          for await (const chunk of stream) yield chunk as Chunk;
+          return stream;
+        },
+      );
       return {
         next: async () => {
           const step = await generator.next();

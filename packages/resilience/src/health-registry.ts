@@ -29,7 +29,10 @@ export interface CircuitBreakerOptions {
   readonly openMs?: number | undefined;
   /** Each failed probe multiplies the open time by this. Default 2. */
   readonly backoffFactor?: number | undefined;
-  /** The longest open time with no wait named: at least one probe this often during an outage. Default 5 000. */
+  /**
+   * The longest open time with no wait named: at least one probe this often during an outage, so
+   * that traffic is back within this long of the provider's recovery. Default 2 000.
+   */
   readonly maxOpenMs?: number | undefined;
   /** A probe that has not reported within this long frees the half-open slot for another. Default 60 000. */
   readonly probeTimeoutMs?: number | undefined;
@@ -183,7 +186,7 @@ export class HealthRegistry {
             windowMs: number(breaker?.windowMs, 30_000, 1),
             openMs: number(breaker?.openMs, 1_000, 1),
             backoffFactor: number(breaker?.backoffFactor, 2, 1),
-            maxOpenMs: number(breaker?.maxOpenMs, 5_000, 1),
+            maxOpenMs: number(breaker?.maxOpenMs, 2_000, 1),
             probeTimeoutMs: number(breaker?.probeTimeoutMs, 60_000, 1),
           };
     const budget = options.retryBudget;

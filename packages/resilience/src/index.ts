@@ -37,6 +37,12 @@ export {
   type StoredEntry,
   type WriteMode,
 } from './health-store.ts';
+export {
+  MODEL_CATALOG_SOURCE,
+  type ModelCatalog,
+  type ModelLimits,
+  modelLimits,
+} from './model-catalog.ts';
 export type { BudgetTake } from './rate-limit-budget.ts';
 export {
   type RedisEvalClient,

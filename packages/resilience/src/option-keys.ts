@@ -14,6 +14,7 @@ export const FALLBACK_OPTION_KEYS = {
   retry: true,
   maxCooldownWaitMs: true,
   maxResetWaitMs: true,
+  modelCatalog: true,
   signal: true,
   idempotent: true,
   fallbackAfterOutput: true,

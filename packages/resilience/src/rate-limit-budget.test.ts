@@ -3,7 +3,7 @@ import {
   readRateLimit as readAnthropicRateLimit,
   withClassifiedErrors as withAnthropic,
 } from '@faultline/extract-anthropic';
-import { readRateLimit, withClassifiedErrors as withOpenAI } from '@faultline/extract-openai';
+import { guardStream, readRateLimit, withClassifiedErrors as withOpenAI } from '@faultline/extract-openai';
 import { fault, type MockProvider, startMockProvider } from '@faultline/llm-mock';
 import { FaultlineError } from '@faultline/render';
 import { Redis } from 'ioredis';
@@ -18,6 +18,7 @@ import {
   QUOTA_SCOPES,
   RedisHealthStore,
   runWithFallback,
+  streamWithFallback,
 } from './index.ts';
 import { CHAT_PARAMS, fakeTime, textOf } from './test-support.ts';
 
@@ -147,6 +148,78 @@ describe('pacing by the budget', () => {
     expect(outcomes[2]?.waitsMs[0]).toBe(Math.ceil(time.slept[0] ?? Number.NaN));
     expect(count(primary)).toEqual({ ok: 3, limited: 0 });
     expect(backup.requests('openai')).toHaveLength(0);
+  });
+
+  it("a streamed success's budget is read from the response headers the stream carries: the spent key gets no request", async () => {
+    primary.script('openai', { rateLimit: { requests: 1, windowMs: LONG_WINDOW_MS } });
+    const registry = new HealthRegistry({ store: new MemoryHealthStore({ now: fakeTime().now }) });
+    const client = openai(primary);
+    const backupClient = openai(backup);
+    const candidates: Candidate<AsyncIterable<unknown>>[] = [
+      {
+        provider: 'openai',
+        model: 'gpt-4o-mini',
+        withClassifiedErrors: withOpenAI,
+        // The stream with the response it came in (withResponse()), for readRateLimit to read.
+        call: async ({ signal }) => {
+          const { data, response } = await client.chat.completions
+            .create({ ...CHAT_PARAMS, stream: true }, { signal })
+            .withResponse();
+          return Object.assign(guardStream(data, { signal }), { response });
+        },
+        readRateLimit,
+      },
+      {
+        provider: 'backup',
+        model: 'gpt-4o-mini',
+        withClassifiedErrors: withOpenAI,
+        call: async ({ signal }) =>
+          guardStream(
+            await backupClient.chat.completions.create({ ...CHAT_PARAMS, stream: true }, { signal }),
+            {
+              signal,
+            },
+          ),
+      },
+    ];
+    const delta = (chunk: unknown) =>
+      (chunk as { choices?: Array<{ delta?: { content?: string } }> }).choices?.[0]?.delta?.content ?? '';
+    const stream = () => streamWithFallback(candidates, { registry, maxCooldownWaitMs: 0 });
+    // The budget is read as the stream opens: a call made while the first stream is still being
+    // read already knows the key is spent.
+    const first = stream()[Symbol.asyncIterator]();
+    let firstText = delta((await first.next()).value);
+    let secondText = '';
+    for await (const chunk of stream()) secondText += delta(chunk);
+    for (let step = await first.next(); step.done !== true; step = await first.next())
+      firstText += delta(step.value);
+    expect([firstText, secondText]).toEqual(['primary', 'backup']);
+    expect(count(primary)).toEqual({ ok: 1, limited: 0 });
+  });
+
+  it("past a spent window's reset, admits the window's limit until an answer restates the count, not every waiting caller", async () => {
+    const time = fakeTime();
+    const registry = new HealthRegistry({ store: new MemoryHealthStore({ now: time.now }) });
+    const key = { provider: 'openai', model: 'gpt-4o-mini' };
+    await registry.recordRateLimit(key, { requests: { limit: 3, remaining: 0, resetSeconds: 0.2 } });
+    expect(await registry.takeRateLimit(key)).toEqual({ kind: 'spent', waitMs: 200 });
+    time.advance(200);
+    const takes = await Promise.all(Array.from({ length: 5 }, () => registry.takeRateLimit(key)));
+    expect(takes.map((take) => take.kind)).toEqual(['allow', 'allow', 'allow', 'spent', 'spent']);
+    // The first answer of the new window counts only what had reached the provider: the three
+    // calls sent are all spent from it.
+    await registry.recordRateLimit(key, { requests: { limit: 3, remaining: 2, resetSeconds: 0.8 } });
+    expect((await registry.takeRateLimit(key)).kind).toBe('spent');
+    // A window where one call was sent before the first answer: the answer's count holds.
+    await registry.recordRateLimit(key, { requests: { limit: 3, remaining: 0, resetSeconds: 0.8 } });
+    time.advance(800);
+    expect((await registry.takeRateLimit(key)).kind).toBe('allow');
+    await registry.recordRateLimit(key, { requests: { limit: 3, remaining: 1, resetSeconds: 0.9 } });
+    expect((await registry.takeRateLimit(key)).kind).toBe('allow');
+    expect((await registry.takeRateLimit(key)).kind).toBe('spent');
+    // With no answer at all, the cap lapses and calls find out again.
+    time.advance(2_000);
+    expect((await registry.takeRateLimit(key)).kind).toBe('allow');
   });
 
   it('moves on at once, with no request to the spent key, when its reset is further than the cap', async () => {

@@ -11,6 +11,12 @@ export type BudgetTake =
 const ALLOW: BudgetTake = { kind: 'allow' };
 
 /**
+ * How long past a spent window's reset its successor's limit is counted here: long enough for the
+ * first answers of the new window to restate the count, after which theirs holds.
+ */
+const NEXT_WINDOW_MS = 1_000;
+
+/**
  * Records what a provider's rate-limit headers said of one key (`id`, a health key's store id):
  * the requests left until the window resets, kept for exactly as long, so that every caller (and,
  * with Redis, every process) takes from the same count. A spent window (requests or tokens, with
@@ -21,7 +27,12 @@ export async function recordBudget(store: HealthStore, id: string, budget: RateL
   const requests = budget.requests;
   const spent = spentWaitSeconds(budget);
   if (spent !== undefined) {
-    if (spent > 0) await store.write(`left:${id}`, 0, spent * 1000, 'always');
+    if (!(spent > 0)) return;
+    await store.write(`left:${id}`, 0, spent * 1000, 'always');
+    // The window after the reset admits the requests' limit: the calls that reach it before an
+    // answer restates the count take from that, not from an unknown (every waiting caller at once).
+    if (requests?.remaining === 0 && requests.limit !== undefined && requests.limit > 0)
+      await store.write(`next:${id}`, requests.limit, spent * 1000 + NEXT_WINDOW_MS, 'always');
     return;
   }
   if (
@@ -32,19 +43,31 @@ export async function recordBudget(store: HealthStore, id: string, budget: RateL
     return;
   // Within a window the provider's count only goes down, and answers arrive out of order: a count
   // above ours is an older one (or ours has taken calls still in flight), so ours stands.
-  const [left] = await store.read([`left:${id}`]);
+  const [left, next] = await store.read([`left:${id}`, `next:${id}`]);
   if (left !== undefined && left.value <= requests.remaining) return;
-  await store.write(`left:${id}`, requests.remaining, requests.resetSeconds * 1000, 'always');
+  // The first answer of a window counts only the calls that had reached the provider: the calls
+  // taken from the window's limit (`next`) are all sent, so what is left is at most what they left.
+  const remaining =
+    left === undefined && next !== undefined
+      ? Math.min(requests.remaining, Math.max(0, next.value))
+      : requests.remaining;
+  await store.write(`left:${id}`, remaining, requests.resetSeconds * 1000, 'always');
 }
 
 /**
  * Takes one request from the key's budget: `allow` when no budget is known or some is left,
- * `spent` with the time to the reset otherwise. The decrement is atomic, so concurrent callers
+ * `spent` with the time to the reset otherwise (just past a spent window's reset, the new
+ * window's limit is what is left). The decrement is atomic, so concurrent callers
  * never take the same last request.
  */
 export async function takeBudget(store: HealthStore, id: string): Promise<BudgetTake> {
-  const [left] = await store.read([`left:${id}`]);
-  if (left === undefined) return ALLOW;
+  const [left, next] = await store.read([`left:${id}`, `next:${id}`]);
+  if (left === undefined) {
+    if (next === undefined) return ALLOW;
+    // Just past a spent window's reset, before any answer of the new one: its limit, shared.
+    const after = await store.increment(`next:${id}`, next.ttlMs, -1);
+    return after >= 0 ? ALLOW : { kind: 'spent', waitMs: next.ttlMs };
+  }
   if (left.value <= 0) return { kind: 'spent', waitMs: left.ttlMs };
   const after = await store.increment(`left:${id}`, left.ttlMs, -1);
   return after >= 0 ? ALLOW : { kind: 'spent', waitMs: left.ttlMs };

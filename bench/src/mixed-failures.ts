@@ -1,0 +1,523 @@
+// Mixed failures under load: faultline beside the AI SDK's own retry, `ai-fallback` and `ai-retry`
+// (each at the version made for ai 6, from npm), one run. A cheap primary answering like OpenAI, a
+// backup answering like Anthropic (@faultline/llm-mock, loopback), 100 concurrent callers, one
+// failure of the primary per scenario; counted at the servers.
+import { readFileSync } from 'node:fs';
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
+import Anthropic from '@anthropic-ai/sdk';
+import { faultlineFallback } from '@faultline/ai-sdk';
+import {
+  guardStream as guardAnthropicStream,
+  withClassifiedErrors as withAnthropic,
+} from '@faultline/extract-anthropic';
+import {
+  guardStream as guardOpenAIStream,
+  readRateLimit,
+  withClassifiedErrors as withOpenAI,
+} from '@faultline/extract-openai';
+import { fault, type MockProvider, type Step, startMockProvider } from '@faultline/llm-mock';
+import { type Candidate, HealthRegistry, runWithFallback, streamWithFallback } from '@faultline/resilience';
+import { generateText, streamText } from 'ai';
+import { createFallback } from 'ai-fallback';
+import { createRetryableModel, error as retryError } from 'ai-retry/language-model';
+import OpenAI from 'openai';
+import { quantile } from './statistics.ts';
+
+/** The installed versions of the clients and peers under test (read from the bench's node_modules). */
+const VERSIONS: Readonly<Record<string, string>> = Object.fromEntries(
+  ['ai', 'ai-fallback', 'ai-retry', '@ai-sdk/openai', '@ai-sdk/anthropic', 'openai', '@anthropic-ai/sdk'].map(
+    (name) => {
+      try {
+        const path = new URL(`../node_modules/${name}/package.json`, import.meta.url);
+        return [name, (JSON.parse(readFileSync(path, 'utf8')) as { version: string }).version];
+      } catch {
+        return [name, 'unknown'];
+      }
+    },
+  ),
+);
+
+const CALLERS = 100;
+const THINK_MS = 500;
+/** The primary's and the backup's model ids: a 16k-window model, a 200k-window one (models.dev). */
+const PRIMARY_MODEL = 'gpt-3.5-turbo';
+const BACKUP_MODEL = 'claude-sonnet-4-6';
+const PRIMARY_REPLY = 'primary answers with these eight words here';
+const BACKUP_REPLY = 'backup answers with these eight words here';
+const KEY = 'sk-bench-mixed-failures-0123456789';
+/** The primary admits this many requests per one-second window in the rate-limit scenario. */
+const LIMIT = 20;
+const WINDOW_MS = 1000;
+const RATE_LIMIT_SECONDS = 5;
+
+/** One scenario: what the primary does, and for how long the callers call. */
+interface ScenarioSpec {
+  readonly id: string;
+  readonly title: string;
+  readonly seconds: number;
+  readonly stream: boolean;
+  /** Installs the primary's behaviour at the start; returns a stop for timed changes. */
+  start(primary: MockProvider): () => void;
+  /** The share of calls that are too long for the primary's window (sent to the overflowing route). */
+  readonly longShare?: number;
+  /**
+   * What the primary could have served, given the calls begun or ended while it was healthy (`healthyCalls`)
+   * and in all (`calls`); undefined where it can serve nothing (a spent quota, a rejected key).
+   */
+  capacity(counts: { readonly calls: number; readonly healthyCalls: number }): number | undefined;
+  /** Whether the primary can answer a call begun this long after the start (default: always). */
+  healthyAt?(elapsedMs: number): boolean;
+}
+
+const overflowForever: Step[] = [
+  { kind: 'scenario', id: 'openai/context-length-exceeded', times: 1_000_000 },
+];
+
+const SCENARIOS: readonly ScenarioSpec[] = [
+  {
+    id: 'rate-limit',
+    title: `rate limit: ${LIMIT} requests a second admitted, 429 beyond with retry-after and x-ratelimit-* headers`,
+    seconds: RATE_LIMIT_SECONDS,
+    stream: false,
+    start: (primary) => {
+      primary.script('openai', { rateLimit: { requests: LIMIT, windowMs: WINDOW_MS } });
+      return () => undefined;
+    },
+    capacity: () => RATE_LIMIT_SECONDS * (1000 / WINDOW_MS) * LIMIT,
+  },
+  {
+    id: 'quota',
+    title: 'spent quota: every request 429 insufficient_quota',
+    seconds: 5,
+    stream: false,
+    start: (primary) => {
+      primary.script('openai', [{ kind: 'scenario', id: 'openai/insufficient-quota', times: 1_000_000 }]);
+      return () => undefined;
+    },
+    capacity: () => undefined,
+  },
+  {
+    id: 'outage',
+    title: 'outage then recovery: healthy 1 s, 503 for 4 s, healthy 5 s',
+    seconds: 10,
+    stream: false,
+    start: (primary) => {
+      const down = setTimeout(
+        () => primary.script('openai', [{ kind: 'scenario', id: 'openai/overloaded-503', times: 1_000_000 }]),
+        1000,
+      );
+      const up = setTimeout(() => primary.clearScript('openai'), 5000);
+      return () => {
+        clearTimeout(down);
+        clearTimeout(up);
+      };
+    },
+    healthyAt: (elapsedMs) => elapsedMs < 1000 || elapsedMs >= 5000,
+    capacity: ({ healthyCalls }) => healthyCalls,
+  },
+  {
+    id: 'context-overflow',
+    title: `context overflow: 30 % of prompts too long for the primary's 16k window; the backup's is 200k`,
+    seconds: 3,
+    stream: false,
+    longShare: 0.3,
+    start: () => () => undefined,
+    capacity: ({ calls }) => Math.round(calls * 0.7),
+  },
+  {
+    id: 'invalid-key',
+    title: "invalid key on the primary: every request 401; the backup holds its own provider's key",
+    seconds: 5,
+    stream: false,
+    start: (primary) => {
+      primary.script('openai', [{ kind: 'scenario', id: 'openai/invalid-api-key', times: 1_000_000 }]);
+      return () => undefined;
+    },
+    capacity: () => undefined,
+  },
+  {
+    id: 'cut-streams',
+    title: "streams cut after output: 30 % of the primary's streams drop after two chunks (seeded)",
+    seconds: 4,
+    stream: true,
+    start: (primary) => {
+      primary.chaos('openai', {
+        probability: 0.3,
+        seed: 7,
+        faults: [fault.streamCut(2)],
+      });
+      return () => undefined;
+    },
+    // A second request gets a whole answer: every call could have been the primary's.
+    capacity: ({ calls }) => calls,
+  },
+];
+
+/** Where one policy's calls go in one scenario. */
+interface Servers {
+  readonly primary: MockProvider;
+  /** The same primary model, for prompts too long for its window (this route always overflows). */
+  readonly primaryLong: MockProvider;
+  readonly backup: MockProvider;
+}
+
+/**
+ * One call: what the consumer is shown goes to `shown` as it arrives (a stream's deltas; a whole
+ * answer at once), so that text shown by a failed attempt before a restart counts; or a throw.
+ */
+type Call = (long: boolean, shown: string[]) => Promise<void>;
+
+interface Policy {
+  readonly name: string;
+  /** Builds the policy's shared state (a fallback model, a registry) once per scenario. */
+  make(servers: Servers, stream: boolean): Call;
+}
+
+const aiSdkModels = (servers: Servers, long: boolean) => ({
+  primary: createOpenAI({
+    apiKey: KEY,
+    baseURL: (long ? servers.primaryLong : servers.primary).url('openai'),
+  }).chat(PRIMARY_MODEL),
+  backup: createAnthropic({ apiKey: KEY, baseURL: `${servers.backup.url('anthropic')}/v1` })(BACKUP_MODEL),
+});
+
+type AiSdkModel = ReturnType<typeof aiSdkModels>['primary'];
+
+/** Runs a prompt through the AI SDK, as an app would: generateText, or streamText drained. */
+async function aiSdkCall(
+  model: AiSdkModel,
+  stream: boolean,
+  maxRetries: number | undefined,
+  shown: string[],
+): Promise<void> {
+  const retries = maxRetries === undefined ? {} : { maxRetries };
+  if (!stream) {
+    shown.push((await generateText({ model, prompt: 'hello', ...retries })).text);
+    return;
+  }
+  let failure: unknown;
+  const result = streamText({
+    model,
+    prompt: 'hello',
+    ...retries,
+    onError: ({ error }) => {
+      failure = error;
+    },
+  });
+  for await (const delta of result.textStream) shown.push(delta);
+  if (failure !== undefined) throw failure;
+}
+
+/** Both the short-prompt and the long-prompt model of a policy, built once. */
+function perLength<M>(make: (long: boolean) => M): (long: boolean) => M {
+  const short = make(false);
+  const long = make(true);
+  return (isLong) => (isLong ? long : short);
+}
+
+const POLICIES: readonly Policy[] = [
+  {
+    name: 'AI SDK retry (maxRetries 2), then the backup on any error',
+    make: (servers, stream) => {
+      const models = perLength((long) => aiSdkModels(servers, long));
+      return async (long, shown) => {
+        try {
+          await aiSdkCall(models(long).primary, stream, 2, shown);
+        } catch {
+          await aiSdkCall(models(long).backup, stream, 2, shown);
+        }
+      };
+    },
+  },
+  {
+    name: 'ai-fallback 2.0.1 (defaults; AI SDK maxRetries 2)',
+    make: (servers, stream) => {
+      const model = perLength((long) => {
+        const { primary, backup } = aiSdkModels(servers, long);
+        return createFallback({ models: [primary, backup] });
+      });
+      return (long, shown) => aiSdkCall(model(long) as unknown as AiSdkModel, stream, undefined, shown);
+    },
+  },
+  {
+    name: "ai-retry 1.11.1 (README's retry on retryable errors, then the backup; AI SDK maxRetries 2)",
+    make: (servers, stream) => {
+      const model = perLength((long) => {
+        const { primary, backup } = aiSdkModels(servers, long);
+        return createRetryableModel({
+          model: primary,
+          retries: [retryError.isRetryable(true).retry({ delay: 1_000, backoffFactor: 2 }), backup],
+        });
+      });
+      return (long, shown) => aiSdkCall(model(long) as unknown as AiSdkModel, stream, undefined, shown);
+    },
+  },
+  {
+    name: 'faultline faultlineFallback (@faultline/ai-sdk, defaults; AI SDK maxRetries 0)',
+    make: (servers, stream) => {
+      const registry = new HealthRegistry();
+      const model = perLength((long) => {
+        const { primary, backup } = aiSdkModels(servers, long);
+        return faultlineFallback({ models: [primary, backup], registry });
+      });
+      return (long, shown) => aiSdkCall(model(long) as unknown as AiSdkModel, stream, 0, shown);
+    },
+  },
+  {
+    name: 'faultline runWithFallback (vendor SDKs, readRateLimit, defaults)',
+    make: (servers, stream) => {
+      const registry = new HealthRegistry();
+      const clients = perLength((long) => ({
+        openai: new OpenAI({
+          apiKey: KEY,
+          maxRetries: 0,
+          baseURL: (long ? servers.primaryLong : servers.primary).url('openai'),
+        }),
+        anthropic: new Anthropic({ apiKey: KEY, maxRetries: 0, baseURL: servers.backup.url('anthropic') }),
+      }));
+      const messages = [{ role: 'user' as const, content: 'hello' }];
+      if (!stream)
+        return async (long, shown) => {
+          const { openai, anthropic } = clients(long);
+          const candidates: Candidate<{ text: string; budgetOf?: unknown }>[] = [
+            {
+              provider: 'openai',
+              model: PRIMARY_MODEL,
+              withClassifiedErrors: withOpenAI,
+              call: async ({ signal }) => {
+                const answer = await openai.chat.completions
+                  .create({ model: PRIMARY_MODEL, messages }, { signal })
+                  .withResponse();
+                return { text: answer.data.choices[0]?.message.content ?? '', budgetOf: answer };
+              },
+              readRateLimit: (result) => readRateLimit(result.budgetOf as never),
+            },
+            {
+              provider: 'anthropic',
+              model: BACKUP_MODEL,
+              withClassifiedErrors: withAnthropic,
+              call: async ({ signal }) => {
+                const message = await anthropic.messages.create(
+                  { model: BACKUP_MODEL, max_tokens: 256, messages },
+                  { signal },
+                );
+                return {
+                  text: message.content.map((block) => (block.type === 'text' ? block.text : '')).join(''),
+                };
+              },
+            },
+          ];
+          shown.push((await runWithFallback(candidates, { registry })).text);
+        };
+      return async (long, shown) => {
+        const { openai, anthropic } = clients(long);
+        const candidates: Candidate<AsyncIterable<string>>[] = [
+          {
+            provider: 'openai',
+            model: PRIMARY_MODEL,
+            withClassifiedErrors: withOpenAI,
+            call: async ({ signal }) => {
+              const guarded = guardOpenAIStream(
+                await openai.chat.completions.create(
+                  { model: PRIMARY_MODEL, messages, stream: true },
+                  { signal },
+                ),
+                { signal },
+              );
+              return (async function* () {
+                for await (const chunk of guarded) yield chunk.choices[0]?.delta?.content ?? '';
+              })();
+            },
+          },
+          {
+            provider: 'anthropic',
+            model: BACKUP_MODEL,
+            withClassifiedErrors: withAnthropic,
+            call: async ({ signal }) => {
+              const guarded = guardAnthropicStream(
+                await anthropic.messages.create(
+                  { model: BACKUP_MODEL, max_tokens: 256, messages, stream: true },
+                  { signal },
+                ),
+                { signal },
+              );
+              return (async function* () {
+                for await (const event of guarded)
+                  if (event.type === 'content_block_delta' && event.delta.type === 'text_delta')
+                    yield event.delta.text;
+              })();
+            },
+          },
+        ];
+        for await (const delta of streamWithFallback(candidates, { registry })) shown.push(delta);
+      };
+    },
+  },
+];
+
+/** One policy's figures in one scenario. */
+export interface MixedFailureRow {
+  readonly scenario: string;
+  readonly policy: string;
+  readonly calls: number;
+  /** Calls that threw, though the backup could always have answered. */
+  readonly failed: number;
+  /** Calls that returned an answer that is neither candidate's whole answer (spliced or cut short). */
+  readonly wrong: number;
+  /** Requests answered with a failure, or a stream cut after output (counted at the servers). */
+  readonly inVain: number;
+  readonly primaryServed: number;
+  /** What the primary could have served in this scenario (undefined: nothing, it never answers). */
+  readonly primaryCapacity: number | undefined;
+  readonly backupServed: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+}
+
+export interface MixedFailuresResult {
+  readonly callers: number;
+  readonly thinkMs: number;
+  readonly versions: Readonly<Record<string, string>>;
+  readonly scenarios: ReadonlyArray<{
+    readonly id: string;
+    readonly title: string;
+    readonly seconds: number;
+  }>;
+  readonly rows: readonly MixedFailureRow[];
+}
+
+async function drive(scenario: ScenarioSpec, policy: Policy): Promise<MixedFailureRow> {
+  const [primary, primaryLong, backup] = await Promise.all([
+    startMockProvider({ providers: ['openai'], reply: PRIMARY_REPLY }),
+    startMockProvider({ providers: ['openai'], reply: PRIMARY_REPLY, scripts: { openai: overflowForever } }),
+    startMockProvider({ providers: ['anthropic'], reply: BACKUP_REPLY }),
+  ]);
+  const servers: Servers = { primary, primaryLong, backup };
+  try {
+    const call = policy.make(servers, scenario.stream);
+    const stop = scenario.start(primary);
+    const startedAt = Date.now();
+    const start = performance.now();
+    const latencies: number[] = [];
+    let calls = 0;
+    // Calls begun while the primary could answer them (the outage's healthy phases).
+    let healthyCalls = 0;
+    let failed = 0;
+    let wrong = 0;
+    let drawn = 0;
+    const caller = async (index: number) => {
+      await new Promise((resolve) => setTimeout(resolve, (index / CALLERS) * THINK_MS));
+      while (performance.now() - start < scenario.seconds * 1000) {
+        // Three calls in ten (of all callers' calls, in turn) are long prompts.
+        const long = scenario.longShare !== undefined && drawn++ % 10 < scenario.longShare * 10;
+        const began = performance.now();
+        const shown: string[] = [];
+        try {
+          await call(long, shown);
+          const text = shown.join('');
+          if (text !== PRIMARY_REPLY && text !== BACKUP_REPLY) wrong++;
+        } catch {
+          failed++;
+        }
+        calls++;
+        const ended = performance.now();
+        // The primary could have answered a call begun while it was up, or still running once it was back.
+        if (
+          scenario.healthyAt === undefined ||
+          scenario.healthyAt(began - start) ||
+          scenario.healthyAt(ended - start)
+        )
+          healthyCalls++;
+        latencies.push(ended - began);
+        await new Promise((resolve) => setTimeout(resolve, THINK_MS));
+      }
+    };
+    await Promise.all(Array.from({ length: CALLERS }, (_, index) => caller(index)));
+    stop();
+    const primaryRequests = [...primary.requests('openai'), ...primaryLong.requests('openai')];
+    const backupRequests = backup.requests('anthropic');
+    const inVain = [...primaryRequests, ...backupRequests].filter(
+      (request) => request.answer.kind !== 'ok',
+    ).length;
+    // The rate limit's capacity is its windows': answers after the run's last window fall outside it.
+    const primaryServed = primaryRequests.filter(
+      (request) =>
+        request.answer.kind === 'ok' &&
+        (scenario.id !== 'rate-limit' || request.time < startedAt + scenario.seconds * 1000),
+    ).length;
+    latencies.sort((a, b) => a - b);
+    return {
+      scenario: scenario.id,
+      policy: policy.name,
+      calls,
+      failed,
+      wrong,
+      inVain,
+      primaryServed,
+      primaryCapacity: scenario.capacity({ calls, healthyCalls }),
+      backupServed: backupRequests.filter((request) => request.answer.kind === 'ok').length,
+      p50Ms: quantile(latencies, 0.5),
+      p99Ms: quantile(latencies, 0.99),
+    };
+  } finally {
+    await Promise.all([primary.close(), primaryLong.close(), backup.close()]);
+  }
+}
+
+/** Every scenario, each policy in turn (fresh servers and fresh policy state each time). */
+export async function benchMixedFailures(only?: ReadonlySet<string>): Promise<MixedFailuresResult> {
+  const rows: MixedFailureRow[] = [];
+  const scenarios = SCENARIOS.filter(
+    (scenario) => only === undefined || only.size === 0 || only.has(scenario.id),
+  );
+  for (const scenario of scenarios)
+    for (const policy of POLICIES) {
+      const row = await drive(scenario, policy);
+      rows.push(row);
+      console.error(
+        `${scenario.id} | ${policy.name}: ${row.calls} calls, ${row.failed} failed, ${row.wrong} wrong, ${row.inVain} in vain, primary ${row.primaryServed}/${row.primaryCapacity ?? '-'}, p50 ${row.p50Ms.toFixed(0)} p99 ${row.p99Ms.toFixed(0)} ms`,
+      );
+    }
+  return {
+    callers: CALLERS,
+    thinkMs: THINK_MS,
+    versions: VERSIONS,
+    scenarios: scenarios.map(({ id, title, seconds }) => ({ id, title, seconds })),
+    rows,
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(mixedFailuresTable(await benchMixedFailures(new Set(process.argv.slice(2)))).join('\n'));
+}
+
+/** The section's markdown: how it is measured, then one row per scenario and library. */
+export function mixedFailuresTable(result: MixedFailuresResult): string[] {
+  const versions = Object.entries(result.versions)
+    .map(([name, version]) => `\`${name}\` ${version}`)
+    .join(', ');
+  const lines = [
+    '',
+    `### Mixed failures: ${result.callers} concurrent callers, a primary answering like OpenAI, a backup answering like Anthropic`,
+    '',
+    `Each scenario gives the primary (\`${PRIMARY_MODEL}\`, a 16k window) one failure and keeps the backup (\`${BACKUP_MODEL}\`, a 200k window) healthy, both on @faultline/llm-mock (loopback); each library gets fresh servers and fresh state for each scenario. Each caller calls, waits ${result.thinkMs} ms and calls again; the AI SDK libraries run \`generateText\` (\`streamText\`, drained, for the cut streams), faultline's vendor-SDK chain calls the openai and Anthropic SDKs. Each library is set up as its README shows (one model shared by every caller) with the AI SDK's default retries, except faultline, which asks for \`maxRetries: 0\`. Clients: ${versions}.`,
+    '',
+    "Failed: calls that threw, though the backup could always answer. Wrong: calls that returned, having shown the consumer text that is neither candidate's whole answer (a cut answer followed by a restart, spliced, or cut short without an error). In vain: requests answered with a failure, or streams cut after output, counted at the servers, per call. Primary's capacity used: what the primary served against what it could have served (its limit over the run; every call begun or ended while it was up; every short prompt; every call where a second request gets a whole answer).",
+    '',
+    "| scenario | library | calls | failed | wrong | in vain (per call) | primary's capacity used | p50 | p99 |",
+    '|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const scenario of result.scenarios)
+    for (const row of result.rows.filter((entry) => entry.scenario === scenario.id))
+      lines.push(
+        `| ${scenario.id} | ${row.policy} | ${row.calls.toLocaleString('en')} | ${percentOf(row.failed, row.calls)} | ${row.wrong} | ${row.inVain.toLocaleString('en')} (${(row.inVain / Math.max(1, row.calls)).toFixed(2)}) | ${row.primaryCapacity === undefined ? '—' : `${percentOf(row.primaryServed, row.primaryCapacity)} (${row.primaryServed} of ${row.primaryCapacity})`} | ${row.p50Ms.toFixed(0)} ms | ${row.p99Ms.toFixed(0)} ms |`,
+      );
+  lines.push('', 'The scenarios:', '');
+  for (const scenario of result.scenarios)
+    lines.push(`- \`${scenario.id}\` (${scenario.seconds} s): ${scenario.title}.`);
+  return lines;
+}
+
+const percentOf = (part: number, whole: number) =>
+  whole > 0 ? `${((part / whole) * 100).toFixed(1)} %` : '—';
