@@ -31,12 +31,14 @@ function siteHref(href: string, page: string): string {
   if (path === 'docs' || path === 'docs/README.md') return `/${anchor}`;
   if (path.startsWith('docs/') && path.endsWith('.md'))
     return `/${path.slice('docs/'.length).replace(/(^|\/)README\.md$/, '$1index.md')}${anchor}`;
-  if (path.startsWith('docs/') && existsSync(join(repoRoot, path, 'index.md'))) return `/${path.slice(5)}/${anchor}`;
+  if (path.startsWith('docs/') && existsSync(join(repoRoot, path, 'index.md')))
+    return `/${path.slice(5)}/${anchor}`;
   if (path === 'docs/reasons') return `/reasons/${anchor}`;
   const readme = /^packages\/([^/]+)(\/README\.md)?$/.exec(path);
   if (readme !== null && manifest.sources[`packages/${readme[1]}.md`] !== undefined)
     return `/packages/${readme[1]}.md${anchor === '#readme' ? '' : anchor}`;
-  const kind = existsSync(join(repoRoot, path)) && statSync(join(repoRoot, path)).isDirectory() ? 'tree' : 'blob';
+  const kind =
+    existsSync(join(repoRoot, path)) && statSync(join(repoRoot, path)).isDirectory() ? 'tree' : 'blob';
   return `${REPOSITORY}/${kind}/main/${path}${anchor}`;
 }
 

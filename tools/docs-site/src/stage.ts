@@ -129,7 +129,10 @@ async function stageApiReference(packages: readonly PublishedPackage[]): Promise
     for (const entry of pkg.entryPoints) {
       if (!existsSync(entry.declarations))
         throw new Error(`${entry.specifier}: no ${entry.declarations}; run \`pnpm build\` first`);
-      const file = join(entriesDir, `${entry.specifier.replace('@faultline/', '').replaceAll('/', '-')}.d.ts`);
+      const file = join(
+        entriesDir,
+        `${entry.specifier.replace('@faultline/', '').replaceAll('/', '-')}.d.ts`,
+      );
       const target = relative(entriesDir, entry.declarations).replace(/\.d\.ts$/, '.js');
       writeFileSync(
         file,
@@ -169,6 +172,12 @@ async function stageApiReference(packages: readonly PublishedPackage[]): Promise
       outputFileStrategy: 'modules',
       entryFileName: 'index',
       hidePageHeader: true,
+      // Explicit anchors with TypeDoc's own ids: its links to a computed key (`[MARKER]`) or to the
+      // second of two same-named declarations do not match the ids VitePress derives from headings.
+      useHTMLAnchors: true,
+      parametersFormat: 'table',
+      interfacePropertiesFormat: 'table',
+      classPropertiesFormat: 'table',
       sidebar: { autoConfiguration: true, format: 'vitepress', pretty: true, collapsed: true },
     } as Record<string, unknown>),
     readme: 'none',
