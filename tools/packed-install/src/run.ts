@@ -32,7 +32,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { LoopbackServer, Scenario } from '@faultline/llm-mock';
 import { packedTarballs, type WorkspacePackage } from './pack.ts';
-import { packageExamples, README_EXAMPLES } from './readme-examples.ts';
+import { documentExamples, README_EXAMPLES } from './readme-examples.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const toolDir = resolve(here, '..');
@@ -69,6 +69,18 @@ const USER_PACKAGES = [
   '@langchain/anthropic',
   '@langchain/langgraph',
   'langchain',
+  // The frameworks, loggers and engines the docs' examples use: a user of @faultline/http,
+  // /pino, /otel or /restate has them (the type check of every docs block needs their types).
+  'express',
+  '@types/express',
+  'fastify',
+  'hono',
+  'pino',
+  '@opentelemetry/api',
+  '@restatedev/restate-sdk',
+  '@restatedev/restate-sdk-clients',
+  '@temporalio/client',
+  'ioredis',
   'typescript@~5.9.3',
   '@types/node@^20.19.0',
 ];
@@ -676,7 +688,7 @@ async function main(): Promise<void> {
 
     // 4. The README's examples: type-checked with tsc --strict (nodenext), then run.
     await check(
-      'tsc --strict (module/moduleResolution nodenext) of the README examples and the ai-sdk/langchain README blocks',
+      'tsc --strict (module/moduleResolution nodenext) of the README examples and every TypeScript block of the docs and package READMEs',
       async () => {
         writeFileSync(
           join(userDir, 'tsconfig.json'),
@@ -698,21 +710,39 @@ async function main(): Promise<void> {
           )}\n`,
         );
         await runOk(join(userDir, 'node_modules/.bin/tsc'), ['-p', '.'], userDir);
-        // The package READMEs' blocks: type-checked under the same options, in a project of their
-        // own so that dist/ keeps the examples' layout (built to dist-package-examples/; the
-        // fallback examples are run below, against the loopback server).
-        mkdirSync(join(userDir, 'package-examples'), { recursive: true });
-        const packageBlocks = packageExamples();
-        for (const example of packageBlocks)
-          writeFileSync(join(userDir, 'package-examples', example.file), example.code);
+        // Every other TypeScript block of the documents (README, docs/, package READMEs) but the
+        // marked fragments: type-checked under the same options, in a project of their own so that
+        // dist/ keeps the examples' layout (built to dist-doc-examples/; the fallback examples are
+        // run below, against the loopback server). A block that shows a file imports the others of
+        // its document as that file does (`./llm-service.ts`).
+        mkdirSync(join(userDir, 'doc-examples'), { recursive: true });
+        const documentBlocks = documentExamples();
+        for (const example of documentBlocks) {
+          mkdirSync(dirname(join(userDir, 'doc-examples', example.file)), { recursive: true });
+          writeFileSync(join(userDir, 'doc-examples', example.file), example.code);
+        }
         writeFileSync(
-          join(userDir, 'package-examples/tsconfig.json'),
-          `${JSON.stringify({ extends: '../tsconfig.json', compilerOptions: { outDir: '../dist-package-examples' }, include: ['.'] }, null, 2)}\n`,
+          join(userDir, 'doc-examples/tsconfig.json'),
+          `${JSON.stringify({ extends: '../tsconfig.json', compilerOptions: { rootDir: '.', outDir: '../dist-doc-examples', rewriteRelativeImportExtensions: true }, include: ['.'] }, null, 2)}\n`,
         );
-        await runOk(join(userDir, 'node_modules/.bin/tsc'), ['-p', 'package-examples'], userDir);
+        const checked = await run(join(userDir, 'node_modules/.bin/tsc'), ['-p', 'doc-examples'], {
+          cwd: userDir,
+        });
+        if (checked.code !== 0) {
+          // tsc names the file (`doc-examples/<document>-<n>.ts`); say which block of which document it is.
+          const where = documentBlocks
+            .filter((example) => checked.stdout.includes(`doc-examples/${example.file}(`))
+            .map(
+              (example) =>
+                `doc-examples/${example.file} is the block under "${example.section}" in ${example.document}`,
+            );
+          throw new Error(
+            `tsc -p doc-examples exited ${checked.code}\n${checked.stdout}\n${where.join('\n')}\n(a block that is not a whole program is marked \`\`\`ts fragment)`,
+          );
+        }
         return [
           ...README_EXAMPLES.map((example) => example.file),
-          ...packageBlocks.map((example) => example.file),
+          `and ${documentBlocks.length} blocks of ${new Set(documentBlocks.map((example) => example.document)).size} documents`,
         ].join(', ');
       },
     );
@@ -725,25 +755,21 @@ async function main(): Promise<void> {
       { readme: 'langchain', section: "Agents: langchain 1's `createAgent`", anthropicPrefix: '' },
     ])
       await check(`${readme} README fallback example: a spent quota moves on to the backup`, async () => {
-        const block = packageExamples().find(
+        const block = documentExamples().find(
           (example) => example.file.startsWith(`${readme}-`) && example.section === section,
         );
         assert(block !== undefined, `no TypeScript block under "${section}" in the ${readme} README`);
         const spent = quota();
         const backup = anthropicAnsweredScenario('Hello from the backup');
-        const ran = await run(
-          process.execPath,
-          [`dist-package-examples/${block.file.replace(/\.ts$/, '.js')}`],
-          {
-            cwd: userDir,
-            env: {
-              OPENAI_BASE_URL: server.baseUrlFor(spent, { pathPrefix: '/v1' }),
-              OPENAI_API_KEY: 'sk-example',
-              ANTHROPIC_BASE_URL: server.baseUrlFor(backup, { pathPrefix: anthropicPrefix }),
-              ANTHROPIC_API_KEY: 'sk-ant-example',
-            },
+        const ran = await run(process.execPath, [`dist-doc-examples/${block.file.replace(/\.ts$/, '.js')}`], {
+          cwd: userDir,
+          env: {
+            OPENAI_BASE_URL: server.baseUrlFor(spent, { pathPrefix: '/v1' }),
+            OPENAI_API_KEY: 'sk-example',
+            ANTHROPIC_BASE_URL: server.baseUrlFor(backup, { pathPrefix: anthropicPrefix }),
+            ANTHROPIC_API_KEY: 'sk-ant-example',
           },
-        );
+        });
         assert(ran.code === 0, `exited ${ran.code}: ${ran.stderr}`);
         assert(ran.stdout.trim() === 'Hello from the backup', `printed ${JSON.stringify(ran.stdout)}`);
         const requests = server.requests(spent).length;
