@@ -69,8 +69,18 @@ const USER_PACKAGES = [
   '@langchain/anthropic',
   '@langchain/langgraph',
   'langchain',
-  // The frameworks, loggers and engines the docs' examples use: a user of @faultline/http,
-  // /pino, /otel or /restate has them (the type check of every docs block needs their types).
+  'typescript@~5.9.3',
+  '@types/node@^20.19.0',
+];
+/**
+ * The frameworks, loggers and engines the docs' examples use beside faultline (a user of
+ * @faultline/http, /pino, /otel, /restate, /temporal or /resilience's Redis store has them): only the
+ * type check of every docs block needs them. They are installed in the folder above the app's, where
+ * the app's imports find them, by an install of their own: a warning about their own dependencies
+ * (fastify 5's light-my-request takes a cookie that wants Node 22) is theirs, not faultline's or an
+ * SDK's, and does not fail the step.
+ */
+const DOCS_FRAMEWORK_PACKAGES = [
   'express',
   '@types/express',
   'fastify',
@@ -81,8 +91,6 @@ const USER_PACKAGES = [
   '@restatedev/restate-sdk-clients',
   '@temporalio/client',
   'ioredis',
-  'typescript@~5.9.3',
-  '@types/node@^20.19.0',
 ];
 /** The SDKs `faultline demo` drives: the CLI's optional peers, which @faultline/demo installs. */
 const SDK_PACKAGES: readonly string[] = Object.keys(
@@ -487,7 +495,10 @@ async function main(): Promise<void> {
   const started = performance.now();
   const work = mkdtempSync(join(tmpdir(), 'faultline-packed-'));
   const packDir = join(work, 'tarballs');
-  const userDir = join(work, 'app');
+  // The app sits in a folder of its own inside `frameworks/`, whose node_modules holds the docs'
+  // frameworks (DOCS_FRAMEWORK_PACKAGES) and is seen by the app alone.
+  const frameworksDir = join(work, 'frameworks');
+  const userDir = join(frameworksDir, 'app');
   const runtimesDir = join(work, 'runtimes');
   const cliDir = join(work, 'cli');
   const demoDir = join(work, 'demo');
@@ -528,6 +539,12 @@ async function main(): Promise<void> {
     };
 
     // 2. Install like a user: npm, an empty folder, no workspace. Runtimes go to their own folder.
+    writeFileSync(join(frameworksDir, 'package.json'), '{ "private": true }\n');
+    const frameworksInstall = run(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--loglevel=error', ...DOCS_FRAMEWORK_PACKAGES],
+      { cwd: frameworksDir, timeoutMs: 600_000 },
+    );
     const runtimesInstall = run(
       'npm',
       ['install', '--no-audit', '--no-fund', '--loglevel=error', ...RUNTIME_PACKAGES],
@@ -708,6 +725,11 @@ async function main(): Promise<void> {
             null,
             2,
           )}\n`,
+        );
+        const frameworks = await frameworksInstall;
+        assert(
+          frameworks.code === 0,
+          `npm install of the docs' frameworks exited ${frameworks.code}\n${frameworks.stderr}`,
         );
         await runOk(join(userDir, 'node_modules/.bin/tsc'), ['-p', '.'], userDir);
         // Every other TypeScript block of the documents (README, docs/, package READMEs) but the
