@@ -98,7 +98,7 @@ export function readStainlessContext(context: ExtractContext | undefined): Stain
 /**
  * The message the SDK gives an HTTP error (`APIError.makeMessage`, identical in every major):
  * the body's `message` (JSON-encoded when it is not a string), else the error value JSON-encoded,
- * else the body text; prefixed with the status, or "<status> status code (no body)".
+ * else the body text; prefixed with the status, or `"<status> status code (no body)"`.
  */
 export function stainlessMessage(
   status: number | undefined,
@@ -159,7 +159,7 @@ export function stainlessAnswerOf(
   };
 }
 
-/** The text body the SDK folded into its message ("502 <html>…"), or undefined when there was none. */
+/** The text body the SDK folded into its message (`"502 <html>…"`), or undefined when there was none. */
 export function textBodyOf(sdkMessage: string, status: number | undefined): string | undefined {
   if (status === undefined) return undefined;
   const prefix = `${status} `;
@@ -170,7 +170,7 @@ export function textBodyOf(sdkMessage: string, status: number | undefined): stri
 
 /**
  * A message for an HTTP error whose body gave the adapter no message. The SDK's own message is
- * "<status> <body>" (or "<status> status code (no body)"); the body itself is never copied into
+ * `"<status> <body>"` (or `"<status> status code (no body)"`); the body itself is never copied into
  * the metadata: an HTML page is reduced to its title, a JSON body to the message it holds in
  * another shape (`messageInBody`) or else to a fixed phrase, and a text body to its first line.
  */

@@ -1,6 +1,6 @@
 /**
  * What the packed-install step installs from the registry rather than from this checkout: the
- * runtimes, and the third-party packages a user installs beside the tarballs. prepare.ts installs
+ * runtimes, the docs' frameworks, and the third-party packages a user installs beside the tarballs. prepare.ts installs
  * both ahead of time into a folder of its own, so that CI can run that download while it builds
  * and tests; run.ts then installs only the tarballs on top (or everything itself, without it).
  */
@@ -50,6 +50,27 @@ export const USER_PACKAGES = [
   '@types/node@^20.19.0',
 ];
 
+/**
+ * The frameworks, loggers and engines the docs' examples use beside faultline (a user of
+ * @faultline/http, /pino, /otel, /restate, /temporal or /resilience's Redis store has them): only the
+ * type check of every docs block needs them. They are installed in the folder above the app's, where
+ * the app's imports find them, by an install of their own: a warning about their own dependencies
+ * (fastify 5's light-my-request takes a cookie that wants Node 22) is theirs, not faultline's or an
+ * SDK's, and does not fail the step.
+ */
+export const DOCS_FRAMEWORK_PACKAGES = [
+  'express',
+  '@types/express',
+  'fastify',
+  'hono',
+  'pino',
+  '@opentelemetry/api',
+  '@restatedev/restate-sdk',
+  '@restatedev/restate-sdk-clients',
+  '@temporalio/client',
+  'ioredis',
+];
+
 /** The user's app folder's package.json, before npm adds the dependencies. */
 export const USER_MANIFEST = `${JSON.stringify({ name: 'faultline-user', private: true, type: 'module' }, null, 2)}\n`;
 
@@ -58,23 +79,28 @@ export const INSTALL_TIMEOUT_MS = 600_000;
 
 /** What a prepared folder holds: the two npm installs' results, and where they went. */
 export interface Prepared {
+  /** The folder above the app's: its node_modules holds the docs' frameworks. */
+  readonly frameworksDir: string;
   readonly appDir: string;
   readonly runtimesDir: string;
   readonly app: Ran;
   readonly runtimes: Ran;
+  readonly frameworks: Ran;
 }
 
 const RESULT_FILE = 'prepared.json';
 
 /** Installs the runtimes and the user's third-party packages into `dir` (both at once), and records how each went. */
 export async function prepare(dir: string): Promise<Prepared> {
-  const appDir = join(dir, 'app');
+  const frameworksDir = join(dir, 'frameworks');
+  const appDir = join(frameworksDir, 'app');
   const runtimesDir = join(dir, 'runtimes');
   for (const folder of [appDir, runtimesDir]) mkdirSync(folder, { recursive: true });
   writeFileSync(join(runtimesDir, 'package.json'), '{ "private": true }\n');
+  writeFileSync(join(frameworksDir, 'package.json'), '{ "private": true }\n');
   writeFileSync(join(appDir, 'package.json'), USER_MANIFEST);
   // The app's install keeps npm's warnings: the step fails on an EBADENGINE among them.
-  const [app, runtimes] = await Promise.all([
+  const [app, runtimes, frameworks] = await Promise.all([
     run('npm', ['install', '--no-audit', '--no-fund', ...USER_PACKAGES], {
       cwd: appDir,
       timeoutMs: INSTALL_TIMEOUT_MS,
@@ -83,8 +109,12 @@ export async function prepare(dir: string): Promise<Prepared> {
       cwd: runtimesDir,
       timeoutMs: INSTALL_TIMEOUT_MS,
     }),
+    run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...DOCS_FRAMEWORK_PACKAGES], {
+      cwd: frameworksDir,
+      timeoutMs: INSTALL_TIMEOUT_MS,
+    }),
   ]);
-  const prepared: Prepared = { appDir, runtimesDir, app, runtimes };
+  const prepared: Prepared = { frameworksDir, appDir, runtimesDir, app, runtimes, frameworks };
   writeFileSync(join(dir, RESULT_FILE), JSON.stringify(prepared));
   return prepared;
 }

@@ -3,10 +3,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   codeBlocks,
-  DOCS_PAGE_EXAMPLES,
-  docsPageExamples,
-  PACKAGE_README_EXAMPLES,
-  packageExamples,
+  documentExamples,
+  exampleDocuments,
+  FRAGMENT,
   README_EXAMPLES,
   readExample,
   repoRoot,
@@ -36,30 +35,45 @@ describe('the examples shown are the files the packed-install step runs', () => 
     expect(readdirSync(join(repoRoot, 'examples')).sort()).toEqual(listed);
   });
 
-  it('the ai-sdk and langchain READMEs show whole programs (the packed-install step type-checks each)', () => {
-    const examples = packageExamples();
-    for (const readme of PACKAGE_README_EXAMPLES) {
-      const name = readme.split('/')[1]!;
-      expect(
-        examples.filter((example) => example.file.startsWith(`${name}-`)).length,
-        readme,
-      ).toBeGreaterThan(0);
-    }
-    // A program imports what it uses: a block that starts anywhere but at its imports is a fragment.
-    for (const example of examples)
-      expect(example.code, `${example.file} (${example.section})`).toMatch(/^import /);
+  it('every TypeScript block of the documents is a whole program, an examples/ file, or marked a fragment', () => {
+    const examples = new Set(README_EXAMPLES.map((example) => readExample(example.file)));
+    const unmarked = exampleDocuments().flatMap((document) =>
+      typescriptBlocksOf(document)
+        // A program imports what it uses: a block that starts anywhere but at its imports is a
+        // fragment, and says so (```ts fragment), or the packed-install step fails on it.
+        .filter((block) => !block.meta.split(/\s+/).includes(FRAGMENT) && !examples.has(block.code))
+        .filter((block) => !/^import /.test(block.code))
+        .map((block) => `${document} "${block.section}": ${block.code.split('\n')[0]}`),
+    );
+    expect(unmarked).toEqual([]);
   });
 
-  it('the docs pages with example files show a main.ts (what the packed-install step runs)', () => {
-    const files = docsPageExamples().map((example) => example.file);
-    expect(files.filter((file) => file.endsWith('/main.ts'))).toHaveLength(DOCS_PAGE_EXAMPLES.length);
+  it('the blocks are type-checked under distinct file names, the fallback examples among them', () => {
+    const examples = documentExamples();
+    const files = examples.map((example) => example.file);
+    expect(new Set(files).size).toBe(files.length);
+    // run.ts runs the first block of these sections after the type check, against the loopback server.
+    for (const [prefix, section] of [
+      ['ai-sdk-', 'Fallback across models and providers'],
+      ['langchain-', "Agents: langchain 1's `createAgent`"],
+    ] as const)
+      expect(
+        examples.filter((example) => example.file.startsWith(prefix) && example.section === section),
+      ).not.toEqual([]);
   });
 
   it('codeBlocks reads fences and the heading above them', () => {
     const blocks = codeBlocks('## One\n\n```ts\nconst a = 1;\n```\n\n## Two\n```bash\nls\n```\n');
     expect(blocks).toEqual([
-      { language: 'ts', code: 'const a = 1;\n', section: 'One' },
-      { language: 'bash', code: 'ls\n', section: 'Two' },
+      { language: 'ts', meta: '', code: 'const a = 1;\n', section: 'One' },
+      { language: 'bash', meta: '', code: 'ls\n', section: 'Two' },
+    ]);
+    const marked = codeBlocks(
+      '<!-- example: packages/x/examples/a.ts -->\n```ts\nimport a;\n```\n\n```ts fragment\nb();\n```\n',
+    );
+    expect(marked).toEqual([
+      { language: 'ts', meta: '', code: 'import a;\n', section: '', example: 'packages/x/examples/a.ts' },
+      { language: 'ts', meta: 'fragment', code: 'b();\n', section: '' },
     ]);
   });
 });

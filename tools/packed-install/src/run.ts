@@ -34,6 +34,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { LoopbackServer, Scenario } from '@faultline/llm-mock';
 import { type Ran, run, userEnv } from './child.ts';
 import {
+  DOCS_FRAMEWORK_PACKAGES,
   INSTALL_TIMEOUT_MS,
   RUNTIME_PACKAGES,
   readPrepared,
@@ -41,7 +42,7 @@ import {
   USER_PACKAGES,
 } from './installs.ts';
 import { packedTarballs, type WorkspacePackage } from './pack.ts';
-import { docsPageExamples, packageExamples, README_EXAMPLES } from './readme-examples.ts';
+import { documentExamples, README_EXAMPLES } from './readme-examples.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const toolDir = resolve(here, '..');
@@ -387,9 +388,12 @@ async function main(): Promise<void> {
   const started = performance.now();
   const work = mkdtempSync(join(tmpdir(), 'faultline-packed-'));
   const packDir = join(work, 'tarballs');
-  // The runtimes and the user's third-party packages, when .ci/run installed them ahead of time.
+  // The runtimes, the docs' frameworks and the user's third-party packages, when .ci/run installed
+  // them ahead of time. The app sits in a folder of its own inside `frameworks/`, whose
+  // node_modules holds the docs' frameworks (DOCS_FRAMEWORK_PACKAGES) and is seen by the app alone.
   const prepared = readPrepared(process.env.FAULTLINE_PACKED_PREPARED);
-  const userDir = prepared?.appDir ?? join(work, 'app');
+  const frameworksDir = prepared?.frameworksDir ?? join(work, 'frameworks');
+  const userDir = prepared?.appDir ?? join(frameworksDir, 'app');
   const runtimesDir = prepared?.runtimesDir ?? join(work, 'runtimes');
   const cliDir = join(work, 'cli');
   const demoDir = join(work, 'demo');
@@ -434,7 +438,14 @@ async function main(): Promise<void> {
     // moments ago: --prefer-offline spares revalidating each one's metadata with the registry.
     const npmInstall = ['install', '--no-audit', '--no-fund', ...(prepared ? ['--prefer-offline'] : [])];
     let runtimesInstall: Promise<Ran>;
+    let frameworksInstall: Promise<Ran>;
     if (prepared === undefined) {
+      writeFileSync(join(frameworksDir, 'package.json'), '{ "private": true }\n');
+      frameworksInstall = run(
+        'npm',
+        ['install', '--no-audit', '--no-fund', '--loglevel=error', ...DOCS_FRAMEWORK_PACKAGES],
+        { cwd: frameworksDir, timeoutMs: INSTALL_TIMEOUT_MS },
+      );
       writeFileSync(join(runtimesDir, 'package.json'), '{ "private": true }\n');
       runtimesInstall = run(
         'npm',
@@ -446,6 +457,7 @@ async function main(): Promise<void> {
       );
     } else {
       runtimesInstall = Promise.resolve(prepared.runtimes);
+      frameworksInstall = Promise.resolve(prepared.frameworks);
     }
     // The CLI in a folder of its own, as `npm install -g @faultline/cli` gets it: only what it
     // declares (the app folder above also holds every SDK, which would hide a missing dependency);
@@ -608,7 +620,7 @@ async function main(): Promise<void> {
 
     // 4. The README's examples: type-checked with tsc --strict (nodenext), then run.
     await check(
-      "tsc --strict (module/moduleResolution nodenext) of the README examples, the package README blocks and the docs pages' example files",
+      'tsc --strict (module/moduleResolution nodenext) of the README examples and every TypeScript block of the docs and package READMEs',
       async () => {
         writeFileSync(
           join(userDir, 'tsconfig.json'),
@@ -629,28 +641,45 @@ async function main(): Promise<void> {
             2,
           )}\n`,
         );
+        const frameworks = await frameworksInstall;
+        assert(
+          frameworks.code === 0,
+          `npm install of the docs' frameworks exited ${frameworks.code}\n${frameworks.stderr}`,
+        );
         await runOk(join(userDir, 'node_modules/.bin/tsc'), ['-p', '.'], userDir);
-        // The package READMEs' blocks: type-checked under the same options, in a project of their
-        // own so that dist/ keeps the examples' layout (built to dist-package-examples/; the
-        // fallback examples are run below, against the loopback server).
-        mkdirSync(join(userDir, 'package-examples'), { recursive: true });
-        const packageBlocks = packageExamples();
-        for (const example of packageBlocks)
-          writeFileSync(join(userDir, 'package-examples', example.file), example.code);
-        const pageFiles = docsPageExamples();
-        for (const example of pageFiles) {
-          mkdirSync(dirname(join(userDir, 'package-examples', example.file)), { recursive: true });
-          writeFileSync(join(userDir, 'package-examples', example.file), example.code);
+        // Every other TypeScript block of the documents (README, docs/, package READMEs) but the
+        // marked fragments: type-checked under the same options, in a project of their own so that
+        // dist/ keeps the examples' layout (built to dist-doc-examples/; the fallback examples are
+        // run below, against the loopback server). A block that shows a file imports the others of
+        // its document as that file does (`./llm-service.ts`).
+        mkdirSync(join(userDir, 'doc-examples'), { recursive: true });
+        const documentBlocks = documentExamples();
+        for (const example of documentBlocks) {
+          mkdirSync(dirname(join(userDir, 'doc-examples', example.file)), { recursive: true });
+          writeFileSync(join(userDir, 'doc-examples', example.file), example.code);
         }
         writeFileSync(
-          join(userDir, 'package-examples/tsconfig.json'),
-          `${JSON.stringify({ extends: '../tsconfig.json', compilerOptions: { outDir: '../dist-package-examples' }, include: ['.'] }, null, 2)}\n`,
+          join(userDir, 'doc-examples/tsconfig.json'),
+          `${JSON.stringify({ extends: '../tsconfig.json', compilerOptions: { rootDir: '.', outDir: '../dist-doc-examples', rewriteRelativeImportExtensions: true }, include: ['.'] }, null, 2)}\n`,
         );
-        await runOk(join(userDir, 'node_modules/.bin/tsc'), ['-p', 'package-examples'], userDir);
+        const checked = await run(join(userDir, 'node_modules/.bin/tsc'), ['-p', 'doc-examples'], {
+          cwd: userDir,
+        });
+        if (checked.code !== 0) {
+          // tsc names the file (`doc-examples/<document>-<n>.ts`); say which block of which document it is.
+          const where = documentBlocks
+            .filter((example) => checked.stdout.includes(`doc-examples/${example.file}(`))
+            .map(
+              (example) =>
+                `doc-examples/${example.file} is the block under "${example.section}" in ${example.document}`,
+            );
+          throw new Error(
+            `tsc -p doc-examples exited ${checked.code}\n${checked.stdout}\n${where.join('\n')}\n(a block that is not a whole program is marked \`\`\`ts fragment)`,
+          );
+        }
         return [
           ...README_EXAMPLES.map((example) => example.file),
-          ...packageBlocks.map((example) => example.file),
-          ...pageFiles.map((example) => example.file),
+          `and ${documentBlocks.length} blocks of ${new Set(documentBlocks.map((example) => example.document)).size} documents`,
         ].join(', ');
       },
     );
@@ -663,25 +692,21 @@ async function main(): Promise<void> {
       { readme: 'langchain', section: "Agents: langchain 1's `createAgent`", anthropicPrefix: '' },
     ])
       await check(`${readme} README fallback example: a spent quota moves on to the backup`, async () => {
-        const block = packageExamples().find(
+        const block = documentExamples().find(
           (example) => example.file.startsWith(`${readme}-`) && example.section === section,
         );
         assert(block !== undefined, `no TypeScript block under "${section}" in the ${readme} README`);
         const spent = quota();
         const backup = anthropicAnsweredScenario('Hello from the backup');
-        const ran = await run(
-          process.execPath,
-          [`dist-package-examples/${block.file.replace(/\.ts$/, '.js')}`],
-          {
-            cwd: userDir,
-            env: {
-              OPENAI_BASE_URL: server.baseUrlFor(spent, { pathPrefix: '/v1' }),
-              OPENAI_API_KEY: 'sk-example',
-              ANTHROPIC_BASE_URL: server.baseUrlFor(backup, { pathPrefix: anthropicPrefix }),
-              ANTHROPIC_API_KEY: 'sk-ant-example',
-            },
+        const ran = await run(process.execPath, [`dist-doc-examples/${block.file.replace(/\.ts$/, '.js')}`], {
+          cwd: userDir,
+          env: {
+            OPENAI_BASE_URL: server.baseUrlFor(spent, { pathPrefix: '/v1' }),
+            OPENAI_API_KEY: 'sk-example',
+            ANTHROPIC_BASE_URL: server.baseUrlFor(backup, { pathPrefix: anthropicPrefix }),
+            ANTHROPIC_API_KEY: 'sk-ant-example',
           },
-        );
+        });
         assert(ran.code === 0, `exited ${ran.code}: ${ran.stderr}`);
         assert(ran.stdout.trim() === 'Hello from the backup', `printed ${JSON.stringify(ran.stdout)}`);
         const requests = server.requests(spent).length;
@@ -689,21 +714,19 @@ async function main(): Promise<void> {
         return `printed the backup's answer, 1 request at the spent key`;
       });
     await check('openai-agents README program: a spent quota is not retried by the runner', async () => {
-      const block = packageExamples().find((example) => example.file.startsWith('openai-agents-'));
+      const block = documentExamples().find(
+        (example) => example.document === 'packages/openai-agents/README.md',
+      );
       assert(block !== undefined, 'no TypeScript block in the openai-agents README');
       const spent = quota();
-      const ran = await run(
-        process.execPath,
-        [`dist-package-examples/${block.file.replace(/\.ts$/, '.js')}`],
-        {
-          cwd: userDir,
-          env: {
-            OPENAI_BASE_URL: server.baseUrlFor(spent, { pathPrefix: '/v1' }),
-            OPENAI_API_KEY: 'sk-example',
-            OPENAI_AGENTS_DISABLE_TRACING: '1',
-          },
+      const ran = await run(process.execPath, [`dist-doc-examples/${block.file.replace(/\.ts$/, '.js')}`], {
+        cwd: userDir,
+        env: {
+          OPENAI_BASE_URL: server.baseUrlFor(spent, { pathPrefix: '/v1' }),
+          OPENAI_API_KEY: 'sk-example',
+          OPENAI_AGENTS_DISABLE_TRACING: '1',
         },
-      );
+      });
       assert(
         ran.code === 1,
         `exited ${ran.code}, expected 1 (the program sets process.exitCode): ${ran.stderr}`,
@@ -717,8 +740,12 @@ async function main(): Promise<void> {
     await check(
       'docs/integrations/mcp.md example: a spent quota inside an MCP tool is told to the model',
       async () => {
+        const main = documentExamples().find(
+          (example) => example.document === 'docs/integrations/mcp.md' && example.file.endsWith('/main.ts'),
+        );
+        assert(main !== undefined, 'no main.ts example file on docs/integrations/mcp.md');
         const spent = quota();
-        const ran = await run(process.execPath, ['dist-package-examples/mcp/main.js'], {
+        const ran = await run(process.execPath, [`dist-doc-examples/${main.file.replace(/\.ts$/, '.js')}`], {
           cwd: userDir,
           env: {
             OPENAI_BASE_URL: server.baseUrlFor(spent, { pathPrefix: '/v1' }),
