@@ -14,6 +14,7 @@ describe('providerFromId', () => {
     ['groq.chat', 'groq'],
     ['google-genai', 'google-genai'],
     ['bedrock', 'bedrock'],
+    ['huggingface.responses', 'huggingface'],
   ])('%s → %s', (id, provider) => {
     expect(providerFromId(id)).toBe(provider);
   });
@@ -43,6 +44,8 @@ describe('providerFromUrl', () => {
     ['https://bedrock-runtime.eu-west-1.amazonaws.com/model/anthropic.claude/converse', 'bedrock'],
     ['https://api.mistral.ai/v1/chat/completions', 'mistral'],
     ['https://api.groq.com/openai/v1/chat/completions', 'groq'],
+    ['https://router.huggingface.co/v1/chat/completions', 'huggingface'],
+    ['https://xyz123.us-east-1.aws.endpoints.huggingface.cloud/v1/chat/completions', 'huggingface'],
     // A proxy or gateway: the API path names the provider.
     ['http://127.0.0.1:8080/proxy/v1/messages', 'anthropic'],
     ['http://gateway.internal/models/gemini:streamGenerateContent?alt=sse', 'google-genai'],

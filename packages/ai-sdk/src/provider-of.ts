@@ -3,6 +3,7 @@ import { readHttpFailure as readAnthropicHttpFailure } from '@faultline/extract-
 import { readHttpFailure as readBedrockHttpFailure } from '@faultline/extract-bedrock';
 import { readHttpFailure as readGoogleGenaiHttpFailure } from '@faultline/extract-google-genai';
 import { readHttpFailure as readGroqHttpFailure } from '@faultline/extract-groq';
+import { readHttpFailure as readHuggingfaceHttpFailure } from '@faultline/extract-huggingface';
 import { readHttpFailure as readMistralHttpFailure } from '@faultline/extract-mistral';
 import { readHttpFailure as readOllamaHttpFailure } from '@faultline/extract-ollama';
 import { readHttpFailure as readOpenAIHttpFailure } from '@faultline/extract-openai';
@@ -21,7 +22,8 @@ export type AiSdkProvider =
   | 'bedrock'
   | 'mistral'
   | 'groq'
-  | 'ollama';
+  | 'ollama'
+  | 'huggingface';
 
 /** Each provider's reader (from its extract package: one set of body rules per provider). */
 export const HTTP_FAILURE_READERS: Readonly<Record<AiSdkProvider, HttpFailureReader>> = {
@@ -32,6 +34,7 @@ export const HTTP_FAILURE_READERS: Readonly<Record<AiSdkProvider, HttpFailureRea
   mistral: readMistralHttpFailure,
   groq: readGroqHttpFailure,
   ollama: readOllamaHttpFailure,
+  huggingface: readHuggingfaceHttpFailure,
 };
 
 /**
@@ -56,6 +59,9 @@ const PROVIDER_BY_ID_PREFIX: Readonly<Record<string, AiSdkProvider>> = {
   groq: 'groq',
   // ollama-ai-provider(-v2): `ollama.chat`, over Ollama's native API and its `{"error"}` body.
   ollama: 'ollama',
+  // @ai-sdk/huggingface: `huggingface.responses`, over the Inference Providers router, whose bodies
+  // are its flat `{"error"}` or the OpenAI-style object (readHuggingfaceHttpFailure reads both).
+  huggingface: 'huggingface',
 };
 
 /** Faultline's provider for an AI SDK provider id (`openai.chat` → `openai`), or `undefined`. */
@@ -78,6 +84,7 @@ const PROVIDER_BY_HOST: readonly (readonly [RegExp, AiSdkProvider])[] = [
   [/^bedrock-runtime(-fips)?\.[a-z0-9-]+\.amazonaws\.com(\.cn)?$/, 'bedrock'],
   [/(^|\.)api\.mistral\.ai$/, 'mistral'],
   [/(^|\.)api\.groq\.com$/, 'groq'],
+  [/^(router|api-inference)\.huggingface\.co$|\.endpoints\.huggingface\.cloud$/, 'huggingface'],
 ];
 
 /** API paths that name their provider wherever it is hosted (a proxy, a gateway, a local mock). */

@@ -27,6 +27,8 @@ describe('providerFromLlmType', () => {
     ['mistral_ai', 'mistral'],
     ['groq', 'groq'],
     ['ollama', 'ollama'],
+    ['hf', 'huggingface'],
+    ['huggingface_hub', 'huggingface'],
   ])('%s → %s', (type, provider) => {
     expect(providerFromLlmType(type)).toBe(provider);
   });

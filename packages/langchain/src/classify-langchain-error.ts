@@ -24,6 +24,7 @@ import {
   readHttpFailure as readGoogleGenaiHttpFailure,
 } from '@faultline/extract-google-genai';
 import { extractor as groqExtractor } from '@faultline/extract-groq';
+import { extractor as huggingfaceExtractor } from '@faultline/extract-huggingface';
 import { extractor as mistralExtractor } from '@faultline/extract-mistral';
 import { extractor as ollamaExtractor } from '@faultline/extract-ollama';
 import {
@@ -42,7 +43,8 @@ export type LangChainProvider =
   | 'bedrock'
   | 'mistral'
   | 'groq'
-  | 'ollama';
+  | 'ollama'
+  | 'huggingface';
 
 /** The provider SDK extractors, each duck-typed: it claims only its own SDK's errors. */
 export const PROVIDER_EXTRACTORS: Readonly<Record<LangChainProvider, readonly Extractor[]>> = {
@@ -54,6 +56,9 @@ export const PROVIDER_EXTRACTORS: Readonly<Record<LangChainProvider, readonly Ex
   groq: [groqExtractor],
   // @langchain/ollama's ChatOllama calls through ollama-js: its errors are ollama-js's.
   ollama: [ollamaExtractor],
+  // @langchain/community's HuggingFaceInference (and ChatHuggingFace over it) call through
+  // @huggingface/inference: its errors are that SDK's.
+  huggingface: [huggingfaceExtractor],
 };
 const ORDER: readonly LangChainProvider[] = [
   'groq',
@@ -63,6 +68,7 @@ const ORDER: readonly LangChainProvider[] = [
   'bedrock',
   'google-genai',
   'ollama',
+  'huggingface',
 ];
 
 /**
@@ -79,6 +85,7 @@ export function providerFromLlmType(llmType: unknown): LangChainProvider | undef
   if (type.includes('mistral')) return 'mistral';
   if (type.includes('groq')) return 'groq';
   if (type.includes('ollama')) return 'ollama';
+  if (type === 'hf' || type.includes('huggingface')) return 'huggingface';
   if (type.includes('openai')) return 'openai';
   return undefined;
 }
@@ -384,6 +391,7 @@ export function detectLangChainBlockedAnswer(
       mistral: () => undefined,
       groq: () => undefined,
       ollama: () => undefined,
+      huggingface: () => undefined,
     };
     const order = hint === undefined ? ORDER : [hint];
     for (const name of order) {
