@@ -6,6 +6,7 @@ import {
   InvokeModelCommand,
 } from '@aws-sdk/client-bedrock-runtime';
 import { GoogleGenAI } from '@google/genai';
+import { InferenceClient } from '@huggingface/inference';
 import { Mistral } from '@mistralai/mistralai';
 import Groq from 'groq-sdk';
 import { Ollama } from 'ollama';
@@ -23,6 +24,7 @@ export const callsBySdk: Record<ProviderKey, readonly Call[]> = {
   mistral: ['chat', 'stream', 'embeddings'],
   groq: ['chat', 'stream', 'embeddings'],
   ollama: ['chat', 'stream', 'embeddings'],
+  huggingface: ['chat', 'stream', 'embeddings', 'invoke'],
 };
 
 const prompt = 'Say hello.';
@@ -189,6 +191,28 @@ export async function callSdk(
         return text(stream, (part: { message: { content: string } }) => part.message.content);
       }
       return (await client.chat({ model: 'llama3.2', messages })).message.content;
+    }
+    case 'huggingface': {
+      // @huggingface/inference has no timeout of its own and re-sends a 503 unless told not to.
+      const client = new InferenceClient('hf_test', {
+        endpointUrl: baseURL,
+        retry_on_error: false,
+        signal: AbortSignal.timeout(timeout),
+      });
+      const model = 'meta-llama/Llama-3.1-8B-Instruct';
+      if (call === 'embeddings') {
+        const result = await client.featureExtraction({ model, inputs: prompt });
+        return String(Array.isArray(result[0]) ? result[0].length : 0);
+      }
+      if (call === 'invoke') return (await client.textGeneration({ model, inputs: prompt })).generated_text;
+      const messages = [{ role: 'user', content: prompt }];
+      if (call === 'stream') {
+        return text(
+          client.chatCompletionStream({ model, messages }),
+          (chunk: { choices: Array<{ delta: { content?: string } }> }) => chunk.choices[0]?.delta.content,
+        );
+      }
+      return (await client.chatCompletion({ model, messages })).choices[0]?.message.content ?? '';
     }
   }
 }
