@@ -801,15 +801,25 @@ const huggingface: ProviderFormat = {
     const route = path.split('?')[0]!;
     if (route === '/v1/chat/completions')
       return { operation: 'chat', stream: request.stream === true, model, inputs: 1, base64: false };
-    if (route === '/v1/completions') return { operation: 'invoke', stream: false, model, inputs: 1, base64: false };
+    if (route === '/v1/completions')
+      return { operation: 'invoke', stream: false, model, inputs: 1, base64: false };
     if (route === '' || route === '/')
-      return { operation: 'embeddings', stream: false, model, inputs: countInputs(request.inputs), base64: false };
+      return {
+        operation: 'embeddings',
+        stream: false,
+        model,
+        inputs: countInputs(request.inputs),
+        base64: false,
+      };
     return undefined;
   },
   answer(shape, pieces, end) {
     const text = pieces.join('');
     if (shape.operation === 'embeddings') {
-      return json(200, Array.from({ length: shape.inputs }, (_, index) => vector(index)));
+      return json(
+        200,
+        Array.from({ length: shape.inputs }, (_, index) => vector(index)),
+      );
     }
     if (shape.operation === 'invoke') {
       return json(200, {
@@ -840,8 +850,13 @@ const huggingface: ProviderFormat = {
     }
     const events = pieces.map((content) => ({ data: chunk({ role: 'assistant', content }, null) }));
     if (end === 'error') {
-      const error = { error: 'Request failed during generation: Server error: CUDA out of memory', error_type: 'generation' };
-      return sse([...events, { data: JSON.stringify(error) }], 'end', { 'content-type': 'text/event-stream' });
+      const error = {
+        error: 'Request failed during generation: Server error: CUDA out of memory',
+        error_type: 'generation',
+      };
+      return sse([...events, { data: JSON.stringify(error) }], 'end', {
+        'content-type': 'text/event-stream',
+      });
     }
     if (end !== 'end') return sse(events, end, { 'content-type': 'text/event-stream' });
     return sse([...events, { data: chunk({}, 'stop') }, { data: '[DONE]' }], 'end', {

@@ -14,12 +14,14 @@ import * as anthropicAdapter from '@faultline/extract-anthropic';
 import * as bedrockAdapter from '@faultline/extract-bedrock';
 import * as geminiAdapter from '@faultline/extract-google-genai';
 import * as groqAdapter from '@faultline/extract-groq';
+import * as huggingfaceAdapter from '@faultline/extract-huggingface';
 import * as mistralAdapter from '@faultline/extract-mistral';
 import * as ollamaAdapter from '@faultline/extract-ollama';
 import * as openaiAdapter from '@faultline/extract-openai';
 import { expectedFor, loadScenarios, PROVIDERS, startMockProvider } from '@faultline/llm-mock';
 import { FaultlineError } from '@faultline/render';
 import { GoogleGenAI } from '@google/genai';
+import { InferenceClient } from '@huggingface/inference';
 import { Mistral } from '@mistralai/mistralai';
 import Groq from 'groq-sdk';
 import { Ollama } from 'ollama';
@@ -99,6 +101,29 @@ const apps = {
       if (!scenario.stream) return client.chat({ model: 'llama3.2', messages, stream: false });
       const stream = await client.chat({ model: 'llama3.2', messages, stream: true });
       return drain(ollamaAdapter.guardStream(stream, { idleTimeoutMs: timeout, signal }));
+    },
+  },
+  huggingface: {
+    adapter: huggingfaceAdapter,
+    async call(scenario, endpointUrl, signal) {
+      // No timeout of its own (the signal bounds the call); a 503 is re-sent without end unless told not to.
+      const client = new InferenceClient('hf_packedInstall', { endpointUrl, retry_on_error: false, signal });
+      const model = 'meta-llama/Llama-3.1-8B-Instruct';
+      if (scenario.api === 'textGeneration') return client.textGeneration({ model, inputs: prompt });
+      if (scenario.api === 'featureExtraction') return client.featureExtraction({ model, inputs: prompt });
+      if (!scenario.stream) return client.chatCompletion({ model, messages });
+      const controller = new AbortController();
+      const stream = client.chatCompletionStream(
+        { model, messages },
+        { signal: AbortSignal.any([signal, controller.signal]) },
+      );
+      return drain(
+        huggingfaceAdapter.guardStream(stream, {
+          idleTimeoutMs: timeout,
+          signal,
+          onAbandon: () => controller.abort(),
+        }),
+      );
     },
   },
   'google-genai': {

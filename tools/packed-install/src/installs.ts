@@ -26,6 +26,7 @@ export const USER_PACKAGES = [
   '@mistralai/mistralai',
   'groq-sdk',
   'ollama',
+  '@huggingface/inference',
   'bullmq',
   '@temporalio/common',
   // The AI SDK and LangChain, for the type check of @faultline/ai-sdk's and @faultline/langchain's

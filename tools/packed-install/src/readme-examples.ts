@@ -56,6 +56,7 @@ export function readExample(file: string): string {
  */
 export const PACKAGE_README_EXAMPLES: readonly string[] = [
   'packages/ai-sdk/README.md',
+  'packages/extract-huggingface/README.md',
   'packages/extract-ollama/README.md',
   'packages/langchain/README.md',
   'packages/openai-agents/README.md',

@@ -484,6 +484,7 @@ async function main(): Promise<void> {
         '@mistralai/mistralai',
         'groq-sdk',
         'ollama',
+        '@huggingface/inference',
       ].map(
         (name) =>
           `${name} ${JSON.parse(readFileSync(join(userDir, 'node_modules', name, 'package.json'), 'utf8')).version}`,
@@ -901,9 +902,12 @@ async function main(): Promise<void> {
       assert(ran.code === 0 && rows.length > 0, `exit ${ran.code}, ${rows.length} rows: ${ran.stderr}`);
       // One row per provider through the Vercel AI SDK (`ai` + `@ai-sdk/<provider>`, the CLI's own
       // dependencies), classified by @faultline/ai-sdk, agreeing with the provider-SDK row.
-      // Ollama has no @ai-sdk/* package (its AI SDK providers are community ones): no AI SDK row.
+      // Ollama has no @ai-sdk/* package (its AI SDK providers are community ones), and the demo has
+      // no AI SDK model for Hugging Face: no AI SDK row for either.
       const aiSdkRows = rows.filter((row) => row.via === 'ai-sdk');
-      const withAiSdk = mock.PROVIDERS.filter((provider) => provider !== 'ollama');
+      const withAiSdk = mock.PROVIDERS.filter(
+        (provider) => provider !== 'ollama' && provider !== 'huggingface',
+      );
       assert(
         aiSdkRows.map((row) => row.provider).join() === withAiSdk.join(),
         `AI SDK rows for ${aiSdkRows.map((row) => row.provider).join(', ') || 'no provider'}, expected ${withAiSdk.join(', ')}`,
