@@ -26,6 +26,7 @@ describe('providerFromId', () => {
     ['google.vertex.anthropic.messages', 'anthropic'],
     ['google.vertex.embedding', 'google-genai'],
     ['gateway', 'openai'],
+    ['huggingface.responses', 'huggingface'],
   ])('%s → %s', (id, provider) => {
     expect(providerFromId(id)).toBe(provider);
   });
@@ -57,6 +58,8 @@ describe('providerFromUrl', () => {
     ['https://api.mistral.ai/v1/chat/completions', 'mistral'],
     ['https://api.groq.com/openai/v1/chat/completions', 'groq'],
     ['https://api.cohere.com/v2/chat', 'cohere'],
+    ['https://router.huggingface.co/v1/chat/completions', 'huggingface'],
+    ['https://xyz123.us-east-1.aws.endpoints.huggingface.cloud/v1/chat/completions', 'huggingface'],
     // A proxy or gateway: the API path names the provider.
     ['http://127.0.0.1:8080/proxy/v1/messages', 'anthropic'],
     ['http://gateway.internal/models/gemini:streamGenerateContent?alt=sse', 'google-genai'],

@@ -4,6 +4,7 @@ import { readHttpFailure as readBedrockHttpFailure } from '@faultline/extract-be
 import { readHttpFailure as readCohereHttpFailure } from '@faultline/extract-cohere';
 import { readHttpFailure as readGoogleGenaiHttpFailure } from '@faultline/extract-google-genai';
 import { readHttpFailure as readGroqHttpFailure } from '@faultline/extract-groq';
+import { readHttpFailure as readHuggingfaceHttpFailure } from '@faultline/extract-huggingface';
 import { readHttpFailure as readMistralHttpFailure } from '@faultline/extract-mistral';
 import { readHttpFailure as readOllamaHttpFailure } from '@faultline/extract-ollama';
 import { readHttpFailure as readOpenAIHttpFailure } from '@faultline/extract-openai';
@@ -23,7 +24,8 @@ export type AiSdkProvider =
   | 'mistral'
   | 'groq'
   | 'ollama'
-  | 'cohere';
+  | 'cohere'
+  | 'huggingface';
 
 /** Each provider's reader (from its extract package: one set of body rules per provider). */
 export const HTTP_FAILURE_READERS: Readonly<Record<AiSdkProvider, HttpFailureReader>> = {
@@ -35,6 +37,7 @@ export const HTTP_FAILURE_READERS: Readonly<Record<AiSdkProvider, HttpFailureRea
   groq: readGroqHttpFailure,
   ollama: readOllamaHttpFailure,
   cohere: readCohereHttpFailure,
+  huggingface: readHuggingfaceHttpFailure,
 };
 
 /**
@@ -66,6 +69,9 @@ const PROVIDER_BY_ID_PREFIX: Readonly<Record<string, AiSdkProvider>> = {
   cohere: 'cohere',
   // The Vercel AI Gateway (`@ai-sdk/gateway`: `gateway`) answers errors in OpenAI's body shape.
   gateway: 'openai',
+  // @ai-sdk/huggingface: `huggingface.responses`, over the Inference Providers router, whose bodies
+  // are its flat `{"error"}` or the OpenAI-style object (readHuggingfaceHttpFailure reads both).
+  huggingface: 'huggingface',
 };
 
 /**
@@ -96,6 +102,7 @@ const PROVIDER_BY_HOST: readonly (readonly [RegExp, AiSdkProvider])[] = [
   [/(^|\.)api\.mistral\.ai$/, 'mistral'],
   [/(^|\.)api\.groq\.com$/, 'groq'],
   [/(^|\.)api\.cohere\.(com|ai)$/, 'cohere'],
+  [/^(router|api-inference)\.huggingface\.co$|\.endpoints\.huggingface\.cloud$/, 'huggingface'],
 ];
 
 /** Vertex AI's path of an Anthropic model (`…/publishers/anthropic/models/<model>:rawPredict`). */

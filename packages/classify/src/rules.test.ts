@@ -450,6 +450,12 @@ const CASES: readonly Case[] = [
     source: 'a router with no key for its upstream (decolua/9router): credential words on a 400',
   },
   {
+    rule: 'auth_vocabulary',
+    reason: 'auth',
+    metadata: http(400, 'Authorization header is correct, but the token seems invalid'),
+    source: 'Hugging Face rejecting a token on a 400 (Vaibhavs10/hf-llm.rs#4)',
+  },
+  {
     rule: 'model_unavailable',
     reason: 'model_not_found',
     metadata: http(
@@ -958,6 +964,14 @@ const CASES: readonly Case[] = [
     reason: 'server_error',
     metadata: event('an error was encountered while running the model: unexpected EOF'),
     source: 'Ollama\'s {"error"} line after a stream\'s 200 (continuedev/continue#12843)',
+  },
+  {
+    rule: 'server_vocabulary',
+    reason: 'server_error',
+    metadata: event(
+      'Request failed during generation: Server error: CUDA out of memory. Tried to allocate 16.00 MiB (GPU 0; 22.20 GiB total capacity; 20.75 GiB already allocated)',
+    ),
+    source: "text-generation-inference's stream error event (huggingface/text-generation-inference#653)",
   },
   {
     rule: 'invalid_request_vocabulary',

@@ -245,7 +245,8 @@ export const AUTH = vocabulary('auth', () => [
   /unrecognizedclientexception|security token included in the request is invalid|invalidsignatureexception/,
   // OpenRouter "No auth credentials found"; a router with no key for the upstream (9router "No credentials
   // for provider: github").
-  /invalid (?:bearer )?token|token (?:is )?(?:invalid|expired)|no (?:auth )?credentials (?:found|for)\b/,
+  // Hugging Face "Authorization header is correct, but the token seems invalid" (on a 400).
+  /invalid (?:bearer )?token|token (?:is |seems |appears )?(?:to be )?(?:invalid|expired)|no (?:auth )?credentials (?:found|for)\b/,
 ]);
 
 /** The key is valid but not allowed. */
@@ -369,7 +370,8 @@ export const CAPACITY = vocabulary('capacity', () => [
   // Cerebras 429 queue_exceeded "We're experiencing high traffic right now!"; Azure "peak load".
   // Not "your capacity": Google's Cloud Code "You have exhausted your capacity on this model. Your quota will
   // reset after 2h1m1s" is the account's allowance (its wait decides), not the provider being busy.
-  /overloaded|\bbusy\b|(?<!your )capacity|high (?:demand|traffic|load)|heavy load|under load|peak load|queue_exceeded/,
+  // Not "total capacity": a size ("GPU 0; 22.20 GiB total capacity" in an out-of-memory error), not a state.
+  /overloaded|\bbusy\b|(?<!your |total )capacity|high (?:demand|traffic|load)|heavy load|under load|peak load|queue_exceeded/,
   // Gemini status UNAVAILABLE, Bedrock ServiceUnavailableException. Not a gRPC status quoted in a Go error
   // ("rpc error: code = Unavailable desc = error reading from server: EOF": LocalAI's backend process died,
   // the server failed, it is not busy).
@@ -398,6 +400,9 @@ export const SERVER_FAULT = vocabulary('serverFault', () => [
   // A local server's model runner failing (Ollama "an error was encountered while running the model:
   // unexpected EOF", "llama runner process has terminated: ..."), also as a line of a stream.
   /error was encountered while (?:running|loading) the model|runner process has terminated/,
+  // text-generation-inference's words for a generation its shards failed ("Request failed during
+  // generation: Server error: CUDA out of memory ..."), as a status or as a stream's error event.
+  /request failed during generation|cuda out of memory|cuda error\b/,
 ]);
 
 /** The request was malformed. */

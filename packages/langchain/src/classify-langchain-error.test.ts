@@ -28,6 +28,8 @@ describe('providerFromLlmType', () => {
     ['groq', 'groq'],
     ['ollama', 'ollama'],
     ['cohere', 'cohere'],
+    ['hf', 'huggingface'],
+    ['huggingface_hub', 'huggingface'],
   ])('%s → %s', (type, provider) => {
     expect(providerFromLlmType(type)).toBe(provider);
   });

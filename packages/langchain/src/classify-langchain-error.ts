@@ -25,6 +25,7 @@ import {
   readHttpFailure as readGoogleGenaiHttpFailure,
 } from '@faultline/extract-google-genai';
 import { extractor as groqExtractor } from '@faultline/extract-groq';
+import { extractor as huggingfaceExtractor } from '@faultline/extract-huggingface';
 import { extractor as mistralExtractor } from '@faultline/extract-mistral';
 import { extractor as ollamaExtractor } from '@faultline/extract-ollama';
 import {
@@ -44,7 +45,8 @@ export type LangChainProvider =
   | 'mistral'
   | 'groq'
   | 'ollama'
-  | 'cohere';
+  | 'cohere'
+  | 'huggingface';
 
 /** The provider SDK extractors, each duck-typed: it claims only its own SDK's errors. */
 export const PROVIDER_EXTRACTORS: Readonly<Record<LangChainProvider, readonly Extractor[]>> = {
@@ -58,6 +60,9 @@ export const PROVIDER_EXTRACTORS: Readonly<Record<LangChainProvider, readonly Ex
   ollama: [ollamaExtractor],
   // @langchain/cohere's ChatCohere calls through cohere-ai: its errors are cohere-ai's.
   cohere: [cohereExtractor],
+  // @langchain/community's HuggingFaceInference (and ChatHuggingFace over it) call through
+  // @huggingface/inference: its errors are that SDK's.
+  huggingface: [huggingfaceExtractor],
 };
 const ORDER: readonly LangChainProvider[] = [
   'groq',
@@ -68,6 +73,7 @@ const ORDER: readonly LangChainProvider[] = [
   'google-genai',
   'ollama',
   'cohere',
+  'huggingface',
 ];
 
 /**
@@ -85,6 +91,7 @@ export function providerFromLlmType(llmType: unknown): LangChainProvider | undef
   if (type.includes('groq')) return 'groq';
   if (type.includes('ollama')) return 'ollama';
   if (type.includes('cohere')) return 'cohere';
+  if (type === 'hf' || type.includes('huggingface')) return 'huggingface';
   if (type.includes('openai')) return 'openai';
   return undefined;
 }
@@ -391,6 +398,7 @@ export function detectLangChainBlockedAnswer(
       groq: () => undefined,
       ollama: () => undefined,
       cohere: () => undefined,
+      huggingface: () => undefined,
     };
     const order = hint === undefined ? ORDER : [hint];
     for (const name of order) {

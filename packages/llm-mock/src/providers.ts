@@ -11,6 +11,7 @@ export const PROVIDERS = [
   'groq',
   'ollama',
   'cohere',
+  'huggingface',
 ] as const;
 export type ProviderKey = (typeof PROVIDERS)[number];
 
@@ -880,6 +881,92 @@ const cohere: ProviderFormat = {
   },
 };
 
+// --- Hugging Face (what @huggingface/inference calls at an endpointUrl) ----------------------------
+
+/**
+ * @huggingface/inference at an `endpointUrl` (a dedicated Inference Endpoint, text-generation-inference):
+ * `chatCompletion` posts OpenAI-shaped requests to `/v1/chat/completions` (SSE chunks when streaming),
+ * `textGeneration` to `/v1/completions`, `featureExtraction` to the endpoint itself. Errors are
+ * Hugging Face's flat `{"error":"<words>"}` with a status (`estimated_time` for a loading model) and,
+ * after a stream's 200, text-generation-inference's `{"error","error_type"}` event
+ * (huggingface.js packages/inference/src/utils/request.ts; text-generation-inference router/src/server.rs).
+ */
+const huggingface: ProviderFormat = {
+  key: 'huggingface',
+  sdkBasePath: '',
+  parse(path, body) {
+    const request = record(body);
+    const model = typeof request.model === 'string' ? request.model : 'meta-llama/Llama-3.1-8B-Instruct';
+    const route = path.split('?')[0]!;
+    if (route === '/v1/chat/completions')
+      return { operation: 'chat', stream: request.stream === true, model, inputs: 1, base64: false };
+    if (route === '/v1/completions')
+      return { operation: 'invoke', stream: false, model, inputs: 1, base64: false };
+    if (route === '' || route === '/')
+      return {
+        operation: 'embeddings',
+        stream: false,
+        model,
+        inputs: countInputs(request.inputs),
+        base64: false,
+      };
+    return undefined;
+  },
+  answer(shape, pieces, end) {
+    const text = pieces.join('');
+    if (shape.operation === 'embeddings') {
+      return json(
+        200,
+        Array.from({ length: shape.inputs }, (_, index) => vector(index)),
+      );
+    }
+    if (shape.operation === 'invoke') {
+      return json(200, {
+        id: 'cmpl-llm-mock',
+        object: 'text_completion',
+        created,
+        model: shape.model,
+        choices: [{ index: 0, text, logprobs: null, finish_reason: 'stop' }],
+      });
+    }
+    const chunk = (delta: Record<string, unknown>, finish: string | null) =>
+      JSON.stringify({
+        id: 'chatcmpl-llm-mock',
+        object: 'chat.completion.chunk',
+        created,
+        model: shape.model,
+        choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+      });
+    if (!shape.stream) {
+      return json(200, {
+        id: 'chatcmpl-llm-mock',
+        object: 'chat.completion',
+        created,
+        model: shape.model,
+        choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 5, completion_tokens: pieces.length, total_tokens: 5 + pieces.length },
+      });
+    }
+    const events = pieces.map((content) => ({ data: chunk({ role: 'assistant', content }, null) }));
+    if (end === 'error') {
+      const error = {
+        error: 'Request failed during generation: Server error: CUDA out of memory',
+        error_type: 'generation',
+      };
+      return sse([...events, { data: JSON.stringify(error) }], 'end', {
+        'content-type': 'text/event-stream',
+      });
+    }
+    if (end !== 'end') return sse(events, end, { 'content-type': 'text/event-stream' });
+    return sse([...events, { data: chunk({}, 'stop') }, { data: '[DONE]' }], 'end', {
+      'content-type': 'text/event-stream',
+    });
+  },
+  error(status, message, retryAfterSeconds) {
+    return json(status, { error: message }, retryHeaders(retryAfterSeconds));
+  },
+};
+
 const formats: Record<ProviderKey, ProviderFormat> = {
   openai: openaiLike('openai', '/v1', '/v1'),
   groq: openaiLike('groq', '', '/openai/v1'),
@@ -889,6 +976,7 @@ const formats: Record<ProviderKey, ProviderFormat> = {
   mistral,
   ollama,
   cohere,
+  huggingface,
 };
 
 export function providerFormat(key: ProviderKey): ProviderFormat {

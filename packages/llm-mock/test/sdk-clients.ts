@@ -6,6 +6,7 @@ import {
   InvokeModelCommand,
 } from '@aws-sdk/client-bedrock-runtime';
 import { GoogleGenAI } from '@google/genai';
+import { InferenceClient } from '@huggingface/inference';
 import { Mistral } from '@mistralai/mistralai';
 import { CohereClientV2 } from 'cohere-ai';
 import Groq from 'groq-sdk';
@@ -25,6 +26,7 @@ export const callsBySdk: Record<ProviderKey, readonly Call[]> = {
   groq: ['chat', 'stream', 'embeddings'],
   ollama: ['chat', 'stream', 'embeddings'],
   cohere: ['chat', 'stream', 'embeddings'],
+  huggingface: ['chat', 'stream', 'embeddings', 'invoke'],
 };
 
 const prompt = 'Say hello.';
@@ -227,6 +229,28 @@ export async function callSdk(
       const result = await client.chat({ model: 'command-a-03-2025', messages });
       const first = result.message.content?.[0];
       return first?.type === 'text' ? first.text : '';
+    }
+    case 'huggingface': {
+      // @huggingface/inference has no timeout of its own and re-sends a 503 unless told not to.
+      const client = new InferenceClient('hf_test', {
+        endpointUrl: baseURL,
+        retry_on_error: false,
+        signal: AbortSignal.timeout(timeout),
+      });
+      const model = 'meta-llama/Llama-3.1-8B-Instruct';
+      if (call === 'embeddings') {
+        const result = await client.featureExtraction({ model, inputs: prompt });
+        return String(Array.isArray(result[0]) ? result[0].length : 0);
+      }
+      if (call === 'invoke') return (await client.textGeneration({ model, inputs: prompt })).generated_text;
+      const messages = [{ role: 'user', content: prompt }];
+      if (call === 'stream') {
+        return text(
+          client.chatCompletionStream({ model, messages }),
+          (chunk: { choices: Array<{ delta: { content?: string } }> }) => chunk.choices[0]?.delta.content,
+        );
+      }
+      return (await client.chatCompletion({ model, messages })).choices[0]?.message.content ?? '';
     }
   }
 }

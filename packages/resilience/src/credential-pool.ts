@@ -51,6 +51,12 @@ export const QUOTA_SCOPES: Readonly<Record<string, QuotaScopeFact>> = {
     holder: 'organization',
     source: 'https://console.groq.com/docs/rate-limits',
   },
+  huggingface: {
+    scope: 'account',
+    holder:
+      "the user or organization billed (its monthly included credits; a request billed to an organization with X-HF-Bill-To spends the organization's)",
+    source: 'https://huggingface.co/docs/inference-providers/pricing',
+  },
 };
 
 /** One key of a credential pool, with the call made with it. */

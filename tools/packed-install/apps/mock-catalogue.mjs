@@ -15,12 +15,14 @@ import * as bedrockAdapter from '@faultline/extract-bedrock';
 import * as cohereAdapter from '@faultline/extract-cohere';
 import * as geminiAdapter from '@faultline/extract-google-genai';
 import * as groqAdapter from '@faultline/extract-groq';
+import * as huggingfaceAdapter from '@faultline/extract-huggingface';
 import * as mistralAdapter from '@faultline/extract-mistral';
 import * as ollamaAdapter from '@faultline/extract-ollama';
 import * as openaiAdapter from '@faultline/extract-openai';
 import { expectedFor, loadScenarios, PROVIDERS, startMockProvider } from '@faultline/llm-mock';
 import { FaultlineError } from '@faultline/render';
 import { GoogleGenAI } from '@google/genai';
+import { InferenceClient } from '@huggingface/inference';
 import { Mistral } from '@mistralai/mistralai';
 import { CohereClientV2 } from 'cohere-ai';
 import Groq from 'groq-sdk';
@@ -126,6 +128,29 @@ const apps = {
       if (!scenario.stream) return client.chat(request, options);
       const stream = await client.chatStream(request, options);
       return drain(cohereAdapter.guardStream(stream, { idleTimeoutMs: timeout, signal }));
+    },
+  },
+  huggingface: {
+    adapter: huggingfaceAdapter,
+    async call(scenario, endpointUrl, signal) {
+      // No timeout of its own (the signal bounds the call); a 503 is re-sent without end unless told not to.
+      const client = new InferenceClient('hf_packedInstall', { endpointUrl, retry_on_error: false, signal });
+      const model = 'meta-llama/Llama-3.1-8B-Instruct';
+      if (scenario.api === 'textGeneration') return client.textGeneration({ model, inputs: prompt });
+      if (scenario.api === 'featureExtraction') return client.featureExtraction({ model, inputs: prompt });
+      if (!scenario.stream) return client.chatCompletion({ model, messages });
+      const controller = new AbortController();
+      const stream = client.chatCompletionStream(
+        { model, messages },
+        { signal: AbortSignal.any([signal, controller.signal]) },
+      );
+      return drain(
+        huggingfaceAdapter.guardStream(stream, {
+          idleTimeoutMs: timeout,
+          signal,
+          onAbandon: () => controller.abort(),
+        }),
+      );
     },
   },
   'google-genai': {

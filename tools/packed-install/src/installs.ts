@@ -27,6 +27,7 @@ export const USER_PACKAGES = [
   'groq-sdk',
   'ollama',
   'cohere-ai',
+  '@huggingface/inference',
   'bullmq',
   '@temporalio/common',
   // The AI SDK and LangChain, for the type check of @faultline/ai-sdk's and @faultline/langchain's

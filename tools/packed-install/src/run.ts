@@ -497,6 +497,7 @@ async function main(): Promise<void> {
         'groq-sdk',
         'ollama',
         'cohere-ai',
+        '@huggingface/inference',
       ].map(
         (name) =>
           `${name} ${JSON.parse(readFileSync(join(userDir, 'node_modules', name, 'package.json'), 'utf8')).version}`,
@@ -958,9 +959,11 @@ async function main(): Promise<void> {
       // One row per provider through the Vercel AI SDK (`ai` + `@ai-sdk/<provider>`, the CLI's own
       // dependencies), classified by @faultline/ai-sdk, agreeing with the provider-SDK row.
       // Ollama has no @ai-sdk/* package (its AI SDK providers are community ones), and the demo has
-      // no @ai-sdk/cohere: no AI SDK row for either.
+      // no @ai-sdk/cohere, no AI SDK model for Hugging Face: no AI SDK row for any of them.
       const aiSdkRows = rows.filter((row) => row.via === 'ai-sdk');
-      const withAiSdk = mock.PROVIDERS.filter((provider) => provider !== 'ollama' && provider !== 'cohere');
+      const withAiSdk = mock.PROVIDERS.filter(
+        (provider) => provider !== 'ollama' && provider !== 'cohere' && provider !== 'huggingface',
+      );
       assert(
         aiSdkRows.map((row) => row.provider).join() === withAiSdk.join(),
         `AI SDK rows for ${aiSdkRows.map((row) => row.provider).join(', ') || 'no provider'}, expected ${withAiSdk.join(', ')}`,
