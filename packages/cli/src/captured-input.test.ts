@@ -98,6 +98,6 @@ describe('input checks', () => {
   it('resolves provider names and aliases', () => {
     expect(resolveProviderName('Gemini')).toBe('google-genai');
     expect(resolveProviderName('aws')).toBe('bedrock');
-    expect(() => resolveProviderName('cohere')).toThrow('unknown provider "cohere"');
+    expect(() => resolveProviderName('acme')).toThrow('unknown provider "acme"');
   });
 });

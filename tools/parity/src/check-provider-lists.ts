@@ -21,6 +21,10 @@ export const CAPABILITY_LISTS: Readonly<Record<string, string>> = {
   'packages/ai-sdk/src/provider-of.ts': 'the providers the AI SDK adapter recognises in an APICallError',
   'packages/resilience/src/credential-pool.ts':
     "who holds each provider's limits (account or key), with the page that says so; a provider not in it (a local server) has no quota to share",
+  'packages/resilience/src/model-catalog-data.ts':
+    "the models.dev snapshot's context windows and output caps, keyed by models.dev's own provider ids; a provider it lacks has no declared window",
+  'packages/resilience/scripts/update-model-catalog.ts':
+    'the models.dev provider directories the catalog snapshot is generated from',
   'packages/ai-sdk/src/extract-ai-sdk.ts': 'the providers whose AI SDK errors carry an enveloped body',
   'packages/ai-sdk/src/test-support.ts': "the @ai-sdk/* packages the adapter's tests drive, one per provider",
   'packages/langchain/src/classify-langchain-error.ts':
