@@ -7,6 +7,8 @@ import {
   FaultlineContextError,
   FaultlineError,
   fromDict,
+  guardStream,
+  outputDelivered,
   toDict,
   toErrorReport,
 } from './index.ts';
@@ -137,6 +139,53 @@ describe('ErrorReport', () => {
     const report = sample().toErrorReport();
     expect(fromDict(toDict(report))).toStrictEqual(report);
     expect(fromDict(JSON.parse(JSON.stringify(toDict(report))))).toStrictEqual(report);
+  });
+  it('output delivered is content that reached the consumer: chunks without characters keep the fallback', async () => {
+    const extractors = [
+      {
+        provider: 'openai',
+        extract: (): ProviderErrorMetadata => ({
+          provider: 'openai',
+          origin: 'http',
+          statusCode: 403,
+          message: 'Forbidden',
+        }),
+      },
+    ];
+    // A stream that opens with parts carrying no output (a start event, a role-only delta), then
+    // either fails there or after a text delta.
+    async function* parts(text: string) {
+      yield { type: 'start' };
+      yield { type: 'role' };
+      if (text.length > 0) yield { type: 'text', text };
+      throw new Error('sdk');
+    }
+    const failureAfter = async (text: string) => {
+      try {
+        for await (const _part of guardStream(parts(text), {
+          extractors,
+          readChunk: (part) => ({ characters: part.text?.length ?? 0, terminal: false }),
+        }));
+      } catch (thrown) {
+        return (thrown as FaultlineError).toErrorReport();
+      }
+      throw new Error('expected the stream to fail');
+    };
+    const before = await failureAfter('');
+    expect(before).toMatchObject({
+      reason: 'permission',
+      delivered: { chunks: 2, characters: 0 },
+      recovery: { fallback: true },
+    });
+    expect(outputDelivered(before.delivered)).toBe(false);
+    const after = await failureAfter('Hi');
+    expect(after).toMatchObject({
+      reason: 'permission',
+      delivered: { chunks: 3, characters: 2 },
+      recovery: { fallback: false },
+    });
+    expect(outputDelivered(after.delivered)).toBe(true);
+    expect(outputDelivered(undefined)).toBe(false);
   });
   it('a wrapper keeps its errorType and message and inherits the classification', () => {
     const wrapper = new Error('job 42 failed', { cause: sample() });

@@ -148,6 +148,16 @@ function readRateLimit(value: unknown): ReportRateLimit | undefined {
   return budget.requests === undefined && budget.tokens === undefined ? undefined : budget;
 }
 
+/**
+ * Whether a stream's failure came after output reached its consumer: text, reasoning or a tool
+ * call's arguments (the characters a guard counts). Chunks alone do not say so: a stream opens with
+ * parts that carry none (an AI SDK `stream-start`, a role-only delta, metadata events), and a failure
+ * there left nothing for anyone to see or act on, so a fallback chain may still move on.
+ */
+export function outputDelivered(delivered: DeliveredOutput | undefined): boolean {
+  return delivered !== undefined && delivered.characters > 0;
+}
+
 /** The report used when nothing else can be built (never expected; keeps `toErrorReport` total). */
 export function minimalReport(message = 'The failure could not be read.'): ErrorReport {
   const classification = classificationFor('unknown');
@@ -257,7 +267,7 @@ export function reportFromChain(head: unknown): ErrorReport | undefined {
     if (delivered !== undefined) report.delivered = delivered;
     // Once output was delivered a fallback chain's defaults end with the failure (moving on is the
     // caller's choice, `fallbackAfterOutput`): the hint says what the chain would do.
-    if (delivered !== undefined && delivered.chunks > 0) report.recovery.fallback = false;
+    if (outputDelivered(delivered)) report.recovery.fallback = false;
     report.decidedBy =
       evidence === undefined
         ? { rule: classification.decidedBy.rule }
