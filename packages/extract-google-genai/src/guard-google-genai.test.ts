@@ -255,6 +255,33 @@ for (const sdk of SDKS) {
       });
     }
 
+    it('a function call part (whole, its args an object) is delivered output', async () => {
+      const cut = loadScenario('google-genai/gemini-stream-cut');
+      const call: SseEvent = {
+        data: JSON.stringify({
+          candidates: [
+            {
+              content: {
+                parts: [{ functionCall: { name: 'weather', args: { city: 'Oslo' } } }],
+                role: 'model',
+              },
+              index: 0,
+            },
+          ],
+          modelVersion: 'gemini-2.5-flash',
+          responseId: 'resp-loopback-1',
+        }),
+      };
+      // The recorded cut, after a function call instead of text.
+      const scenario = { ...cut, response: { ...cut.response, events: [call] } } as Scenario;
+      const { thrown } = await readGuarded(sdk, scenario);
+      expect(FaultlineError.isInstance(thrown), String(thrown)).toBe(true);
+      expect((thrown as FaultlineError).toErrorReport()).toMatchObject({
+        delivered: { chunks: 1, characters: 1 },
+        recovery: { fallback: false },
+      });
+    });
+
     it('lets a blocked chunk through with detectBlockedAnswer: false', async () => {
       const scenario = loadScenario('google-genai/gemini-stream-finish-prohibited-content');
       const { chunks, thrown } = await readGuarded(sdk, scenario, { detectBlockedAnswer: false });

@@ -99,7 +99,7 @@ const ANSWER_FIELDS = [
  * Reads one chunk once, for the guard's three questions (every chunk passes here: fields are read
  * directly, nothing allocated for an ordinary chunk; a throwing field makes the chunk read as empty):
  * - terminal: a candidate with a `finishReason` (`isGeminiTerminalChunk`);
- * - characters: the text of every candidate's parts;
+ * - characters: the text of every candidate's parts, and one per `functionCall` part;
  * - failure: an empty chunk (`isEmptyGeminiChunk`).
  * Returns whether the chunk could be a withheld answer (`detectGeminiBlockedAnswer`, whose schema
  * parse runs only then: with `promptFeedback`, or whose first candidate has a finishReason).
@@ -130,10 +130,13 @@ function scanGeminiAnswer(value: unknown, facts: ChunkReading): boolean {
       if (!Array.isArray(parts)) continue;
       const partCount = Math.min(parts.length, MAX_PARTS);
       for (let part = 0; part < partCount; part += 1) {
-        const item = parts[part] as { readonly text?: unknown } | null;
+        const item = parts[part] as { readonly text?: unknown; readonly functionCall?: unknown } | null;
         if (item === null || typeof item !== 'object') continue;
         const text = item.text;
         if (typeof text === 'string') characters += text.length;
+        // A function call comes whole (its args an object): output the consumer acts on, so it
+        // counts one character however short its arguments.
+        else if (item.functionCall !== null && typeof item.functionCall === 'object') characters += 1;
       }
     }
     facts.characters = characters;

@@ -321,5 +321,30 @@ for (const sdk of SDKS) {
       expect(off.threw, String(off.error)).toBe(false);
       expect(off.chunks).toHaveLength(2);
     });
+
+    it("counts a tool call's argument deltas as delivered output", async () => {
+      const args = '{"city":"Oslo"}';
+      const toolCall = JSON.stringify({
+        id: 'chatcmpl-1',
+        object: 'chat.completion.chunk',
+        created: 1732000000,
+        model: 'llama-3.3-70b-versatile',
+        choices: [
+          {
+            index: 0,
+            delta: {
+              tool_calls: [
+                { index: 0, id: 'call_1', type: 'function', function: { name: 'weather', arguments: args } },
+              ],
+            },
+            finish_reason: null,
+          },
+        ],
+      });
+      // The stream ends after the call, without a finish: cut after output.
+      const failure = failureOf(await guarded(sdk, [{ data: toolCall }]));
+      expect(failure.delivered).toEqual({ chunks: 1, characters: args.length });
+      expect(failure.toErrorReport().recovery.fallback).toBe(false);
+    });
   });
 }

@@ -5,7 +5,33 @@ import { GROQ_PROVIDER, groqErrorChunkMetadata, groqExtractor } from './extract-
 
 interface GroqChoiceView {
   readonly finish_reason?: unknown;
-  readonly delta?: { readonly content?: unknown; readonly reasoning?: unknown } | null;
+  readonly delta?: {
+    readonly content?: unknown;
+    readonly reasoning?: unknown;
+    readonly tool_calls?: unknown;
+  } | null;
+}
+
+/** Tool calls read from one delta. */
+const MAX_TOOL_CALLS = 64;
+
+/**
+ * Characters of the function-argument deltas in an OpenAI-shaped `delta.tool_calls`: a tool call is
+ * output as much as text is (the consumer acts on it), so a stream cut after one delivered output.
+ */
+function toolCallCharacters(calls: unknown): number {
+  if (!Array.isArray(calls)) return 0;
+  let characters = 0;
+  const count = Math.min(calls.length, MAX_TOOL_CALLS);
+  for (let index = 0; index < count; index += 1) {
+    const call = calls[index] as { readonly function?: { readonly arguments?: unknown } | null } | null;
+    if (call === null || typeof call !== 'object') continue;
+    const fn = call.function;
+    if (fn === null || typeof fn !== 'object') continue;
+    const args = fn.arguments;
+    if (typeof args === 'string') characters += args.length;
+  }
+  return characters;
 }
 
 /** Choices read from one chunk (as `detectGroqBlockedAnswer` reads). */
@@ -18,7 +44,7 @@ const MAX_CHOICES = 64;
  *   (`groqErrorChunkMetadata`), or a withheld answer (`detectGroqBlockedAnswer`, read only when a
  *   choice finished with `content_filter`);
  * - terminal: a choice carrying a `finish_reason` (`isGroqTerminalChunk`);
- * - characters: content and reasoning deltas (`groqChunkCharacters`).
+ * - characters: content, reasoning and tool-call argument deltas.
  */
 function scanGroqChunk(value: unknown, facts: ChunkReading): void {
   if (value === null || typeof value !== 'object') return;
@@ -44,6 +70,7 @@ function scanGroqChunk(value: unknown, facts: ChunkReading): void {
       if (typeof content === 'string') characters += content.length;
       const reasoning = delta.reasoning;
       if (typeof reasoning === 'string') characters += reasoning.length;
+      characters += toolCallCharacters(delta.tool_calls);
     }
   }
   facts.characters = characters;

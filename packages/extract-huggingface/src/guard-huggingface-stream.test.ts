@@ -77,4 +77,39 @@ describe('guardStream: the recorded scenarios', () => {
       delivered: { chunks: 2, characters: 5 },
     });
   });
+
+  it("a tool call's argument deltas are delivered output", async () => {
+    const args = '{"city":"Oslo"}';
+    const toolCall: SseEvent = {
+      data: JSON.stringify({
+        id: 'chatcmpl-1',
+        object: 'chat.completion.chunk',
+        created: 1732000000,
+        model: 'meta-llama/Llama-3.1-8B-Instruct',
+        choices: [
+          {
+            index: 0,
+            delta: {
+              role: 'assistant',
+              tool_calls: [
+                { index: 0, id: 'call_1', type: 'function', function: { name: 'weather', arguments: args } },
+              ],
+            },
+            logprobs: null,
+            finish_reason: null,
+          },
+        ],
+      }),
+    };
+    // The stream ends after the call, without a finish: cut after output.
+    const stream = openChatStream(SDKS[0], server.baseUrlFor({ response: sseFrame([toolCall], 'end') }), {
+      timeoutMs: 60_000,
+    });
+    const { error } = await drain(guardStream(stream, { idleTimeoutMs: 3000 }));
+    expect(FaultlineError.isInstance(error), String(error)).toBe(true);
+    expect((error as FaultlineError).toErrorReport()).toMatchObject({
+      delivered: { chunks: 1, characters: args.length },
+      recovery: { fallback: false },
+    });
+  });
 });

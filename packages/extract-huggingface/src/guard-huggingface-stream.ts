@@ -17,7 +17,33 @@ const MAX_CHOICES = 64;
 
 interface ChoiceView {
   readonly finish_reason?: unknown;
-  readonly delta?: { readonly content?: unknown; readonly reasoning_content?: unknown } | null;
+  readonly delta?: {
+    readonly content?: unknown;
+    readonly reasoning_content?: unknown;
+    readonly tool_calls?: unknown;
+  } | null;
+}
+
+/** Tool calls read from one delta. */
+const MAX_TOOL_CALLS = 64;
+
+/**
+ * Characters of the function-argument deltas in an OpenAI-shaped `delta.tool_calls`: a tool call is
+ * output as much as text is (the consumer acts on it), so a stream cut after one delivered output.
+ */
+function toolCallCharacters(calls: unknown): number {
+  if (!Array.isArray(calls)) return 0;
+  let characters = 0;
+  const count = Math.min(calls.length, MAX_TOOL_CALLS);
+  for (let index = 0; index < count; index += 1) {
+    const call = calls[index] as { readonly function?: { readonly arguments?: unknown } | null } | null;
+    if (call === null || typeof call !== 'object') continue;
+    const fn = call.function;
+    if (fn === null || typeof fn !== 'object') continue;
+    const args = fn.arguments;
+    if (typeof args === 'string') characters += args.length;
+  }
+  return characters;
 }
 
 interface ChunkView {
@@ -30,7 +56,7 @@ interface ChunkView {
  * Reads one chunk once, for the guard (every chunk passes here; a throwing field makes the guard
  * read the chunk as empty):
  * - `chatCompletionStream` (OpenAI-shaped): terminal when a choice carries `finish_reason`;
- *   characters are `delta.content` and `delta.reasoning_content`;
+ *   characters are `delta.content`, `delta.reasoning_content` and tool-call argument deltas;
  * - `textGenerationStream` (text-generation-inference's tokens): terminal when `generated_text` is
  *   a string (the last token carries the whole text); characters are `token.text` (not special).
  * A failure is never a chunk: the SDK throws an `{"error"}` event itself (ProviderApiError).
@@ -51,6 +77,7 @@ function readHuggingfaceChunk(chunk: unknown): ChunkReading {
       if (delta !== null && typeof delta === 'object') {
         if (typeof delta.content === 'string') characters += delta.content.length;
         if (typeof delta.reasoning_content === 'string') characters += delta.reasoning_content.length;
+        characters += toolCallCharacters(delta.tool_calls);
       }
     }
   }

@@ -184,6 +184,40 @@ for (const sdk of SDKS) {
         }
       });
 
+      it("a tool call's arguments are delivered output", async () => {
+        const args = '{"city":"Oslo"}';
+        const toolCall = JSON.stringify({
+          id: 'cmpl-e5cc70bb28c444948073e77776eb30ef',
+          object: 'chat.completion.chunk',
+          created: 1732000000,
+          model: 'mistral-small-latest',
+          choices: [
+            {
+              index: 0,
+              delta: {
+                role: 'assistant',
+                content: '',
+                tool_calls: [
+                  {
+                    id: 'call_1',
+                    type: 'function',
+                    index: 0,
+                    function: { name: 'weather', arguments: args },
+                  },
+                ],
+              },
+              finish_reason: null,
+            },
+          ],
+        });
+        // The stream ends after the call, without a finish: cut after output.
+        const { error } = await guarded(sdk, surface, sseFrame([{ data: toolCall }], 'end'));
+        expect(reportOf(error)).toMatchObject({
+          delivered: { chunks: 1, characters: args.length },
+          recovery: { fallback: false },
+        });
+      });
+
       it('unguarded, the SDK says nothing about an end without a finish reason, and throws a raw TypeError on a cut', async () => {
         const ended = await drain(await open(sdk, surface, sseFrame(partial, 'end')));
         expect(ended).toMatchObject({ threw: false, chunks: partial.map(() => expect.anything()) });

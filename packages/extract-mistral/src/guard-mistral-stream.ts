@@ -11,7 +11,35 @@ import { MISTRAL_PROVIDER, mistralExtractor } from './extract-mistral.ts';
 interface MistralChoiceView {
   readonly finishReason?: unknown;
   readonly finish_reason?: unknown;
-  readonly delta?: { readonly content?: unknown } | null;
+  readonly delta?: {
+    readonly content?: unknown;
+    readonly toolCalls?: unknown;
+    readonly tool_calls?: unknown;
+  } | null;
+}
+
+/** Tool calls read from one delta. */
+const MAX_TOOL_CALLS = 64;
+
+/**
+ * Characters of the function-argument deltas in an OpenAI-shaped `delta.tool_calls`: a tool call is
+ * output as much as text is (the consumer acts on it), so a stream cut after one delivered output.
+ */
+function toolCallCharacters(calls: unknown): number {
+  if (!Array.isArray(calls)) return 0;
+  let characters = 0;
+  const count = Math.min(calls.length, MAX_TOOL_CALLS);
+  for (let index = 0; index < count; index += 1) {
+    const call = calls[index] as { readonly function?: { readonly arguments?: unknown } | null } | null;
+    if (call === null || typeof call !== 'object') continue;
+    const fn = call.function;
+    if (fn === null || typeof fn !== 'object') continue;
+    const args = fn.arguments;
+    // Mistral may send a call's arguments whole, as an object: it reached the consumer all the same.
+    if (args !== null && typeof args === 'object') characters += 1;
+    if (typeof args === 'string') characters += args.length;
+  }
+  return characters;
 }
 
 /** Choices and content parts read from one event (as `blocked-answer.ts` reads). */
@@ -23,7 +51,7 @@ const MAX_PARTS = 64;
  * throwing field makes the guard read the event as empty).
  * The chunk is the event's `data` (an object with `choices`), else the event itself:
  * - terminal: a choice carrying a finish reason (`finishReason`, or `finish_reason`);
- * - characters: string content, or the text of content parts;
+ * - characters: string content, or the text of content parts, and tool-call arguments;
  * - failure: `detectMistralStreamFailure`, read only when a choice finished with `content_filter`
  *   or `error`.
  */
@@ -52,6 +80,7 @@ function scanMistralEvent(value: unknown, facts: ChunkReading): void {
     }
     const delta = choice.delta;
     if (delta === null || typeof delta !== 'object') continue;
+    characters += toolCallCharacters(delta.toolCalls ?? delta.tool_calls);
     const content = delta.content;
     if (typeof content === 'string') characters += content.length;
     else if (Array.isArray(content)) {

@@ -123,5 +123,31 @@ for (const sdk of SDKS) {
         });
       });
     }
+
+    it('a tool call (whole, its arguments an object) is delivered output', async () => {
+      const toolCall = JSON.stringify({
+        model: 'llama3.2',
+        created_at: CREATED,
+        message: {
+          role: 'assistant',
+          content: '',
+          tool_calls: [{ function: { name: 'weather', arguments: { city: 'Oslo' } } }],
+        },
+        done: false,
+      });
+      // The stream ends after the call, without `done`: cut after output.
+      const stream = await SURFACES.chat.open(
+        sdk,
+        server.baseUrlFor({ response: ndjsonFrame([toolCall], 'end') }),
+        new AbortController().signal,
+        60_000,
+      );
+      const { error } = await drain(guardStream(stream, { idleTimeoutMs: 3000 }));
+      expect(FaultlineError.isInstance(error), String(error)).toBe(true);
+      expect((error as FaultlineError).toErrorReport()).toMatchObject({
+        delivered: { chunks: 1, characters: 1 },
+        recovery: { fallback: false },
+      });
+    });
   });
 }

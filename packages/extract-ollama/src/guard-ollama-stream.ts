@@ -17,14 +17,22 @@ interface OllamaPartView {
   readonly status?: unknown;
   readonly response?: unknown;
   readonly thinking?: unknown;
-  readonly message?: { readonly content?: unknown; readonly thinking?: unknown } | null;
+  readonly message?: {
+    readonly content?: unknown;
+    readonly thinking?: unknown;
+    readonly tool_calls?: unknown;
+  } | null;
 }
+
+/** Tool calls read from one part. */
+const MAX_TOOL_CALLS = 64;
 
 /**
  * Reads one part once, for the guard (every part passes here; a throwing field makes the guard read
  * the part as empty):
  * - terminal: `done: true` (chat, generate), or `status: "success"` (pull, push, create);
- * - characters: `message.content` and `message.thinking` (chat), `response` and `thinking` (generate).
+ * - characters: `message.content`, `message.thinking` and one per `message.tool_calls` entry (chat),
+ *   `response` and `thinking` (generate).
  * Ollama withholds nothing in a 200 (no content filter; `done_reason` is `stop`, `length`, `load` or
  * `unload`), so a part is never a failure by itself: its failures are the `{"error"}` line, which
  * ollama-js throws, and an end without `done`.
@@ -41,6 +49,16 @@ function readOllamaPart(part: unknown): ChunkReading {
   if (message !== null && typeof message === 'object') {
     if (typeof message.content === 'string') characters += message.content.length;
     if (typeof message.thinking === 'string') characters += message.thinking.length;
+    // A tool call comes whole (its arguments an object): it is output the consumer acts on, so it
+    // counts one character however short its arguments.
+    const calls = message.tool_calls;
+    if (Array.isArray(calls)) {
+      const count = Math.min(calls.length, MAX_TOOL_CALLS);
+      for (let index = 0; index < count; index += 1) {
+        const call: unknown = calls[index];
+        if (call !== null && typeof call === 'object') characters += 1;
+      }
+    }
   }
   reading.characters = characters;
   return reading;

@@ -240,6 +240,36 @@ for (const sdk of SDKS) {
       expect(reportOf(kept.error)).toMatchObject({ reason: 'server_error' });
       expect((error as FaultlineError).metadata.delivered).toEqual({ chunks: 1, characters: 3 });
     });
+
+    it("counts a tool call's argument deltas as output, a role-only delta as none", async () => {
+      const chunkWith = (delta: object) =>
+        JSON.stringify({
+          id: 'chatcmpl-fl1',
+          object: 'chat.completion.chunk',
+          created: 1763760000,
+          model: 'gpt-4o-mini',
+          choices: [{ index: 0, delta, finish_reason: null }],
+        });
+      const failed = {
+        data: JSON.stringify({ error: { message: 'The server had an error.', type: 'server_error' } }),
+      };
+      const roleOnly = { data: chunkWith({ role: 'assistant', content: null }) };
+      const args = '{"city":"Oslo"}';
+      const toolCall = {
+        data: chunkWith({
+          tool_calls: [
+            { index: 0, id: 'call_1', type: 'function', function: { name: 'weather', arguments: args } },
+          ],
+        }),
+      };
+      const before = await guardedCreate(sdk, [roleOnly, failed]);
+      expect(reportOf(before.error).delivered).toEqual({ chunks: 1, characters: 0 });
+      const after = await guardedCreate(sdk, [roleOnly, toolCall, failed]);
+      expect(reportOf(after.error)).toMatchObject({
+        delivered: { chunks: 2, characters: args.length },
+        recovery: { fallback: false },
+      });
+    });
   });
 }
 

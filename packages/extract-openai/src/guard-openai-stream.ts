@@ -46,7 +46,29 @@ interface ChunkView {
 
 interface ChoiceView {
   readonly finish_reason?: unknown;
-  readonly delta?: { readonly content?: unknown } | null;
+  readonly delta?: { readonly content?: unknown; readonly tool_calls?: unknown } | null;
+}
+
+/** Tool calls read from one delta. */
+const MAX_TOOL_CALLS = 64;
+
+/**
+ * Characters of the function-argument deltas in an OpenAI-shaped `delta.tool_calls`: a tool call is
+ * output as much as text is (the consumer acts on it), so a stream cut after one delivered output.
+ */
+function toolCallCharacters(calls: unknown): number {
+  if (!Array.isArray(calls)) return 0;
+  let characters = 0;
+  const count = Math.min(calls.length, MAX_TOOL_CALLS);
+  for (let index = 0; index < count; index += 1) {
+    const call = calls[index] as { readonly function?: { readonly arguments?: unknown } | null } | null;
+    if (call === null || typeof call !== 'object') continue;
+    const fn = call.function;
+    if (fn === null || typeof fn !== 'object') continue;
+    const args = fn.arguments;
+    if (typeof args === 'string') characters += args.length;
+  }
+  return characters;
 }
 
 /**
@@ -55,7 +77,8 @@ interface ChoiceView {
  * reads as empty.
  * - terminal: a chat chunk with a `finish_reason` (the SDK swallows `[DONE]`, so a stream that ends
  *   without one was cut), or a Responses `response.completed` / `.incomplete` / `.failed` event;
- * - characters: `delta.content` of each choice, or a Responses `output_text.delta` event's delta;
+ * - characters: `delta.content` and tool-call argument deltas of each choice, or a Responses
+ *   `output_text.delta` or `function_call_arguments.delta` event's delta;
  * - failure: see `detectOpenAIChunkFailure`.
  */
 function scanOpenAIChunk(value: unknown, facts: ChunkReading): void {
@@ -64,7 +87,7 @@ function scanOpenAIChunk(value: unknown, facts: ChunkReading): void {
   const type = chunk.type;
   let textDelta = false;
   if (typeof type === 'string') {
-    if (type === 'response.output_text.delta') {
+    if (type === 'response.output_text.delta' || type === 'response.function_call_arguments.delta') {
       textDelta = true;
       const delta = chunk.delta;
       if (typeof delta === 'string') facts.characters = delta.length;
@@ -103,6 +126,7 @@ function scanOpenAIChunk(value: unknown, facts: ChunkReading): void {
     if (delta !== null && typeof delta === 'object') {
       const content = delta.content;
       if (typeof content === 'string') characters += content.length;
+      characters += toolCallCharacters(delta.tool_calls);
     }
   }
   if (!textDelta) facts.characters = characters;

@@ -98,6 +98,37 @@ describe('what the chat models hand on, read where it still is', () => {
   const sse = (events: Array<{ event?: string; data: string }>): Scenario['response'] =>
     ({ kind: 'sse', events, then: 'end' }) as Scenario['response'];
 
+  it("@langchain/openai: a tool call's argument deltas (tool_call_chunks) are delivered output", async () => {
+    const args = '{"city":"Oslo"}';
+    const toolCall = JSON.stringify({
+      id: 'chatcmpl-fl1',
+      object: 'chat.completion.chunk',
+      created: 1763760000,
+      model: 'gpt-4o-mini',
+      choices: [
+        {
+          index: 0,
+          delta: {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              { index: 0, id: 'call_1', type: 'function', function: { name: 'weather', arguments: args } },
+            ],
+          },
+          finish_reason: null,
+        },
+      ],
+    });
+    // The connection drops after the call: cut after output.
+    const cut = served({ kind: 'sse', events: [{ data: toolCall }], then: 'cut' } as Scenario['response']);
+    const { thrown } = await drive('openai', cut);
+    expect(FaultlineError.isInstance(thrown), String(thrown)).toBe(true);
+    expect((thrown as FaultlineError).toErrorReport()).toMatchObject({
+      delivered: { chunks: 1, characters: args.length },
+      recovery: { fallback: false },
+    });
+  });
+
   it('@langchain/anthropic: a refusal stream (stop_reason in additional_kwargs) is content_policy, not a normal end', async () => {
     const event = (type: string, body: object) => ({ event: type, data: JSON.stringify({ type, ...body }) });
     const refusal = served(

@@ -13,12 +13,22 @@ export interface GuardLangChainStreamOptions
   readonly extractors?: readonly Extractor[] | undefined;
 }
 
-/** Characters of text in an `AIMessageChunk` (`content` is a string or a list of parts). */
+/**
+ * Characters of output in an `AIMessageChunk`: its text (`content` is a string or a list of parts)
+ * and its tool-call argument deltas (`tool_call_chunks`), output the consumer acts on.
+ */
 function chunkCharacters(chunk: unknown): number {
-  const content = safeGet(chunk, 'content');
-  if (typeof content === 'string') return content.length;
-  if (!Array.isArray(content)) return 0;
   let characters = 0;
+  const calls = safeGet(chunk, 'tool_call_chunks');
+  if (Array.isArray(calls)) {
+    for (const call of calls.slice(0, 1000)) {
+      const args = safeGet(call, 'args');
+      if (typeof args === 'string') characters += args.length;
+    }
+  }
+  const content = safeGet(chunk, 'content');
+  if (typeof content === 'string') return characters + content.length;
+  if (!Array.isArray(content)) return characters;
   for (const part of content.slice(0, 1000)) {
     const text = safeGet(part, 'text');
     if (typeof text === 'string') characters += text.length;

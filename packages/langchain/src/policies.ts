@@ -1,6 +1,6 @@
 import { type FailureReason, TAXONOMY } from '@faultline/classify';
 import { safeGet } from '@faultline/classify/toolkit';
-import type { ErrorReport, FaultlineError } from '@faultline/render';
+import { type ErrorReport, type FaultlineError, outputDelivered } from '@faultline/render';
 import { checkOptionKeys } from '@faultline/render/toolkit';
 import { classifyLangChainError, type LangChainClassifyOptions } from './classify-langchain-error.ts';
 import {
@@ -114,8 +114,7 @@ function fallsBack(error: unknown, options: ShouldFallBackOptions): boolean {
   const failure = classifyLangChainError(error, classifyOptions);
   const { classification } = failure;
   if (classification.callerAborted) return false;
-  const delivered = failure.metadata?.delivered;
-  if (delivered !== undefined && delivered.chunks > 0 && fallbackAfterOutput !== true) return false;
+  if (outputDelivered(failure.metadata?.delivered) && fallbackAfterOutput !== true) return false;
   const rule = TAXONOMY[classification.reason]?.fallback ?? 'no';
   const on = fallbackOn?.[classification.reason];
   if (rule === 'no' || on === false) return false;

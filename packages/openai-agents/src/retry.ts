@@ -1,6 +1,6 @@
 import type { FailureReason } from '@faultline/classify';
 import { safeGet } from '@faultline/classify/toolkit';
-import type { FaultlineError } from '@faultline/render';
+import { type FaultlineError, outputDelivered } from '@faultline/render';
 import { checkOptionKeys } from '@faultline/render/toolkit';
 import { type AgentsClassifyOptions, classifyChecked } from './classify-agents-error.ts';
 import { RETRY_OPTION_KEYS } from './option-keys.ts';
@@ -101,8 +101,7 @@ function decide(
   const label = `faultline: ${classification.reason} (${classification.category})`;
   if (aborted || classification.callerAborted)
     return { retry: false, delayMs: undefined, reason: 'faultline: the caller aborted the call', failure };
-  const delivered = (failure.metadata?.delivered?.chunks ?? 0) > 0;
-  if (started || delivered)
+  if (started || outputDelivered(failure.metadata?.delivered))
     return { retry: false, delayMs: undefined, reason: `${label}, after output was delivered`, failure };
   if (!classification.retryable)
     return { retry: false, delayMs: undefined, reason: `${label}, not retryable`, failure };
@@ -184,7 +183,7 @@ function adviceFor(
   if (REFUSED.has(classification.reason)) advice.replaySafety = 'safe';
   else if (classification.reason === 'interrupted' && options.idempotent !== true)
     advice.replaySafety = 'unsafe';
-  if ((metadata?.delivered?.chunks ?? 0) > 0 || metadata?.networkPhase === 'stream')
+  if (outputDelivered(metadata?.delivered) || metadata?.networkPhase === 'stream')
     advice.responseStarted = true;
   return advice;
 }

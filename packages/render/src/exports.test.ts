@@ -37,6 +37,7 @@ describe('export list', { timeout: 120_000 }, () => {
         'guardStream',
         'httpResponseFor',
         'httpStatusFor',
+        'outputDelivered',
         'problemDetails',
         'toDict',
         'toErrorReport',

@@ -57,7 +57,7 @@ export {
   type ProblemDetailsOptions,
   problemDetails,
 } from './http.ts';
-export { type AttemptRecord, ERROR_REPORT_SCHEMA_VERSION } from './report.ts';
+export { type AttemptRecord, ERROR_REPORT_SCHEMA_VERSION, outputDelivered } from './report.ts';
 export { ErrorReport, fromDict, ReportProviderMetadata, WaitKind } from './report-schema.ts';
 export { ThrownValueError } from './thrown-value.ts';
 export {

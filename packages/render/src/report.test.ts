@@ -7,6 +7,8 @@ import {
   FaultlineContextError,
   FaultlineError,
   fromDict,
+  guardStream,
+  outputDelivered,
   toDict,
   toErrorReport,
 } from './index.ts';
@@ -138,6 +140,55 @@ describe('ErrorReport', () => {
     expect(fromDict(toDict(report))).toStrictEqual(report);
     expect(fromDict(JSON.parse(JSON.stringify(toDict(report))))).toStrictEqual(report);
   });
+  it('output delivered is content that reached the consumer: chunks without characters keep the fallback', async () => {
+    const extractors = [
+      {
+        provider: 'openai',
+        extract: (): ProviderErrorMetadata => ({
+          provider: 'openai',
+          origin: 'http',
+          statusCode: 403,
+          message: 'Forbidden',
+        }),
+      },
+    ];
+    // A stream that opens with parts carrying no output (a start event, a role-only delta), then
+    // either fails there or after a text delta.
+    async function* parts(text: string) {
+      yield { type: 'start' };
+      yield { type: 'role' };
+      if (text.length > 0) yield { type: 'text', text };
+      throw new Error('sdk');
+    }
+    const failureAfter = async (text: string) => {
+      try {
+        for await (const _part of guardStream(parts(text), {
+          extractors,
+          readChunk: (part) => ({ characters: part.text?.length ?? 0, terminal: false }),
+        }));
+      } catch (thrown) {
+        return (thrown as FaultlineError).toErrorReport();
+      }
+      throw new Error('expected the stream to fail');
+    };
+    const before = await failureAfter('');
+    expect(before).toMatchObject({
+      reason: 'permission',
+      delivered: { chunks: 2, characters: 0 },
+      nextStep: 'fallback',
+      recovery: { fallback: true },
+    });
+    expect(outputDelivered(before.delivered)).toBe(false);
+    const after = await failureAfter('Hi');
+    expect(after).toMatchObject({
+      reason: 'permission',
+      delivered: { chunks: 3, characters: 2 },
+      nextStep: 'fix_configuration',
+      recovery: { fallback: false },
+    });
+    expect(outputDelivered(after.delivered)).toBe(true);
+    expect(outputDelivered(undefined)).toBe(false);
+  });
   it('a wrapper keeps its errorType and message and inherits the classification', () => {
     const wrapper = new Error('job 42 failed', { cause: sample() });
     const report = toErrorReport(wrapper);
@@ -212,6 +263,57 @@ describe('ErrorReport', () => {
         ],
       }).toErrorReport(),
     ).toMatchObject({ reason: 'content_policy', recovery: { fallback: false } });
+  });
+  it('once output was delivered, a row whose step is fallback says fix_configuration, in the report and the summary', async () => {
+    const answers: Record<string, Omit<ProviderErrorMetadata, 'provider' | 'origin'>> = {
+      quota: {
+        statusCode: 429,
+        providerCode: 'insufficient_quota',
+        message: 'You exceeded your current quota.',
+      },
+      billing: { statusCode: 402, message: 'Payment required' },
+      model_not_found: { statusCode: 404, message: 'The model `gpt-x` does not exist.' },
+      permission: { statusCode: 403, message: 'Forbidden' },
+    };
+    for (const [reason, answer] of Object.entries(answers)) {
+      const extractors = [
+        {
+          provider: 'openai',
+          extract: (): ProviderErrorMetadata => ({ provider: 'openai', origin: 'http', ...answer }),
+        },
+      ];
+      // A stream that delivered two chunks, then failed with the provider's answer.
+      async function* cutAfterOutput() {
+        yield 'Hel';
+        yield 'lo';
+        throw new Error('sdk');
+      }
+      const seen: string[] = [];
+      const error = await (async () => {
+        for await (const chunk of guardStream(cutAfterOutput(), {
+          extractors,
+          readChunk: () => ({ characters: 1, terminal: false }),
+        }))
+          seen.push(chunk);
+      })().then(
+        () => undefined,
+        (thrown: unknown) => thrown as FaultlineError,
+      );
+      expect(seen).toEqual(['Hel', 'lo']);
+      expect(error?.toErrorReport()).toMatchObject({
+        reason,
+        delivered: { chunks: 2 },
+        nextStep: 'fix_configuration',
+        recovery: { fallback: false },
+      });
+      expect(error?.stack?.split('\n')[2]).toMatch(/^ {2}next step: fix_configuration: /);
+      // Before any output the chain's default stands: fall back.
+      expect(classifyError(new Error('sdk'), { extractors }).toErrorReport()).toMatchObject({
+        reason,
+        nextStep: 'fallback',
+        recovery: { fallback: true },
+      });
+    }
   });
   it('JSON.stringify(error) is the report', () => {
     const error = sample();

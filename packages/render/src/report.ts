@@ -1,4 +1,9 @@
-import { type Classification, type DeliveredOutput, RateLimitWindow } from '@faultline/classify';
+import {
+  type Classification,
+  type DeliveredOutput,
+  type FailureReason,
+  RateLimitWindow,
+} from '@faultline/classify';
 import {
   classificationFor,
   constructorName,
@@ -95,7 +100,7 @@ function readClassification(value: unknown): Classification | undefined {
   }
 }
 
-function readDelivered(value: unknown): DeliveredOutput | undefined {
+export function readDelivered(value: unknown): DeliveredOutput | undefined {
   const chunks = safeGet(value, 'chunks');
   const characters = safeGet(value, 'characters');
   if (typeof chunks !== 'number' || typeof characters !== 'number') return undefined;
@@ -146,6 +151,31 @@ function readRateLimit(value: unknown): ReportRateLimit | undefined {
     if (Object.keys(window).length > 0) budget[name] = window;
   }
   return budget.requests === undefined && budget.tokens === undefined ? undefined : budget;
+}
+
+/**
+ * Whether a stream's failure came after output reached its consumer: text, reasoning or a tool
+ * call's arguments (the characters a guard counts). Chunks alone do not say so: a stream opens with
+ * parts that carry none (an AI SDK `stream-start`, a role-only delta, metadata events), and a failure
+ * there left nothing for anyone to see or act on, so a fallback chain may still move on.
+ */
+export function outputDelivered(delivered: DeliveredOutput | undefined): boolean {
+  return delivered !== undefined && delivered.characters > 0;
+}
+
+/**
+ * The next step a report states. Once a stream delivered output, a fallback chain's defaults end
+ * with the failure (moving on is the caller's choice, `fallbackAfterOutput`), as the recovery hint
+ * says: a row whose own step is `fallback` (quota, billing, model_not_found, permission) then
+ * needs a person to act (add credit, change the model, fix the key's access): `fix_configuration`.
+ */
+export function nextStepFor<Step>(
+  reason: FailureReason,
+  step: Step,
+  delivered: DeliveredOutput | undefined,
+): Step | 'fix_configuration' {
+  if (step !== 'fallback' || !outputDelivered(delivered)) return step;
+  return TAXONOMY[reason].nextStep === 'fallback' ? 'fix_configuration' : step;
 }
 
 /** The report used when nothing else can be built (never expected; keeps `toErrorReport` total). */
@@ -232,7 +262,7 @@ export function reportFromChain(head: unknown): ErrorReport | undefined {
         detail === undefined
           ? { kind: classification.userAction.kind }
           : { kind: classification.userAction.kind, detail },
-      nextStep: classification.nextStep,
+      nextStep: nextStepFor(classification.reason, classification.nextStep, delivered),
       recovery: { ...classification.recovery },
       domain: classification.domain,
       httpStatus: classification.httpStatus,
@@ -257,7 +287,7 @@ export function reportFromChain(head: unknown): ErrorReport | undefined {
     if (delivered !== undefined) report.delivered = delivered;
     // Once output was delivered a fallback chain's defaults end with the failure (moving on is the
     // caller's choice, `fallbackAfterOutput`): the hint says what the chain would do.
-    if (delivered !== undefined && delivered.chunks > 0) report.recovery.fallback = false;
+    if (outputDelivered(delivered)) report.recovery.fallback = false;
     report.decidedBy =
       evidence === undefined
         ? { rule: classification.decidedBy.rule }

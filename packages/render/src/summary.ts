@@ -1,6 +1,7 @@
 import type { Classification } from '@faultline/classify';
 import { safeGet, TAXONOMY } from '@faultline/classify/toolkit';
 import { hasFaultlineMarker } from './identity.ts';
+import { nextStepFor, readDelivered } from './report.ts';
 
 // The stack a FaultlineError that wraps a cause shows (what Node prints for an uncaught one, and
 // `util.inspect`, `console.log`, loggers that write `stack`): a few lines a person can act on (what
@@ -80,7 +81,11 @@ export function summaryLines(error: unknown): string[] {
           : 'retryable'
         : 'not retryable';
     lines.push(`  reason:    ${reason} (${safeGet(classification, 'category')}, ${retryable})`);
-    const nextStep = safeGet(classification, 'nextStep');
+    const nextStep = nextStepFor(
+      reason as keyof typeof TAXONOMY,
+      safeGet(classification, 'nextStep'),
+      readDelivered(safeGet(safeGet(error, 'metadata'), 'delivered')),
+    );
     const wait = safeGet(classification, 'retryAfterSeconds');
     const detail = safeGet(safeGet(classification, 'userAction'), 'detail');
     const after =

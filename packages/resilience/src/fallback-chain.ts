@@ -14,6 +14,7 @@ import {
   FaultlineContextError,
   FaultlineError,
   type InferenceFamily,
+  outputDelivered as isOutputDelivered,
   type RetryOptions,
 } from '@faultline/render';
 import {
@@ -455,6 +456,9 @@ async function* runChain<T, C>(
     async function* once({ attempt: number }: RetryState): AsyncGenerator<C, T, undefined> {
       made = number;
       let delivered = 0;
+      // Characters of the chunks this chain relayed itself, for a stream no guard measured: a string
+      // chunk's length; an object's shape is its SDK's, which only that adapter's guard can read.
+      let characters = 0;
       let error: FaultlineError;
       const generator = attempt(
         {
@@ -487,6 +491,7 @@ async function* runChain<T, C>(
             return step.value;
           }
           delivered++;
+          if (typeof step.value === 'string') characters += step.value.length;
           yield step.value;
         }
       } catch (thrown) {
@@ -503,7 +508,7 @@ async function* runChain<T, C>(
               model: candidate.model,
               extractors: candidate.extractors,
               streaming: delivered > 0,
-              ...(delivered > 0 ? { delivered: { chunks: delivered, characters: 0 } } : {}),
+              ...(delivered > 0 ? { delivered: { chunks: delivered, characters } } : {}),
             });
         if (error.classification.callerAborted) {
           await registry.release(key, admission);
@@ -517,12 +522,11 @@ async function* runChain<T, C>(
           await registry.release(key, admission);
         }
       }
-      deliveredOutput = delivered > 0 ? (error.delivered ?? { chunks: delivered, characters: 0 }) : undefined;
-      // Output is what a guard measured (characters); a stream without a guard's measure counts
-      // chunks. Chunks without output (a `message_start`, a role delta) do not stop a fallback.
-      outputDelivered =
-        deliveredOutput !== undefined &&
-        (error.delivered !== undefined ? deliveredOutput.characters > 0 : deliveredOutput.chunks > 0);
+      deliveredOutput = delivered > 0 ? (error.delivered ?? { chunks: delivered, characters }) : undefined;
+      // Output is content that reached the consumer (render's `outputDelivered`, what the report
+      // says): chunks without it (a `message_start`, a role delta) do not stop a fallback, so the
+      // chain's decision and the report it attaches read the same measure.
+      outputDelivered = isOutputDelivered(deliveredOutput);
       if (outputDelivered) outputSeen = true;
       // The provider said it failed only through an error event (or a status); a bare cut is the network's.
       const origin = error.metadata.origin;

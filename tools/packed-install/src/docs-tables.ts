@@ -159,7 +159,7 @@ export const NEXT_STEP_MEANING: Readonly<Record<NextStep, string>> = {
     "the input is over the model's window: shorten or summarise it, or move to a model with a larger window.",
   change_input: 'the provider refused this input: change it (the message says what).',
   fallback:
-    'this model, key or account cannot serve now (a spent quota, an unknown model, a transient failure that outlived its retries): use another.',
+    'this model, key or account cannot serve now (a spent quota, an unknown model, a transient failure that outlived its retries): use another. Once a stream has delivered output a chain does not move on by default, and a row whose step is `fallback` says `fix_configuration` instead.',
   fix_configuration:
     'a key, base URL or setting is wrong: a person must fix it; retrying or falling back will not.',
   report_bug:
