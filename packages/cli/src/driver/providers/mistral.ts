@@ -30,10 +30,18 @@ export default defineDriver<typeof import('@mistralai/mistralai')>({
               },
             }
           : {};
+    // The SDK builds `new Request(url, { signal })` and fetches that Request; undici's Request
+    // follows the given signal only through a weak reference, so under memory pressure the abort of
+    // faultline's deadline could be lost and the call hang. Handing fetch the signal itself keeps
+    // the abort on a strongly held signal.
+    const httpClient = new sdk.HTTPClient({
+      fetcher: (input, init) => fetch(input, signal === undefined ? init : { ...init, signal }),
+    });
     const client = new sdk.Mistral({
       apiKey: credentials[0],
       serverURL: baseUrl,
       timeoutMs,
+      httpClient,
       ...retryConfig,
     });
     const messages = [{ role: 'user' as const, content: PROMPT }];
