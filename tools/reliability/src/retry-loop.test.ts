@@ -263,8 +263,8 @@ describe('the retry loop against a faulty server (real SDKs, real clock)', () =>
     expect(outcome.error).toBeDefined();
     expect(route.arrivals.length).toBeGreaterThanOrEqual(2);
     expect(route.arrivals.length).toBeLessThan(50);
-    // Bounded, with a generous margin: the deadline is 1.5 s.
-    expect(elapsed).toBeLessThan(5_000);
+    // The deadline is 1.5 s and each attempt 300 ms: without the deadline, 50 attempts would take 15 s.
+    expect(elapsed).toBeLessThan(10_000);
   });
 
   it('openai: an abort mid-wait (Retry-After 30 s) returns promptly with the caller’s reason', async () => {
@@ -281,12 +281,13 @@ describe('the retry loop against a faulty server (real SDKs, real clock)', () =>
     console.info(`abort mid-wait: the call ended ${latency.toFixed(1)} ms after the abort`);
     expect(outcome.error).toBe(reason);
     expect(route.arrivals).toHaveLength(1);
-    expect(latency).toBeLessThan(500); // ~50 ms expected; a sanity bound, not a benchmark.
+    // Without the abort the call would wait the 30 s; the bound tells the two apart on a busy machine.
+    expect(latency).toBeLessThan(10_000);
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 
   it('openai: an abort mid-request (stalled server) returns promptly and is never retried', async () => {
-    const { route, run } = openaiCall([{ kind: 'stall' }], 10_000);
+    const { route, run } = openaiCall([{ kind: 'stall' }], 60_000);
     const controller = new AbortController();
     const call = settle(withOpenAI(run, { retry: { maxAttempts: 3 }, signal: controller.signal }));
     while (route.arrivals.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -295,7 +296,8 @@ describe('the retry loop against a faulty server (real SDKs, real clock)', () =>
     const outcome = await call;
     const latency = performance.now() - abortedAt;
     console.info(`abort mid-request: the call ended ${latency.toFixed(1)} ms after the abort`);
-    expect(latency).toBeLessThan(500);
+    // The attempt's own timeout is 60 s: the bound tells an honoured abort from it on a busy machine.
+    expect(latency).toBeLessThan(10_000);
     expect(FaultlineError.isInstance(outcome.error)).toBe(false);
     expect(route.arrivals).toHaveLength(1);
   });
