@@ -23,7 +23,7 @@ import { expectedFor, loadScenarios, PROVIDERS, startMockProvider } from '@fault
 import { FaultlineError } from '@faultline/render';
 import { GoogleGenAI } from '@google/genai';
 import { InferenceClient } from '@huggingface/inference';
-import { Mistral } from '@mistralai/mistralai';
+import { HTTPClient, Mistral } from '@mistralai/mistralai';
 import { CohereClientV2 } from 'cohere-ai';
 import Groq from 'groq-sdk';
 import { Ollama } from 'ollama';
@@ -79,7 +79,10 @@ const apps = {
   mistral: {
     adapter: mistralAdapter,
     async call(scenario, serverURL, signal) {
-      const client = new Mistral({ apiKey: 'packed-install-mistral-key', serverURL, timeoutMs: timeout });
+      // The fetcher hands fetch the caller's signal itself (see the extract-mistral README: the SDK's
+      // cloned Request can lose an abort after a garbage collection).
+      const httpClient = new HTTPClient({ fetcher: (input, init) => fetch(input, { ...init, signal }) });
+      const client = new Mistral({ apiKey: 'packed-install-mistral-key', serverURL, timeoutMs: timeout, httpClient });
       const request = { model: 'mistral-small-latest', messages };
       if (!scenario.stream) return client.chat.complete(request, { fetchOptions: { signal } });
       const stream = await client.chat.stream(request, { fetchOptions: { signal } });
