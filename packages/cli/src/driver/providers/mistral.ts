@@ -30,10 +30,10 @@ export default defineDriver<typeof import('@mistralai/mistralai')>({
               },
             }
           : {};
-    // The SDK builds `new Request(url, { signal })` and fetches that Request; undici's Request
-    // follows the given signal only through a weak reference, so under memory pressure the abort of
-    // faultline's deadline could be lost and the call hang. Handing fetch the signal itself keeps
-    // the abort on a strongly held signal.
+    // The SDK fetches a clone of the Request it builds with the signal, and undici links a clone
+    // to its source only through weak references (nodejs/undici#4068): after a garbage collection
+    // the abort of faultline's deadline was lost and the call hung. Handing fetch the signal itself
+    // keeps the link strong.
     const httpClient = new sdk.HTTPClient({
       fetcher: (input, init) => fetch(input, signal === undefined ? init : { ...init, signal }),
     });
