@@ -82,11 +82,13 @@ export async function sdkLoad(server: FaultServer, count: number, signal: AbortS
     routes.push(route);
     return withOpenAI(
       ({ signal: attemptSignal }) =>
+        // The server answers at once: the timeout and the deadline only catch a hang, so they are
+        // far above what hundreds of calls at once take on a busy machine.
         callProvider(scenario, route.baseUrl, {
-          timeoutMs: 20_000,
+          timeoutMs: 120_000,
           ...(attemptSignal ? { signal: attemptSignal } : {}),
         }),
-      { retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 5 }, signal, deadlineMs: 60_000 },
+      { retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 5 }, signal, deadlineMs: 240_000 },
     );
   });
   const settled = await Promise.allSettled(calls);
