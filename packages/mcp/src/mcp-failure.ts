@@ -126,6 +126,16 @@ const REASON_BY_CODE: ReadonlyMap<number, FailureReason> = new Map<number, Failu
   [JSON_RPC_ERROR_CODES.UrlElicitationRequired, 'auth'],
 ]);
 
+/**
+ * Advice for a person where the taxonomy row's own (written for a provider's host) would mislead.
+ */
+const DETAIL_BY_CODE: ReadonlyMap<number, string> = new Map<number, string>([
+  [
+    JSON_RPC_ERROR_CODES.MethodNotFound,
+    'The MCP server does not serve this method. Check that the server supports it (its capabilities) and its version.',
+  ],
+]);
+
 // The SDK's McpServer answers a failed call (unknown tool, invalid arguments, a handler's McpError)
 // as an `isError` result whose text is the McpError's message: `MCP error <code>: <message>`.
 const SDK_ERROR_TEXT = /^MCP error (-?\d{1,6}): /;
@@ -175,6 +185,10 @@ export const mcpExtractor = defineExtractor({
       return { provider: 'mcp', sdkErrorType: transport, message, origin: 'http', statusCode: code };
     if (transport === 'StreamableHTTPError' && code === -1)
       return { provider: 'mcp', sdkErrorType: transport, message, origin: 'malformed_response' };
+    // The SDK's Protocol rejects a request made once its transport has closed (the server exited,
+    // the client was closed) with this message: the request was never sent.
+    if (message === 'Not connected')
+      return { provider: 'mcp', sdkErrorType: type, message, origin: 'network', networkPhase: 'connect' };
     if (type === 'UnauthorizedError')
       return { provider: 'mcp', sdkErrorType: type, message, origin: 'http', statusCode: 401 };
     const network = inspectTransportError(error, context?.signal);
@@ -230,26 +244,21 @@ function errorFromServerReport(result: unknown, idempotent: boolean | undefined)
 
 function assigned(
   reason: FailureReason,
-  code: number,
+  evidence: string,
   message: string,
   cause: unknown,
   idempotent: boolean | undefined,
+  extras: { readonly code?: number; readonly sdkErrorType?: string; readonly detail?: string } = {},
 ): FaultlineError {
   const classification: Classification = classificationFor(reason, {
     idempotent,
-    decidedBy: { rule: 'assigned', evidence: `JSON-RPC error ${code}` },
+    userActionDetail: extras.detail,
+    decidedBy: { rule: 'assigned', evidence },
   });
-  return new FaultlineError(message, {
-    cause,
-    classification,
-    metadata: {
-      provider: 'mcp',
-      sdkErrorType: 'McpError',
-      providerCode: String(code),
-      message,
-      origin: 'unknown',
-    },
-  });
+  const metadata: ProviderErrorMetadata = { provider: 'mcp', message, origin: 'unknown' };
+  if (extras.sdkErrorType !== undefined) metadata.sdkErrorType = extras.sdkErrorType;
+  if (extras.code !== undefined) metadata.providerCode = String(extras.code);
+  return new FaultlineError(message, { cause, classification, metadata });
 }
 
 function classifyByCode(
@@ -260,7 +269,12 @@ function classifyByCode(
   idempotent: boolean | undefined,
 ): FaultlineError {
   const reason = REASON_BY_CODE.get(code);
-  if (reason !== undefined) return assigned(reason, code, message, cause, idempotent);
+  if (reason !== undefined)
+    return assigned(reason, `JSON-RPC error ${code}`, message, cause, idempotent, {
+      code,
+      sdkErrorType: 'McpError',
+      detail: DETAIL_BY_CODE.get(code),
+    });
   const base = { provider: 'mcp', sdkErrorType: 'McpError', providerCode: String(code), message };
   // The client's own timeout, or the connection closing, while the call was pending: the request
   // was delivered and its answer never came, so the tool may have run. Classify's transport rules
@@ -279,9 +293,51 @@ function classifyByCode(
   });
 }
 
+// The codes Node gives a child process it could not start: the command is not installed, not on
+// PATH, or not executable.
+const SPAWN_CODES: ReadonlySet<string> = new Set(['ENOENT', 'EACCES', 'ENOTDIR', 'EPERM']);
+
+/** `spawn <code>` when the stdio transport could not start the server's command. */
+function spawnFailureOf(error: unknown): string | undefined {
+  const syscall = safeGet(error, 'syscall');
+  const code = safeGet(error, 'code');
+  if (typeof syscall !== 'string' || !syscall.startsWith('spawn')) return undefined;
+  return typeof code === 'string' && SPAWN_CODES.has(code) ? `spawn ${code}` : undefined;
+}
+
+const SPAWN_DETAIL =
+  'The MCP server command could not be started. Check that it is installed, on PATH and executable, and the arguments that launch it.';
+
 function classifyThrown(error: unknown, options: ClassifyMcpFailureOptions, idempotent: boolean | undefined) {
   const code = jsonRpcCodeOf(error);
   if (code !== undefined) return classifyByCode(code, messageOf(error, 2000), error, options, idempotent);
+  const message = messageOf(error, 2000);
+  // A command that cannot be started is a configuration a person fixes, as a base URL naming no host.
+  const spawnFailure = spawnFailureOf(error);
+  if (spawnFailure !== undefined)
+    return assigned('endpoint', spawnFailure, message, error, idempotent, {
+      sdkErrorType: constructorName(error),
+      detail: SPAWN_DETAIL,
+    });
+  // What the client threw parsing the server's message (a stdio line, an HTTP body) that is not
+  // JSON: the server's answer could not be read. Classify's rule for an unreadable answer decides,
+  // as for a provider's body. Only client failures come here; a tool's own SyntaxError is a bug.
+  if (constructorName(error) === 'SyntaxError' && message.includes('JSON'))
+    return classifyError(error, {
+      extractors: [
+        defineExtractor({
+          provider: 'mcp',
+          extract: () => ({
+            provider: 'mcp',
+            sdkErrorType: 'SyntaxError',
+            message,
+            origin: 'malformed_response',
+          }),
+        }),
+      ],
+      idempotent,
+      now: options.now,
+    });
   return classifyError(error, {
     extractors: [mcpExtractor],
     signal: options.signal,
