@@ -108,8 +108,8 @@ export function decisionFor(nextStep: NextStep): McpDecision {
 /**
  * The JSON-RPC codes whose meaning is fixed by the protocol, and the reason each is. The
  * interrupted ones (the request was delivered and its answer never came) go through classify's
- * own transport rules instead, below. Where no row of the taxonomy fits, the code is `unknown`
- * (never retried); docs/contributing/contracts.md says which and why.
+ * own transport rules instead, and the internal error through its rules for a 500 (below).
+ * docs/contributing/contracts.md says why each is what it is.
  */
 const REASON_BY_CODE: ReadonlyMap<number, FailureReason> = new Map<number, FailureReason>([
   // The server could not read the message the client's stack wrote: no argument the model changes
@@ -120,8 +120,6 @@ const REASON_BY_CODE: ReadonlyMap<number, FailureReason> = new Map<number, Failu
   [JSON_RPC_ERROR_CODES.MethodNotFound, 'not_found'],
   // The arguments (or the tool's name, in the SDK's McpServer) do not fit the tool's schema.
   [JSON_RPC_ERROR_CODES.InvalidParams, 'invalid_request'],
-  // The server failed while handling the call, as an HTTP 500.
-  [JSON_RPC_ERROR_CODES.InternalError, 'server_error'],
   // The server needs a person to open a URL (an authorisation) before the call can pass.
   [JSON_RPC_ERROR_CODES.UrlElicitationRequired, 'auth'],
 ]);
@@ -284,8 +282,13 @@ function classifyByCode(
       ? { ...base, origin: 'timeout', networkPhase: 'response_body' }
       : code === JSON_RPC_ERROR_CODES.ConnectionClosed
         ? { ...base, origin: 'network', networkPhase: 'response_body' }
-        : // A code of the server's own: its words decide, as a provider's would without a status.
-          { ...base, origin: 'unknown' };
+        : code === JSON_RPC_ERROR_CODES.InternalError
+          ? // The protocol's 500: the server failed handling the call, unless its words name a cause
+            // that a retry cannot fix (a rejected upstream key, arguments that fail validation), as
+            // words win over a provider's 5xx.
+            { ...base, origin: 'http', statusCode: 500 }
+          : // A code of the server's own: its words decide, as a provider's would without a status.
+            { ...base, origin: 'http' };
   return classifyError(cause, {
     extractors: [defineExtractor({ provider: 'mcp', extract: () => metadata })],
     idempotent,
@@ -356,8 +359,9 @@ function classifyResult(
   const text = textOf(result);
   const sdkCode = SDK_ERROR_TEXT.exec(text);
   if (sdkCode !== null) return classifyByCode(Number(sdkCode[1]), text, result, options, idempotent);
-  // A tool that failed and said only words: the server's own text, read as any provider's words
-  // with no status (a rate limit, an overload, a spent allowance), else `unknown`.
+  // A tool that failed and said only words: the server's own answer, read as a provider's error
+  // body without a status (a rate limit, an overload, a spent allowance, a malformed call), else
+  // `unknown`.
   return classifyError(result, {
     extractors: [
       defineExtractor({
@@ -365,7 +369,7 @@ function classifyResult(
         extract: () => ({
           provider: 'mcp',
           message: text || 'The tool failed without saying why.',
-          origin: 'unknown',
+          origin: 'http',
         }),
       }),
     ],
