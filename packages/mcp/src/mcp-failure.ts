@@ -112,10 +112,13 @@ export function decisionFor(nextStep: NextStep): McpDecision {
  * docs/contributing/contracts.md says why each is what it is.
  */
 const REASON_BY_CODE: ReadonlyMap<number, FailureReason> = new Map<number, FailureReason>([
-  // The server could not read the message the client's stack wrote: no argument the model changes
-  // and no retry fixes that. The taxonomy has no row for a protocol disagreement.
-  [JSON_RPC_ERROR_CODES.ParseError, 'unknown'],
-  [JSON_RPC_ERROR_CODES.InvalidRequest, 'unknown'],
+  // The server could not read what this client sent as a JSON-RPC request: the two ends at this
+  // address do not speak the same protocol (a proxy rewriting the body, a wrong endpoint, a session
+  // the server does not hold, a version apart). The server says it did not run the call; the same
+  // request fails the same way, and no argument the model changes is at fault: a configuration a
+  // person fixes, as a base URL that reaches the wrong thing.
+  [JSON_RPC_ERROR_CODES.ParseError, 'endpoint'],
+  [JSON_RPC_ERROR_CODES.InvalidRequest, 'endpoint'],
   // The server serves no such method: a wrong path, as an HTTP 404 that names no model.
   [JSON_RPC_ERROR_CODES.MethodNotFound, 'not_found'],
   // The arguments (or the tool's name, in the SDK's McpServer) do not fit the tool's schema.
@@ -127,7 +130,12 @@ const REASON_BY_CODE: ReadonlyMap<number, FailureReason> = new Map<number, Failu
 /**
  * Advice for a person where the taxonomy row's own (written for a provider's host) would mislead.
  */
+const PROTOCOL_DISAGREEMENT =
+  "The MCP server could not read the request this client sent. Check the server URL or command, any proxy between them, the session, and both sides' protocol versions.";
+
 const DETAIL_BY_CODE: ReadonlyMap<number, string> = new Map<number, string>([
+  [JSON_RPC_ERROR_CODES.ParseError, PROTOCOL_DISAGREEMENT],
+  [JSON_RPC_ERROR_CODES.InvalidRequest, PROTOCOL_DISAGREEMENT],
   [
     JSON_RPC_ERROR_CODES.MethodNotFound,
     'The MCP server does not serve this method. Check that the server supports it (its capabilities) and its version.',
@@ -144,6 +152,42 @@ function jsonRpcCodeOf(error: unknown): number | undefined {
   const name = safeGet(error, 'name');
   if (name === 'McpError' || SDK_ERROR_TEXT.test(messageOf(error, 64))) return code;
   return undefined;
+}
+
+// The codes a server's JSON-RPC error quoted in an HTTP answer can carry whose meaning does not
+// depend on the server: its own codes (-32000 and below) mean what each server makes them mean.
+const QUOTED_CODES: ReadonlySet<number> = new Set([
+  JSON_RPC_ERROR_CODES.ParseError,
+  JSON_RPC_ERROR_CODES.InvalidRequest,
+  JSON_RPC_ERROR_CODES.MethodNotFound,
+  JSON_RPC_ERROR_CODES.InvalidParams,
+]);
+
+/**
+ * The code of the JSON-RPC error a streamable HTTP server sent with an error status: the SDK's
+ * StreamableHTTPError keeps the body only in its message (`Error POSTing to endpoint: <body>`). The
+ * protocol's code says more than the status (a 400 that is a parse error is not the model's
+ * arguments), as a relay's quoted error says more than the relay's status.
+ */
+function quotedJsonRpcCodeOf(error: unknown): number | undefined {
+  if (
+    constructorName(error) !== 'StreamableHTTPError' &&
+    !messageOf(error, 64).startsWith('Streamable HTTP error: ')
+  )
+    return undefined;
+  const message = messageOf(error, 16_384);
+  const start = message.indexOf('{');
+  if (start < 0) return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(message.slice(start));
+  } catch {
+    return undefined;
+  }
+  const code = safeGet(safeGet(body, 'error'), 'code');
+  return safeGet(body, 'jsonrpc') === '2.0' && typeof code === 'number' && QUOTED_CODES.has(code)
+    ? code
+    : undefined;
 }
 
 function textOf(result: unknown): string {
@@ -312,7 +356,7 @@ const SPAWN_DETAIL =
   'The MCP server command could not be started. Check that it is installed, on PATH and executable, and the arguments that launch it.';
 
 function classifyThrown(error: unknown, options: ClassifyMcpFailureOptions, idempotent: boolean | undefined) {
-  const code = jsonRpcCodeOf(error);
+  const code = jsonRpcCodeOf(error) ?? quotedJsonRpcCodeOf(error);
   if (code !== undefined) return classifyByCode(code, messageOf(error, 2000), error, options, idempotent);
   const message = messageOf(error, 2000);
   // A command that cannot be started is a configuration a person fixes, as a base URL naming no host.
@@ -409,7 +453,7 @@ export function classifyMcpFailure(failure: unknown, options: ClassifyMcpFailure
       if (code !== null) jsonRpcCode = Number(code[1]);
     } else {
       error = classifyThrown(failure, options, idempotent);
-      jsonRpcCode = jsonRpcCodeOf(failure);
+      jsonRpcCode = jsonRpcCodeOf(failure) ?? quotedJsonRpcCodeOf(failure);
     }
   } catch {
     error = new FaultlineError('The MCP failure could not be read.', { cause: failure });

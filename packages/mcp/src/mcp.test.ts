@@ -233,6 +233,41 @@ describe('a server that closes', () => {
   });
 });
 
+describe('a request the server cannot read (a protocol disagreement)', () => {
+  it('a body rewritten on its way (the JSON-RPC version dropped): -32700 in a 400, endpoint, the model is told', async () => {
+    // A body parser in front of the SDK's transport that rewrites tool calls, as a proxy can.
+    const http = createHttpServer(async (request, response) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      const text = Buffer.concat(chunks).toString('utf8');
+      const message = (text === '' ? {} : JSON.parse(text)) as Record<string, unknown>;
+      const { jsonrpc: _dropped, ...rewritten } = message;
+      const server = testServer();
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      response.on('close', () => void server.close());
+      await server.connect(transport);
+      const body = text === '' ? undefined : message.method === 'tools/call' ? rewritten : message;
+      await transport.handleRequest(request, response, body);
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    servers.push(http);
+    const client = await connect(http);
+    const thrown = await client.callTool({ name: 'typed', arguments: { count: 1 } }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    const failure = classifyMcpFailure(thrown);
+    expect(failure.jsonRpcCode).toBe(-32700);
+    expect(failure.report).toMatchObject({
+      reason: 'endpoint',
+      retryable: false,
+      nextStep: 'fix_configuration',
+      decidedBy: { rule: 'assigned', evidence: 'JSON-RPC error -32700' },
+    });
+    expect(failure.decision).toBe('tell_model');
+  });
+});
+
 describe('calls the model must change', () => {
   it('invalid params: change the arguments', async () => {
     const client = await connect(failures);
