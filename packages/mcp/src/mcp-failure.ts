@@ -163,16 +163,26 @@ const QUOTED_CODES: ReadonlySet<number> = new Set([
   JSON_RPC_ERROR_CODES.InvalidParams,
 ]);
 
+/** The JSON-RPC error a streamable HTTP server answered an HTTP request with. */
+interface QuotedJsonRpcError {
+  readonly status: number;
+  readonly code: number;
+  /** `null` when the server answered before it read a JSON-RPC request out of the HTTP request. */
+  readonly id: unknown;
+}
+
 /**
- * The code of the JSON-RPC error a streamable HTTP server sent with an error status: the SDK's
- * StreamableHTTPError keeps the body only in its message (`Error POSTing to endpoint: <body>`). The
- * protocol's code says more than the status (a 400 that is a parse error is not the model's
- * arguments), as a relay's quoted error says more than the relay's status.
+ * The JSON-RPC error a streamable HTTP server sent with an error status: the SDK's
+ * StreamableHTTPError keeps the body only in its message (`Error POSTing to endpoint: <body>`) and
+ * the status as its `code`. The protocol's code says more than the status (a 400 that is a parse
+ * error is not the model's arguments), as a relay's quoted error says more than the relay's status.
  */
-function quotedJsonRpcCodeOf(error: unknown): number | undefined {
+function quotedJsonRpcErrorOf(error: unknown): QuotedJsonRpcError | undefined {
+  const status = safeGet(error, 'code');
   if (
-    constructorName(error) !== 'StreamableHTTPError' &&
-    !messageOf(error, 64).startsWith('Streamable HTTP error: ')
+    typeof status !== 'number' ||
+    (constructorName(error) !== 'StreamableHTTPError' &&
+      !messageOf(error, 64).startsWith('Streamable HTTP error: '))
   )
     return undefined;
   const message = messageOf(error, 16_384);
@@ -185,9 +195,24 @@ function quotedJsonRpcCodeOf(error: unknown): number | undefined {
     return undefined;
   }
   const code = safeGet(safeGet(body, 'error'), 'code');
-  return safeGet(body, 'jsonrpc') === '2.0' && typeof code === 'number' && QUOTED_CODES.has(code)
-    ? code
-    : undefined;
+  if (safeGet(body, 'jsonrpc') !== '2.0' || typeof code !== 'number' || !Number.isInteger(code))
+    return undefined;
+  return { status, code, id: safeGet(body, 'id') };
+}
+
+// The statuses with which a streamable HTTP server refuses how a request was carried (its body,
+// its Accept or Content-Type, its session header, its protocol version) rather than what it asks.
+const TRANSPORT_REFUSALS: ReadonlySet<number> = new Set([400, 406, 415]);
+
+/**
+ * A server's refusal of how this client carried the request, not of the call: the error's id is
+ * null (the server answered before reading a JSON-RPC request out of the HTTP request; the SDK's
+ * server says "Bad Request: Mcp-Session-Id header is required", "Server not initialized",
+ * "Unsupported protocol version", "Not Acceptable: ..." so) with a status that refuses the request's
+ * form. The same protocol disagreement as -32700/-32600, under a code of the server's own.
+ */
+function isTransportRefusal(quoted: QuotedJsonRpcError): boolean {
+  return quoted.id === null && TRANSPORT_REFUSALS.has(quoted.status);
 }
 
 function textOf(result: unknown): string {
@@ -355,10 +380,32 @@ function spawnFailureOf(error: unknown): string | undefined {
 const SPAWN_DETAIL =
   'The MCP server command could not be started. Check that it is installed, on PATH and executable, and the arguments that launch it.';
 
+/** The JSON-RPC code a thrown value carries: an McpError's, or one a server quoted in an HTTP answer. */
+function thrownCodeOf(error: unknown): number | undefined {
+  const code = jsonRpcCodeOf(error);
+  if (code !== undefined) return code;
+  const quoted = quotedJsonRpcErrorOf(error);
+  return quoted !== undefined && (QUOTED_CODES.has(quoted.code) || isTransportRefusal(quoted))
+    ? quoted.code
+    : undefined;
+}
+
 function classifyThrown(error: unknown, options: ClassifyMcpFailureOptions, idempotent: boolean | undefined) {
-  const code = jsonRpcCodeOf(error) ?? quotedJsonRpcCodeOf(error);
-  if (code !== undefined) return classifyByCode(code, messageOf(error, 2000), error, options, idempotent);
   const message = messageOf(error, 2000);
+  const code = jsonRpcCodeOf(error);
+  if (code !== undefined) return classifyByCode(code, message, error, options, idempotent);
+  const quoted = quotedJsonRpcErrorOf(error);
+  if (quoted !== undefined && QUOTED_CODES.has(quoted.code))
+    return classifyByCode(quoted.code, message, error, options, idempotent);
+  if (quoted !== undefined && isTransportRefusal(quoted))
+    return assigned(
+      'endpoint',
+      `status ${quoted.status}, JSON-RPC error ${quoted.code} (id null)`,
+      message,
+      error,
+      idempotent,
+      { code: quoted.code, sdkErrorType: 'StreamableHTTPError', detail: PROTOCOL_DISAGREEMENT },
+    );
   // A command that cannot be started is a configuration a person fixes, as a base URL naming no host.
   const spawnFailure = spawnFailureOf(error);
   if (spawnFailure !== undefined)
@@ -453,7 +500,7 @@ export function classifyMcpFailure(failure: unknown, options: ClassifyMcpFailure
       if (code !== null) jsonRpcCode = Number(code[1]);
     } else {
       error = classifyThrown(failure, options, idempotent);
-      jsonRpcCode = jsonRpcCodeOf(failure) ?? quotedJsonRpcCodeOf(failure);
+      jsonRpcCode = thrownCodeOf(failure);
     }
   } catch {
     error = new FaultlineError('The MCP failure could not be read.', { cause: failure });
