@@ -127,12 +127,10 @@ const REASON_BY_CODE: ReadonlyMap<number, FailureReason> = new Map<number, Failu
   [JSON_RPC_ERROR_CODES.UrlElicitationRequired, 'auth'],
 ]);
 
-/**
- * Advice for a person where the taxonomy row's own (written for a provider's host) would mislead.
- */
 const PROTOCOL_DISAGREEMENT =
   "The MCP server could not read the request this client sent. Check the server URL or command, any proxy between them, the session, and both sides' protocol versions.";
 
+/** Advice for a person where the taxonomy row's own (written for a provider's host) would mislead. */
 const DETAIL_BY_CODE: ReadonlyMap<number, string> = new Map<number, string>([
   [JSON_RPC_ERROR_CODES.ParseError, PROTOCOL_DISAGREEMENT],
   [JSON_RPC_ERROR_CODES.InvalidRequest, PROTOCOL_DISAGREEMENT],
