@@ -411,17 +411,19 @@ function classifyThrown(error: unknown, options: ClassifyMcpFailureOptions, idem
       sdkErrorType: constructorName(error),
       detail: SPAWN_DETAIL,
     });
-  // What the client threw parsing the server's message (a stdio line, an HTTP body) that is not
-  // JSON: the server's answer could not be read. Classify's rule for an unreadable answer decides,
-  // as for a provider's body. Only client failures come here; a tool's own SyntaxError is a bug.
-  if (constructorName(error) === 'SyntaxError' && message.includes('JSON'))
+  // What the client threw reading the server's message (a stdio line, an HTTP body) that is not
+  // JSON, or not a JSON-RPC message or result the SDK's schemas accept (its ZodError): the server's
+  // answer could not be read. Classify's rule for an unreadable answer decides, as for a provider's
+  // body. Only client failures come here; a tool's own SyntaxError or ZodError is a bug.
+  const type = constructorName(error);
+  if ((type === 'SyntaxError' && message.includes('JSON')) || type === 'ZodError')
     return classifyError(error, {
       extractors: [
         defineExtractor({
           provider: 'mcp',
           extract: () => ({
             provider: 'mcp',
-            sdkErrorType: 'SyntaxError',
+            sdkErrorType: type,
             message,
             origin: 'malformed_response',
           }),

@@ -81,7 +81,11 @@ describe('the stdio transport', () => {
       { timeoutMs: 300, retry: false },
     );
     expect(envelope(result)).toMatchObject({ error: 'interrupted', decision: 'tell_model' });
-    expect(transportErrors).toHaveLength(2);
+    // The client reported both lines: one not JSON (a SyntaxError), one not JSON-RPC (the SDK's
+    // schema rejecting it), each an answer of the server's that could not be read.
+    expect(transportErrors).toHaveLength(3);
+    for (const error of transportErrors.slice(1))
+      expect(classifyMcpFailure(error).report).toMatchObject({ decidedBy: { rule: 'unreadable_body' } });
   });
 
   it('a server that never answers: the timeout ends it, replayed only for a read-only tool', async () => {

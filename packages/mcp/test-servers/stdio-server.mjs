@@ -32,9 +32,10 @@ server.registerTool('logs-then-answers', { inputSchema: {} }, async () => {
   return { content: [{ type: 'text', text: 'sunny' }] };
 });
 
-// Writes its answer as something that is not JSON-RPC: the client can never read it.
+// Writes its answer as something that is not JSON-RPC (a coloured line, then JSON that is not a
+// JSON-RPC message): the client can never read it.
 server.registerTool('answers-garbage', { inputSchema: {} }, async () => {
-  process.stdout.write('\u001b[32mOK\u001b[0m {"result": sunny}\n');
+  process.stdout.write('\u001b[32mOK\u001b[0m {"result": sunny}\n{"result": "sunny"}\n');
   return new Promise(() => undefined);
 });
 
