@@ -247,6 +247,8 @@ export const AUTH = vocabulary('auth', () => [
   // for provider: github").
   // Hugging Face "Authorization header is correct, but the token seems invalid" (on a 400).
   /invalid (?:bearer )?token|token (?:is |seems |appears )?(?:to be )?(?:invalid|expired)|no (?:auth )?credentials (?:found|for)\b/,
+  // GitHub's API "401 Bad credentials", also quoted by a tool server that calls it (GitHub's MCP server).
+  /\bbad credentials\b/,
 ]);
 
 /** The key is valid but not allowed. */
@@ -408,6 +410,9 @@ export const SERVER_FAULT = vocabulary('serverFault', () => [
 /** The request was malformed. */
 export const INVALID_REQUEST = vocabulary('invalidRequest', () => [
   /invalid_request_error|invalid_argument|validationexception|invalid request/,
+  // A tool server's answer to a call it cannot take (MCP servers' isError results: "Unknown tool: x",
+  // "No arguments provided", "Invalid arguments for <tool>").
+  /\binvalid arguments?\b|\bno arguments provided\b|\bunknown tool\b/,
   // TGI's stream error line "Input validation error: cannot compile regex from schema ..." (error_type validation).
   /\bvalidation error\b|validation_error/,
   // Groq: the model's output failed the requested format.
@@ -423,6 +428,9 @@ export const INVALID_REQUEST = vocabulary('invalidRequest', () => [
 export const REQUEST_SHAPE = vocabulary('requestShape', () => [
   /unsupported param(?:eter)?s?\b|param(?:eter)? requires --[\w-]+|requires --[\w-]+ (?:flag|option)/,
   /'type': '(?:\w+_parsing|missing|extra_forbidden|\w+_type)'|input should be a valid|extra inputs are not permitted/,
+  // zod's issue list, as a TypeScript server answers a request its schema rejects (an MCP server's
+  // -32603 '[{"code": "invalid_type", "expected": "object", "received": "string", ...}]').
+  /"code": ?"(?:invalid_type|invalid_union|invalid_enum_value|invalid_literal|unrecognized_keys|too_small|too_big|invalid_string|invalid_format|invalid_value)"/,
 ]);
 
 /**

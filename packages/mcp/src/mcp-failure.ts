@@ -108,22 +108,36 @@ export function decisionFor(nextStep: NextStep): McpDecision {
 /**
  * The JSON-RPC codes whose meaning is fixed by the protocol, and the reason each is. The
  * interrupted ones (the request was delivered and its answer never came) go through classify's
- * own transport rules instead, below. Where no row of the taxonomy fits, the code is `unknown`
- * (never retried); docs/contributing/contracts.md says which and why.
+ * own transport rules instead, and the internal error through its rules for a 500 (below).
+ * docs/contributing/contracts.md says why each is what it is.
  */
 const REASON_BY_CODE: ReadonlyMap<number, FailureReason> = new Map<number, FailureReason>([
-  // The server could not read the message the client's stack wrote: no argument the model changes
-  // and no retry fixes that. The taxonomy has no row for a protocol disagreement.
-  [JSON_RPC_ERROR_CODES.ParseError, 'unknown'],
-  [JSON_RPC_ERROR_CODES.InvalidRequest, 'unknown'],
+  // The server could not read what this client sent as a JSON-RPC request: the two ends at this
+  // address do not speak the same protocol (a proxy rewriting the body, a wrong endpoint, a session
+  // the server does not hold, a version apart). The server says it did not run the call; the same
+  // request fails the same way, and no argument the model changes is at fault: a configuration a
+  // person fixes, as a base URL that reaches the wrong thing.
+  [JSON_RPC_ERROR_CODES.ParseError, 'endpoint'],
+  [JSON_RPC_ERROR_CODES.InvalidRequest, 'endpoint'],
   // The server serves no such method: a wrong path, as an HTTP 404 that names no model.
   [JSON_RPC_ERROR_CODES.MethodNotFound, 'not_found'],
   // The arguments (or the tool's name, in the SDK's McpServer) do not fit the tool's schema.
   [JSON_RPC_ERROR_CODES.InvalidParams, 'invalid_request'],
-  // The server failed while handling the call, as an HTTP 500.
-  [JSON_RPC_ERROR_CODES.InternalError, 'server_error'],
   // The server needs a person to open a URL (an authorisation) before the call can pass.
   [JSON_RPC_ERROR_CODES.UrlElicitationRequired, 'auth'],
+]);
+
+const PROTOCOL_DISAGREEMENT =
+  "The MCP server could not read the request this client sent. Check the server URL or command, any proxy between them, the session, and both sides' protocol versions.";
+
+/** Advice for a person where the taxonomy row's own (written for a provider's host) would mislead. */
+const DETAIL_BY_CODE: ReadonlyMap<number, string> = new Map<number, string>([
+  [JSON_RPC_ERROR_CODES.ParseError, PROTOCOL_DISAGREEMENT],
+  [JSON_RPC_ERROR_CODES.InvalidRequest, PROTOCOL_DISAGREEMENT],
+  [
+    JSON_RPC_ERROR_CODES.MethodNotFound,
+    'The MCP server does not serve this method. Check that the server supports it (its capabilities) and its version.',
+  ],
 ]);
 
 // The SDK's McpServer answers a failed call (unknown tool, invalid arguments, a handler's McpError)
@@ -136,6 +150,67 @@ function jsonRpcCodeOf(error: unknown): number | undefined {
   const name = safeGet(error, 'name');
   if (name === 'McpError' || SDK_ERROR_TEXT.test(messageOf(error, 64))) return code;
   return undefined;
+}
+
+// The codes a server's JSON-RPC error quoted in an HTTP answer can carry whose meaning does not
+// depend on the server: its own codes (-32000 and below) mean what each server makes them mean.
+const QUOTED_CODES: ReadonlySet<number> = new Set([
+  JSON_RPC_ERROR_CODES.ParseError,
+  JSON_RPC_ERROR_CODES.InvalidRequest,
+  JSON_RPC_ERROR_CODES.MethodNotFound,
+  JSON_RPC_ERROR_CODES.InvalidParams,
+]);
+
+/** The JSON-RPC error a streamable HTTP server answered an HTTP request with. */
+interface QuotedJsonRpcError {
+  readonly status: number;
+  readonly code: number;
+  /** `null` when the server answered before it read a JSON-RPC request out of the HTTP request. */
+  readonly id: unknown;
+}
+
+/**
+ * The JSON-RPC error a streamable HTTP server sent with an error status: the SDK's
+ * StreamableHTTPError keeps the body only in its message (`Error POSTing to endpoint: <body>`) and
+ * the status as its `code`. The protocol's code says more than the status (a 400 that is a parse
+ * error is not the model's arguments), as a relay's quoted error says more than the relay's status.
+ */
+function quotedJsonRpcErrorOf(error: unknown): QuotedJsonRpcError | undefined {
+  const status = safeGet(error, 'code');
+  if (
+    typeof status !== 'number' ||
+    (constructorName(error) !== 'StreamableHTTPError' &&
+      !messageOf(error, 64).startsWith('Streamable HTTP error: '))
+  )
+    return undefined;
+  const message = messageOf(error, 16_384);
+  const start = message.indexOf('{');
+  if (start < 0) return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(message.slice(start));
+  } catch {
+    return undefined;
+  }
+  const code = safeGet(safeGet(body, 'error'), 'code');
+  if (safeGet(body, 'jsonrpc') !== '2.0' || typeof code !== 'number' || !Number.isInteger(code))
+    return undefined;
+  return { status, code, id: safeGet(body, 'id') };
+}
+
+// The statuses with which a streamable HTTP server refuses how a request was carried (its body,
+// its Accept or Content-Type, its session header, its protocol version) rather than what it asks.
+const TRANSPORT_REFUSALS: ReadonlySet<number> = new Set([400, 406, 415]);
+
+/**
+ * A server's refusal of how this client carried the request, not of the call: the error's id is
+ * null (the server answered before reading a JSON-RPC request out of the HTTP request; the SDK's
+ * server says "Bad Request: Mcp-Session-Id header is required", "Server not initialized",
+ * "Unsupported protocol version", "Not Acceptable: ..." so) with a status that refuses the request's
+ * form. The same protocol disagreement as -32700/-32600, under a code of the server's own.
+ */
+function isTransportRefusal(quoted: QuotedJsonRpcError): boolean {
+  return quoted.id === null && TRANSPORT_REFUSALS.has(quoted.status);
 }
 
 function textOf(result: unknown): string {
@@ -175,6 +250,10 @@ export const mcpExtractor = defineExtractor({
       return { provider: 'mcp', sdkErrorType: transport, message, origin: 'http', statusCode: code };
     if (transport === 'StreamableHTTPError' && code === -1)
       return { provider: 'mcp', sdkErrorType: transport, message, origin: 'malformed_response' };
+    // The SDK's Protocol rejects a request made once its transport has closed (the server exited,
+    // the client was closed) with this message: the request was never sent.
+    if (message === 'Not connected')
+      return { provider: 'mcp', sdkErrorType: type, message, origin: 'network', networkPhase: 'connect' };
     if (type === 'UnauthorizedError')
       return { provider: 'mcp', sdkErrorType: type, message, origin: 'http', statusCode: 401 };
     const network = inspectTransportError(error, context?.signal);
@@ -230,26 +309,21 @@ function errorFromServerReport(result: unknown, idempotent: boolean | undefined)
 
 function assigned(
   reason: FailureReason,
-  code: number,
+  evidence: string,
   message: string,
   cause: unknown,
   idempotent: boolean | undefined,
+  extras: { readonly code?: number; readonly sdkErrorType?: string; readonly detail?: string } = {},
 ): FaultlineError {
   const classification: Classification = classificationFor(reason, {
     idempotent,
-    decidedBy: { rule: 'assigned', evidence: `JSON-RPC error ${code}` },
+    userActionDetail: extras.detail,
+    decidedBy: { rule: 'assigned', evidence },
   });
-  return new FaultlineError(message, {
-    cause,
-    classification,
-    metadata: {
-      provider: 'mcp',
-      sdkErrorType: 'McpError',
-      providerCode: String(code),
-      message,
-      origin: 'unknown',
-    },
-  });
+  const metadata: ProviderErrorMetadata = { provider: 'mcp', message, origin: 'unknown' };
+  if (extras.sdkErrorType !== undefined) metadata.sdkErrorType = extras.sdkErrorType;
+  if (extras.code !== undefined) metadata.providerCode = String(extras.code);
+  return new FaultlineError(message, { cause, classification, metadata });
 }
 
 function classifyByCode(
@@ -260,7 +334,12 @@ function classifyByCode(
   idempotent: boolean | undefined,
 ): FaultlineError {
   const reason = REASON_BY_CODE.get(code);
-  if (reason !== undefined) return assigned(reason, code, message, cause, idempotent);
+  if (reason !== undefined)
+    return assigned(reason, `JSON-RPC error ${code}`, message, cause, idempotent, {
+      code,
+      sdkErrorType: 'McpError',
+      detail: DETAIL_BY_CODE.get(code),
+    });
   const base = { provider: 'mcp', sdkErrorType: 'McpError', providerCode: String(code), message };
   // The client's own timeout, or the connection closing, while the call was pending: the request
   // was delivered and its answer never came, so the tool may have run. Classify's transport rules
@@ -270,8 +349,13 @@ function classifyByCode(
       ? { ...base, origin: 'timeout', networkPhase: 'response_body' }
       : code === JSON_RPC_ERROR_CODES.ConnectionClosed
         ? { ...base, origin: 'network', networkPhase: 'response_body' }
-        : // A code of the server's own: its words decide, as a provider's would without a status.
-          { ...base, origin: 'unknown' };
+        : code === JSON_RPC_ERROR_CODES.InternalError
+          ? // The protocol's 500: the server failed handling the call, unless its words name a cause
+            // that a retry cannot fix (a rejected upstream key, arguments that fail validation), as
+            // words win over a provider's 5xx.
+            { ...base, origin: 'http', statusCode: 500 }
+          : // A code of the server's own: its words decide, as a provider's would without a status.
+            { ...base, origin: 'http' };
   return classifyError(cause, {
     extractors: [defineExtractor({ provider: 'mcp', extract: () => metadata })],
     idempotent,
@@ -279,9 +363,75 @@ function classifyByCode(
   });
 }
 
-function classifyThrown(error: unknown, options: ClassifyMcpFailureOptions, idempotent: boolean | undefined) {
+// The codes Node gives a child process it could not start: the command is not installed, not on
+// PATH, or not executable.
+const SPAWN_CODES: ReadonlySet<string> = new Set(['ENOENT', 'EACCES', 'ENOTDIR', 'EPERM']);
+
+/** `spawn <code>` when the stdio transport could not start the server's command. */
+function spawnFailureOf(error: unknown): string | undefined {
+  const syscall = safeGet(error, 'syscall');
+  const code = safeGet(error, 'code');
+  if (typeof syscall !== 'string' || !syscall.startsWith('spawn')) return undefined;
+  return typeof code === 'string' && SPAWN_CODES.has(code) ? `spawn ${code}` : undefined;
+}
+
+const SPAWN_DETAIL =
+  'The MCP server command could not be started. Check that it is installed, on PATH and executable, and the arguments that launch it.';
+
+/** The JSON-RPC code a thrown value carries: an McpError's, or one a server quoted in an HTTP answer. */
+function thrownCodeOf(error: unknown): number | undefined {
   const code = jsonRpcCodeOf(error);
-  if (code !== undefined) return classifyByCode(code, messageOf(error, 2000), error, options, idempotent);
+  if (code !== undefined) return code;
+  const quoted = quotedJsonRpcErrorOf(error);
+  return quoted !== undefined && (QUOTED_CODES.has(quoted.code) || isTransportRefusal(quoted))
+    ? quoted.code
+    : undefined;
+}
+
+function classifyThrown(error: unknown, options: ClassifyMcpFailureOptions, idempotent: boolean | undefined) {
+  const message = messageOf(error, 2000);
+  const code = jsonRpcCodeOf(error);
+  if (code !== undefined) return classifyByCode(code, message, error, options, idempotent);
+  const quoted = quotedJsonRpcErrorOf(error);
+  if (quoted !== undefined && QUOTED_CODES.has(quoted.code))
+    return classifyByCode(quoted.code, message, error, options, idempotent);
+  if (quoted !== undefined && isTransportRefusal(quoted))
+    return assigned(
+      'endpoint',
+      `status ${quoted.status}, JSON-RPC error ${quoted.code} (id null)`,
+      message,
+      error,
+      idempotent,
+      { code: quoted.code, sdkErrorType: 'StreamableHTTPError', detail: PROTOCOL_DISAGREEMENT },
+    );
+  // A command that cannot be started is a configuration a person fixes, as a base URL naming no host.
+  const spawnFailure = spawnFailureOf(error);
+  if (spawnFailure !== undefined)
+    return assigned('endpoint', spawnFailure, message, error, idempotent, {
+      sdkErrorType: constructorName(error),
+      detail: SPAWN_DETAIL,
+    });
+  // What the client threw reading the server's message (a stdio line, an HTTP body) that is not
+  // JSON, or not a JSON-RPC message or result the SDK's schemas accept (its ZodError): the server's
+  // answer could not be read. Classify's rule for an unreadable answer decides, as for a provider's
+  // body. Only client failures come here; a tool's own SyntaxError or ZodError is a bug.
+  const type = constructorName(error);
+  if ((type === 'SyntaxError' && message.includes('JSON')) || type === 'ZodError')
+    return classifyError(error, {
+      extractors: [
+        defineExtractor({
+          provider: 'mcp',
+          extract: () => ({
+            provider: 'mcp',
+            sdkErrorType: type,
+            message,
+            origin: 'malformed_response',
+          }),
+        }),
+      ],
+      idempotent,
+      now: options.now,
+    });
   return classifyError(error, {
     extractors: [mcpExtractor],
     signal: options.signal,
@@ -300,8 +450,9 @@ function classifyResult(
   const text = textOf(result);
   const sdkCode = SDK_ERROR_TEXT.exec(text);
   if (sdkCode !== null) return classifyByCode(Number(sdkCode[1]), text, result, options, idempotent);
-  // A tool that failed and said only words: the server's own text, read as any provider's words
-  // with no status (a rate limit, an overload, a spent allowance), else `unknown`.
+  // A tool that failed and said only words: the server's own answer, read as a provider's error
+  // body without a status (a rate limit, an overload, a spent allowance, a malformed call), else
+  // `unknown`.
   return classifyError(result, {
     extractors: [
       defineExtractor({
@@ -309,7 +460,7 @@ function classifyResult(
         extract: () => ({
           provider: 'mcp',
           message: text || 'The tool failed without saying why.',
-          origin: 'unknown',
+          origin: 'http',
         }),
       }),
     ],
@@ -349,7 +500,7 @@ export function classifyMcpFailure(failure: unknown, options: ClassifyMcpFailure
       if (code !== null) jsonRpcCode = Number(code[1]);
     } else {
       error = classifyThrown(failure, options, idempotent);
-      jsonRpcCode = jsonRpcCodeOf(failure);
+      jsonRpcCode = thrownCodeOf(failure);
     }
   } catch {
     error = new FaultlineError('The MCP failure could not be read.', { cause: failure });

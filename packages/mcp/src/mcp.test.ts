@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type LoopbackServer, loadScenarios, startLoopbackServer } from '@faultline/test-fixtures';
@@ -230,6 +231,75 @@ describe('a server that closes', () => {
       );
       expect(classifyMcpFailure(thrownBySse).report.reason, `SSE ${status}`).toBe(reason);
     }
+  });
+});
+
+describe('a request the server cannot read (a protocol disagreement)', () => {
+  it('a body rewritten on its way (the JSON-RPC version dropped): -32700 in a 400, endpoint, the model is told', async () => {
+    // A body parser in front of the SDK's transport that rewrites tool calls, as a proxy can.
+    const http = createHttpServer(async (request, response) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      const text = Buffer.concat(chunks).toString('utf8');
+      const message = (text === '' ? {} : JSON.parse(text)) as Record<string, unknown>;
+      const { jsonrpc: _dropped, ...rewritten } = message;
+      const server = testServer();
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      response.on('close', () => void server.close());
+      await server.connect(transport);
+      const body = text === '' ? undefined : message.method === 'tools/call' ? rewritten : message;
+      await transport.handleRequest(request, response, body);
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    servers.push(http);
+    const client = await connect(http);
+    const thrown = await client.callTool({ name: 'typed', arguments: { count: 1 } }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    const failure = classifyMcpFailure(thrown);
+    expect(failure.jsonRpcCode).toBe(-32700);
+    expect(failure.report).toMatchObject({
+      reason: 'endpoint',
+      retryable: false,
+      nextStep: 'fix_configuration',
+      decidedBy: { rule: 'assigned', evidence: 'JSON-RPC error -32700' },
+    });
+    expect(failure.decision).toBe('tell_model');
+  });
+
+  it("a session header dropped on its way: the SDK server's refusal (-32000, id null) is endpoint too", async () => {
+    // One stateful server (sessions), behind a proxy that loses the session header of tool calls.
+    const server = testServer();
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
+    await server.connect(transport);
+    const http = createHttpServer(async (request, response) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      const text = Buffer.concat(chunks).toString('utf8');
+      const message = (text === '' ? {} : JSON.parse(text)) as Record<string, unknown>;
+      if (message.method === 'tools/call') {
+        delete request.headers['mcp-session-id'];
+        const at = request.rawHeaders.findIndex((name) => name.toLowerCase() === 'mcp-session-id');
+        if (at >= 0) request.rawHeaders.splice(at, 2);
+      }
+      await transport.handleRequest(request, response, text === '' ? undefined : message);
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    servers.push(http);
+    const client = await connect(http);
+    const thrown = await client.callTool({ name: 'typed', arguments: { count: 1 } }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(String(thrown)).toContain('Mcp-Session-Id header is required');
+    const failure = classifyMcpFailure(thrown);
+    expect(failure.report).toMatchObject({
+      reason: 'endpoint',
+      decidedBy: { evidence: 'status 400, JSON-RPC error -32000 (id null)' },
+    });
+    expect(failure.decision).toBe('tell_model');
+    await server.close();
   });
 });
 

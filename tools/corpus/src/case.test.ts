@@ -21,12 +21,9 @@ const aCase = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-function write(group: string, cases: unknown[], file = group): string {
+function write(group: string, cases: unknown[], file = group, sdk = 'openai'): string {
   directory ??= mkdtempSync(join(tmpdir(), 'corpus-'));
-  writeFileSync(
-    join(directory, `${file}.json`),
-    JSON.stringify({ group, description: 'test', sdk: 'openai', cases }),
-  );
+  writeFileSync(join(directory, `${file}.json`), JSON.stringify({ group, description: 'test', sdk, cases }));
   return directory;
 }
 
@@ -41,8 +38,10 @@ describe('loadCorpus', () => {
       userAction: 'check_billing',
       nextStep: 'fallback',
     });
-    expect(loaded?.scenario.provider).toBe('openai');
-    expect(loaded?.scenario.response).toEqual({
+    expect(loaded?.kind).toBe('provider');
+    const scenario = loaded?.kind === 'provider' ? loaded.scenario : undefined;
+    expect(scenario?.provider).toBe('openai');
+    expect(scenario?.response).toEqual({
       kind: 'http',
       status: 429,
       body: '{"error":{"message":"You exceeded your current quota"}}',
@@ -60,5 +59,27 @@ describe('loadCorpus', () => {
     expect(() => loadCorpus(write('gw', [aCase()], 'other'))).toThrow(/expected "other"/);
     reset();
     expect(() => loadCorpus(write('gw', [aCase({ http: undefined })]))).toThrow(/exactly one of/);
+  });
+
+  it('loads an MCP case for the MCP client only, with exactly one answer', () => {
+    const mcpCase = (mcp: unknown) =>
+      aCase({
+        http: undefined,
+        mcp,
+        label: { category: 'content', reason: 'invalid_request', retryable: false },
+      });
+    const error = { code: -32602, message: 'Invalid arguments for tool search' };
+    const [loaded] = loadCorpus(write('tools', [mcpCase({ error })], 'tools', 'mcp'));
+    expect(loaded).toMatchObject({ kind: 'mcp', sdk: 'mcp', mcp: { error } });
+    reset();
+    expect(() => loadCorpus(write('tools', [mcpCase({ error })]))).toThrow(/played by the sdk "mcp"/);
+    reset();
+    // biome-ignore lint/suspicious/noThenProperty: the case format's field name (data, never awaited)
+    const twoAnswers = { error, then: 'exit' };
+    expect(() => loadCorpus(write('tools', [mcpCase(twoAnswers)], 'tools', 'mcp'))).toThrow(
+      /exactly one of error, result, then, http/,
+    );
+    reset();
+    expect(() => loadCorpus(write('tools', [aCase()], 'tools', 'mcp'))).toThrow(/played by the sdk "mcp"/);
   });
 });

@@ -42,6 +42,35 @@ const AwsShorthand = z.object({
   cutMidMessage: z.boolean().optional(),
 });
 
+/**
+ * What an MCP server did with a tool call (`tools/call`), played to the real MCP client
+ * (`@modelcontextprotocol/sdk`) by tools/corpus/src/mcp.ts. Over stdio (a child process, the
+ * transport of most hosts): `error`, the JSON-RPC error it answered (`message` as the server sent
+ * it: the client adds its own `MCP error <code>: `); `result`, the tool result it answered
+ * (`isError`); `then`, what the process did instead of answering (`exit` mid-call, or
+ * `never-answer`, which the client's timeout ends). Over streamable HTTP: `http`, the HTTP answer to
+ * the call's POST.
+ */
+const McpShorthand = z
+  .object({
+    error: z
+      .object({ code: z.number().int(), message: z.string(), data: z.unknown().optional() })
+      .strict()
+      .optional(),
+    result: z.record(z.string(), z.unknown()).optional(),
+    // biome-ignore lint/suspicious/noThenProperty: named as the scenario contract's ending (data, never awaited)
+    then: z.enum(['exit', 'never-answer']).optional(),
+    http: HttpShorthand.optional(),
+  })
+  .strict()
+  .refine((value) => [value.error, value.result, value.then, value.http].filter(Boolean).length === 1, {
+    message: 'an mcp case has exactly one of error, result, then, http',
+  });
+export type McpAnswer = z.infer<typeof McpShorthand>;
+
+/** The corpus's MCP cases are played through the MCP client, not a provider's SDK. */
+export const MCP_SDK = 'mcp' as const;
+
 /** What the classification must be, under docs/contributing/design.md's taxonomy and signal rules. */
 export const CaseLabel = z.object({
   category: ErrorCategory,
@@ -59,7 +88,7 @@ export const CorpusCase = z
     /** Unique in its file; the case id is `<file>/<name>`. */
     name: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/),
     /** The SDK that plays it; defaults to the file's `sdk`. */
-    sdk: CorpusSdk.optional(),
+    sdk: CorpusSdk.or(z.literal(MCP_SDK)).optional(),
     /** As in scenarios: `vertex` (google-genai), `invoke-model`/`converse-stream` (bedrock). */
     api: z.string().optional(),
     stream: z.boolean().optional(),
@@ -78,14 +107,17 @@ export const CorpusCase = z
     aws: AwsShorthand.optional(),
     /** Any scenario response (socket, dns-failure) as test-fixtures writes it. */
     response: ScenarioResponse.optional(),
+    /** A tool call's failure between an MCP client and server (the group's `sdk` is `mcp`). */
+    mcp: McpShorthand.optional(),
     label: CaseLabel,
     /** Why the label is what it is, where that needs reasoning. */
     note: z.string().optional(),
   })
   .strict()
-  .refine((value) => [value.http, value.sse, value.aws, value.response].filter(Boolean).length === 1, {
-    message: 'a case has exactly one of http, sse, aws, response',
-  });
+  .refine(
+    (value) => [value.http, value.sse, value.aws, value.response, value.mcp].filter(Boolean).length === 1,
+    { message: 'a case has exactly one of http, sse, aws, response, mcp' },
+  );
 export type CorpusCase = z.infer<typeof CorpusCase>;
 
 export const CorpusFile = z
@@ -94,24 +126,38 @@ export const CorpusFile = z
     group: z.string().regex(/^[a-z0-9-]+$/),
     /** What the group is, in one line (shown nowhere but read by people). */
     description: z.string(),
-    /** The SDK users play this group through. */
-    sdk: CorpusSdk,
+    /** The SDK users play this group through (`mcp`: the MCP client, for MCP tool failures). */
+    sdk: CorpusSdk.or(z.literal(MCP_SDK)),
     cases: z.array(CorpusCase).min(1),
   })
   .strict();
 export type CorpusFile = z.infer<typeof CorpusFile>;
 
-/** A loaded case: its id, the group it belongs to, the scenario the loopback server plays, its full label. */
-export interface LoadedCase {
+interface LoadedCaseCommon {
   readonly id: string;
   readonly group: string;
-  readonly sdk: CorpusSdk;
   readonly source: string;
   readonly batch?: string;
   readonly note?: string;
-  readonly scenario: Scenario;
   readonly label: Required<CaseLabel>;
 }
+
+/** A provider's answer: the scenario the loopback server plays to the case's SDK. */
+export interface ProviderCase extends LoadedCaseCommon {
+  readonly kind: 'provider';
+  readonly sdk: CorpusSdk;
+  readonly scenario: Scenario;
+}
+
+/** An MCP server's answer to a tool call, played to the MCP client. */
+export interface McpCase extends LoadedCaseCommon {
+  readonly kind: 'mcp';
+  readonly sdk: typeof MCP_SDK;
+  readonly mcp: McpAnswer;
+}
+
+/** A loaded case: its id, the group it belongs to, what is played, its full label. */
+export type LoadedCase = ProviderCase | McpCase;
 
 const text = (payload: z.infer<typeof Payload>): string =>
   typeof payload === 'string' ? payload : JSON.stringify(payload);
@@ -192,6 +238,18 @@ export function readCorpusFile(path: string): LoadedCase[] {
       userAction: entry.label.userAction ?? row.userAction,
       nextStep: entry.label.nextStep ?? row.nextStep,
     };
+    const common = {
+      id,
+      group: file.group,
+      source: entry.source,
+      ...(entry.batch ? { batch: entry.batch } : {}),
+      ...(entry.note ? { note: entry.note } : {}),
+      label,
+    };
+    if ((sdk === MCP_SDK) !== (entry.mcp !== undefined)) {
+      throw new Error(`Corpus case ${id}: an mcp answer is played by the sdk "mcp", and only it`);
+    }
+    if (entry.mcp !== undefined) return { ...common, kind: 'mcp' as const, sdk: MCP_SDK, mcp: entry.mcp };
     const scenario: Scenario = {
       id: `corpus.${file.group}/${entry.name}`,
       provider: sdk,
@@ -208,16 +266,7 @@ export function readCorpusFile(path: string): LoadedCase[] {
         httpStatus: row.httpStatus,
       },
     };
-    return {
-      id,
-      group: file.group,
-      sdk,
-      source: entry.source,
-      ...(entry.batch ? { batch: entry.batch } : {}),
-      ...(entry.note ? { note: entry.note } : {}),
-      scenario,
-      label,
-    };
+    return { ...common, kind: 'provider' as const, sdk, scenario };
   });
 }
 

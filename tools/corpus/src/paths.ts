@@ -33,7 +33,7 @@ import { ChatMistralAI } from '@langchain/mistralai';
 import { ChatOpenAI } from '@langchain/openai';
 import { createOpenRouter } from '@openrouter/ai-sdk-provider';
 import { generateText, type LanguageModel, streamText } from 'ai';
-import type { LoadedCase } from './case.ts';
+import type { LoadedCase, ProviderCase } from './case.ts';
 
 export { isGeminiResponseLeak } from './gemini-leak.ts';
 
@@ -95,7 +95,7 @@ const PROMPT = 'faultline demo prompt: say hello';
 const OPENAI_GROUPS: ReadonlySet<string> = new Set(['openai', 'azure-openai']);
 
 /** Whether the server never finishes its answer: only the caller's own time limit ends such a call. */
-function silentServer(entry: LoadedCase): boolean {
+function silentServer(entry: ProviderCase): boolean {
   const response = entry.scenario.response;
   if (response.kind === 'socket') return response.behaviour === 'never-answer';
   if (response.kind === 'sse' || response.kind === 'aws-event-stream') return response.then === 'stall';
@@ -107,16 +107,19 @@ function silentServer(entry: LoadedCase): boolean {
  * server never answers (the timeout is what such a case plays), long enough elsewhere that a
  * busy machine cannot turn an answer into a timeout.
  */
-const limitMs = (entry: LoadedCase): number => (silentServer(entry) ? 1500 : 10_000);
+const limitMs = (entry: ProviderCase): number => (silentServer(entry) ? 1500 : 10_000);
 
 /**
  * Whether a case's API is one this path's clients speak: the AI SDK's and LangChain's clients here
  * call OpenAI-style `/v1/chat/completions` for a compatible server, not Ollama's native API
  * (`/api/chat`, NDJSON) that the ollama-js cases replay, nor Cohere's v2 API (`/v2/chat`). Their
  * native clients (`ollama-ai-provider-v2`, `@langchain/ollama`, `@ai-sdk/cohere`, `@langchain/cohere`)
- * are not in this tool yet, so those cases are scored on the vendor path only.
+ * are not in this tool yet, so those cases are scored on the vendor path only. The vendor path of an
+ * MCP case is the MCP client (mcp.ts).
  */
 export function pathCovers(path: CorpusPath, entry: LoadedCase): boolean {
+  // An MCP case is a tool call between an MCP client and server: the MCP client is its only path.
+  if (entry.kind === 'mcp') return path === 'vendor';
   return path === 'vendor' || (entry.sdk !== 'ollama' && entry.sdk !== 'cohere');
 }
 
@@ -124,7 +127,7 @@ export function pathCovers(path: CorpusPath, entry: LoadedCase): boolean {
  * The provider package a user of a gateway or platform installs for it (its own provider id and URL
  * shape), where one exists; else undefined and the case's SDK decides.
  */
-function aiSdkGatewayModel(entry: LoadedCase, url: string): Exclude<LanguageModel, string> | undefined {
+function aiSdkGatewayModel(entry: ProviderCase, url: string): Exclude<LanguageModel, string> | undefined {
   switch (entry.group) {
     case 'xai':
       return createXai({ baseURL: `${url}/v1`, apiKey: KEY }).chat('grok-4');
@@ -155,7 +158,7 @@ function aiSdkGatewayModel(entry: LoadedCase, url: string): Exclude<LanguageMode
 const GATEWAY_GROUPS: ReadonlySet<string> = new Set(['vercel-ai-gateway']);
 
 /** The `@ai-sdk/*` model a user of this case's provider (or gateway) calls, at `url`. */
-function aiSdkModel(entry: LoadedCase, url: string): Exclude<LanguageModel, string> {
+function aiSdkModel(entry: ProviderCase, url: string): Exclude<LanguageModel, string> {
   const gateway = aiSdkGatewayModel(entry, url);
   if (gateway !== undefined) return gateway;
   // The Vercel AI Gateway: `@ai-sdk/gateway` (what a model id string in `ai` resolves to), over
@@ -187,7 +190,7 @@ function aiSdkModel(entry: LoadedCase, url: string): Exclude<LanguageModel, stri
  * SDK's retries off, what it threw classified by `classifyAiSdkError`, a withheld answer by
  * `detectAiSdkBlockedAnswer`.
  */
-async function callAiSdk(entry: LoadedCase, servers: ScenarioServers): Promise<PathOutcome> {
+async function callAiSdk(entry: ProviderCase, servers: ScenarioServers): Promise<PathOutcome> {
   // The AI SDK's providers call fetch: every case (Bedrock's event streams too) over HTTP/1.1.
   const model = aiSdkModel(entry, servers.http1.baseUrlFor(entry.scenario));
   const provider = model.provider;
@@ -219,7 +222,7 @@ async function callAiSdk(entry: LoadedCase, servers: ScenarioServers): Promise<P
 }
 
 /** The LangChain chat model a user of this case's provider (or gateway) builds, at the case's server. */
-function chatModel(entry: LoadedCase, servers: ScenarioServers): BaseChatModel {
+function chatModel(entry: ProviderCase, servers: ScenarioServers): BaseChatModel {
   const timeout = limitMs(entry);
   switch (entry.sdk) {
     case 'anthropic':
@@ -282,7 +285,7 @@ function chatModel(entry: LoadedCase, servers: ScenarioServers): BaseChatModel {
  * `classifyLangChainError` with the model's `_llmType()`, a withheld answer by
  * `detectLangChainBlockedAnswer`.
  */
-async function callLangChain(entry: LoadedCase, servers: ScenarioServers): Promise<PathOutcome> {
+async function callLangChain(entry: ProviderCase, servers: ScenarioServers): Promise<PathOutcome> {
   const model = chatModel(entry, servers);
   const provider = model._llmType();
   const controller = new AbortController();
@@ -321,7 +324,7 @@ const SETTLE_MS = 5000;
  */
 export async function callPath(
   path: Exclude<CorpusPath, 'vendor'>,
-  entry: LoadedCase,
+  entry: ProviderCase,
   servers: ScenarioServers,
 ): Promise<PathOutcome> {
   let timer: ReturnType<typeof setTimeout> | undefined;

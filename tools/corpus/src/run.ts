@@ -6,7 +6,8 @@ import {
   type ScenarioServers,
   startScenarioServers,
 } from '@faultline/scenario-driver';
-import type { CaseLabel, LoadedCase } from './case.ts';
+import type { CaseLabel, LoadedCase, ProviderCase } from './case.ts';
+import { playMcp } from './mcp.ts';
 import { type CorpusPath, callPath, PATH_PACKAGES, type PathOutcome, pathCovers } from './paths.ts';
 
 /** The fields scored per case. `decision` is category + retryable: what a retry loop acts on. */
@@ -44,7 +45,7 @@ function score(expected: Required<CaseLabel>, got: Got): Record<Field, boolean> 
  * crash of the whole run): the scenario driver's own tests are where such a hang fails loudly.
  */
 async function driveVendor(
-  entry: LoadedCase,
+  entry: ProviderCase,
   servers: ScenarioServers,
   timeoutMs: number | undefined,
 ): Promise<PathOutcome> {
@@ -62,8 +63,13 @@ async function runOne(
   servers: ScenarioServers,
   timeoutMs: number | undefined,
 ): Promise<CaseResult> {
+  // pathCovers keeps MCP cases to the vendor path, whose client for them is the MCP client.
   const outcome: PathOutcome =
-    path === 'vendor' ? await driveVendor(entry, servers, timeoutMs) : await callPath(path, entry, servers);
+    entry.kind === 'mcp'
+      ? await playMcp(entry)
+      : path === 'vendor'
+        ? await driveVendor(entry, servers, timeoutMs)
+        : await callPath(path, entry, servers);
   let got: Got;
   if (outcome.kind === 'success') {
     got = { succeeded: true };
@@ -140,11 +146,20 @@ export function pathVersions(): Record<Exclude<CorpusPath, 'vendor'>, Record<str
   return { 'ai-sdk': pick(PATH_PACKAGES['ai-sdk']), langchain: pick(PATH_PACKAGES.langchain) };
 }
 
-/** The SDKs (and the versions, pinned by tools/scenario-driver) the corpus is played through. */
+/**
+ * The SDKs (and the versions, pinned by tools/scenario-driver) the corpus is played through, and the
+ * MCP client its MCP cases are played to (pinned here).
+ */
 export function sdkVersions(): Record<string, string> {
   const path = createRequire(import.meta.url).resolve('@faultline/scenario-driver/package.json');
   const manifest = JSON.parse(readFileSync(path, 'utf8')) as { dependencies: Record<string, string> };
+  const own = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    dependencies: Record<string, string>;
+  };
+  const mcp = '@modelcontextprotocol/sdk';
   return Object.fromEntries(
-    Object.entries(manifest.dependencies).filter(([name]) => !name.startsWith('@faultline/')),
+    [...Object.entries(manifest.dependencies), [mcp, own.dependencies[mcp] ?? 'unpinned']]
+      .filter(([name]) => !name!.startsWith('@faultline/'))
+      .sort(([a], [b]) => (a! < b! ? -1 : 1)),
   );
 }
