@@ -7,6 +7,7 @@ import {
   checkFallbackOptions,
   type FallbackOptions,
   type HealthRegistry,
+  minimumTokenCount,
   runWithFallback,
   streamWithFallback,
 } from '@faultline/resilience';
@@ -269,8 +270,14 @@ export function faultlineFallback<M extends FallbackLanguageModelLike>(
   for (const name of ['onOutcome', 'onError'] as const)
     if (options[name] !== undefined && typeof options[name] !== 'function')
       throw invalidOption(SCOPE, name, 'a function', options[name]);
-  const chainOptions = (signal: AbortSignal | undefined, operation: string): FallbackOptions => ({
+  const chainOptions = (
+    signal: AbortSignal | undefined,
+    operation: string,
+    prompt?: unknown,
+  ): FallbackOptions => ({
     registry: options.registry,
+    // What the prompt's text takes at least: a candidate whose window is smaller is not sent it.
+    ...(prompt === undefined ? {} : { inputTokens: minimumTokenCount(promptText(prompt)) }),
     fallbackOn: options.fallbackOn,
     fallbackAfterOutput: options.fallbackAfterOutput,
     retry: options.retry,
@@ -315,7 +322,7 @@ export function faultlineFallback<M extends FallbackLanguageModelLike>(
         entries.map((entry) =>
           candidateOf(entry, ({ signal }) => entry.model.doGenerate(withSignal(params, signal)), true),
         ),
-        chainOptions(params.abortSignal, 'generate'),
+        chainOptions(params.abortSignal, 'generate', params.prompt),
       );
     } catch (error) {
       fail(error);
@@ -362,7 +369,7 @@ export function faultlineFallback<M extends FallbackLanguageModelLike>(
         false,
       ),
     );
-    const chain = streamWithFallback(candidates, chainOptions(params.abortSignal, 'stream'))[
+    const chain = streamWithFallback(candidates, chainOptions(params.abortSignal, 'stream', params.prompt))[
       Symbol.asyncIterator
     ]();
     let head: IteratorResult<AiSdkStreamPart>;
@@ -403,6 +410,51 @@ export function faultlineFallback<M extends FallbackLanguageModelLike>(
     doGenerate,
     doStream,
   } as unknown as FaultlineFallbackModel<M>;
+}
+
+/**
+ * The text a language model prompt (V2's and V3's: system, user, assistant and tool messages)
+ * sends as tokens: text and reasoning, tool calls' inputs and tool results' outputs as written.
+ * Files and images are left out (a model counts them by their size, not their bytes), as is any
+ * part of a shape it does not know: what is read is a lower bound of what is sent.
+ */
+function promptText(prompt: unknown): string[] {
+  const texts: string[] = [];
+  if (!Array.isArray(prompt)) return texts;
+  const add = (value: unknown): void => {
+    if (typeof value === 'string') texts.push(value);
+    else if (value !== null && typeof value === 'object')
+      try {
+        const json = JSON.stringify(value);
+        if (typeof json === 'string') texts.push(json);
+      } catch {
+        // A value JSON cannot write (a cycle, a throwing getter) is not what was sent: it counts 0.
+      }
+  };
+  for (const message of prompt as unknown[]) {
+    if (message === null || typeof message !== 'object') continue;
+    const content = (message as { content?: unknown }).content;
+    if (typeof content === 'string') texts.push(content);
+    if (!Array.isArray(content)) continue;
+    for (const part of content as unknown[]) {
+      if (part === null || typeof part !== 'object') continue;
+      const { type } = part as { type?: unknown };
+      if (type === 'text' || type === 'reasoning') add((part as { text?: unknown }).text);
+      else if (type === 'tool-call') add((part as { input?: unknown }).input);
+      else if (type === 'tool-result') {
+        const output = (part as { output?: unknown }).output as
+          | { type?: unknown; value?: unknown }
+          | undefined;
+        if (output === null || typeof output !== 'object') continue;
+        if (output.type === 'content' && Array.isArray(output.value)) {
+          for (const item of output.value as unknown[])
+            if (item !== null && typeof item === 'object' && (item as { type?: unknown }).type === 'text')
+              add((item as { text?: unknown }).text);
+        } else if (output.type !== 'content') add(output.value);
+      }
+    }
+  }
+  return texts;
 }
 
 /** The parts read before the output, then the rest of the stream. */
