@@ -302,6 +302,50 @@ for (const kit of KITS) {
       expect(server.requests(primary)).toHaveLength(1);
     });
 
+    it("a success's rate-limit headers pace the next calls: a spent key is left for the backup before it answers 429 (calls and streams)", async () => {
+      const budget = (remaining: number) => ({
+        'x-ratelimit-limit-requests': '100',
+        'x-ratelimit-remaining-requests': String(remaining),
+        'x-ratelimit-reset-requests': '20s',
+      });
+      const withBudget = (scenario: Pick<Scenario, 'response'>, remaining: number) => {
+        const response = scenario.response;
+        if (response.kind !== 'http' && response.kind !== 'sse') throw new Error('not an answer');
+        return { response: { ...response, headers: { ...response.headers, ...budget(remaining) } } };
+      };
+      for (const stream of [false, true]) {
+        const backup = stream ? completeStream('anthropic') : anthropicAnswer('from the backup');
+        const answer = stream ? completeStream('openai') : fresh(openaiChatCompletion('from the primary'));
+        const left = withBudget(answer, 5);
+        const spent = withBudget(answer, 0);
+        const registry = new HealthRegistry();
+        const outcomes: CandidateOutcome[] = [];
+        const options = { registry, onOutcome: (outcome: CandidateOutcome) => outcomes.push(outcome) };
+        const call = async (primary: Pick<Scenario, 'response'>) => {
+          const models: ModelSpec[] = [
+            { provider: 'openai', modelId: `gpt-4o-budget-${stream}`, scenario: primary },
+            { provider: 'anthropic', modelId: 'claude-sonnet-4-5', scenario: backup },
+          ];
+          if (!stream) return kit.generate(models, options);
+          const streamed = await kit.stream(models, options);
+          if (streamed.thrown !== undefined) throw streamed.thrown;
+          return streamed.text;
+        };
+        // Requests left: the next call goes to the primary too.
+        await call(left);
+        await call(left);
+        expect(server.requests(left)).toHaveLength(2);
+        // Nothing left until the reset: the next call is not sent to the primary.
+        await call(spent);
+        outcomes.length = 0;
+        await call(spent);
+        expect(outcomes[0]).toMatchObject({ status: 'skipped', skipped: 'cooling' });
+        expect(outcomes[1]).toMatchObject({ status: 'succeeded' });
+        expect(server.requests(spent)).toHaveLength(1);
+        expect(server.requests(backup)).toHaveLength(1);
+      }
+    });
+
     it('a 400 no model can fix does not move on: one request, a classified FaultlineError', async () => {
       const invalid = recorded('anthropic/invalid-request');
       const backup = fresh(openaiChatCompletion('never asked'));

@@ -1,4 +1,9 @@
-import { type ClassificationOverride, type FailureReason, TAXONOMY } from '@faultline/classify';
+import {
+  type ClassificationOverride,
+  type FailureReason,
+  type RateLimitBudget,
+  TAXONOMY,
+} from '@faultline/classify';
 import { FaultlineError, type RetryOptions } from '@faultline/render';
 import { bindWithClassifiedErrors, checkOptionKeys, RETRY_OPTION_KEYS } from '@faultline/render/toolkit';
 import {
@@ -21,6 +26,7 @@ import {
   streamParams,
   withSignal,
 } from './middleware.ts';
+import { providerFromId, RATE_LIMIT_READERS } from './provider-of.ts';
 
 /** What the fallback model reads of a language model: LanguageModelV2 (ai 5) or V3 (ai 6). */
 export interface FallbackLanguageModelLike {
@@ -121,6 +127,8 @@ function invalidOption(scope: string, name: string, expected: string, value: unk
 
 interface Entry {
   readonly model: FallbackLanguageModelLike;
+  /** Reads the rate-limit budget a success's `response.headers` state (its provider's reader). */
+  readonly readRateLimit: ((result: unknown) => RateLimitBudget | undefined) | undefined;
   readonly contextWindow: number | undefined;
   readonly credentialId: string | undefined;
   /** The health key's provider: the AI SDK provider id's first part (`openai` of `openai.chat`, `azure`). */
@@ -170,8 +178,10 @@ function entryOf(candidate: unknown, index: number): Entry {
   if (credentialId !== undefined && (typeof credentialId !== 'string' || credentialId.length === 0))
     throw invalidOption(SCOPE, `${where}.credentialId`, 'a non-empty label', credentialId);
   const providerId = typeof checked.provider === 'string' ? checked.provider : 'unknown';
+  const aiSdkProvider = providerFromId(providerId);
   return {
     model: checked,
+    readRateLimit: aiSdkProvider === undefined ? undefined : RATE_LIMIT_READERS[aiSdkProvider],
     contextWindow: contextWindow as number | undefined,
     credentialId: credentialId as string | undefined,
     provider: providerId.split('.', 1)[0] || providerId,
@@ -303,6 +313,9 @@ export function faultlineFallback<M extends FallbackLanguageModelLike>(
     model: entry.model.modelId,
     credentialId: entry.credentialId,
     contextWindow: entry.contextWindow,
+    // A success's budget, from the headers the AI SDK keeps on the result (`response.headers`; a
+    // stream's as soon as it opens): calls are paced by it before the provider answers 429.
+    readRateLimit: entry.readRateLimit,
     withClassifiedErrors: bindWithClassifiedErrors({
       extractors: [aiSdkExtractorFor(entry.model.provider)],
       override: options.override,
@@ -339,7 +352,7 @@ export function faultlineFallback<M extends FallbackLanguageModelLike>(
         async ({ signal }) => {
           const { stream, ...rest } = (await entry.model.doStream(
             streamParams(entry.model as ModelLike, params, signal, entry.model.provider),
-          )) as { stream: ReadableStream<AiSdkStreamPart> };
+          )) as { stream: ReadableStream<AiSdkStreamPart>; response?: unknown };
           const guarded = guardAiSdkStream(stream as unknown as AsyncIterable<AiSdkStreamPart>, {
             provider: entry.model.provider,
             model: entry.model.modelId,
@@ -364,7 +377,8 @@ export function faultlineFallback<M extends FallbackLanguageModelLike>(
             if (commits(step.value)) break;
           }
           opened = rest;
-          return replay(head, iterator);
+          // The stream's response rides along, for its budget to be read as it opens.
+          return Object.assign(replay(head, iterator), { response: rest.response });
         },
         false,
       ),
