@@ -170,8 +170,9 @@ export interface CandidateOutcome {
   readonly skipped?: SkipReason | undefined;
   /** For a skipped cooling or open key: how long it had left. */
   readonly waitMs?: number | undefined;
-  /** For a candidate skipped as `input_over_window`: the prompt's tokens (at least) and its window. */
+  /** For a candidate skipped as `input_over_window`: the prompt's tokens (at least). */
   readonly inputTokens?: number | undefined;
+  /** For a candidate skipped as `input_over_window`: its window, declared or the catalog's. */
   readonly contextWindow?: number | undefined;
   /** Calls made to this candidate. */
   readonly attempts: number;
