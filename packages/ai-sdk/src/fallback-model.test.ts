@@ -87,6 +87,7 @@ interface Kit {
   stream(
     models: readonly ModelSpec[],
     options: Omit<FaultlineFallbackOptions<never>, 'models'>,
+    input?: Input,
   ): Promise<Streamed>;
 }
 
@@ -162,11 +163,11 @@ const KITS: readonly Kit[] = [
             maxRetries: 0,
           })
         ).text,
-      stream: (models, options) =>
+      stream: (models, options, input) =>
         drain(
           ai6.streamText({
             model: faultlineFallback({ ...options, models: models.map(modelOf) }),
-            prompt: 'hi',
+            ...promptOf(input),
             maxRetries: 0,
             onError: () => undefined,
           }).fullStream,
@@ -194,11 +195,11 @@ const KITS: readonly Kit[] = [
             maxRetries: 0,
           })
         ).text,
-      stream: (models, options) =>
+      stream: (models, options, input) =>
         drain(
           ai5.streamText({
             model: faultlineFallback({ ...options, models: models.map(modelOf) }),
-            prompt: 'hi',
+            ...promptOf(input),
             maxRetries: 0,
             onError: () => undefined,
           }).fullStream,
@@ -300,6 +301,25 @@ for (const kit of KITS) {
       const image = new Uint8Array(400_000).map((_, index) => (index * 7919) % 256);
       expect(await kit.generate(models, options, { prompt: 'describe it', image })).toBe('from the primary');
       expect(server.requests(primary)).toHaveLength(1);
+      // A stream is measured the same way before it opens.
+      const primaryStream = completeStream('openai');
+      const backupStream = completeStream('anthropic');
+      outcomes.length = 0;
+      const streamed = await kit.stream(
+        [
+          { provider: 'openai', modelId: 'gpt-3.5-turbo', scenario: primaryStream },
+          { provider: 'anthropic', modelId: 'claude-sonnet-4-5', scenario: backupStream },
+        ],
+        options,
+        { prompt: long },
+      );
+      expect(streamed.thrown).toBeUndefined();
+      expect(outcomes.map((outcome) => outcome.skipped ?? outcome.status)).toEqual([
+        'input_over_window',
+        'succeeded',
+      ]);
+      expect(server.requests(primaryStream)).toHaveLength(0);
+      expect(server.requests(backupStream)).toHaveLength(1);
     });
 
     it("a success's rate-limit headers pace the next calls: a spent key is left for the backup before it answers 429 (calls and streams)", async () => {
