@@ -17,7 +17,13 @@ import {
   withClassifiedErrors as withOpenAI,
 } from '@faultline/extract-openai';
 import { fault, type MockProvider, type Step, startMockProvider } from '@faultline/llm-mock';
-import { type Candidate, HealthRegistry, runWithFallback, streamWithFallback } from '@faultline/resilience';
+import {
+  type Candidate,
+  HealthRegistry,
+  minimumTokenCount,
+  runWithFallback,
+  streamWithFallback,
+} from '@faultline/resilience';
 import { generateText, streamText } from 'ai';
 import { createFallback } from 'ai-fallback';
 import { createRetryableModel, error as retryError } from 'ai-retry/language-model';
@@ -50,6 +56,20 @@ const KEY = 'sk-bench-mixed-failures-0123456789';
 const LIMIT = 20;
 const WINDOW_MS = 1000;
 const RATE_LIMIT_SECONDS = 5;
+/** A short prompt, and a long one: a report of about 41k tokens (o200k), some 2.5 times the primary's window. */
+const SHORT_PROMPT = 'hello';
+const LONG_SENTENCES = [
+  'The committee reviewed the quarterly figures before the meeting began.',
+  'Revenue from the northern region rose by a third, while costs held steady.',
+  'Several members asked how the new pricing would affect existing contracts.',
+  'The minutes record a vote of seven to two in favour of the proposal.',
+  'A follow-up review is planned for the second week of the next quarter.',
+];
+const LONG_PROMPT = `Summarise this report. ${Array.from(
+  { length: 2400 },
+  (_, index) => `${LONG_SENTENCES[index % LONG_SENTENCES.length]} (${index + 1})`,
+).join(' ')}`;
+const promptOf = (long: boolean) => (long ? LONG_PROMPT : SHORT_PROMPT);
 
 /** One scenario: what the primary does, and for how long the callers call. */
 interface ScenarioSpec {
@@ -118,7 +138,7 @@ const SCENARIOS: readonly ScenarioSpec[] = [
   },
   {
     id: 'context-overflow',
-    title: `context overflow: 30 % of prompts too long for the primary's 16k window; the backup's is 200k`,
+    title: `context overflow: 30 % of prompts (a report of about 41k tokens) too long for the primary's 16k window; the backup's is 200k`,
     seconds: 3,
     stream: false,
     longShare: 0.3,
@@ -190,16 +210,18 @@ async function aiSdkCall(
   stream: boolean,
   maxRetries: number | undefined,
   shown: string[],
+  long: boolean,
 ): Promise<void> {
   const retries = maxRetries === undefined ? {} : { maxRetries };
+  const prompt = promptOf(long);
   if (!stream) {
-    shown.push((await generateText({ model, prompt: 'hello', ...retries })).text);
+    shown.push((await generateText({ model, prompt, ...retries })).text);
     return;
   }
   let failure: unknown;
   const result = streamText({
     model,
-    prompt: 'hello',
+    prompt,
     ...retries,
     onError: ({ error }) => {
       failure = error;
@@ -223,9 +245,9 @@ const POLICIES: readonly Policy[] = [
       const models = perLength((long) => aiSdkModels(servers, long));
       return async (long, shown) => {
         try {
-          await aiSdkCall(models(long).primary, stream, 2, shown);
+          await aiSdkCall(models(long).primary, stream, 2, shown, long);
         } catch {
-          await aiSdkCall(models(long).backup, stream, 2, shown);
+          await aiSdkCall(models(long).backup, stream, 2, shown, long);
         }
       };
     },
@@ -237,7 +259,7 @@ const POLICIES: readonly Policy[] = [
         const { primary, backup } = aiSdkModels(servers, long);
         return createFallback({ models: [primary, backup] });
       });
-      return (long, shown) => aiSdkCall(model(long) as unknown as AiSdkModel, stream, undefined, shown);
+      return (long, shown) => aiSdkCall(model(long) as unknown as AiSdkModel, stream, undefined, shown, long);
     },
   },
   {
@@ -250,7 +272,7 @@ const POLICIES: readonly Policy[] = [
           retries: [retryError.isRetryable(true).retry({ delay: 1_000, backoffFactor: 2 }), backup],
         });
       });
-      return (long, shown) => aiSdkCall(model(long) as unknown as AiSdkModel, stream, undefined, shown);
+      return (long, shown) => aiSdkCall(model(long) as unknown as AiSdkModel, stream, undefined, shown, long);
     },
   },
   {
@@ -261,11 +283,11 @@ const POLICIES: readonly Policy[] = [
         const { primary, backup } = aiSdkModels(servers, long);
         return faultlineFallback({ models: [primary, backup], registry });
       });
-      return (long, shown) => aiSdkCall(model(long) as unknown as AiSdkModel, stream, 0, shown);
+      return (long, shown) => aiSdkCall(model(long) as unknown as AiSdkModel, stream, 0, shown, long);
     },
   },
   {
-    name: 'faultline runWithFallback (vendor SDKs, readRateLimit, defaults)',
+    name: 'faultline runWithFallback (vendor SDKs, readRateLimit, inputTokens, defaults)',
     make: (servers, stream) => {
       const registry = new HealthRegistry();
       const clients = perLength((long) => ({
@@ -276,10 +298,11 @@ const POLICIES: readonly Policy[] = [
         }),
         anthropic: new Anthropic({ apiKey: KEY, maxRetries: 0, baseURL: servers.backup.url('anthropic') }),
       }));
-      const messages = [{ role: 'user' as const, content: 'hello' }];
+      const messagesOf = (long: boolean) => [{ role: 'user' as const, content: promptOf(long) }];
       if (!stream)
         return async (long, shown) => {
           const { openai, anthropic } = clients(long);
+          const messages = messagesOf(long);
           const candidates: Candidate<{ text: string; budgetOf?: unknown }>[] = [
             {
               provider: 'openai',
@@ -308,10 +331,14 @@ const POLICIES: readonly Policy[] = [
               },
             },
           ];
-          shown.push((await runWithFallback(candidates, { registry })).text);
+          shown.push(
+            (await runWithFallback(candidates, { registry, inputTokens: minimumTokenCount(promptOf(long)) }))
+              .text,
+          );
         };
       return async (long, shown) => {
         const { openai, anthropic } = clients(long);
+        const messages = messagesOf(long);
         const candidates: Candidate<AsyncIterable<string>>[] = [
           {
             provider: 'openai',
@@ -350,7 +377,11 @@ const POLICIES: readonly Policy[] = [
             },
           },
         ];
-        for await (const delta of streamWithFallback(candidates, { registry })) shown.push(delta);
+        for await (const delta of streamWithFallback(candidates, {
+          registry,
+          inputTokens: minimumTokenCount(promptOf(long)),
+        }))
+          shown.push(delta);
       };
     },
   },
@@ -488,10 +519,6 @@ export async function benchMixedFailures(only?: ReadonlySet<string>): Promise<Mi
   };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  console.log(mixedFailuresTable(await benchMixedFailures(new Set(process.argv.slice(2)))).join('\n'));
-}
-
 /** The section's markdown: how it is measured, then one row per scenario and library. */
 export function mixedFailuresTable(result: MixedFailuresResult): string[] {
   const versions = Object.entries(result.versions)
@@ -521,3 +548,8 @@ export function mixedFailuresTable(result: MixedFailuresResult): string[] {
 
 const percentOf = (part: number, whole: number) =>
   whole > 0 ? `${((part / whole) * 100).toFixed(1)} %` : '—';
+
+// Run alone (`tsx src/mixed-failures.ts [scenario …]`): the table on stdout, nothing written.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(mixedFailuresTable(await benchMixedFailures(new Set(process.argv.slice(2)))).join('\n'));
+}

@@ -4,8 +4,10 @@
 // bench/results/latest.md, the raw figures to bench/results/latest.json, and the summary table to
 // docs/benchmarks.md's bench section. `pnpm bench <section> …` runs some sections only
 // (first-failures, success, bundle, stream, footprint, retry, resilience, rate-limit,
-// mixed-failures) and leaves both markdown files alone, except mixed-failures, whose table is
-// one run of its own and goes to docs/benchmarks.md's mixed-failures section whenever it runs.
+// mixed-failures): their figures replace theirs in latest.json and the other sections' stay (each
+// section's run is named in `sectionRuns`); both markdown files are left alone, except
+// mixed-failures, whose table is one run of its own and goes to docs/benchmarks.md's
+// mixed-failures section whenever it runs.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
@@ -464,6 +466,55 @@ await section('mixed-failures', async () => {
   );
 });
 
+/** The run's own facts in latest.json; every other key is a section's figures. */
+const RUN_KEYS = new Set([
+  'date',
+  'commit',
+  'node',
+  'cpu',
+  'cores',
+  'loadAverageAtStart',
+  'loadAverageAtEnd',
+  'totalSeconds',
+  'sectionSeconds',
+  'sectionRuns',
+]);
+const latestJson = new URL('../results/latest.json', import.meta.url);
+
+/**
+ * What latest.json holds after this run: a whole run's figures as they are; a partial run's
+ * sections over the last file's (its run facts stay those of the run that wrote it), so that
+ * `pnpm bench <section>` never drops the figures of the sections it did not run. `sectionRuns`
+ * names the run each section's figures come from.
+ */
+function latestFigures(): Record<string, unknown> {
+  const run = {
+    date: results.date,
+    commit,
+    loadAverageAtStart: loadAtStart,
+    loadAverageAtEnd: results.loadAverageAtEnd,
+  };
+  const runs = Object.fromEntries(Object.keys(sectionSeconds).map((name) => [name, run]));
+  if (only.size === 0) return { ...results, sectionRuns: runs };
+  let previous: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(latestJson, 'utf8'));
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed))
+      previous = parsed as Record<string, unknown>;
+  } catch {
+    // No file yet, or one that is not JSON: this run's sections are all there is.
+  }
+  const asRecord = (value: unknown) =>
+    value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+  const merged: Record<string, unknown> = { ...previous };
+  for (const [key, value] of Object.entries(results)) if (!RUN_KEYS.has(key)) merged[key] = value;
+  if (Object.keys(previous).length === 0)
+    for (const key of RUN_KEYS) if (key in results) merged[key] = results[key];
+  merged.sectionSeconds = { ...asRecord(previous.sectionSeconds), ...sectionSeconds };
+  merged.sectionRuns = { ...asRecord(previous.sectionRuns), ...runs };
+  return merged;
+}
+
 const totalSeconds = (performance.now() - started) / 1000;
 results.totalSeconds = totalSeconds;
 results.loadAverageAtEnd = loadavg()[0]!;
@@ -472,7 +523,7 @@ const took = `${totalSeconds.toFixed(0)} s (${Object.entries(sectionSeconds)
   .map(([name, seconds]) => `${name} ${seconds.toFixed(0)} s`)
   .join(', ')})`;
 console.log(`\nbench: ${took}`);
-writeFileSync(new URL('../results/latest.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+writeFileSync(latestJson, `${JSON.stringify(latestFigures(), null, 2)}\n`);
 if (only.size === 0) {
   const date = new Date().toISOString().slice(0, 10);
   writeFileSync(

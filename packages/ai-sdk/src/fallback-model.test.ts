@@ -3,7 +3,12 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import type { ErrorReport } from '@faultline/render';
 import { FaultlineError } from '@faultline/render';
-import { type CandidateOutcome, FallbackChainError, HealthRegistry } from '@faultline/resilience';
+import {
+  type CandidateOutcome,
+  FallbackChainError,
+  HealthRegistry,
+  modelLimits,
+} from '@faultline/resilience';
 import {
   type LoopbackServer,
   loadScenario,
@@ -77,12 +82,36 @@ interface Kit {
   generate(
     models: readonly ModelSpec[],
     options: Omit<FaultlineFallbackOptions<never>, 'models'>,
+    input?: Input,
   ): Promise<string>;
   stream(
     models: readonly ModelSpec[],
     options: Omit<FaultlineFallbackOptions<never>, 'models'>,
+    input?: Input,
   ): Promise<Streamed>;
 }
+
+/** What a call sends: a prompt (default `hi`), with an image beside it. */
+interface Input {
+  readonly prompt: string;
+  readonly image?: Uint8Array;
+}
+
+/** The call's prompt, as `generateText` takes it in both majors. */
+const promptOf = (input: Input | undefined) =>
+  input?.image === undefined
+    ? { prompt: input?.prompt ?? 'hi' }
+    : {
+        messages: [
+          {
+            role: 'user' as const,
+            content: [
+              { type: 'text' as const, text: input.prompt },
+              { type: 'image' as const, image: input.image, mediaType: 'image/png' },
+            ],
+          },
+        ],
+      };
 
 interface ModelSpec {
   readonly provider: 'openai' | 'anthropic';
@@ -126,19 +155,19 @@ const KITS: readonly Kit[] = [
     };
     return {
       alias: 'ai-v6',
-      generate: async (models, options) =>
+      generate: async (models, options, input) =>
         (
           await ai6.generateText({
             model: faultlineFallback({ ...options, models: models.map(modelOf) }),
-            prompt: 'hi',
+            ...promptOf(input),
             maxRetries: 0,
           })
         ).text,
-      stream: (models, options) =>
+      stream: (models, options, input) =>
         drain(
           ai6.streamText({
             model: faultlineFallback({ ...options, models: models.map(modelOf) }),
-            prompt: 'hi',
+            ...promptOf(input),
             maxRetries: 0,
             onError: () => undefined,
           }).fullStream,
@@ -158,19 +187,19 @@ const KITS: readonly Kit[] = [
     };
     return {
       alias: 'ai-v5',
-      generate: async (models, options) =>
+      generate: async (models, options, input) =>
         (
           await ai5.generateText({
             model: faultlineFallback({ ...options, models: models.map(modelOf) }),
-            prompt: 'hi',
+            ...promptOf(input),
             maxRetries: 0,
           })
         ).text,
-      stream: (models, options) =>
+      stream: (models, options, input) =>
         drain(
           ai5.streamText({
             model: faultlineFallback({ ...options, models: models.map(modelOf) }),
-            prompt: 'hi',
+            ...promptOf(input),
             maxRetries: 0,
             onError: () => undefined,
           }).fullStream,
@@ -243,6 +272,98 @@ for (const kit of KITS) {
       ]);
       expect(server.requests(overflow)).toHaveLength(1);
       expect(server.requests(smaller)).toHaveLength(0);
+    });
+
+    it("a prompt larger than a candidate's window (the catalog's) is not sent to it; an image's bytes do not count", async () => {
+      const primary = fresh(openaiChatCompletion('from the primary'));
+      const backup = anthropicAnswer('from the larger window');
+      const registry = new HealthRegistry();
+      const outcomes: CandidateOutcome[] = [];
+      // gpt-3.5-turbo's window is 16k tokens in the catalog: about 200 000 characters of prose
+      // take three times that in any tokenizer.
+      const window = modelLimits('openai', 'gpt-3.5-turbo')?.contextWindow;
+      expect(window).toBeLessThan(20_000);
+      const long = 'The committee reviewed the quarterly figures before the meeting began. '.repeat(2_800);
+      const models: ModelSpec[] = [
+        { provider: 'openai', modelId: 'gpt-3.5-turbo', scenario: primary },
+        { provider: 'anthropic', modelId: 'claude-sonnet-4-5', scenario: backup },
+      ];
+      const options = { registry, onOutcome: (outcome: CandidateOutcome) => outcomes.push(outcome) };
+      expect(await kit.generate(models, options, { prompt: long })).toBe('from the larger window');
+      expect(outcomes[0]).toMatchObject({
+        status: 'skipped',
+        skipped: 'input_over_window',
+        contextWindow: window,
+      });
+      expect(outcomes[0]?.inputTokens).toBeGreaterThan(window ?? Number.POSITIVE_INFINITY);
+      expect(server.requests(primary)).toHaveLength(0);
+      // A short prompt beside a large image: the image is counted by the model, not by its bytes.
+      const image = new Uint8Array(400_000).map((_, index) => (index * 7919) % 256);
+      expect(await kit.generate(models, options, { prompt: 'describe it', image })).toBe('from the primary');
+      expect(server.requests(primary)).toHaveLength(1);
+      // A stream is measured the same way before it opens.
+      const primaryStream = completeStream('openai');
+      const backupStream = completeStream('anthropic');
+      outcomes.length = 0;
+      const streamed = await kit.stream(
+        [
+          { provider: 'openai', modelId: 'gpt-3.5-turbo', scenario: primaryStream },
+          { provider: 'anthropic', modelId: 'claude-sonnet-4-5', scenario: backupStream },
+        ],
+        options,
+        { prompt: long },
+      );
+      expect(streamed.thrown).toBeUndefined();
+      expect(outcomes.map((outcome) => outcome.skipped ?? outcome.status)).toEqual([
+        'input_over_window',
+        'succeeded',
+      ]);
+      expect(server.requests(primaryStream)).toHaveLength(0);
+      expect(server.requests(backupStream)).toHaveLength(1);
+    });
+
+    it("a success's rate-limit headers pace the next calls: a spent key is left for the backup before it answers 429 (calls and streams)", async () => {
+      const budget = (remaining: number) => ({
+        'x-ratelimit-limit-requests': '100',
+        'x-ratelimit-remaining-requests': String(remaining),
+        'x-ratelimit-reset-requests': '20s',
+      });
+      const withBudget = (scenario: Pick<Scenario, 'response'>, remaining: number) => {
+        const response = scenario.response;
+        if (response.kind !== 'http' && response.kind !== 'sse') throw new Error('not an answer');
+        return { response: { ...response, headers: { ...response.headers, ...budget(remaining) } } };
+      };
+      for (const stream of [false, true]) {
+        const backup = stream ? completeStream('anthropic') : anthropicAnswer('from the backup');
+        const answer = stream ? completeStream('openai') : fresh(openaiChatCompletion('from the primary'));
+        const left = withBudget(answer, 5);
+        const spent = withBudget(answer, 0);
+        const registry = new HealthRegistry();
+        const outcomes: CandidateOutcome[] = [];
+        const options = { registry, onOutcome: (outcome: CandidateOutcome) => outcomes.push(outcome) };
+        const call = async (primary: Pick<Scenario, 'response'>) => {
+          const models: ModelSpec[] = [
+            { provider: 'openai', modelId: `gpt-4o-budget-${stream}`, scenario: primary },
+            { provider: 'anthropic', modelId: 'claude-sonnet-4-5', scenario: backup },
+          ];
+          if (!stream) return kit.generate(models, options);
+          const streamed = await kit.stream(models, options);
+          if (streamed.thrown !== undefined) throw streamed.thrown;
+          return streamed.text;
+        };
+        // Requests left: the next call goes to the primary too.
+        await call(left);
+        await call(left);
+        expect(server.requests(left)).toHaveLength(2);
+        // Nothing left until the reset: the next call is not sent to the primary.
+        await call(spent);
+        outcomes.length = 0;
+        await call(spent);
+        expect(outcomes[0]).toMatchObject({ status: 'skipped', skipped: 'cooling' });
+        expect(outcomes[1]).toMatchObject({ status: 'succeeded' });
+        expect(server.requests(spent)).toHaveLength(1);
+        expect(server.requests(backup)).toHaveLength(1);
+      }
     });
 
     it('a 400 no model can fix does not move on: one request, a classified FaultlineError', async () => {

@@ -1,4 +1,9 @@
-import { type ClassificationOverride, type FailureReason, TAXONOMY } from '@faultline/classify';
+import {
+  type ClassificationOverride,
+  type FailureReason,
+  type RateLimitBudget,
+  TAXONOMY,
+} from '@faultline/classify';
 import { FaultlineError, type RetryOptions } from '@faultline/render';
 import { bindWithClassifiedErrors, checkOptionKeys, RETRY_OPTION_KEYS } from '@faultline/render/toolkit';
 import {
@@ -7,6 +12,7 @@ import {
   checkFallbackOptions,
   type FallbackOptions,
   type HealthRegistry,
+  minimumTokenCount,
   runWithFallback,
   streamWithFallback,
 } from '@faultline/resilience';
@@ -20,6 +26,7 @@ import {
   streamParams,
   withSignal,
 } from './middleware.ts';
+import { providerFromId, RATE_LIMIT_READERS } from './provider-of.ts';
 
 /** What the fallback model reads of a language model: LanguageModelV2 (ai 5) or V3 (ai 6). */
 export interface FallbackLanguageModelLike {
@@ -120,6 +127,8 @@ function invalidOption(scope: string, name: string, expected: string, value: unk
 
 interface Entry {
   readonly model: FallbackLanguageModelLike;
+  /** Reads the rate-limit budget a success's `response.headers` state (its provider's reader). */
+  readonly readRateLimit: ((result: unknown) => RateLimitBudget | undefined) | undefined;
   readonly contextWindow: number | undefined;
   readonly credentialId: string | undefined;
   /** The health key's provider: the AI SDK provider id's first part (`openai` of `openai.chat`, `azure`). */
@@ -169,8 +178,10 @@ function entryOf(candidate: unknown, index: number): Entry {
   if (credentialId !== undefined && (typeof credentialId !== 'string' || credentialId.length === 0))
     throw invalidOption(SCOPE, `${where}.credentialId`, 'a non-empty label', credentialId);
   const providerId = typeof checked.provider === 'string' ? checked.provider : 'unknown';
+  const aiSdkProvider = providerFromId(providerId);
   return {
     model: checked,
+    readRateLimit: aiSdkProvider === undefined ? undefined : RATE_LIMIT_READERS[aiSdkProvider],
     contextWindow: contextWindow as number | undefined,
     credentialId: credentialId as string | undefined,
     provider: providerId.split('.', 1)[0] || providerId,
@@ -269,8 +280,14 @@ export function faultlineFallback<M extends FallbackLanguageModelLike>(
   for (const name of ['onOutcome', 'onError'] as const)
     if (options[name] !== undefined && typeof options[name] !== 'function')
       throw invalidOption(SCOPE, name, 'a function', options[name]);
-  const chainOptions = (signal: AbortSignal | undefined, operation: string): FallbackOptions => ({
+  const chainOptions = (
+    signal: AbortSignal | undefined,
+    operation: string,
+    prompt?: unknown,
+  ): FallbackOptions => ({
     registry: options.registry,
+    // What the prompt's text takes at least: a candidate whose window is smaller is not sent it.
+    ...(prompt === undefined ? {} : { inputTokens: minimumTokenCount(promptText(prompt)) }),
     fallbackOn: options.fallbackOn,
     fallbackAfterOutput: options.fallbackAfterOutput,
     retry: options.retry,
@@ -296,6 +313,9 @@ export function faultlineFallback<M extends FallbackLanguageModelLike>(
     model: entry.model.modelId,
     credentialId: entry.credentialId,
     contextWindow: entry.contextWindow,
+    // A success's budget, from the headers the AI SDK keeps on the result (`response.headers`; a
+    // stream's as soon as it opens): calls are paced by it before the provider answers 429.
+    readRateLimit: entry.readRateLimit,
     withClassifiedErrors: bindWithClassifiedErrors({
       extractors: [aiSdkExtractorFor(entry.model.provider)],
       override: options.override,
@@ -315,7 +335,7 @@ export function faultlineFallback<M extends FallbackLanguageModelLike>(
         entries.map((entry) =>
           candidateOf(entry, ({ signal }) => entry.model.doGenerate(withSignal(params, signal)), true),
         ),
-        chainOptions(params.abortSignal, 'generate'),
+        chainOptions(params.abortSignal, 'generate', params.prompt),
       );
     } catch (error) {
       fail(error);
@@ -332,7 +352,7 @@ export function faultlineFallback<M extends FallbackLanguageModelLike>(
         async ({ signal }) => {
           const { stream, ...rest } = (await entry.model.doStream(
             streamParams(entry.model as ModelLike, params, signal, entry.model.provider),
-          )) as { stream: ReadableStream<AiSdkStreamPart> };
+          )) as { stream: ReadableStream<AiSdkStreamPart>; response?: unknown };
           const guarded = guardAiSdkStream(stream as unknown as AsyncIterable<AiSdkStreamPart>, {
             provider: entry.model.provider,
             model: entry.model.modelId,
@@ -357,12 +377,13 @@ export function faultlineFallback<M extends FallbackLanguageModelLike>(
             if (commits(step.value)) break;
           }
           opened = rest;
-          return replay(head, iterator);
+          // The stream's response rides along, for its budget to be read as it opens.
+          return Object.assign(replay(head, iterator), { response: rest.response });
         },
         false,
       ),
     );
-    const chain = streamWithFallback(candidates, chainOptions(params.abortSignal, 'stream'))[
+    const chain = streamWithFallback(candidates, chainOptions(params.abortSignal, 'stream', params.prompt))[
       Symbol.asyncIterator
     ]();
     let head: IteratorResult<AiSdkStreamPart>;
@@ -403,6 +424,51 @@ export function faultlineFallback<M extends FallbackLanguageModelLike>(
     doGenerate,
     doStream,
   } as unknown as FaultlineFallbackModel<M>;
+}
+
+/**
+ * The text a language model prompt (V2's and V3's: system, user, assistant and tool messages)
+ * sends as tokens: text and reasoning, tool calls' inputs and tool results' outputs as written.
+ * Files and images are left out (a model counts them by their size, not their bytes), as is any
+ * part of a shape it does not know: what is read is a lower bound of what is sent.
+ */
+function promptText(prompt: unknown): string[] {
+  const texts: string[] = [];
+  if (!Array.isArray(prompt)) return texts;
+  const add = (value: unknown): void => {
+    if (typeof value === 'string') texts.push(value);
+    else if (value !== null && typeof value === 'object')
+      try {
+        const json = JSON.stringify(value);
+        if (typeof json === 'string') texts.push(json);
+      } catch {
+        // A value JSON cannot write (a cycle, a throwing getter) is not what was sent: it counts 0.
+      }
+  };
+  for (const message of prompt as unknown[]) {
+    if (message === null || typeof message !== 'object') continue;
+    const content = (message as { content?: unknown }).content;
+    if (typeof content === 'string') texts.push(content);
+    if (!Array.isArray(content)) continue;
+    for (const part of content as unknown[]) {
+      if (part === null || typeof part !== 'object') continue;
+      const { type } = part as { type?: unknown };
+      if (type === 'text' || type === 'reasoning') add((part as { text?: unknown }).text);
+      else if (type === 'tool-call') add((part as { input?: unknown }).input);
+      else if (type === 'tool-result') {
+        const output = (part as { output?: unknown }).output as
+          | { type?: unknown; value?: unknown }
+          | undefined;
+        if (output === null || typeof output !== 'object') continue;
+        if (output.type === 'content' && Array.isArray(output.value)) {
+          for (const item of output.value as unknown[])
+            if (item !== null && typeof item === 'object' && (item as { type?: unknown }).type === 'text')
+              add((item as { text?: unknown }).text);
+        } else if (output.type !== 'content') add(output.value);
+      }
+    }
+  }
+  return texts;
 }
 
 /** The parts read before the output, then the rest of the stream. */

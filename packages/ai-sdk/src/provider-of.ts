@@ -1,13 +1,30 @@
-import type { HttpFailure, HttpFailureReadOptions, ProviderErrorMetadata } from '@faultline/classify';
-import { readHttpFailure as readAnthropicHttpFailure } from '@faultline/extract-anthropic';
+import type {
+  HttpFailure,
+  HttpFailureReadOptions,
+  ProviderErrorMetadata,
+  RateLimitBudget,
+} from '@faultline/classify';
+import {
+  readHttpFailure as readAnthropicHttpFailure,
+  readRateLimit as readAnthropicRateLimit,
+} from '@faultline/extract-anthropic';
 import { readHttpFailure as readBedrockHttpFailure } from '@faultline/extract-bedrock';
 import { readHttpFailure as readCohereHttpFailure } from '@faultline/extract-cohere';
 import { readHttpFailure as readGoogleGenaiHttpFailure } from '@faultline/extract-google-genai';
-import { readHttpFailure as readGroqHttpFailure } from '@faultline/extract-groq';
+import {
+  readHttpFailure as readGroqHttpFailure,
+  readRateLimit as readGroqRateLimit,
+} from '@faultline/extract-groq';
 import { readHttpFailure as readHuggingfaceHttpFailure } from '@faultline/extract-huggingface';
-import { readHttpFailure as readMistralHttpFailure } from '@faultline/extract-mistral';
+import {
+  readHttpFailure as readMistralHttpFailure,
+  readRateLimit as readMistralRateLimit,
+} from '@faultline/extract-mistral';
 import { readHttpFailure as readOllamaHttpFailure } from '@faultline/extract-ollama';
-import { readHttpFailure as readOpenAIHttpFailure } from '@faultline/extract-openai';
+import {
+  readHttpFailure as readOpenAIHttpFailure,
+  readRateLimit as readOpenAIRateLimit,
+} from '@faultline/extract-openai';
 
 /** A provider body reader: `read<Provider>HttpFailure` of an extract package. */
 export type HttpFailureReader = (
@@ -47,6 +64,20 @@ export const HTTP_FAILURE_READERS: Readonly<Record<AiSdkProvider, HttpFailureRea
  * OpenAI-compatible providers speak OpenAI's error body. `@ai-sdk/openai-compatible` names its
  * models after the user's own `name`, which says nothing: the request URL decides for those.
  */
+/**
+ * The providers whose answers state a rate-limit budget in headers, each read by its extract
+ * package's `readRateLimit` (from a result's `response.headers`); the others send none
+ * (providers.json's `lacks` says why for each).
+ */
+export const RATE_LIMIT_READERS: Readonly<
+  Partial<Record<AiSdkProvider, (source: unknown) => RateLimitBudget | undefined>>
+> = {
+  openai: readOpenAIRateLimit,
+  anthropic: readAnthropicRateLimit,
+  mistral: readMistralRateLimit,
+  groq: readGroqRateLimit,
+};
+
 const PROVIDER_BY_ID_PREFIX: Readonly<Record<string, AiSdkProvider>> = {
   openai: 'openai',
   azure: 'openai',

@@ -19,6 +19,7 @@ describe('export list', { timeout: 120_000 }, () => {
         'defaultHealthRegistry',
         'fallbackRule',
         'keyId',
+        'minimumTokenCount',
         'modelLimits',
         'runWithFallback',
         'streamWithFallback',

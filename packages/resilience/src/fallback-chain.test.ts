@@ -9,6 +9,7 @@ import {
   type HealthEvent,
   HealthRegistry,
   MemoryHealthStore,
+  minimumTokenCount,
   modelLimits,
   runWithFallback,
   streamWithFallback,
@@ -294,6 +295,91 @@ describe('fallback chain with the real openai SDK', () => {
     await expect(runWithFallback(chain(), { modelCatalog: {} as never })).rejects.toThrow(
       /modelCatalog must be/,
     );
+  });
+
+  it('a prompt larger than a window (inputTokens) skips that candidate with no request; one that might fit is sent', async () => {
+    const overflow = loadScenario('openai/context-length-exceeded');
+    const small = answerScenario('window-small');
+    const unknown = answerScenario('window-unknown');
+    const large = answerScenario('window-large');
+    const registry = registryOn(fakeTime()).registry;
+    const window = modelLimits('openai', 'gpt-3.5-turbo')?.contextWindow ?? 0;
+    // Prose of about 4 characters a token: 12 characters a token of the window is 3 windows' worth.
+    const sentence = 'The committee reviewed the quarterly figures before the meeting began. ';
+    const longPrompt = sentence.repeat(Math.ceil((window * 12) / sentence.length));
+    const inputTokens = minimumTokenCount(longPrompt);
+    expect(inputTokens).toBeGreaterThan(window);
+    const outcomes: CandidateOutcome[] = [];
+    const result = await runWithFallback(
+      [
+        chatCandidate(server, () => small, { model: 'gpt-3.5-turbo' }),
+        chatCandidate(server, () => unknown, { model: 'not-in-the-catalog', contextWindow: window }),
+        chatCandidate(server, () => large, { model: 'gpt-4o-mini' }),
+      ],
+      { registry, retry: false, inputTokens, onOutcome: (outcome) => outcomes.push(outcome) },
+    );
+    expect(textOf(result)).toBe('window-large');
+    expect(server.requests(small)).toHaveLength(0);
+    expect(server.requests(unknown)).toHaveLength(0);
+    expect(outcomes.slice(0, 2)).toEqual([
+      expect.objectContaining({
+        status: 'skipped',
+        skipped: 'input_over_window',
+        inputTokens,
+        contextWindow: window,
+      }),
+      expect.objectContaining({
+        status: 'skipped',
+        skipped: 'input_over_window',
+        inputTokens,
+        contextWindow: window,
+      }),
+    ]);
+    // A window the chain does not know is called; a prompt whose bound is under the window is sent
+    // (here it overflows, and the chain moves on to the larger window as it would without the bound).
+    const mightFit = sentence.repeat(Math.ceil((window * 5) / sentence.length));
+    expect(minimumTokenCount(mightFit)).toBeLessThan(window);
+    const sent = await runWithFallback(
+      [
+        chatCandidate(server, () => overflow, { model: 'gpt-3.5-turbo' }),
+        chatCandidate(server, () => large, { model: 'gpt-4o-mini' }),
+      ],
+      { registry, retry: false, inputTokens: minimumTokenCount(mightFit) },
+    );
+    expect(textOf(sent)).toBe('window-large');
+    expect(server.requests(overflow)).toHaveLength(1);
+    expect(
+      textOf(
+        await runWithFallback([chatCandidate(server, () => unknown, { model: 'not-in-the-catalog' })], {
+          registry,
+          inputTokens,
+        }),
+      ),
+    ).toBe('window-unknown');
+    // No window large enough: a context overflow with the numbers, and no request at all.
+    const none = (await failure(
+      runWithFallback(
+        [
+          chatCandidate(server, () => small, { model: 'gpt-3.5-turbo' }),
+          chatCandidate(server, () => small, { model: 'gpt-4' }),
+        ],
+        { registry, inputTokens },
+      ),
+    )) as FallbackChainError;
+    expect(none.classification.reason).toBe('context_overflow');
+    expect(none.toErrorReport().userAction.detail).toContain(`at least ${inputTokens} tokens`);
+    expect(none.toErrorReport().userAction.detail).toContain(`${window} tokens`);
+    expect(none.candidates.map((outcome) => outcome.skipped)).toEqual([
+      'input_over_window',
+      'input_over_window',
+    ]);
+    expect(server.requests(small)).toHaveLength(0);
+    for (const bad of [-1, Number.NaN, '5'])
+      await expect(
+        runWithFallback([chatCandidate(server, () => small, { model: 'gpt-4' })], {
+          inputTokens: bad as number,
+        }),
+      ).rejects.toThrow(/inputTokens must be a finite number/);
   });
 
   it('reads the taxonomy fallback column for each reason, through the real SDK and chain', async () => {

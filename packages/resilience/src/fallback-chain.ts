@@ -116,6 +116,12 @@ export interface FallbackOptions {
    * for none (a `context_overflow` then moves on only between declared windows).
    */
   readonly modelCatalog?: ModelCatalog | false | undefined;
+  /**
+   * The prompt's size in tokens, or a lower bound of it (`minimumTokenCount(text)`, with no
+   * tokenizer): a candidate whose window (declared, or the catalog's) is smaller is skipped with no
+   * request (`input_over_window`); a candidate whose window is not known is called.
+   */
+  readonly inputTokens?: number | undefined;
   /** The caller's abort: ends the chain at once and leaves untouched. */
   readonly signal?: AbortSignal | undefined;
   /** Ambiguous failures (`interrupted`) may be retried on the same candidate. */
@@ -138,6 +144,8 @@ export type SkipReason =
   | 'cooling'
   | 'breaker_open'
   | 'smaller_context_window'
+  /** The prompt (`inputTokens`) is larger than the candidate's window: no request could succeed. */
+  | 'input_over_window'
   | 'same_credential'
   /** The provider rejected this key on an earlier call (any caller of the registry): it is set aside. */
   | 'credential_rejected'
@@ -162,6 +170,10 @@ export interface CandidateOutcome {
   readonly skipped?: SkipReason | undefined;
   /** For a skipped cooling or open key: how long it had left. */
   readonly waitMs?: number | undefined;
+  /** For a candidate skipped as `input_over_window`: the prompt's tokens (at least). */
+  readonly inputTokens?: number | undefined;
+  /** For a candidate skipped as `input_over_window`: its window, declared or the catalog's. */
+  readonly contextWindow?: number | undefined;
   /** Calls made to this candidate. */
   readonly attempts: number;
   /** The waits before each retry (and before a cooled key was waited for). */
@@ -225,6 +237,7 @@ interface Policy {
   readonly maxCooldownWaitMs: number;
   readonly maxResetWaitMs: number;
   readonly modelCatalog: ModelCatalog | undefined;
+  readonly inputTokens: number | undefined;
   readonly sleep: (milliseconds: number, signal: AbortSignal | undefined) => Promise<void>;
 }
 
@@ -269,12 +282,19 @@ function policyOf(options: FallbackOptions, scope: string): Policy {
     throw new TypeError(
       `${scope}: modelCatalog must be a function (provider, model) => limits, or false (got ${String(catalog)})`,
     );
+  const inputTokens: unknown = options.inputTokens;
+  if (
+    inputTokens !== undefined &&
+    !(typeof inputTokens === 'number' && Number.isFinite(inputTokens) && inputTokens >= 0)
+  )
+    throw new TypeError(`${scope}: inputTokens must be a finite number ≥ 0 (got ${String(inputTokens)})`);
   return {
     registry: options.registry ?? defaultHealthRegistry(),
     retry: retryPolicy(options.retry, scope),
     maxCooldownWaitMs: typeof wait === 'number' && Number.isFinite(wait) && wait >= 0 ? wait : 10_000,
     maxResetWaitMs: resetWait ?? 250,
     modelCatalog: catalog === false ? undefined : ((catalog as ModelCatalog | undefined) ?? modelLimits),
+    inputTokens: inputTokens as number | undefined,
     sleep: typeof options.sleep === 'function' ? options.sleep : abortableSleep,
   };
 }
@@ -617,6 +637,9 @@ async function* runChain<T, C>(
   /** Why a later candidate may not be called given the constraints so far (undefined: it may). */
   function skipReason(index: number): SkipReason | undefined {
     const candidate = candidates[index] as Resolved<T>;
+    const window = windows[index];
+    if (policy.inputTokens !== undefined && window !== undefined && policy.inputTokens > window)
+      return 'input_over_window';
     if (minContextWindow !== undefined && !((windows[index] ?? 0) > minContextWindow))
       return 'smaller_context_window';
     if (rejectedCredentials.has(credentialOf(candidate))) return 'same_credential';
@@ -656,7 +679,16 @@ async function* runChain<T, C>(
       }
       const skipped = skipReason(index);
       if (skipped !== undefined) {
-        settle(index, { ...base(candidate), status: 'skipped', skipped, attempts: 0, waitsMs: [] });
+        settle(index, {
+          ...base(candidate),
+          status: 'skipped',
+          skipped,
+          ...(skipped === 'input_over_window'
+            ? { inputTokens: policy.inputTokens, contextWindow: windows[index] }
+            : {}),
+          attempts: 0,
+          waitsMs: [],
+        });
         continue;
       }
       const paceWaits: number[] = [];
@@ -746,12 +778,14 @@ function chainError<T>(
       },
     );
   }
-  // Nothing was called: every key was cooling, its breaker open, or set aside as rejected. Transient,
-  // with the soonest wait; when every key was rejected, that rejection (a person must fix a key).
+  // Nothing was called: every key was cooling, its breaker open, set aside as rejected, or its window
+  // too small for the prompt. Transient, with the soonest wait; when no key was cooling or open, the
+  // rejection (a person must fix a key), else the overflow with its numbers (the prompt must shrink).
   const transient = list.filter(
     (outcome) =>
       outcome.skipped !== 'credential_rejected' &&
       outcome.skipped !== 'same_credential' &&
+      outcome.skipped !== 'input_over_window' &&
       outcome.skipped !== 'chain_ended',
   );
   const waits = transient
@@ -759,13 +793,18 @@ function chainError<T>(
     .filter((wait): wait is number => typeof wait === 'number');
   const soonest = waits.length > 0 ? Math.min(...waits) : undefined;
   const allCooling = transient.length > 0 && transient.every((outcome) => outcome.skipped === 'cooling');
+  const overWindow = list.filter((outcome) => outcome.skipped === 'input_over_window');
+  const largest = Math.max(0, ...overWindow.map((outcome) => outcome.contextWindow ?? 0));
   const classification =
-    rejectedReason !== undefined &&
-    !transient.some((outcome) => outcome.skipped === 'cooling' || outcome.skipped === 'breaker_open')
+    transient.length === 0 && rejectedReason !== undefined
       ? classificationFor(rejectedReason)
-      : classificationFor(allCooling ? 'rate_limit' : 'overloaded', {
-          retryAfterSeconds: soonest === undefined ? undefined : Math.ceil(soonest) / 1000,
-        });
+      : transient.length === 0 && overWindow.length > 0
+        ? classificationFor('context_overflow', {
+            userActionDetail: `The prompt takes at least ${options.inputTokens} tokens; the largest window among the candidates is ${largest} tokens. Shorten it, or add a candidate with a larger window.`,
+          })
+        : classificationFor(allCooling ? 'rate_limit' : 'overloaded', {
+            retryAfterSeconds: soonest === undefined ? undefined : Math.ceil(soonest) / 1000,
+          });
   const message =
     candidates.length === 0
       ? 'The fallback chain has no candidates'

@@ -49,3 +49,4 @@ export {
   RedisHealthStore,
   type RedisHealthStoreOptions,
 } from './redis-health-store.ts';
+export { minimumTokenCount } from './token-bound.ts';

@@ -15,6 +15,7 @@ export const FALLBACK_OPTION_KEYS = {
   maxCooldownWaitMs: true,
   maxResetWaitMs: true,
   modelCatalog: true,
+  inputTokens: true,
   signal: true,
   idempotent: true,
   fallbackAfterOutput: true,
