@@ -54,20 +54,27 @@ interface CallableModel {
   doStream(options: CallOptions): PromiseLike<{ stream: ReadableStream<AiSdkStreamPart> }>;
 }
 
-/**
- * Parts that are output: a part of text, reasoning or a tool call. What comes before them
- * (`stream-start`, `response-metadata`, a `text-start`) shows the caller nothing.
- */
+/** Parts that are output whole: a tool call, a tool's result, a file, a source. */
 const CONTENT_PARTS: ReadonlySet<string> = new Set([
-  'text-delta',
-  'reasoning-delta',
   'tool-input-start',
-  'tool-input-delta',
   'tool-call',
   'tool-result',
   'file',
   'source',
 ]);
+/** Parts that are output once their delta holds a character: text, reasoning, a tool call's arguments. */
+const DELTA_PARTS: ReadonlySet<string> = new Set(['text-delta', 'reasoning-delta', 'tool-input-delta']);
+
+/**
+ * Whether a part shows the caller something. What comes before (`stream-start`,
+ * `response-metadata`, a `text-start`, an empty delta) shows nothing: a failure after it is still
+ * one before any output.
+ */
+function isContent(part: AiSdkStreamPart): boolean {
+  if (part === null || typeof part !== 'object') return false;
+  if (CONTENT_PARTS.has(part.type)) return true;
+  return DELTA_PARTS.has(part.type) && typeof part.delta === 'string' && part.delta.length > 0;
+}
 
 function withSignal(params: CallOptions, signal: AbortSignal | undefined): CallOptions {
   return signal === undefined || signal === params.abortSignal ? params : { ...params, abortSignal: signal };
@@ -98,7 +105,7 @@ async function untilFirstContent(
       throw part.error;
     }
     held.push(part);
-    if (part !== null && typeof part === 'object' && CONTENT_PARTS.has(part.type)) break;
+    if (isContent(part)) break;
   }
   return new ReadableStream<AiSdkStreamPart>({
     async pull(controller) {
