@@ -59,8 +59,11 @@ export const USER_PACKAGES = [
  */
 export const NODE_22_USER_PACKAGES = [
   '@mastra/core',
-  '@ai-sdk/openai',
-  '@ai-sdk/anthropic',
+  // The AI SDK 6 providers (LanguageModelV3): @mastra/core 1.71's types refuse an AI SDK 7 model
+  // (@ai-sdk/openai 4: its LanguageModelV4 is from a newer @ai-sdk/provider than the one Mastra
+  // pins), with or without faultline, although it runs.
+  '@ai-sdk/openai@3',
+  '@ai-sdk/anthropic@3',
   'zod',
   'typescript@~5.9.3',
   '@types/node@^22.13.0',
