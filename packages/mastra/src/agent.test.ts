@@ -9,7 +9,8 @@ import {
   type Scenario,
   startLoopbackServer,
 } from '@faultline/test-fixtures';
-import { Agent } from '@mastra/core/agent';
+import { Agent, type AgentConfig } from '@mastra/core/agent';
+import { noopLogger } from '@mastra/core/logger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classifyMastraError, faultlineErrorProcessor, faultlineModels } from './index.ts';
 
@@ -29,6 +30,13 @@ afterAll(async () => {
 });
 
 const fresh = (id: string): Scenario => structuredClone(loadScenario(id));
+
+/** A real Agent whose own logger stays quiet: every failure here is on purpose. */
+function agentOf(config: AgentConfig): Agent {
+  const agent = new Agent(config);
+  agent.__setLogger(noopLogger);
+  return agent;
+}
 
 /** A chat completions stream that answers `text` (the OpenAI-compatible shape). */
 function streamed(text: string): Scenario {
@@ -125,7 +133,7 @@ describe('faultlineModels: the fallback list of a real Mastra Agent', () => {
   it('asks a spent quota once, then the backup answers', async () => {
     const spent = fresh('openai/insufficient-quota');
     const backup = openaiChatCompletion('Hello from the backup');
-    const agent = new Agent({
+    const agent = agentOf({
       id: 'quota',
       name: 'quota',
       instructions: 'Answer briefly.',
@@ -141,7 +149,7 @@ describe('faultlineModels: the fallback list of a real Mastra Agent', () => {
   it('moves on after a rate limit sent as an error event before the first chunk of a 200 stream, retried once (not twice over)', async () => {
     const limited = rateLimitEvent();
     const backup = streamed('Hello from the backup');
-    const agent = new Agent({
+    const agent = agentOf({
       id: 'in-band',
       name: 'in-band',
       instructions: 'Answer briefly.',
@@ -158,7 +166,7 @@ describe('faultlineModels: the fallback list of a real Mastra Agent', () => {
   it('without faultline, Mastra ends the run on that event and never asks the backup', async () => {
     const limited = rateLimitEvent();
     const backup = streamed('Hello from the backup');
-    const agent = new Agent({
+    const agent = agentOf({
       id: 'plain',
       name: 'plain',
       instructions: 'Answer briefly.',
@@ -175,7 +183,7 @@ describe('faultlineModels: the fallback list of a real Mastra Agent', () => {
   it('keeps a failure after the first content part in the stream: no fallback, what was delivered in the report', async () => {
     const cut = fresh('openai/stream-error-event');
     const backup = streamed('Hello from the backup');
-    const agent = new Agent({
+    const agent = agentOf({
       id: 'mid-stream',
       name: 'mid-stream',
       instructions: 'Answer briefly.',
@@ -192,7 +200,7 @@ describe('faultlineModels: the fallback list of a real Mastra Agent', () => {
 
 describe("faultlineErrorProcessor on Mastra's model router", () => {
   const routerAgent = (id: string) =>
-    new Agent({
+    agentOf({
       id,
       name: id,
       instructions: 'Answer briefly.',
