@@ -498,6 +498,83 @@ async function main(): Promise<void> {
       cwd: demoDir,
       timeoutMs: INSTALL_TIMEOUT_MS,
     });
+    // 4b (started here, checked in section 4b). The packages that need Node 22 (@faultline/mastra,
+    // like @mastra/core 1.5+), as their users install them: npm run by the Node 22 of the runtimes
+    // folder, their tarballs beside the framework in an app of their own, and every TypeScript block
+    // of their documents type-checked there under the same options. It waits on npm and on its own
+    // tsc, so it runs beside the checks below; its result is read in section 4b.
+    const node22 = node22Binary(runtimesDir);
+    const node22App: Promise<{ detail: string } | { error: unknown }> = (async () => {
+      const later = node22Packages();
+      assert(later.length > 0, 'no publishable package needs Node 22');
+      const ahead = await node22AppInstall;
+      assert(
+        ahead.code === 0,
+        `npm install of ${NODE_22_USER_PACKAGES.join(', ')} under Node 22 exited ${ahead.code}\n${ahead.stderr}`,
+      );
+      assert(!/EBADENGINE/.test(ahead.stderr), `npm warned EBADENGINE under Node 22:\n${ahead.stderr}`);
+      const env = node22Env(runtimesDir);
+      const closure = [...new Set(later.flatMap((name) => closureOf(name)))];
+      const installed = await run('npm', [...npmInstall, ...closure, ...NODE_22_USER_PACKAGES], {
+        cwd: node22AppDir,
+        env,
+        timeoutMs: INSTALL_TIMEOUT_MS,
+      });
+      assert(installed.code === 0, `npm install exited ${installed.code}\n${installed.stderr}`);
+      assert(
+        !/EBADENGINE/.test(installed.stderr),
+        `npm warned EBADENGINE under Node 22:\n${installed.stderr}`,
+      );
+      const documents = node22Documents();
+      const blocks = documentExamples().filter((example) => documents.has(example.document));
+      assert(blocks.length > 0, `no TypeScript block imports ${later.join(', ')}`);
+      for (const example of blocks) {
+        mkdirSync(dirname(join(node22AppDir, 'doc-examples', example.file)), { recursive: true });
+        writeFileSync(join(node22AppDir, 'doc-examples', example.file), example.code);
+      }
+      writeFileSync(
+        join(node22AppDir, 'doc-examples/tsconfig.json'),
+        `${JSON.stringify(
+          {
+            compilerOptions: {
+              strict: true,
+              module: 'nodenext',
+              moduleResolution: 'nodenext',
+              target: 'es2022',
+              types: ['node'],
+              skipLibCheck: true,
+              rootDir: '.',
+              outDir: '../dist-doc-examples',
+              rewriteRelativeImportExtensions: true,
+            },
+            include: ['.'],
+          },
+          null,
+          2,
+        )}\n`,
+      );
+      const checked = await run(join(node22AppDir, 'node_modules/.bin/tsc'), ['-p', 'doc-examples'], {
+        cwd: node22AppDir,
+        env,
+      });
+      assert(
+        checked.code === 0,
+        `tsc -p doc-examples (Node 22 app) exited ${checked.code}\n${checked.stdout}\n${blocks
+          .map(
+            (example) =>
+              `doc-examples/${example.file} is the block under "${example.section}" in ${example.document}`,
+          )
+          .join('\n')}`,
+      );
+      const version = (await run(node22, ['--version'], { cwd: node22AppDir })).stdout.trim();
+      const mastra = JSON.parse(
+        readFileSync(join(node22AppDir, 'node_modules/@mastra/core/package.json'), 'utf8'),
+      ) as { version: string };
+      return `Node ${version}, @mastra/core ${mastra.version}: ${later.join(', ')}; ${blocks.length} blocks of ${documents.size} documents`;
+    })().then(
+      (detail) => ({ detail }),
+      (error: unknown) => ({ error }),
+    );
     if (prepared === undefined) writeFileSync(join(userDir, 'package.json'), USER_MANIFEST);
     await check('npm install of the tarballs and the SDKs (no EBADENGINE on this Node)', async () => {
       // With a prepared folder the SDKs are there already; the same command adds the tarballs.
@@ -792,80 +869,14 @@ async function main(): Promise<void> {
         return 'the envelope says quota, tell_model; 1 request at the spent key';
       },
     );
-    // 4b. The packages that need Node 22 (@faultline/mastra, like @mastra/core 1.5+), as their users
-    // install them: npm run by the Node 22 of the runtimes folder, their tarballs beside the
-    // framework in an app of their own; every TypeScript block of their documents type-checked
-    // there under the same options, and the docs page's program run under that Node.
-    const node22 = node22Binary(runtimesDir);
+    // 4b. The Node 22 app (started after the installs above), and the Mastra docs page's program
+    // run in it under Node 22.
     await check(
       'Node 22 app: npm install of the Node 22 packages and their framework under Node 22 (no EBADENGINE), tsc --strict of their documents',
       async () => {
-        const later = node22Packages();
-        assert(later.length > 0, 'no publishable package needs Node 22');
-        const ahead = await node22AppInstall;
-        assert(
-          ahead.code === 0,
-          `npm install of ${NODE_22_USER_PACKAGES.join(', ')} under Node 22 exited ${ahead.code}\n${ahead.stderr}`,
-        );
-        assert(!/EBADENGINE/.test(ahead.stderr), `npm warned EBADENGINE under Node 22:\n${ahead.stderr}`);
-        const env = node22Env(runtimesDir);
-        const closure = [...new Set(later.flatMap((name) => closureOf(name)))];
-        const installed = await run('npm', [...npmInstall, ...closure, ...NODE_22_USER_PACKAGES], {
-          cwd: node22AppDir,
-          env,
-          timeoutMs: INSTALL_TIMEOUT_MS,
-        });
-        assert(installed.code === 0, `npm install exited ${installed.code}\n${installed.stderr}`);
-        assert(
-          !/EBADENGINE/.test(installed.stderr),
-          `npm warned EBADENGINE under Node 22:\n${installed.stderr}`,
-        );
-        const documents = node22Documents();
-        const blocks = documentExamples().filter((example) => documents.has(example.document));
-        assert(blocks.length > 0, `no TypeScript block imports ${later.join(', ')}`);
-        for (const example of blocks) {
-          mkdirSync(dirname(join(node22AppDir, 'doc-examples', example.file)), { recursive: true });
-          writeFileSync(join(node22AppDir, 'doc-examples', example.file), example.code);
-        }
-        writeFileSync(
-          join(node22AppDir, 'doc-examples/tsconfig.json'),
-          `${JSON.stringify(
-            {
-              compilerOptions: {
-                strict: true,
-                module: 'nodenext',
-                moduleResolution: 'nodenext',
-                target: 'es2022',
-                types: ['node'],
-                skipLibCheck: true,
-                rootDir: '.',
-                outDir: '../dist-doc-examples',
-                rewriteRelativeImportExtensions: true,
-              },
-              include: ['.'],
-            },
-            null,
-            2,
-          )}\n`,
-        );
-        const checked = await run(join(node22AppDir, 'node_modules/.bin/tsc'), ['-p', 'doc-examples'], {
-          cwd: node22AppDir,
-          env,
-        });
-        assert(
-          checked.code === 0,
-          `tsc -p doc-examples (Node 22 app) exited ${checked.code}\n${checked.stdout}\n${blocks
-            .map(
-              (example) =>
-                `doc-examples/${example.file} is the block under "${example.section}" in ${example.document}`,
-            )
-            .join('\n')}`,
-        );
-        const version = (await run(node22, ['--version'], { cwd: node22AppDir })).stdout.trim();
-        const mastra = JSON.parse(
-          readFileSync(join(node22AppDir, 'node_modules/@mastra/core/package.json'), 'utf8'),
-        ) as { version: string };
-        return `Node ${version}, @mastra/core ${mastra.version}: ${later.join(', ')}; ${blocks.length} blocks of ${documents.size} documents`;
+        const ready = await node22App;
+        if ('error' in ready) throw ready.error;
+        return ready.detail;
       },
     );
     await check(
