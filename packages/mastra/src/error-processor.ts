@@ -37,23 +37,24 @@ export function classifyMastraError(error: unknown, options: MastraClassifyOptio
  * are the provider's event, read as an error part.
  */
 function errorPartValue(error: unknown): Record<string, unknown> | undefined {
-  if (
-    !(error instanceof Error) ||
-    constructorName(error) !== 'Error' ||
-    safeGet(error, 'stack') !== undefined
-  )
-    return undefined;
-  const value: Record<string, unknown> = {};
   try {
+    if (
+      !(error instanceof Error) ||
+      constructorName(error) !== 'Error' ||
+      safeGet(error, 'stack') !== undefined
+    )
+      return undefined;
+    const value: Record<string, unknown> = {};
     for (const key of Object.keys(error)) {
       const field = safeGet(error, key);
       if (key !== 'toJSON' && key !== 'stack' && typeof field !== 'function') value[key] = field;
     }
+    value.message = safeGet(error, 'message');
+    return value;
   } catch {
+    // A value whose prototype or keys cannot be read (a hostile Proxy) is no rebuild of a part.
     return undefined;
   }
-  value.message = error.message;
-  return value;
 }
 
 /** Options of {@link faultlineErrorProcessor}. */

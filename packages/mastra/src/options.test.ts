@@ -26,6 +26,34 @@ describe('export list', { timeout: 120_000 }, () => {
   });
 });
 
+describe('classifyMastraError', () => {
+  it('is total: any thrown value gets a classification', () => {
+    const hostile = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error('getter');
+        },
+        getPrototypeOf() {
+          throw new Error('prototype');
+        },
+        ownKeys() {
+          throw new Error('keys');
+        },
+      },
+    );
+    for (const thrown of [
+      null,
+      undefined,
+      'a string',
+      42,
+      hostile,
+      Object.assign(new Error('x'), { stack: undefined }),
+    ])
+      expect(classifyMastraError(thrown).toErrorReport().reason).toMatch(/^[a-z_]+$/);
+  });
+});
+
 describe('options', () => {
   it('refuses unknown keys, with the nearest valid one, and bad values with a TypeError at the call', () => {
     expect(() => withFaultline(model, { maxRetries: 2 } as never)).toThrow(
