@@ -82,12 +82,7 @@ const apps = {
       // The fetcher hands fetch the caller's signal itself (see the extract-mistral README: the SDK's
       // cloned Request can lose an abort after a garbage collection).
       const httpClient = new HTTPClient({ fetcher: (input, init) => fetch(input, { ...init, signal }) });
-      const client = new Mistral({
-        apiKey: 'packed-install-mistral-key',
-        serverURL,
-        timeoutMs: timeout,
-        httpClient,
-      });
+      const client = new Mistral({ apiKey: 'packed-install-mistral-key', serverURL, timeoutMs: timeout, httpClient });
       const request = { model: 'mistral-small-latest', messages };
       if (!scenario.stream) return client.chat.complete(request, { fetchOptions: { signal } });
       const stream = await client.chat.stream(request, { fetchOptions: { signal } });
