@@ -10,9 +10,10 @@ import {
   startLoopbackServer,
 } from '@faultline/test-fixtures';
 import { Agent, type AgentConfig } from '@mastra/core/agent';
+import { ModelRouterLanguageModel } from '@mastra/core/llm';
 import { noopLogger } from '@mastra/core/logger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { classifyMastraError, faultlineErrorProcessor, faultlineModels } from './index.ts';
+import { classifyMastraError, faultlineErrorProcessor, faultlineModels, withFaultline } from './index.ts';
 
 // The real Mastra Agent (its fallback list, its error processors, its stream) with real AI SDK
 // models and Mastra's own model router, against llm-mock on 127.0.0.1: what faultline decided, and
@@ -213,6 +214,23 @@ describe("faultlineErrorProcessor on Mastra's model router", () => {
     mock.script('openai', [fault.status(429, { retryAfter: 0 }), fault.ok({ reply: 'Paris.' })]);
     const result = await routerAgent('rate-limit').generate('Capital of France?');
     expect(result.text).toBe('Paris.');
+    expect(mock.requests('openai')).toHaveLength(2);
+  });
+
+  it("wraps the router's own model: a rate limit retried by faultline, then the streamed answer", async () => {
+    mock.reset();
+    mock.script('openai', [fault.status(429, { retryAfter: 0 }), fault.ok({ reply: 'Paris.' })]);
+    const agent = agentOf({
+      id: 'router-wrapped',
+      name: 'router-wrapped',
+      instructions: 'Answer briefly.',
+      model: withFaultline(
+        new ModelRouterLanguageModel({ id: 'openai/gpt-4o-mini', url: mock.url('openai'), apiKey: KEY }),
+        { retry: FAST },
+      ),
+    });
+    const end = await streamEnd(await agent.stream('Capital of France?'));
+    expect(end).toEqual({ text: 'Paris.', error: undefined });
     expect(mock.requests('openai')).toHaveLength(2);
   });
 

@@ -207,12 +207,14 @@ function wrap<M extends MastraModelLike>(model: M, options: FaultlineMastraOptio
       },
     );
   // A Proxy keeps the model's class (Mastra checks `instanceof ModelRouterLanguageModel`), getters
-  // and fields.
+  // and fields. Its methods and getters run on the model itself, not on the Proxy: a class with
+  // private fields (`#lastStreamTransport` of Mastra's router model) cannot read them through one.
   return new Proxy(model, {
-    get(wrapped, key, receiver) {
+    get(wrapped, key) {
       if (key === 'doGenerate') return doGenerate;
       if (key === 'doStream') return doStream;
-      return Reflect.get(wrapped, key, receiver);
+      const value: unknown = Reflect.get(wrapped, key, wrapped);
+      return typeof value === 'function' ? value.bind(wrapped) : value;
     },
   });
 }
