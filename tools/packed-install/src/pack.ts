@@ -19,6 +19,8 @@ export interface WorkspacePackage {
   readonly version: string;
   readonly dependencies: Readonly<Record<string, string>>;
   readonly files: readonly string[] | undefined;
+  /** Its `engines.node` range: the Node versions a user installs it on. */
+  readonly node: string | undefined;
   /** The tarball's file name, as npm and pnpm name it (`@faultline/x` → `faultline-x-<version>.tgz`). */
   readonly tarball: string;
 }
@@ -35,6 +37,7 @@ export function publishablePackages(root = repoRoot): WorkspacePackage[] {
         private?: boolean;
         dependencies?: Record<string, string>;
         files?: string[];
+        engines?: { node?: string };
       };
       if (manifest.private === true) return [];
       return [
@@ -44,6 +47,7 @@ export function publishablePackages(root = repoRoot): WorkspacePackage[] {
           version: manifest.version,
           dependencies: manifest.dependencies ?? {},
           files: manifest.files,
+          node: manifest.engines?.node,
           tarball: `${manifest.name.replace('@', '').replace('/', '-')}-${manifest.version}.tgz`,
         },
       ];

@@ -18,5 +18,5 @@ const started = performance.now();
 const prepared = await prepare(resolve(dir));
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 console.log(
-  `prepare: npm install of the runtimes exited ${prepared.runtimes.code}, of the third-party packages ${prepared.app.code} (${seconds} s)`,
+  `prepare: npm install of the runtimes exited ${prepared.runtimes.code}, of the third-party packages ${prepared.app.code}, of the Node 22 app ${prepared.node22App.code} (${seconds} s)`,
 );

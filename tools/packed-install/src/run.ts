@@ -32,10 +32,15 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { LoopbackServer, Scenario } from '@faultline/llm-mock';
+import semver from 'semver';
 import { type Ran, run, userEnv } from './child.ts';
 import {
   DOCS_FRAMEWORK_PACKAGES,
   INSTALL_TIMEOUT_MS,
+  installNode22App,
+  NODE_22_USER_PACKAGES,
+  node22Binary,
+  node22Env,
   RUNTIME_PACKAGES,
   readPrepared,
   USER_MANIFEST,
@@ -418,7 +423,22 @@ async function main(): Promise<void> {
       }
       return `${workspacePackages.map((pkg) => pkg.tarball).join(', ')}, each with README.md and LICENSE`;
     });
-    const tarballs = workspacePackages.map((pkg) => join(tarballDir, pkg.tarball));
+    // A package whose `engines` exclude this Node (@faultline/mastra needs Node 22, like Mastra) is
+    // installed, type-checked and run in an app of its own under Node 22 (section 4b), not here,
+    // where npm would warn EBADENGINE for it.
+    const onThisNode = (pkg: WorkspacePackage): boolean =>
+      pkg.node === undefined || semver.satisfies(process.version, pkg.node);
+    const node22Packages = () => workspacePackages.filter((pkg) => !onThisNode(pkg)).map((pkg) => pkg.name);
+    /** The documents whose blocks import a Node 22 package: they are checked in the Node 22 app. */
+    const node22Documents = (): Set<string> => {
+      const later = node22Packages();
+      return new Set(
+        documentExamples()
+          .filter((example) => later.some((name) => example.code.includes(`from '${name}'`)))
+          .map((example) => example.document),
+      );
+    };
+    const tarballs = workspacePackages.filter(onThisNode).map((pkg) => join(tarballDir, pkg.tarball));
     /** The tarballs of `name` and of every workspace package it depends on, as npm would fetch them. */
     const closureOf = (name: string): string[] => {
       const manifests = new Map(workspacePackages.map((pkg) => [pkg.name, pkg] as const));
@@ -459,6 +479,12 @@ async function main(): Promise<void> {
       runtimesInstall = Promise.resolve(prepared.runtimes);
       frameworksInstall = Promise.resolve(prepared.frameworks);
     }
+    // The Node 22 app's third-party packages, under the Node 22 the runtimes' install brings.
+    const node22AppDir = prepared?.node22AppDir ?? join(work, 'node22-app');
+    const node22AppInstall =
+      prepared === undefined
+        ? installNode22App(node22AppDir, runtimesDir, runtimesInstall)
+        : Promise.resolve(prepared.node22App);
     // The CLI in a folder of its own, as `npm install -g @faultline/cli` gets it: only what it
     // declares (the app folder above also holds every SDK, which would hide a missing dependency);
     // and @faultline/demo, which adds the SDKs the demo drives, in another.
@@ -472,6 +498,83 @@ async function main(): Promise<void> {
       cwd: demoDir,
       timeoutMs: INSTALL_TIMEOUT_MS,
     });
+    // 4b (started here, checked in section 4b). The packages that need Node 22 (@faultline/mastra,
+    // like @mastra/core 1.5+), as their users install them: npm run by the Node 22 of the runtimes
+    // folder, their tarballs beside the framework in an app of their own, and every TypeScript block
+    // of their documents type-checked there under the same options. It waits on npm and on its own
+    // tsc, so it runs beside the checks below; its result is read in section 4b.
+    const node22 = node22Binary(runtimesDir);
+    const node22App: Promise<{ detail: string } | { error: unknown }> = (async () => {
+      const later = node22Packages();
+      assert(later.length > 0, 'no publishable package needs Node 22');
+      const ahead = await node22AppInstall;
+      assert(
+        ahead.code === 0,
+        `npm install of ${NODE_22_USER_PACKAGES.join(', ')} under Node 22 exited ${ahead.code}\n${ahead.stderr}`,
+      );
+      assert(!/EBADENGINE/.test(ahead.stderr), `npm warned EBADENGINE under Node 22:\n${ahead.stderr}`);
+      const env = node22Env(runtimesDir);
+      const closure = [...new Set(later.flatMap((name) => closureOf(name)))];
+      const installed = await run('npm', [...npmInstall, ...closure, ...NODE_22_USER_PACKAGES], {
+        cwd: node22AppDir,
+        env,
+        timeoutMs: INSTALL_TIMEOUT_MS,
+      });
+      assert(installed.code === 0, `npm install exited ${installed.code}\n${installed.stderr}`);
+      assert(
+        !/EBADENGINE/.test(installed.stderr),
+        `npm warned EBADENGINE under Node 22:\n${installed.stderr}`,
+      );
+      const documents = node22Documents();
+      const blocks = documentExamples().filter((example) => documents.has(example.document));
+      assert(blocks.length > 0, `no TypeScript block imports ${later.join(', ')}`);
+      for (const example of blocks) {
+        mkdirSync(dirname(join(node22AppDir, 'doc-examples', example.file)), { recursive: true });
+        writeFileSync(join(node22AppDir, 'doc-examples', example.file), example.code);
+      }
+      writeFileSync(
+        join(node22AppDir, 'doc-examples/tsconfig.json'),
+        `${JSON.stringify(
+          {
+            compilerOptions: {
+              strict: true,
+              module: 'nodenext',
+              moduleResolution: 'nodenext',
+              target: 'es2022',
+              types: ['node'],
+              skipLibCheck: true,
+              rootDir: '.',
+              outDir: '../dist-doc-examples',
+              rewriteRelativeImportExtensions: true,
+            },
+            include: ['.'],
+          },
+          null,
+          2,
+        )}\n`,
+      );
+      const checked = await run(join(node22AppDir, 'node_modules/.bin/tsc'), ['-p', 'doc-examples'], {
+        cwd: node22AppDir,
+        env,
+      });
+      assert(
+        checked.code === 0,
+        `tsc -p doc-examples (Node 22 app) exited ${checked.code}\n${checked.stdout}\n${blocks
+          .map(
+            (example) =>
+              `doc-examples/${example.file} is the block under "${example.section}" in ${example.document}`,
+          )
+          .join('\n')}`,
+      );
+      const version = (await run(node22, ['--version'], { cwd: node22AppDir })).stdout.trim();
+      const mastra = JSON.parse(
+        readFileSync(join(node22AppDir, 'node_modules/@mastra/core/package.json'), 'utf8'),
+      ) as { version: string };
+      return `Node ${version}, @mastra/core ${mastra.version}: ${later.join(', ')}; ${blocks.length} blocks of ${documents.size} documents`;
+    })().then(
+      (detail) => ({ detail }),
+      (error: unknown) => ({ error }),
+    );
     if (prepared === undefined) writeFileSync(join(userDir, 'package.json'), USER_MANIFEST);
     await check('npm install of the tarballs and the SDKs (no EBADENGINE on this Node)', async () => {
       // With a prepared folder the SDKs are there already; the same command adds the tarballs.
@@ -540,6 +643,7 @@ async function main(): Promise<void> {
       assert(parsed.failures.length === 0, parsed.failures.join('\n'));
       const withMainEntry = workspacePackages.filter(
         (pkg) =>
+          onThisNode(pkg) &&
           (
             JSON.parse(readFileSync(join(pkg.dir, 'package.json'), 'utf8')) as {
               exports?: Record<string, unknown>;
@@ -654,7 +758,8 @@ async function main(): Promise<void> {
         // run below, against the loopback server). A block that shows a file imports the others of
         // its document as that file does (`./llm-service.ts`).
         mkdirSync(join(userDir, 'doc-examples'), { recursive: true });
-        const documentBlocks = documentExamples();
+        const later = node22Documents();
+        const documentBlocks = documentExamples().filter((example) => !later.has(example.document));
         for (const example of documentBlocks) {
           mkdirSync(dirname(join(userDir, 'doc-examples', example.file)), { recursive: true });
           writeFileSync(join(userDir, 'doc-examples', example.file), example.code);
@@ -762,6 +867,48 @@ async function main(): Promise<void> {
         const requests = server.requests(spent).length;
         assert(requests === 1, `the spent key saw ${requests} requests`);
         return 'the envelope says quota, tell_model; 1 request at the spent key';
+      },
+    );
+    // 4b. The Node 22 app (started after the installs above), and the Mastra docs page's program
+    // run in it under Node 22.
+    await check(
+      'Node 22 app: npm install of the Node 22 packages and their framework under Node 22 (no EBADENGINE), tsc --strict of their documents',
+      async () => {
+        const ready = await node22App;
+        if ('error' in ready) throw ready.error;
+        return ready.detail;
+      },
+    );
+    await check(
+      'docs/integrations/mastra.md program under Node 22: a spent quota moves on to the backup, asked once',
+      async () => {
+        const block = documentExamples().find(
+          (example) =>
+            example.document === 'docs/integrations/mastra.md' && example.file.endsWith('/agent.ts'),
+        );
+        assert(block !== undefined, 'no agent.ts example file on docs/integrations/mastra.md');
+        const spent = quota();
+        const backup = anthropicAnsweredScenario('Hello from the backup');
+        const ran = await run(node22, [`dist-doc-examples/${block.file.replace(/\.ts$/, '.js')}`], {
+          cwd: node22AppDir,
+          env: {
+            ...node22Env(runtimesDir),
+            OPENAI_BASE_URL: server.baseUrlFor(spent, { pathPrefix: '/v1' }),
+            OPENAI_API_KEY: 'sk-example',
+            ANTHROPIC_BASE_URL: server.baseUrlFor(backup, { pathPrefix: '/v1' }),
+            ANTHROPIC_API_KEY: 'sk-ant-example',
+            MASTRA_TELEMETRY_DISABLED: '1',
+          },
+        });
+        assert(ran.code === 0, `exited ${ran.code}: ${ran.stderr}`);
+        assert(ran.stdout.trim() === 'Hello from the backup', `printed ${JSON.stringify(ran.stdout)}`);
+        const requests = server.requests(spent).length;
+        assert(requests === 1, `the spent key saw ${requests} requests`);
+        assert(
+          server.requests(backup).length === 1,
+          `the backup saw ${server.requests(backup).length} requests`,
+        );
+        return "printed the backup's answer, 1 request at the spent key";
       },
     );
     await check('README first example: an answer', async () => {
