@@ -243,19 +243,20 @@ export const CREDENTIAL_REJECTED = vocabulary('credentialRejected', () => [
   /invalidsignatureexception|signature we calculated does not match|expiredtokenexception/,
 ]);
 
-/** The key was rejected. */
+/**
+ * The key was rejected. AWS's words for a rejected key or signature are CREDENTIAL_REJECTED's, whose
+ * rule comes first at every status.
+ */
 export const AUTH = vocabulary('auth', () => [
   // OpenAI/Groq invalid_api_key "Incorrect API key provided"; Anthropic "invalid x-api-key",
   // authentication_error; Gemini "API key not valid" (API_KEY_INVALID), "API key expired".
   // Azure "Access denied due to invalid subscription key or wrong API endpoint" (401).
   /invalid_api_key|(?:incorrect|invalid|missing|expired)(?=) (?:x-)?(?=)api[ _-]?key|api[ _-]?key (?:not valid|is invalid|expired|is missing)|api_key_invalid|invalid subscription key/,
   /authentication_error|authentication failed|invalid authentication|unauthenticated|unauthorized/,
-  // AWS credentials rejected (also CREDENTIAL_REJECTED, which decides a 403).
-  /unrecognizedclientexception|security token included in the request is invalid|invalidsignatureexception/,
   // OpenRouter "No auth credentials found"; a router with no key for the upstream (9router "No credentials
   // for provider: github").
   // Hugging Face "Authorization header is correct, but the token seems invalid" (on a 400).
-  /invalid (?:bearer )?token|token (?:is |seems |appears )?(?:to be )?(?:invalid|expired)|no (?:auth )?credentials (?:found|for)(?!\w)/,
+  /invalid (?:bearer )?token|token (?:is |seems |appears )?(?=)(?:to be )?(?=)(?:invalid|expired)|no (?:auth )?credentials (?:found|for)(?!\w)/,
 ]);
 
 /** The key is valid but not allowed. */
@@ -403,7 +404,7 @@ export const THROTTLE = vocabulary('throttle', () => [
 export const SERVER_FAULT = vocabulary('serverFault', () => [
   /server_error|internal server error|internal error|internalserverexception|(?<!\w)internal(?!\w)|api_error/,
   /modelstreamerrorexception|modelerrorexception/,
-  /bad gateway|gateway timeout|upstream(?: provider| server| service)? (?:error|server error|connect|timeout|timed out|failed|unavailable)/,
+  /bad gateway|gateway timeout|upstream(?: provider| server| service)?(?=) (?:error|server error|connect|timeout|timed out|failed|unavailable)/,
   // OpenAI "The server had an error while processing your request", also in a stream chunk's error.
   /server had an error/,
   // A local server's model runner failing (Ollama "an error was encountered while running the model:
