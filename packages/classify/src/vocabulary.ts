@@ -47,10 +47,10 @@ export const OVERFLOW = vocabulary('overflow', () => [
   // LiteLLM ContextWindowExceededError); "exceeds the context window" (OpenRouter, Mistral);
   // "context length exceeded"; "context_window_exceeded" (Anthropic stop reason as an error) and
   // "contextwindowexceeded" are the first alternative, separators optional.
-  /context[ _-]?(?:length|window|limit|size)(?=)[ _-]?(?:exceeded|is exceeded)|(?:maximum|max|model'?s?)(?=) context[ _-]?(?:length|window|size)|exceeds? (?:the )?(?:model'?s? )?(?=)context[ _-]?(?:length|window|limit|size)/,
+  /context[ _-]?(?:length|window|limit|size)(?=)[ _-]?(?:exceeded|is exceeded)|(?:maximum|max|model'?s?)(?=) context[ _-]?(?:length|window|size)|exceeds? (?:the )?(?=)(?:model'?s? )?(?=)context[ _-]?(?:length|window|limit|size)/,
   // "prompt is too long: 215000 tokens > 200000 maximum" (Anthropic), "Input is too long for
   // requested model." (Bedrock), "input too long", "The message you submitted was too long".
-  /(?:prompt|input|message|messages|request body|text) (?:is |was |are )?too long/,
+  /(?:prompt|input|message|messages|request body|text)(?=) (?:is |was |are )?(?=)too long/,
   // "The input token count (1200000) exceeds the maximum number of tokens allowed" (Gemini).
   /input token count.{0,40}exceeds/,
   // Together 4xx "Input token count + max_tokens parameter must be less than the context length of
@@ -96,7 +96,7 @@ export const AMBIGUOUS_OVERFLOW = vocabulary('ambiguousOverflow', () => [/too ma
  * input to compress, so the ambiguous "too many tokens" beside it is not an overflow.
  */
 export const OUTPUT_CAP = vocabulary('outputCap', () => [
-  /max(?:imum)?[ _]?(?:new[ _])?tokens (?:must|should) be (?:less than|at most|<=?)|maximum output (?:for|of) (?:this|the) model/,
+  /max(?:imum)?[ _]?(?:new[ _])?(?=)tokens (?:must|should)(?=) be (?:less than|at most|<=?)|maximum output (?:for|of) (?:this|the) model/,
 ]);
 
 /** A 429/413 saying this one request is bigger than the per-minute budget: waiting never helps. */
@@ -200,7 +200,7 @@ export const ALLOWANCE = vocabulary('allowance', () => [
   /insufficient_quota|exceeded your current quota|(?:out of|no remaining) quota|quota (?:has been |was |is )?(?:exhausted|used up)|servicequotaexceeded/,
   // Anthropic "You have reached your specified API usage limits"; Mistral "monthly usage limit";
   // OpenRouter "Key limit exceeded"; Together/DeepSeek "spend limit"; "spending cap".
-  /usage limits?|(?:spend|spending|key|credit|account) (?:limit|cap)s?(?!\w)(?! per)/,
+  /usage limits?|(?:spend|spending|key|credit|account)(?=) (?:limit|cap)s?(?!\w)(?! per)/,
   // LiteLLM "Budget has been exceeded! Current cost: ..., Max budget: ..."; ExceededBudget.
   /budget/,
   // "You have exceeded your allocation"; "allowance exhausted"; Claude "out of extra usage".
@@ -333,7 +333,7 @@ export const AVAILABILITY = vocabulary('availability', () => [
  * selected model").
  */
 export const NO_ROUTE = vocabulary('noRoute', () => [
-  /no endpoints? (?:found|available)|no (?:allowed )?providers? (?:are |is )?available|no available (?:model )?provider/,
+  /no endpoints? (?:found|available)|no (?:allowed )?(?=)providers? (?:are |is )?(?=)available|no available (?:model )?provider/,
 ]);
 
 /** The provider refused the content. */
