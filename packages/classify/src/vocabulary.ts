@@ -151,7 +151,7 @@ export const LONG_WINDOW = vocabulary('longWindow', () => [
   // June 1"; "limit will reset at ...".
   /regain access (?:on|at)|resets? (?:at|on)(?!\w)|reset (?:at|on) \d|until \d{4}-\d{2}-\d{2}/,
   // OpenRouter "Rate limit exceeded: limit_rpd/google/gemini-2.0-flash-thinking-exp-01-21/…" (a :free model's
-  // requests per day; the underscore keeps the \b entry above from seeing it).
+  // requests per day; the underscore is a word character, so the word-edge entry above does not see it).
   /limit_(?:rpd|tpd)(?!\w)/,
 ]);
 
