@@ -4,7 +4,7 @@
 // bench/results/latest.md, the raw figures to bench/results/latest.json, and the summary table to
 // docs/benchmarks.md's bench section. `pnpm bench <section> …` runs some sections only
 // (first-failures, success, bundle, stream, footprint, retry, resilience, rate-limit,
-// mixed-failures) and leaves both markdown files alone, except mixed-failures, whose table is
+// mixed-failures), prints their tables and writes no file, except mixed-failures, whose table is
 // one run of its own and goes to docs/benchmarks.md's mixed-failures section whenever it runs.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -472,8 +472,9 @@ const took = `${totalSeconds.toFixed(0)} s (${Object.entries(sectionSeconds)
   .map(([name, seconds]) => `${name} ${seconds.toFixed(0)} s`)
   .join(', ')})`;
 console.log(`\nbench: ${took}`);
-writeFileSync(new URL('../results/latest.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+// latest.json and latest.md describe one whole run: a run of some sections prints its tables only.
 if (only.size === 0) {
+  writeFileSync(new URL('../results/latest.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
   const date = new Date().toISOString().slice(0, 10);
   writeFileSync(
     new URL('../results/latest.md', import.meta.url),
