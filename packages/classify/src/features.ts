@@ -188,7 +188,7 @@ export class Features {
 }
 
 /** A URL in a provider's message: its path words ("billing", "quota") are not the provider's prose. */
-const URL = /\b(?:https?|wss?):\/\/\S+/gi;
+const URL = /(?<!\w)(?:https?|wss?):\/\/\S+/gi;
 
 /** The numbers of a limit message, in order: "limit: ~7,000", "requested 12903". */
 const LIMIT_AMOUNT = /(?:limit|requested):? ~?([\d,.]+)/g;

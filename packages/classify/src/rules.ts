@@ -349,15 +349,15 @@ export const RULES: readonly Rule[] = [
     means:
       'The model, deployment or endpoint does not exist or cannot serve this request (inference profile, on-demand throughput, plan, router "no endpoints"), on a 5xx too unless the answer says it is busy.',
     decide: ({ status, features }) => {
+      const unavailable = features.get('availability') ?? features.get('noRoute');
+      if (unavailable === undefined) return undefined;
       // A router with no deployment free "Try again in 60 seconds" is cooling its deployments down, not
       // missing the model (LiteLLM "No deployments available for selected model, Try again in 60 seconds").
       if (features.get('waitInWords') !== undefined) return undefined;
-      if (below500(status))
-        return when('model_not_found', features.get('availability') ?? features.get('noRoute'));
       // On a 5xx the model's words hold too (SiliconFlow 500 "Model not found.", a relay's 503 "no channel
       // for model x"), and a router's "no provider/endpoint", unless the answer also says it is busy.
-      if (features.get('capacity') !== undefined) return undefined;
-      return when('model_not_found', features.get('availability') ?? features.get('noRoute'));
+      if (!below500(status) && features.get('capacity') !== undefined) return undefined;
+      return verdict('model_not_found', unavailable);
     },
   },
   {
