@@ -55,9 +55,16 @@ describe('openrouterExtractor is total', () => {
     );
     fc.assert(
       fc.property(
-        fc.record({ status: fc.anything(), headers: fc.anything(), body: fc.anything() }),
+        fc.record({
+          statusCode: fc.anything(),
+          headers: fc.anything(),
+          body: fc.anything(),
+          rawResponse: fc.anything(),
+          contentType: fc.anything(),
+        }),
         (fields) => {
-          const value = Object.assign(new Error('x'), fields, { name: 'OpenrouterApiError' });
+          // The fields of @openrouter/sdk's OpenRouterError, with values of any type.
+          const value = Object.assign(new Error('x'), fields, { name: 'TooManyRequestsResponseError' });
           const metadata = openrouterExtractor.extract(value);
           return (
             metadata === undefined || (metadata.provider === 'openrouter' && classify(metadata) !== undefined)

@@ -8,14 +8,21 @@ describe('export list', { timeout: 120_000 }, () => {
   it('@faultline/extract-openrouter', () => {
     expect(exportList(entry, new URL('./index.ts', import.meta.url))).toEqual({
       values: [
-        'OpenrouterErrorBody',
-        'OpenrouterErrorObject',
+        'OpenRouterErrorBody',
+        'OpenRouterErrorMetadata',
+        'OpenRouterErrorObject',
         'PROVIDER',
+        'detectBlockedAnswer',
+        'detectOpenRouterStreamFailure',
         'extractor',
+        'guardOpenRouterStream',
+        'guardStream',
+        'inspectResult',
         'readHttpFailure',
+        'readOpenRouterHttpFailure',
         'withClassifiedErrors',
       ].sort(),
-      types: ['ReadHttpFailureOptions', 'WithClassifiedErrorsOptions'].sort(),
+      types: ['GuardStreamOptions', 'ReadHttpFailureOptions', 'WithClassifiedErrorsOptions'].sort(),
     });
   });
 });
