@@ -8,6 +8,7 @@ import { readHttpFailure as readHuggingfaceHttpFailure } from '@faultline/extrac
 import { readHttpFailure as readMistralHttpFailure } from '@faultline/extract-mistral';
 import { readHttpFailure as readOllamaHttpFailure } from '@faultline/extract-ollama';
 import { readHttpFailure as readOpenAIHttpFailure } from '@faultline/extract-openai';
+import { readHttpFailure as readOpenRouterHttpFailure } from '@faultline/extract-openrouter';
 
 /** A provider body reader: `read<Provider>HttpFailure` of an extract package. */
 export type HttpFailureReader = (
@@ -25,7 +26,8 @@ export type AiSdkProvider =
   | 'groq'
   | 'ollama'
   | 'cohere'
-  | 'huggingface';
+  | 'huggingface'
+  | 'openrouter';
 
 /** Each provider's reader (from its extract package: one set of body rules per provider). */
 export const HTTP_FAILURE_READERS: Readonly<Record<AiSdkProvider, HttpFailureReader>> = {
@@ -38,6 +40,7 @@ export const HTTP_FAILURE_READERS: Readonly<Record<AiSdkProvider, HttpFailureRea
   ollama: readOllamaHttpFailure,
   cohere: readCohereHttpFailure,
   huggingface: readHuggingfaceHttpFailure,
+  openrouter: readOpenRouterHttpFailure,
 };
 
 /**
@@ -51,7 +54,9 @@ const PROVIDER_BY_ID_PREFIX: Readonly<Record<string, AiSdkProvider>> = {
   openai: 'openai',
   azure: 'openai',
   'azure-openai': 'openai',
-  openrouter: 'openai',
+  // @openrouter/ai-sdk-provider: `openrouter.chat`, over OpenRouter's API and its
+  // `{"error": {code, message, metadata}}` body (the upstream's words in metadata.raw).
+  openrouter: 'openrouter',
   deepseek: 'openai',
   togetherai: 'openai',
   xai: 'openai',
@@ -93,7 +98,7 @@ export function providerFromId(providerId: unknown): AiSdkProvider | undefined {
 /** Hosts of the providers' public endpoints (and OpenAI-compatible ones that use OpenAI's body). */
 const PROVIDER_BY_HOST: readonly (readonly [RegExp, AiSdkProvider])[] = [
   [
-    /(^|\.)api\.openai\.com$|\.openai\.azure\.com$|\.cognitiveservices\.azure\.com$|\.services\.ai\.azure\.com$|(^|\.)openrouter\.ai$|(^|\.)api\.deepseek\.com$|(^|\.)api\.together\.xyz$|(^|\.)api\.x\.ai$|(^|\.)ai-gateway\.vercel\.sh$/,
+    /(^|\.)api\.openai\.com$|\.openai\.azure\.com$|\.cognitiveservices\.azure\.com$|\.services\.ai\.azure\.com$|(^|\.)api\.deepseek\.com$|(^|\.)api\.together\.xyz$|(^|\.)api\.x\.ai$|(^|\.)ai-gateway\.vercel\.sh$/,
     'openai',
   ],
   [/(^|\.)api\.anthropic\.com$/, 'anthropic'],
@@ -102,6 +107,7 @@ const PROVIDER_BY_HOST: readonly (readonly [RegExp, AiSdkProvider])[] = [
   [/(^|\.)api\.mistral\.ai$/, 'mistral'],
   [/(^|\.)api\.groq\.com$/, 'groq'],
   [/(^|\.)api\.cohere\.(com|ai)$/, 'cohere'],
+  [/(^|\.)openrouter\.ai$/, 'openrouter'],
   [/^(router|api-inference)\.huggingface\.co$|\.endpoints\.huggingface\.cloud$/, 'huggingface'],
 ];
 

@@ -683,7 +683,7 @@ const CASES: readonly Case[] = [
     reason: 'overloaded',
     metadata: http(502, 'Provider returned error (Nvidia: Worker local total request limit reached (33/32))'),
     source:
-      'An upstream behind OpenRouter (diegosouzapw/OmniRoute#8210): a worker\'s concurrency cap full is the provider busy, not a server fault',
+      "An upstream behind OpenRouter (diegosouzapw/OmniRoute#8210): a worker's concurrency cap full is the provider busy, not a server fault",
   },
   {
     rule: 'capacity_vocabulary',

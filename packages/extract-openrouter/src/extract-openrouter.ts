@@ -58,6 +58,9 @@ const CLIENT_ERROR_MESSAGE =
 
 type OpenRouterKind = 'http' | 'client' | 'sdk-validation' | 'stream-chunk';
 
+/** The HTTP error classes of @openrouter/sdk: one per documented status, and the fallback. */
+const OWN_HTTP_ERROR_NAME = /^(?:[A-Z][A-Za-z]+ResponseError|OpenRouterDefaultError)$/;
+
 /**
  * Which @openrouter/sdk error this is, if any. Speakeasy classes: the per-status
  * `*ResponseError`s, `OpenRouterDefaultError` and `ResponseValidationError` (> `OpenRouterError`:
@@ -69,9 +72,14 @@ function kindOf(error: object): OpenRouterKind | undefined {
   const names = prototypeNames(error);
   const name = safeString(safeGet(error, 'name'), 100);
   const status = safeStatus(safeGet(error, 'statusCode'));
+  // Another copy of the SDK (bundled, minified) keeps the fields and the class names: the fields of
+  // every Speakeasy SDK's HTTP error, and a name only this SDK gives (Mistral's are SDKError and
+  // HTTPValidationError), so another Speakeasy SDK's error is left to its own extractor.
   if (
     names.includes('OpenRouterError') ||
     (status !== undefined &&
+      name !== undefined &&
+      OWN_HTTP_ERROR_NAME.test(name) &&
       typeof safeGet(error, 'body') === 'string' &&
       hasKey(error, 'rawResponse') &&
       hasKey(error, 'contentType'))
