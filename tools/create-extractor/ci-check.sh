@@ -44,8 +44,17 @@ pnpm --filter "$package" test
 step "typecheck, biome, sherif"
 pnpm --filter "$package" typecheck
 pnpm --filter @faultline/cli typecheck
-pnpm exec biome check "packages/extract-$name" "packages/cli/src/driver/providers/$name.ts" packages/cli/package.json
+pnpm exec biome check "packages/extract-$name" "packages/cli/src/driver/providers/$name.ts" packages/cli/package.json \
+  packages/ai-sdk/src/provider-of.ts packages/langchain/src/classify-langchain-error.ts
 pnpm exec sherif
+
+# The integrations that read every provider of providers.json: the scaffolder added the provider to
+# their maps; their providers.json tests fail on a provider they lack.
+step "the AI SDK's and LangChain's provider maps take '$name' in"
+pnpm --filter @faultline/ai-sdk typecheck
+pnpm --filter @faultline/langchain typecheck
+pnpm --filter @faultline/ai-sdk exec vitest run src/provider-of.test.ts
+pnpm --filter @faultline/langchain exec vitest run src/classify-langchain-error.test.ts
 
 # The new provider everywhere, with no edit but the scaffolder's: the one scenario driver, the
 # demo (from the CLI's source), and the reliability suite (its entry points and canaries come from

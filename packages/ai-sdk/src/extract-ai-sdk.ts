@@ -151,6 +151,27 @@ function fromApiCallError(
     );
   }
   if (status !== undefined) {
+    // A success status whose body is the provider's error object (`{"error": {...}}`: OpenRouter
+    // sends a failure that came after the model was reached in the 200's body): the provider said
+    // why, in the same words an error event carries, so its reader reads it as one. The body's
+    // `error` member, or the error the provider package parsed out of it (`data`:
+    // @openrouter/ai-sdk-provider keeps no responseBody then).
+    const bodyValue = safeGet(error, 'responseBody');
+    const errorMember =
+      typeof bodyValue === 'string' ? safeGet(parseJsonSafely(bodyValue), 'error') : undefined;
+    const data = safeGet(error, 'data');
+    const errorBody = isPlainObject(errorMember)
+      ? (bodyValue as string)
+      : isPlainObject(data) && (safeGet(data, 'message') !== undefined || safeGet(data, 'code') !== undefined)
+        ? stringifySafely({ error: data })
+        : undefined;
+    if (errorBody !== undefined) {
+      const metadata = HTTP_FAILURE_READERS[provider](
+        { status: undefined, body: errorBody },
+        { now: now(context), sdkErrorType: 'APICallError' },
+      );
+      return Object.assign({}, metadata, { origin: 'stream_event' as const });
+    }
     // A success status whose body the provider package could not read ("Invalid JSON response"):
     // the answer arrived unreadable. The body stays in memory only.
     const metadata: ProviderErrorMetadata = {

@@ -190,7 +190,7 @@ const SUBJECTS: readonly Subject[] = [
   },
   {
     name: '@openrouter/ai-sdk-provider',
-    provider: 'openai',
+    provider: 'openrouter',
     model: (url) =>
       createOpenRouter({ baseURL: `${url}/api/v1`, apiKey: KEY }).chat('anthropic/claude-sonnet-4.5'),
     path: /^\/api\/v1\/chat\/completions$/,
@@ -210,6 +210,23 @@ const SUBJECTS: readonly Subject[] = [
         name: 'no endpoints',
         response: json(404, { error: { message: 'No endpoints found that support tool use.', code: 404 } }),
         reason: 'model_not_found',
+      },
+      {
+        // The upstream failed after the model was reached: OpenRouter's 200 carries the error.
+        name: 'error in a 200 body',
+        response: json(200, {
+          id: 'gen-1',
+          object: 'chat.completion',
+          created: 1739239607,
+          model: 'deepseek/deepseek-r1',
+          choices: [{ index: 0, message: { role: 'assistant', content: null }, finish_reason: 'stop' }],
+          error: {
+            message: 'Provider returned error',
+            code: 429,
+            metadata: { raw: 'error code: 1015', provider_name: 'Kluster' },
+          },
+        }),
+        reason: 'rate_limit',
       },
     ],
     streamFailure: {

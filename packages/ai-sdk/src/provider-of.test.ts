@@ -19,7 +19,7 @@ describe('providerFromId', () => {
     ['xai.chat', 'openai'],
     ['xai.responses', 'openai'],
     ['deepseek.chat', 'openai'],
-    ['openrouter.chat', 'openai'],
+    ['openrouter.chat', 'openrouter'],
     ['azure.responses', 'openai'],
     // @ai-sdk/google-vertex's Claude models speak Anthropic's API; its Gemini ones Google's.
     ['vertex.anthropic.messages', 'anthropic'],
@@ -43,7 +43,7 @@ describe('providerFromUrl', () => {
       'https://my-resource.openai.azure.com/openai/deployments/gpt-4o/chat/completions?api-version=1',
       'openai',
     ],
-    ['https://openrouter.ai/api/v1/chat/completions', 'openai'],
+    ['https://openrouter.ai/api/v1/chat/completions', 'openrouter'],
     ['https://ai-gateway.vercel.sh/v3/ai/language-model', 'openai'],
     ['https://api.anthropic.com/v1/messages', 'anthropic'],
     [

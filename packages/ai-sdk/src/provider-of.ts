@@ -25,6 +25,7 @@ import {
   readHttpFailure as readOpenAIHttpFailure,
   readRateLimit as readOpenAIRateLimit,
 } from '@faultline/extract-openai';
+import { readHttpFailure as readOpenRouterHttpFailure } from '@faultline/extract-openrouter';
 
 /** A provider body reader: `read<Provider>HttpFailure` of an extract package. */
 export type HttpFailureReader = (
@@ -42,7 +43,8 @@ export type AiSdkProvider =
   | 'groq'
   | 'ollama'
   | 'cohere'
-  | 'huggingface';
+  | 'huggingface'
+  | 'openrouter';
 
 /** Each provider's reader (from its extract package: one set of body rules per provider). */
 export const HTTP_FAILURE_READERS: Readonly<Record<AiSdkProvider, HttpFailureReader>> = {
@@ -55,6 +57,7 @@ export const HTTP_FAILURE_READERS: Readonly<Record<AiSdkProvider, HttpFailureRea
   ollama: readOllamaHttpFailure,
   cohere: readCohereHttpFailure,
   huggingface: readHuggingfaceHttpFailure,
+  openrouter: readOpenRouterHttpFailure,
 };
 
 /**
@@ -82,7 +85,9 @@ const PROVIDER_BY_ID_PREFIX: Readonly<Record<string, AiSdkProvider>> = {
   openai: 'openai',
   azure: 'openai',
   'azure-openai': 'openai',
-  openrouter: 'openai',
+  // @openrouter/ai-sdk-provider: `openrouter.chat`, over OpenRouter's API and its
+  // `{"error": {code, message, metadata}}` body (the upstream's words in metadata.raw).
+  openrouter: 'openrouter',
   deepseek: 'openai',
   togetherai: 'openai',
   xai: 'openai',
@@ -124,7 +129,7 @@ export function providerFromId(providerId: unknown): AiSdkProvider | undefined {
 /** Hosts of the providers' public endpoints (and OpenAI-compatible ones that use OpenAI's body). */
 const PROVIDER_BY_HOST: readonly (readonly [RegExp, AiSdkProvider])[] = [
   [
-    /(^|\.)api\.openai\.com$|\.openai\.azure\.com$|\.cognitiveservices\.azure\.com$|\.services\.ai\.azure\.com$|(^|\.)openrouter\.ai$|(^|\.)api\.deepseek\.com$|(^|\.)api\.together\.xyz$|(^|\.)api\.x\.ai$|(^|\.)ai-gateway\.vercel\.sh$/,
+    /(^|\.)api\.openai\.com$|\.openai\.azure\.com$|\.cognitiveservices\.azure\.com$|\.services\.ai\.azure\.com$|(^|\.)api\.deepseek\.com$|(^|\.)api\.together\.xyz$|(^|\.)api\.x\.ai$|(^|\.)ai-gateway\.vercel\.sh$/,
     'openai',
   ],
   [/(^|\.)api\.anthropic\.com$/, 'anthropic'],
@@ -133,6 +138,7 @@ const PROVIDER_BY_HOST: readonly (readonly [RegExp, AiSdkProvider])[] = [
   [/(^|\.)api\.mistral\.ai$/, 'mistral'],
   [/(^|\.)api\.groq\.com$/, 'groq'],
   [/(^|\.)api\.cohere\.(com|ai)$/, 'cohere'],
+  [/(^|\.)openrouter\.ai$/, 'openrouter'],
   [/^(router|api-inference)\.huggingface\.co$|\.endpoints\.huggingface\.cloud$/, 'huggingface'],
 ];
 

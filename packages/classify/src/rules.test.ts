@@ -681,6 +681,13 @@ const CASES: readonly Case[] = [
   {
     rule: 'capacity_vocabulary',
     reason: 'overloaded',
+    metadata: http(502, 'Provider returned error (Nvidia: Worker local total request limit reached (33/32))'),
+    source:
+      "An upstream behind OpenRouter (diegosouzapw/OmniRoute#8210): a worker's concurrency cap full is the provider busy, not a server fault",
+  },
+  {
+    rule: 'capacity_vocabulary',
+    reason: 'overloaded',
     metadata: http(
       429,
       'azure-openai error: The system is currently experiencing high demand and cannot process your request. Your request exceeds the maximum usage size allowed during peak load. Please retry after 20 seconds.',

@@ -390,6 +390,10 @@ export const CAPACITY = vocabulary('capacity', () => [
   /(?<!code = )(?<!\w)unavailable(?!\w)|serviceunavailable/,
   // Zhipu 1305 该模型当前访问量过大 (too much traffic); Cloudflare 3040 "No more data centers to forward the request to".
   /访问量过大|no more data cent(?:er|re)s/,
+  // A server's own concurrency cap full: its workers or slots are all taken (an upstream behind OpenRouter
+  // "Worker local total request limit reached (33/32)"; a router's "No available workers"). The server's
+  // limit, not the account's: a request-per-key limit names the key, a window or a plan.
+  /\b(?:workers?|replicas?|slots?)\b[^.]{0,40}\b(?:request|concurrency) limit reached|no (?:free |available |idle )(?:workers?|slots?|replicas?)\b/,
 ]);
 
 /** The account or key is being throttled for a short while. */

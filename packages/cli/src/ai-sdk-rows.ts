@@ -75,6 +75,16 @@ const MODELS: Readonly<Record<string, AiSdkModelFactory>> = {
       return createGroq({ baseURL: `${baseUrl}/openai/v1`, apiKey: demoApiKey })('llama-3.3-70b-versatile');
     },
   },
+  // OpenRouter's own AI SDK provider (not an @ai-sdk/* package): `openrouter.chat`.
+  openrouter: {
+    sdkPackage: '@openrouter/ai-sdk-provider',
+    async create(baseUrl) {
+      const { createOpenRouter } = await import('@openrouter/ai-sdk-provider');
+      return createOpenRouter({ baseURL: `${baseUrl}/api/v1`, apiKey: demoApiKey }).chat(
+        'openai/gpt-4o-mini',
+      );
+    },
+  },
 };
 
 /** The providers the AI SDK has a package for, whose rows the demo replays through it. */

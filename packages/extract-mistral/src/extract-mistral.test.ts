@@ -317,7 +317,9 @@ describe('mistralExtractor: what it reads and what it leaves alone', () => {
         fc.string(),
         fc.anything(),
         (statusCode, body, headers) => {
+          // The fields and the `name` an SDKError keeps when its class chain is lost (a bundled copy).
           const value = Object.assign(Object.create(Error.prototype), {
+            name: 'SDKError',
             statusCode,
             body,
             headers,

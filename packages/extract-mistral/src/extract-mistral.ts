@@ -70,6 +70,9 @@ const CLIENT_ERROR_MESSAGE =
 
 type MistralKind = 'http' | 'client' | 'sdk-validation' | 'stream-chunk';
 
+/** The SDK's HTTP error classes (models/errors, 1.x and 2.x); ResponseValidationError is another SDK's name too. */
+const HTTP_ERROR_NAMES = new Set(['MistralError', 'SDKError', 'HTTPValidationError', 'ObservabilityError']);
+
 /**
  * Which Mistral SDK error this is, if any. Speakeasy classes: `SDKError`/`HTTPValidationError`/
  * `ResponseValidationError` (> `MistralError`: `statusCode`, raw string `body`, `headers`,
@@ -80,9 +83,14 @@ function kindOf(error: object): MistralKind | undefined {
   const names = prototypeNames(error);
   const name = safeString(safeGet(error, 'name'), 100);
   const status = safeStatus(safeGet(error, 'statusCode'));
+  // Without the class chain (a bundled, minified copy), the fields of every Speakeasy SDK's HTTP error
+  // and a name only this SDK gives: another Speakeasy SDK's error (@openrouter/sdk's
+  // TooManyRequestsResponseError ...) is left to its own extractor.
   if (
     names.includes('MistralError') ||
     (status !== undefined &&
+      name !== undefined &&
+      HTTP_ERROR_NAMES.has(name) &&
       typeof safeGet(error, 'body') === 'string' &&
       hasKey(error, 'rawResponse') &&
       hasKey(error, 'contentType'))

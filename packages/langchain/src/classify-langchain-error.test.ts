@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   classifyLangChainError,
+  detectLangChainBlockedAnswer,
   PROVIDER_EXTRACTORS,
   providerFromLlmType,
 } from './classify-langchain-error.ts';
@@ -30,6 +31,7 @@ describe('providerFromLlmType', () => {
     ['cohere', 'cohere'],
     ['hf', 'huggingface'],
     ['huggingface_hub', 'huggingface'],
+    ['openrouter', 'openrouter'],
   ])('%s → %s', (type, provider) => {
     expect(providerFromLlmType(type)).toBe(provider);
   });
@@ -62,5 +64,18 @@ describe('totality', () => {
       const report = classifyLangChainError(value, { provider: 'google_genai' }).toErrorReport();
       expect(typeof report.reason).toBe('string');
     }
+  });
+});
+
+describe('detectLangChainBlockedAnswer: openrouter', () => {
+  it("reads a message's content_filter finish as withheld, an ordinary finish as an answer", () => {
+    const blocked = { content: '', response_metadata: { finish_reason: 'content_filter' } };
+    expect(detectLangChainBlockedAnswer(blocked, 'openrouter')).toMatchObject({
+      provider: 'openrouter',
+      origin: 'blocked_response',
+      blockReason: 'content_filter',
+    });
+    const answered = { content: 'Hello', response_metadata: { finish_reason: 'stop' } };
+    expect(detectLangChainBlockedAnswer(answered, 'openrouter')).toBeUndefined();
   });
 });

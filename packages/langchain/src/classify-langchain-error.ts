@@ -32,6 +32,10 @@ import {
   detectBlockedAnswer as detectOpenAIBlockedAnswer,
   extractor as openaiExtractor,
 } from '@faultline/extract-openai';
+import {
+  detectBlockedAnswer as detectOpenRouterBlockedAnswer,
+  extractor as openrouterExtractor,
+} from '@faultline/extract-openrouter';
 import { type ClassifyErrorOptions, classifyError, type FaultlineError } from '@faultline/render';
 import { checkOptionKeys } from '@faultline/render/toolkit';
 import { LANGCHAIN_CLASSIFY_OPTION_KEYS, LANGCHAIN_EXTRACTOR_OPTION_KEYS } from './option-keys.ts';
@@ -46,7 +50,8 @@ export type LangChainProvider =
   | 'groq'
   | 'ollama'
   | 'cohere'
-  | 'huggingface';
+  | 'huggingface'
+  | 'openrouter';
 
 /** The provider SDK extractors, each duck-typed: it claims only its own SDK's errors. */
 export const PROVIDER_EXTRACTORS: Readonly<Record<LangChainProvider, readonly Extractor[]>> = {
@@ -63,6 +68,9 @@ export const PROVIDER_EXTRACTORS: Readonly<Record<LangChainProvider, readonly Ex
   // @langchain/community's HuggingFaceInference (and ChatHuggingFace over it) call through
   // @huggingface/inference: its errors are that SDK's.
   huggingface: [huggingfaceExtractor],
+  // @openrouter/sdk's errors, for a chat model that calls OpenRouter through its own SDK (ChatOpenAI
+  // with OpenRouter's base URL throws the openai SDK's, read by the openai extractor).
+  openrouter: [openrouterExtractor],
 };
 const ORDER: readonly LangChainProvider[] = [
   'groq',
@@ -74,6 +82,7 @@ const ORDER: readonly LangChainProvider[] = [
   'ollama',
   'cohere',
   'huggingface',
+  'openrouter',
 ];
 
 /**
@@ -92,6 +101,7 @@ export function providerFromLlmType(llmType: unknown): LangChainProvider | undef
   if (type.includes('ollama')) return 'ollama';
   if (type.includes('cohere')) return 'cohere';
   if (type === 'hf' || type.includes('huggingface')) return 'huggingface';
+  if (type.includes('openrouter')) return 'openrouter';
   if (type.includes('openai')) return 'openai';
   return undefined;
 }
@@ -399,6 +409,12 @@ export function detectLangChainBlockedAnswer(
       ollama: () => undefined,
       cohere: () => undefined,
       huggingface: () => undefined,
+      openrouter: () => {
+        const finishReason = safeGet(metadata, 'finish_reason') ?? safeGet(metadata, 'finishReason');
+        return finishReason === undefined
+          ? undefined
+          : detectOpenRouterBlockedAnswer({ choices: [{ finish_reason: finishReason }] });
+      },
     };
     const order = hint === undefined ? ORDER : [hint];
     for (const name of order) {

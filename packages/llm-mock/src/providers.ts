@@ -12,6 +12,7 @@ export const PROVIDERS = [
   'ollama',
   'cohere',
   'huggingface',
+  'openrouter',
 ] as const;
 export type ProviderKey = (typeof PROVIDERS)[number];
 
@@ -967,6 +968,105 @@ const huggingface: ProviderFormat = {
   },
 };
 
+// --- OpenRouter (its own API at /api/v1, what @openrouter/sdk and OpenAI-compatible clients call) ---
+
+/**
+ * OpenRouter answers errors as `{"error": {"code": <status>, "message", "metadata"?}}` with that
+ * status, and a failure after a stream's 200 as one more chunk carrying `error` (its code the
+ * upstream's status, `metadata.error_type`) and `finish_reason: "error"`
+ * (openrouter.ai/docs/api/reference/errors-and-debugging). A chat result carries
+ * `system_fingerprint` (null) and `provider`, which @openrouter/sdk requires or reads.
+ */
+const openrouter: ProviderFormat = {
+  key: 'openrouter',
+  sdkBasePath: '/api/v1',
+  parse(path, body) {
+    const request = record(body);
+    const model = typeof request.model === 'string' ? request.model : 'openai/gpt-4o-mini';
+    const route = path.split('?')[0]!;
+    if (route === '/api/v1/chat/completions')
+      return { operation: 'chat', stream: request.stream === true, model, inputs: 1, base64: false };
+    if (route === '/api/v1/embeddings')
+      return {
+        operation: 'embeddings',
+        stream: false,
+        model,
+        inputs: countInputs(request.input),
+        base64: request.encoding_format === 'base64',
+      };
+    return undefined;
+  },
+  answer(shape, pieces, end) {
+    const text = pieces.join('');
+    const usage = { prompt_tokens: 5, completion_tokens: pieces.length, total_tokens: 5 + pieces.length };
+    if (shape.operation === 'embeddings') {
+      return json(200, {
+        id: 'gen-llm-mock',
+        object: 'list',
+        data: Array.from({ length: shape.inputs }, (_, index) => ({
+          object: 'embedding',
+          index,
+          embedding: shape.base64 ? base64Vector(index) : vector(index),
+        })),
+        model: shape.model,
+        usage: { prompt_tokens: 3, total_tokens: 3 },
+      });
+    }
+    if (!shape.stream) {
+      return json(200, {
+        id: 'gen-llm-mock',
+        provider: 'llm-mock',
+        model: shape.model,
+        object: 'chat.completion',
+        created,
+        system_fingerprint: null,
+        choices: [
+          {
+            index: 0,
+            logprobs: null,
+            finish_reason: 'stop',
+            native_finish_reason: 'stop',
+            message: { role: 'assistant', content: text, refusal: null, reasoning: null },
+          },
+        ],
+        usage,
+      });
+    }
+    const chunk = (delta: Record<string, unknown>, finish: string | null, extra: object = {}) =>
+      JSON.stringify({
+        id: 'gen-llm-mock',
+        provider: 'llm-mock',
+        model: shape.model,
+        object: 'chat.completion.chunk',
+        created,
+        choices: [{ index: 0, delta, finish_reason: finish, native_finish_reason: finish }],
+        ...extra,
+      });
+    const events = pieces.map((content) => ({ data: chunk({ role: 'assistant', content }, null) }));
+    if (end === 'error') {
+      const error = {
+        code: 502,
+        message: 'Provider returned error',
+        metadata: { error_type: 'provider_unavailable' },
+      };
+      return sse(
+        [...events, { data: chunk({ content: '' }, 'error', { error }) }, { data: '[DONE]' }],
+        'end',
+        {
+          'content-type': 'text/event-stream',
+        },
+      );
+    }
+    if (end !== 'end') return sse(events, end, { 'content-type': 'text/event-stream' });
+    return sse([...events, { data: chunk({}, 'stop', { usage }) }, { data: '[DONE]' }], 'end', {
+      'content-type': 'text/event-stream',
+    });
+  },
+  error(status, message, retryAfterSeconds) {
+    return json(status, { error: { code: status, message } }, retryHeaders(retryAfterSeconds));
+  },
+};
+
 const formats: Record<ProviderKey, ProviderFormat> = {
   openai: openaiLike('openai', '/v1', '/v1'),
   groq: openaiLike('groq', '', '/openai/v1'),
@@ -977,6 +1077,7 @@ const formats: Record<ProviderKey, ProviderFormat> = {
   ollama,
   cohere,
   huggingface,
+  openrouter,
 };
 
 export function providerFormat(key: ProviderKey): ProviderFormat {

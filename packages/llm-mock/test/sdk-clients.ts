@@ -8,6 +8,7 @@ import {
 import { GoogleGenAI } from '@google/genai';
 import { InferenceClient } from '@huggingface/inference';
 import { Mistral } from '@mistralai/mistralai';
+import { OpenRouter } from '@openrouter/sdk';
 import { CohereClientV2 } from 'cohere-ai';
 import Groq from 'groq-sdk';
 import { Ollama } from 'ollama';
@@ -27,6 +28,7 @@ export const callsBySdk: Record<ProviderKey, readonly Call[]> = {
   ollama: ['chat', 'stream', 'embeddings'],
   cohere: ['chat', 'stream', 'embeddings'],
   huggingface: ['chat', 'stream', 'embeddings', 'invoke'],
+  openrouter: ['chat', 'stream', 'embeddings'],
 };
 
 const prompt = 'Say hello.';
@@ -251,6 +253,40 @@ export async function callSdk(
         );
       }
       return (await client.chatCompletion({ model, messages })).choices[0]?.message.content ?? '';
+    }
+    case 'openrouter': {
+      // @openrouter/sdk retries 5XX and connection errors by default (backoff, up to an hour).
+      const client = new OpenRouter({
+        apiKey: 'sk-or-v1-mock-key',
+        serverURL: baseURL,
+        timeoutMs: timeout,
+        retryConfig: { strategy: 'none' },
+      });
+      const model = 'openai/gpt-4o-mini';
+      if (call === 'embeddings') {
+        const result = await client.embeddings.generate({ requestBody: { model, input: prompt } });
+        const first = typeof result === 'string' ? undefined : result.data[0]?.embedding;
+        return String(Array.isArray(first) ? first.length : 0);
+      }
+      const messages = [{ role: 'user' as const, content: prompt }];
+      if (call === 'stream') {
+        const stream = (await client.chat.send({
+          chatRequest: { model, messages, stream: true },
+        })) as AsyncIterable<unknown>;
+        // The SDK yields a chunk carrying the mid-stream error (finish_reason "error") like any
+        // other: the reader throws on it, as an app reading the chunk does.
+        type Chunk = {
+          error?: { message?: string };
+          choices: Array<{ delta: { content?: string | null } }>;
+        };
+        return text(stream, (chunk: Chunk) => {
+          if (chunk.error !== undefined) throw new Error(chunk.error.message ?? 'finish_reason error');
+          return chunk.choices[0]?.delta.content ?? '';
+        });
+      }
+      const result = await client.chat.send({ chatRequest: { model, messages } });
+      const content = 'choices' in result ? result.choices[0]?.message.content : undefined;
+      return typeof content === 'string' ? content : '';
     }
   }
 }

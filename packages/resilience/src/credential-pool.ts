@@ -57,6 +57,12 @@ export const QUOTA_SCOPES: Readonly<Record<string, QuotaScopeFact>> = {
       "the user or organization billed (its monthly included credits; a request billed to an organization with X-HF-Bill-To spends the organization's)",
     source: 'https://huggingface.co/docs/inference-providers/pricing',
   },
+  openrouter: {
+    scope: 'account',
+    holder:
+      'account (its credits and rate limits; "creating additional accounts or API keys will not affect your rate limits"), though a key may carry a credit limit of its own',
+    source: 'https://openrouter.ai/docs/api/reference/limits',
+  },
 };
 
 /** One key of a credential pool, with the call made with it. */

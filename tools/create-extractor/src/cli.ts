@@ -56,6 +56,10 @@ function main(): number {
     });
     console.log(`Scaffolded provider '${name}':`);
     for (const file of result.files) console.log(`  ${file}`);
+    if (result.unplaced.length > 0) {
+      console.log('\nNot placed (their anchors were not found; add them by hand):');
+      for (const entry of result.unplaced) console.log(`  ${entry}`);
+    }
     const where = relative(repositoryRoot, result.packageDirectory);
     console.log(`
 Next (CONTRIBUTING.md):
@@ -72,7 +76,8 @@ write its guard (render's guardStream with a readChunk for its chunks; add "stre
 providers.json, drain streams through it in the driver module, run it through test-fixtures'
 streamMatrix and the option matrix's \`stream\`, and add it to src/option-keys.test.ts); llm-mock plays SSE,
 NDJSON ('ndjson', ndjsonFrame) and AWS event-stream answers. For \`faultline mock\`, teach
-packages/llm-mock/src/providers.ts its API.`
+packages/llm-mock/src/providers.ts its API (and test/sdk-clients.ts its SDK's calls); give
+tools/packed-install/apps/mock-catalogue.mjs its SDK call.`
         : ''
     }`);
     return 0;

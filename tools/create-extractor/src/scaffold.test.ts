@@ -12,6 +12,7 @@ import {
 } from '../../parity/src/fixture-repository.ts';
 import { allProblems, runParityChecks } from '../../parity/src/parity.ts';
 import {
+  addIntegrationEntries,
   formatProviderList,
   lacksTemplate,
   peerRangeFor,
@@ -262,6 +263,51 @@ describe('pnpm new-provider', () => {
       upper: 'GOOGLE_GENAI',
       title: 'Google Genai',
     });
+    // A title that spells the key with capitals of its own names the code as people write it.
+    expect(providerNames('openrouter', 'OpenRouter')).toMatchObject({
+      camel: 'openRouter',
+      pascal: 'OpenRouter',
+    });
+    expect(providerNames('huggingface', 'Hugging Face')).toMatchObject({ pascal: 'HuggingFace' });
+    // Any other title is for people only.
+    expect(providerNames('acme', 'Acme Corp')).toMatchObject({ camel: 'acme', pascal: 'Acme' });
+  });
+
+  it("adds the provider to the AI SDK's and LangChain's provider maps, each entry after the last", () => {
+    const root = temporaryDirectory('faultline-scaffold-');
+    roots.push(root);
+    const files = [
+      'packages/ai-sdk/src/provider-of.ts',
+      'packages/langchain/src/classify-langchain-error.ts',
+    ];
+    for (const file of files) {
+      mkdirSync(dirname(join(root, file)), { recursive: true });
+      copyFileSync(join(REPOSITORY_ROOT, file), join(root, file));
+      writeJson(join(root, file.split('/src/')[0]!, 'package.json'), {
+        name: file.split('/')[1],
+        dependencies: {},
+      });
+    }
+    const result = addIntegrationEntries(root, providerNames('zenith-ai', 'Zenith AI'));
+    expect(result.missed).toEqual([]);
+    const aiSdk = readFileSync(join(root, files[0]!), 'utf8');
+    expect(aiSdk).toContain(
+      "import { readHttpFailure as readZenithAIHttpFailure } from '@faultline/extract-zenith-ai';",
+    );
+    expect(aiSdk).toMatch(/\| 'zenith-ai';/);
+    expect(aiSdk).toMatch(/readOpenRouterHttpFailure,\n {2}'zenith-ai': readZenithAIHttpFailure,\n\};/);
+    const langchain = readFileSync(join(root, files[1]!), 'utf8');
+    expect(langchain).toContain(
+      "import { extractor as zenithAIExtractor } from '@faultline/extract-zenith-ai';",
+    );
+    expect(langchain).toMatch(/\[openrouterExtractor\],\n {2}'zenith-ai': \[zenithAIExtractor\],\n\};/);
+    expect(langchain).toMatch(/'openrouter',\n {2}'zenith-ai',\n\];/);
+    expect(langchain).toMatch(/'zenith-ai': \(\) => undefined,\n {4}\};/);
+    expect(JSON.parse(readFileSync(join(root, 'packages/ai-sdk/package.json'), 'utf8')).dependencies).toEqual(
+      {
+        '@faultline/extract-zenith-ai': 'workspace:^',
+      },
+    );
   });
 
   it('keeps every key of an entry (streamGuard) when it rewrites providers.json', () => {

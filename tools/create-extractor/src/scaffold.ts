@@ -36,6 +36,8 @@ export interface ScaffoldResult {
   readonly scenarioDirectory: string;
   /** Every file written, relative to the repository root. */
   readonly files: string[];
+  /** Integration entries whose place was not found (`file: what`): to add by hand. */
+  readonly unplaced: string[];
 }
 
 /** The spellings of one provider key. */
@@ -51,8 +53,24 @@ const PROVIDER_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
 const NPM_NAME = /^(?:@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/;
 const VERSION = /^(\d+)\.(\d+)\.(\d+)(?:-[0-9A-Za-z.-]+)?$/;
 
+/**
+ * The spellings of a provider key. A title that spells the key with its own capitals (`OpenRouter`
+ * for `openrouter`, `Hugging Face` for `huggingface`) gives the code names those capitals
+ * (`readOpenRouterHttpFailure`, `guardHuggingFaceStream`), as people write the name; otherwise the
+ * key's words are capitalised (`google-genai`: `GoogleGenai`).
+ */
 export function providerNames(name: string, title?: string): ProviderNames {
-  const camel = name.replace(/-([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase());
+  const compact = title?.replace(/[\s_-]+/g, '');
+  const fromTitle =
+    compact !== undefined &&
+    /^[A-Za-z][A-Za-z0-9]*$/.test(compact) &&
+    compact.toLowerCase() === name.replaceAll('-', '')
+      ? compact.charAt(0).toUpperCase() + compact.slice(1)
+      : undefined;
+  const camel =
+    fromTitle === undefined
+      ? name.replace(/-([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase())
+      : fromTitle.charAt(0).toLowerCase() + fromTitle.slice(1);
   return {
     name,
     camel,
@@ -329,9 +347,9 @@ function addSdk(
   writeFileSync(path, `${JSON.stringify(manifest, null, 2)}\n`);
 }
 
-/** Adds `dependency: workspace:^` to the CLI's dependencies, kept sorted. */
-function addCliDependency(cliDirectory: string, dependency: string): void {
-  const path = join(cliDirectory, 'package.json');
+/** Adds `dependency: workspace:^` to a workspace package's dependencies, kept sorted. */
+function addWorkspaceDependency(packageDirectory: string, dependency: string): void {
+  const path = join(packageDirectory, 'package.json');
   const manifest = JSON.parse(readFileSync(path, 'utf8')) as { dependencies?: Record<string, string> };
   const dependencies = { ...(manifest.dependencies ?? {}), [dependency]: 'workspace:^' };
   manifest.dependencies = Object.fromEntries(
@@ -358,6 +376,112 @@ function addReadmeRow(repositoryRoot: string, names: ProviderNames, sdk: string 
   lines.splice(last + 1, 0, `| \`@faultline/extract-${names.name}\` | ${what} |`);
   writeFileSync(path, lines.join('\n'));
   return true;
+}
+
+/** One edit of a source file: the pattern whose match is kept, and what goes after it. */
+interface Insertion {
+  readonly what: string;
+  readonly after: RegExp;
+  readonly text: string;
+}
+
+/** The files an integration reads every provider of providers.json in, and what a provider needs there. */
+export function integrationInsertions(
+  names: ProviderNames,
+): Array<{ file: string; insertions: Insertion[] }> {
+  const key = /^[a-z][a-z0-9]*$/.test(names.name) ? names.name : `'${names.name}'`;
+  const module = `@faultline/extract-${names.name}`;
+  return [
+    {
+      // @faultline/ai-sdk reads an APICallError's body with the provider's reader, by provider id.
+      file: 'packages/ai-sdk/src/provider-of.ts',
+      insertions: [
+        {
+          what: 'the reader import',
+          after: /^import \{ readHttpFailure as read\w+HttpFailure \} from '@faultline\/extract-[^']+';$/gm,
+          text: `\nimport { readHttpFailure as read${names.pascal}HttpFailure } from '${module}';`,
+        },
+        {
+          what: 'the AiSdkProvider member',
+          after: /export type AiSdkProvider =[^;]*/g,
+          text: `\n  | '${names.name}'`,
+        },
+        {
+          what: 'the HTTP_FAILURE_READERS entry',
+          after: /export const HTTP_FAILURE_READERS[^=]*= \{[^}]*,/g,
+          text: `\n  ${key}: read${names.pascal}HttpFailure,`,
+        },
+      ],
+    },
+    {
+      // @faultline/langchain tries each provider's extractor on what a chat model threw.
+      file: 'packages/langchain/src/classify-langchain-error.ts',
+      insertions: [
+        {
+          what: 'the extractor import',
+          after: /^(?:import \{[^}]*\}|\}) from '@faultline\/extract-[^']+';$/gm,
+          text: `\nimport { extractor as ${names.camel}Extractor } from '${module}';`,
+        },
+        {
+          what: 'the LangChainProvider member',
+          after: /export type LangChainProvider =[^;]*/g,
+          text: `\n  | '${names.name}'`,
+        },
+        {
+          what: 'the PROVIDER_EXTRACTORS entry',
+          after: /export const PROVIDER_EXTRACTORS[^=]*= \{[\s\S]*?\],(?=\n\};)/g,
+          text: `\n  ${key}: [${names.camel}Extractor],`,
+        },
+        {
+          what: 'the ORDER entry',
+          after: /const ORDER: readonly LangChainProvider\[\] = \[[^\]]*?,(?=\n\];)/g,
+          text: `\n  '${names.name}',`,
+        },
+        {
+          what: 'the blocked-answer detector (none until the adapter has one)',
+          after: /const detectors: Record<LangChainProvider,[\s\S]*?,(?=\n {4}\};)/g,
+          text: `\n      ${key}: () => undefined,`,
+        },
+      ],
+    },
+  ];
+}
+
+/**
+ * Teaches the integrations that read every provider of providers.json (the AI SDK's and LangChain's
+ * provider maps, whose tests fail on a provider they lack) the new provider: its reader and
+ * extractor imported, its entries added (each after the last match of its anchor), the package a
+ * dependency of theirs. An integration absent from the repository is skipped. Returns the files
+ * written and what could not be placed (an anchor not found: the contributor adds it by hand).
+ */
+export function addIntegrationEntries(
+  repositoryRoot: string,
+  names: ProviderNames,
+): { written: string[]; missed: string[] } {
+  const written: string[] = [];
+  const missed: string[] = [];
+  for (const { file, insertions } of integrationInsertions(names)) {
+    const path = join(repositoryRoot, file);
+    if (!existsSync(path)) continue;
+    let text = readFileSync(path, 'utf8');
+    for (const insertion of insertions) {
+      let end = -1;
+      for (const match of text.matchAll(insertion.after)) end = match.index + match[0].length;
+      if (end === -1) {
+        missed.push(`${file}: ${insertion.what}`);
+        continue;
+      }
+      text = `${text.slice(0, end)}${insertion.text}${text.slice(end)}`;
+    }
+    writeFileSync(path, text);
+    written.push(file);
+    const manifest = join(repositoryRoot, file.split('/src/')[0]!, 'package.json');
+    if (existsSync(manifest)) {
+      addWorkspaceDependency(dirname(manifest), `@faultline/extract-${names.name}`);
+      written.push(relative(repositoryRoot, manifest));
+    }
+  }
+  return { written, missed };
 }
 
 /** Why a scaffolded adapter has no `detectBlockedAnswer`, `inspectResult` or `readRateLimit` yet, for providers.json. */
@@ -546,7 +670,7 @@ export function scaffoldProvider(options: ScaffoldOptions): ScaffoldResult {
   if (driverText !== undefined)
     write(repositoryRoot, driverModulePath(repositoryRoot, name), driverText, written);
   if (existsSync(join(cliDirectory, 'package.json'))) {
-    addCliDependency(cliDirectory, `@faultline/extract-${name}`);
+    addWorkspaceDependency(cliDirectory, `@faultline/extract-${name}`);
     written.push(relative(repositoryRoot, join(cliDirectory, 'package.json')));
     if (sdk === undefined) {
       write(
@@ -574,19 +698,23 @@ export function scaffoldProvider(options: ScaffoldOptions): ScaffoldResult {
     written.push(relative(repositoryRoot, driverManifest));
   }
   if (addReadmeRow(repositoryRoot, names, sdk?.name)) written.push('README.md');
+  const integrations = addIntegrationEntries(repositoryRoot, names);
+  written.push(...integrations.written);
 
   const biome = options.format === false ? undefined : biomeBinary(repositoryRoot);
   if (biome !== undefined) {
     const driverModule = join('packages', 'cli', 'src', 'driver', 'providers', `${name}.ts`);
     // providers.json too: its one-line entries are wrapped as Biome wraps the file.
     const formatted = [relative(repositoryRoot, packageDirectory), 'providers.json'];
+    // The integrations' sources too: an import added is sorted where Biome sorts it.
+    formatted.push(...integrations.written.filter((file) => file.endsWith('.ts')));
     if (existsSync(join(repositoryRoot, driverModule))) formatted.push(driverModule);
     spawnSync(biome, ['check', '--write', ...formatted], {
       cwd: repositoryRoot,
       stdio: 'ignore',
     });
   }
-  return { packageDirectory, scenarioDirectory, files: written };
+  return { packageDirectory, scenarioDirectory, files: written, unplaced: integrations.missed };
 }
 
 /** Every template file, for tests that check each one is used. */

