@@ -80,6 +80,7 @@ describe('export list', { timeout: 120_000 }, () => {
         'constructorName',
         'copyRawBody',
         'defineExtractor',
+        'describeTextBody',
         'findNetworkCode',
         'inspectTransportError',
         'invalidOption',

@@ -36,6 +36,7 @@ export {
 export {
   causeChain,
   constructorName,
+  describeTextBody,
   MAX_PARSE_LENGTH,
   messageOf,
   parseJsonSafely,
