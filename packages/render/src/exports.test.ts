@@ -97,6 +97,7 @@ describe('export list', { timeout: 120_000 }, () => {
         'safeFromDict',
         'scrubIdentifiers',
         'scrubSecrets',
+        'toolCallCharacters',
         'unknownOption',
         'unrecoverableReport',
       ],

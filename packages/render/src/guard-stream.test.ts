@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { classifyError, FaultlineError, guardStream } from './index.ts';
+import { toolCallCharacters } from './toolkit.ts';
 
 interface Chunk {
   type: string;
@@ -730,5 +731,25 @@ describe('guardStream: readChunk', () => {
   it('without requireTerminal, a stream that ends without a terminal reading completes', async () => {
     const { error } = await collect(guardStream(scripted<Chunk>([text('ab'), 'end']), { readChunk }));
     expect(error).toBeUndefined();
+  });
+});
+
+describe('toolCallCharacters', () => {
+  it('counts argument deltas, one for arguments sent whole, nothing for anything else', () => {
+    const calls = [
+      { index: 0, function: { name: 'lookup', arguments: '{"city":' } },
+      { index: 1, function: { arguments: { city: 'Paris' } } },
+      { index: 2, function: { name: 'only-a-name' } },
+      { function: null },
+      null,
+      'x',
+    ];
+    expect(toolCallCharacters(calls)).toBe(9);
+    expect(toolCallCharacters(undefined)).toBe(0);
+    expect(toolCallCharacters({ function: { arguments: 'x' } })).toBe(0);
+    // Bounded: the first 64 calls of one delta.
+    expect(toolCallCharacters(Array.from({ length: 100 }, () => ({ function: { arguments: 'ab' } })))).toBe(
+      128,
+    );
   });
 });

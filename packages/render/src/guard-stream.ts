@@ -51,6 +51,33 @@ export interface ChunkReading {
   terminal: boolean;
 }
 
+/** Tool calls read from one delta. */
+const MAX_TOOL_CALLS = 64;
+
+/**
+ * Characters of output in the tool-call deltas a `readChunk` has read from its chunk (a list of
+ * `{ function: { arguments } }`, the OpenAI-compatible shape several providers stream): a tool call
+ * is output as much as text is (the consumer acts on it), so a stream cut after one delivered
+ * output. An argument delta counts its length; arguments sent whole as an object count one. Total:
+ * anything else counts nothing; a field that throws is the caller's `readChunk` failing (read as
+ * an empty chunk).
+ */
+export function toolCallCharacters(calls: unknown): number {
+  if (!Array.isArray(calls)) return 0;
+  let characters = 0;
+  const count = Math.min(calls.length, MAX_TOOL_CALLS);
+  for (let index = 0; index < count; index += 1) {
+    const call = calls[index] as { readonly function?: { readonly arguments?: unknown } | null } | null;
+    if (call === null || typeof call !== 'object') continue;
+    const fn = call.function;
+    if (fn === null || typeof fn !== 'object') continue;
+    const args = fn.arguments;
+    if (typeof args === 'string') characters += args.length;
+    else if (args !== null && typeof args === 'object') characters += 1;
+  }
+  return characters;
+}
+
 /** Default idle timeout for `guardStream`. */
 export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 60_000;
 

@@ -13,6 +13,7 @@ export {
   guardStream,
   type StreamChunk,
   type StreamResultMethod,
+  toolCallCharacters,
 } from './guard-stream.ts';
 export { nearestFaultlineError } from './identity.ts';
 export { checkOptionKeys, nearestOption, type OptionKeys, unknownOption } from './invalid-option.ts';
