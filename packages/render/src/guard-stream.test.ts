@@ -419,6 +419,29 @@ describe("guardStream: the source's result methods", () => {
     expect((error as FaultlineError).metadata.delivered).toEqual({ chunks: 2, characters: 3 });
   });
 
+  it("a FaultlineError from the source's own method gains what was delivered", async () => {
+    const spent = classifyError(new Error('x'), {
+      extractors: [
+        {
+          provider: 'p',
+          extract: () => ({ provider: 'p', origin: 'http', statusCode: 429, message: 'insufficient_quota' }),
+        },
+      ],
+    });
+    expect(spent.toErrorReport().nextStep).toBe('fallback');
+    const { helper } = helperOver([text('Hel'), stop], () => Promise.reject(spent));
+    const error = await guardStream(helper, options)
+      .finalMessage()
+      .catch((thrown: unknown) => thrown);
+    expect((error as FaultlineError).cause).toBe(spent);
+    expect((error as FaultlineError).toErrorReport()).toMatchObject({
+      reason: 'quota',
+      nextStep: 'fix_configuration',
+      delivered: { chunks: 2, characters: 3 },
+      recovery: { fallback: false },
+    });
+  });
+
   it('reads result methods without calling getters, and survives a hostile proxy', async () => {
     let getterCalls = 0;
     const source = {
