@@ -43,7 +43,7 @@ describe('safeHasOwn', () => {
 });
 
 describe('describeTextBody', () => {
-  it("names a page by its title or first heading, never by the page, and keeps a short line as it is", () => {
+  it('names a page by its title or first heading, never by the page, and keeps a short line as it is', () => {
     expect(describeTextBody('<html><title> 502 Bad Gateway </title><p>SECRET</p></html>', 502)).toBe(
       '502 Bad Gateway',
     );
