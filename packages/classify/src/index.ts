@@ -11,12 +11,13 @@ export {
   type RuleOverrides,
 } from './classify.ts';
 export {
+  type ExtractContext,
   type Extractor,
   type ExtractorCrash,
   type ExtractorCrashListener,
   onExtractorCrash,
 } from './extractor.ts';
-export type { FeatureName } from './features.ts';
+export { FEATURE_NAMES, type FeatureName } from './features.ts';
 export type { HttpFailure, HttpFailureReadOptions } from './http-failure.ts';
 export { RateLimitBudget, RateLimitWindow } from './rate-limit.ts';
 export {
