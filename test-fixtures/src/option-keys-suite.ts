@@ -126,25 +126,35 @@ export type OptionTablesCover<CallOptions, GuardOptions> = ([
     ? unknown
     : { readonly 'GuardStreamOptions has a key its call refuses': never });
 
+/** What an adapter's module offers the option-keys suite: its wrapper and its stream guard. */
+export interface AdapterWithGuard {
+  // `never`: whatever options type the adapter's functions take (the suite reads it from them).
+  readonly withClassifiedErrors: (fn: () => Promise<string>, options?: never) => Promise<unknown>;
+  readonly guardStream: (stream: AsyncIterable<unknown>, options?: never) => unknown;
+}
+
+/** The options a function takes as its second parameter, `undefined` aside. */
+type OptionsOf<F> = F extends (first: never, options?: infer O) => unknown ? NonNullable<O> : never;
+
 /**
- * The option-keys suite of an adapter with a stream guard, with its options types held to render's
- * key tables: every key of the adapter's `WithClassifiedErrorsOptions` and `GuardStreamOptions` is
- * in the table the call checks (`Record<keyof …, true>`), and the types refuse what the calls
- * refuse ({@link OptionTypesRefuse}). An option added to a type and refused at the call fails the
- * type check or the suite. The guard's table is render's, `readChunk` aside (the adapter decides it).
+ * The option-keys suite of an adapter with a stream guard (pass its module: `import * as adapter
+ * from './index.ts'`), with the options its `withClassifiedErrors` and `guardStream` take held to
+ * render's key tables at compile time: every key is in the table the call checks
+ * ({@link OptionTablesCover}), and the types refuse what the calls refuse ({@link OptionTypesRefuse}).
+ * An option added to a type and refused at the call fails the type check or the suite.
  */
-export function adapterOptionKeysSuite<CallOptions extends object, GuardOptions extends object>(
-  adapter: {
-    readonly withClassifiedErrors: (fn: () => Promise<string>, options?: CallOptions) => Promise<unknown>;
-    readonly guardStream: (stream: AsyncIterable<unknown>, options?: GuardOptions) => unknown;
-  },
-  guard: { readonly refusesReadChunk: boolean } & OptionTypesRefuse<CallOptions, GuardOptions> &
-    OptionTablesCover<CallOptions, GuardOptions>,
+export function adapterOptionKeysSuite<Adapter extends AdapterWithGuard>(
+  adapter: Adapter,
+  guard: { readonly refusesReadChunk: boolean } & OptionTypesRefuse<
+    OptionsOf<Adapter['withClassifiedErrors']>,
+    OptionsOf<Adapter['guardStream']>
+  > &
+    OptionTablesCover<OptionsOf<Adapter['withClassifiedErrors']>, OptionsOf<Adapter['guardStream']>>,
 ): void {
   const { readChunk: _adapterDecides, ...guardKeys } = GUARD_STREAM_OPTION_KEYS;
   optionKeysSuite({
-    withClassifiedErrors: (fn, options) => adapter.withClassifiedErrors(fn, options as CallOptions),
-    guardStream: (stream, options) => adapter.guardStream(stream, options as GuardOptions),
+    withClassifiedErrors: (fn, options) => adapter.withClassifiedErrors(fn, options as never),
+    guardStream: (stream, options) => adapter.guardStream(stream, options as never),
     callKeys: WITH_CLASSIFIED_ERRORS_OPTION_KEYS,
     retryKeys: RETRY_OPTION_KEYS,
     guardKeys,

@@ -1,6 +1,10 @@
 // Type-level checks of OptionTypesRefuse (compiled by the typecheck, never run): options types
 // that refuse what the calls refuse need nothing; each that accepts a refused key fails.
-import type { OptionTablesCover, OptionTypesRefuse } from './option-keys-suite.ts';
+import {
+  adapterOptionKeysSuite,
+  type OptionTablesCover,
+  type OptionTypesRefuse,
+} from './option-keys-suite.ts';
 
 interface CallOptions {
   readonly retry?: false | { readonly maxAttempts?: number } | undefined;
@@ -24,3 +28,16 @@ export const covered: OptionTablesCover<{ retry?: false }, { idleTimeoutMs?: num
 export const uncheckedCallKey: OptionTablesCover<{ retries?: number }, { idleTimeoutMs?: number }> = {};
 // @ts-expect-error: readChunk is not in the guard's table (the adapter decides it)
 export const uncheckedGuardKey: OptionTablesCover<{ retry?: false }, { readChunk?: () => void }> = {};
+
+// The suite reads the options from the adapter's own functions (this file is compiled, never run).
+declare const strict: {
+  withClassifiedErrors(fn: () => Promise<string>, options?: CallOptions): Promise<unknown>;
+  guardStream(stream: AsyncIterable<unknown>, options?: GuardOptions): unknown;
+};
+declare const loose: {
+  withClassifiedErrors(fn: () => Promise<string>, options?: CallOptions): Promise<unknown>;
+  guardStream(stream: AsyncIterable<unknown>, options?: GuardOptions & { idleTimeout?: number }): unknown;
+};
+export const checkStrict = () => adapterOptionKeysSuite(strict, { refusesReadChunk: true });
+// @ts-expect-error: the guard's options accept idleTimeout
+export const checkLoose = () => adapterOptionKeysSuite(loose, { refusesReadChunk: true });
