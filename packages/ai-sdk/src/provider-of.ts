@@ -1,4 +1,4 @@
-import type { HttpFailure, HttpFailureReadOptions, ProviderErrorMetadata } from '@faultline/classify';
+import type { HttpFailureReader } from '@faultline/classify';
 import { readHttpFailure as readAnthropicHttpFailure } from '@faultline/extract-anthropic';
 import { readHttpFailure as readBedrockHttpFailure } from '@faultline/extract-bedrock';
 import { readHttpFailure as readCohereHttpFailure } from '@faultline/extract-cohere';
@@ -9,11 +9,8 @@ import { readHttpFailure as readMistralHttpFailure } from '@faultline/extract-mi
 import { readHttpFailure as readOllamaHttpFailure } from '@faultline/extract-ollama';
 import { readHttpFailure as readOpenAIHttpFailure } from '@faultline/extract-openai';
 
-/** A provider body reader: `read<Provider>HttpFailure` of an extract package. */
-export type HttpFailureReader = (
-  response: HttpFailure,
-  options?: HttpFailureReadOptions,
-) => ProviderErrorMetadata;
+/** A provider body reader: `readHttpFailure` of an extract package (classify's type). */
+export type { HttpFailureReader };
 
 /** The faultline providers whose body rules this package applies. */
 export type AiSdkProvider =

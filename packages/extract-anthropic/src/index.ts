@@ -1,9 +1,9 @@
 import type {
   Extractor,
-  HttpFailure,
+  HttpFailureReader,
   HttpFailureReadOptions,
-  ProviderErrorMetadata,
-  RateLimitBudget,
+  RateLimitReader,
+  ResultInspector,
 } from '@faultline/classify';
 import {
   type BoundWithClassifiedErrors,
@@ -46,10 +46,7 @@ export type ReadHttpFailureOptions = HttpFailureReadOptions;
  * This extractor's rules for a failed answer read by any HTTP client: `{ status, headers, body }`
  * in, provider metadata out. Total: any status, headers or body.
  */
-export const readHttpFailure: (
-  failure: HttpFailure,
-  options?: ReadHttpFailureOptions,
-) => ProviderErrorMetadata = readAnthropicAnswer;
+export const readHttpFailure: HttpFailureReader = readAnthropicAnswer;
 
 /**
  * The rate-limit budget (requests and tokens: limit, remaining, seconds to reset) an answer's
@@ -57,13 +54,13 @@ export const readHttpFailure: (
  * `withResponse()` result. A failure's budget is already in `error.metadata.rateLimit`. The
  * provider keeps these limits per organization (docs.anthropic.com/en/api/rate-limits), not per key.
  */
-export const readRateLimit: (source: unknown, now?: number) => RateLimitBudget | undefined = readRateLimitOf;
+export const readRateLimit: RateLimitReader = readRateLimitOf;
 
 /** A message the model declined to write (`stop_reason: "refusal"`) as `blocked_response` metadata, else undefined. */
-export const detectBlockedAnswer: (result: unknown) => ProviderErrorMetadata | undefined = detectRefusal;
+export const detectBlockedAnswer: ResultInspector = detectRefusal;
 
 /** What `withClassifiedErrors` reads a success result with: `detectBlockedAnswer`. */
-export const inspectResult: (result: unknown) => ProviderErrorMetadata | undefined = detectRefusal;
+export const inspectResult: ResultInspector = detectRefusal;
 
 /**
  * The options of `guardStream`: render's `guardStream` options but `readChunk`, which the

@@ -1,8 +1,8 @@
 import type {
   Extractor,
-  HttpFailure,
+  HttpFailureReader,
   HttpFailureReadOptions,
-  ProviderErrorMetadata,
+  ResultInspector,
 } from '@faultline/classify';
 import {
   type BoundWithClassifiedErrors,
@@ -49,10 +49,7 @@ export type ReadHttpFailureOptions = HttpFailureReadOptions;
  * This extractor's rules for a failed answer read by any HTTP client: `{ status, headers, body }`
  * in, provider metadata out. Total: any status, headers or body.
  */
-export const readHttpFailure: (
-  failure: HttpFailure,
-  options?: ReadHttpFailureOptions,
-) => ProviderErrorMetadata = readBedrockAnswer;
+export const readHttpFailure: HttpFailureReader = readBedrockAnswer;
 
 /**
  * A Converse/InvokeModel answer a guardrail or the model's filter withheld (Converse `stopReason`
@@ -60,14 +57,13 @@ export const readHttpFailure: (
  * `"amazon-bedrock-guardrailAction": "INTERVENED"`, Anthropic `stop_reason: "refusal"`, Titan
  * `completionReason: "CONTENT_FILTERED"`) as `blocked_response` metadata, else undefined.
  */
-export const detectBlockedAnswer: (result: unknown) => ProviderErrorMetadata | undefined =
-  detectWithheldAnswer;
+export const detectBlockedAnswer: ResultInspector = detectWithheldAnswer;
 
 /**
  * What `withClassifiedErrors` reads a success result with: `detectBlockedAnswer`, then a
  * truncated InvokeModel body (which the SDK returns as a success over h2) as interrupted.
  */
-export const inspectResult: (result: unknown) => ProviderErrorMetadata | undefined = inspectBedrockAnswer;
+export const inspectResult: ResultInspector = inspectBedrockAnswer;
 
 /**
  * The options of `guardStream`: render's `guardStream` options but `readChunk`, which the Bedrock

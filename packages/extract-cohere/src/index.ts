@@ -1,15 +1,9 @@
-import type {
-  Extractor,
-  HttpFailure,
-  HttpFailureReadOptions,
-  ProviderErrorMetadata,
-} from '@faultline/classify';
+import type { Extractor, HttpFailureReader, HttpFailureReadOptions } from '@faultline/classify';
 import {
+  type AdapterStreamGuard,
   type BoundWithClassifiedErrors,
   bindWithClassifiedErrors,
-  type GuardedStream,
   type GuardStreamOptions as RenderGuardStreamOptions,
-  type StreamChunk,
 } from '@faultline/render/toolkit';
 import { COHERE_PROVIDER, cohereExtractor, readCohereHttpFailure } from './extract-cohere.ts';
 import { guardCohereStream as guardCohereEvents } from './guard-cohere-stream.ts';
@@ -33,10 +27,7 @@ export type ReadHttpFailureOptions = HttpFailureReadOptions;
  * This extractor's rules for a failed answer read by any HTTP client: `{ status, headers, body }`
  * in, provider metadata out. Total: any status, headers or body.
  */
-export const readHttpFailure: (
-  failure: HttpFailure,
-  options?: ReadHttpFailureOptions,
-) => ProviderErrorMetadata = readCohereHttpFailure;
+export const readHttpFailure: HttpFailureReader = readCohereHttpFailure;
 
 /** The options of `guardStream`: render's `guardStream` options but `readChunk`, which the adapter decides. */
 export type GuardStreamOptions<T = unknown> = Omit<RenderGuardStreamOptions<T>, 'readChunk'>;
@@ -46,10 +37,7 @@ export type GuardStreamOptions<T = unknown> = Omit<RenderGuardStreamOptions<T>, 
  * a failed `message-end`, a cut socket, a stall and an end without `message-end` become classified
  * FaultlineErrors with `delivered` progress. Options given here win over the Cohere defaults.
  */
-export const guardStream: <S extends AsyncIterable<unknown>>(
-  stream: S,
-  options?: GuardStreamOptions<StreamChunk<S>>,
-) => GuardedStream<S> = guardCohereEvents;
+export const guardStream: AdapterStreamGuard = guardCohereEvents;
 
 /**
  * `withClassifiedErrors` with `extractor` preset: every failure of `fn` leaves as a FaultlineError

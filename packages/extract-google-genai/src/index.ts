@@ -1,8 +1,8 @@
 import type {
   Extractor,
-  HttpFailure,
+  HttpFailureReader,
   HttpFailureReadOptions,
-  ProviderErrorMetadata,
+  ResultInspector,
 } from '@faultline/classify';
 import {
   type BoundWithClassifiedErrors,
@@ -49,24 +49,20 @@ export type ReadHttpFailureOptions = HttpFailureReadOptions;
  * This extractor's rules for a failed answer read by any HTTP client: `{ status, headers, body }`
  * in, provider metadata out. Total: any status, headers or body.
  */
-export const readHttpFailure: (
-  failure: HttpFailure,
-  options?: ReadHttpFailureOptions,
-) => ProviderErrorMetadata = readGeminiAnswer;
+export const readHttpFailure: HttpFailureReader = readGeminiAnswer;
 
 /**
  * A generate-content answer Gemini withheld (`promptFeedback.blockReason`, or every candidate ending
  * with a blocking `finishReason`) as `blocked_response` metadata, else undefined; on a unary
  * result, one chunk, or collected chunks.
  */
-export const detectBlockedAnswer: (result: unknown) => ProviderErrorMetadata | undefined =
-  detectWithheldAnswer;
+export const detectBlockedAnswer: ResultInspector = detectWithheldAnswer;
 
 /**
  * What `withClassifiedErrors` reads a success result with: `detectBlockedAnswer`, then collected
  * stream chunks holding an empty chunk (an error chunk genai swallowed) as interrupted.
  */
-export const inspectResult: (result: unknown) => ProviderErrorMetadata | undefined = inspectGeminiAnswer;
+export const inspectResult: ResultInspector = inspectGeminiAnswer;
 
 /** The options of `guardStream`: render's `guardStream` options but `readChunk`, which the Gemini chunk stream decides. */
 export type GuardStreamOptions<T = unknown> = Omit<RenderGuardStreamOptions<T>, 'readChunk'>;

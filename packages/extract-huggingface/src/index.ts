@@ -1,15 +1,9 @@
-import type {
-  Extractor,
-  HttpFailure,
-  HttpFailureReadOptions,
-  ProviderErrorMetadata,
-} from '@faultline/classify';
+import type { Extractor, HttpFailureReader, HttpFailureReadOptions } from '@faultline/classify';
 import {
+  type AdapterStreamGuard,
   type BoundWithClassifiedErrors,
   bindWithClassifiedErrors,
-  type GuardedStream,
   type GuardStreamOptions as RenderGuardStreamOptions,
-  type StreamChunk,
 } from '@faultline/render/toolkit';
 import {
   HUGGINGFACE_PROVIDER,
@@ -37,10 +31,7 @@ export type ReadHttpFailureOptions = HttpFailureReadOptions;
  * This extractor's rules for a failed answer read by any HTTP client: `{ status, headers, body }`
  * in, provider metadata out. Total: any status, headers or body.
  */
-export const readHttpFailure: (
-  failure: HttpFailure,
-  options?: ReadHttpFailureOptions,
-) => ProviderErrorMetadata = readHuggingfaceHttpFailure;
+export const readHttpFailure: HttpFailureReader = readHuggingfaceHttpFailure;
 
 /** The options of `guardStream`: render's `guardStream` options but `readChunk`, which the adapter decides. */
 export type GuardStreamOptions<T = unknown> = Omit<RenderGuardStreamOptions<T>, 'readChunk'>;
@@ -50,10 +41,7 @@ export type GuardStreamOptions<T = unknown> = Omit<RenderGuardStreamOptions<T>, 
  * pass through untouched; an `{"error"}` event, a cut socket, a stall and an end without a finishing
  * chunk become classified FaultlineErrors with `delivered` progress.
  */
-export const guardStream: <S extends AsyncIterable<unknown>>(
-  stream: S,
-  options?: GuardStreamOptions<StreamChunk<S>>,
-) => GuardedStream<S> = guardHuggingfaceChunks;
+export const guardStream: AdapterStreamGuard = guardHuggingfaceChunks;
 
 /**
  * `withClassifiedErrors` with `extractor` preset: every failure of `fn` leaves as a FaultlineError

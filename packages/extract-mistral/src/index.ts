@@ -1,16 +1,15 @@
 import type {
   Extractor,
-  HttpFailure,
+  HttpFailureReader,
   HttpFailureReadOptions,
-  ProviderErrorMetadata,
-  RateLimitBudget,
+  RateLimitReader,
+  ResultInspector,
 } from '@faultline/classify';
 import {
+  type AdapterStreamGuard,
   type BoundWithClassifiedErrors,
   bindWithClassifiedErrors,
-  type GuardedStream,
   type GuardStreamOptions as RenderGuardStreamOptions,
-  type StreamChunk,
 } from '@faultline/render/toolkit';
 import { detectMistralBlockedAnswer as detectContentFilter } from './blocked-answer.ts';
 import {
@@ -45,10 +44,7 @@ export type ReadHttpFailureOptions = HttpFailureReadOptions;
  * This extractor's rules for a failed answer read by any HTTP client: `{ status, headers, body }`
  * in, provider metadata out. Total: any status, headers or body.
  */
-export const readHttpFailure: (
-  failure: HttpFailure,
-  options?: ReadHttpFailureOptions,
-) => ProviderErrorMetadata = readMistralAnswer;
+export const readHttpFailure: HttpFailureReader = readMistralAnswer;
 
 /**
  * The rate-limit budget (requests and tokens: limit, remaining, seconds to reset) an answer's
@@ -56,17 +52,16 @@ export const readHttpFailure: (
  * `withResponse()` result. A failure's budget is already in `error.metadata.rateLimit`. The
  * provider keeps these limits per workspace, not per key.
  */
-export const readRateLimit: (source: unknown, now?: number) => RateLimitBudget | undefined = readRateLimitOf;
+export const readRateLimit: RateLimitReader = readRateLimitOf;
 
 /**
  * A chat completion (or stream event) that arrived with 200 but whose answer was withheld
  * (`finishReason: "content_filter"`) as `blocked_response` metadata, else undefined.
  */
-export const detectBlockedAnswer: (result: unknown) => ProviderErrorMetadata | undefined =
-  detectContentFilter;
+export const detectBlockedAnswer: ResultInspector = detectContentFilter;
 
 /** What `withClassifiedErrors` reads a success result with: `detectBlockedAnswer`. */
-export const inspectResult: (result: unknown) => ProviderErrorMetadata | undefined = detectContentFilter;
+export const inspectResult: ResultInspector = detectContentFilter;
 
 /** The options of `guardStream`: render's `guardStream` options but `readChunk`, which the adapter decides. */
 export type GuardStreamOptions<T = unknown> = Omit<RenderGuardStreamOptions<T>, 'readChunk'>;
@@ -77,10 +72,7 @@ export type GuardStreamOptions<T = unknown> = Omit<RenderGuardStreamOptions<T>, 
  * event, a cut socket, a stall and an end without a finish reason become classified FaultlineErrors
  * with `delivered` progress. Options given here win over the Mistral defaults.
  */
-export const guardStream: <S extends AsyncIterable<unknown>>(
-  stream: S,
-  options?: GuardStreamOptions<StreamChunk<S>>,
-) => GuardedStream<S> = guardMistralEvents;
+export const guardStream: AdapterStreamGuard = guardMistralEvents;
 
 /**
  * `withClassifiedErrors` with `extractor` and `inspectResult` preset: every failure of `fn` leaves

@@ -1,15 +1,9 @@
-import type {
-  Extractor,
-  HttpFailure,
-  HttpFailureReadOptions,
-  ProviderErrorMetadata,
-} from '@faultline/classify';
+import type { Extractor, HttpFailureReader, HttpFailureReadOptions } from '@faultline/classify';
 import {
+  type AdapterStreamGuard,
   type BoundWithClassifiedErrors,
   bindWithClassifiedErrors,
-  type GuardedStream,
   type GuardStreamOptions as RenderGuardStreamOptions,
-  type StreamChunk,
 } from '@faultline/render/toolkit';
 import {
   ollamaExtractor as extractOllama,
@@ -38,10 +32,7 @@ export type ReadHttpFailureOptions = HttpFailureReadOptions;
  * This extractor's rules for a failed answer read by any HTTP client: `{ status, headers, body }`
  * in, provider metadata out. Total: any status, headers or body.
  */
-export const readHttpFailure: (
-  failure: HttpFailure,
-  options?: ReadHttpFailureOptions,
-) => ProviderErrorMetadata = readOllamaAnswer;
+export const readHttpFailure: HttpFailureReader = readOllamaAnswer;
 
 /** The options of `guardStream`: render's `guardStream` options but `readChunk`, which the adapter decides. */
 export type GuardStreamOptions<T = unknown> = Omit<RenderGuardStreamOptions<T>, 'readChunk'>;
@@ -52,10 +43,7 @@ export type GuardStreamOptions<T = unknown> = Omit<RenderGuardStreamOptions<T>, 
  * classified FaultlineErrors with `delivered` progress. Options given here win over the Ollama
  * defaults.
  */
-export const guardStream: <S extends AsyncIterable<unknown>>(
-  stream: S,
-  options?: GuardStreamOptions<StreamChunk<S>>,
-) => GuardedStream<S> = guardOllamaParts;
+export const guardStream: AdapterStreamGuard = guardOllamaParts;
 
 /**
  * `withClassifiedErrors` with `extractor` preset: every failure of `fn` leaves as a FaultlineError

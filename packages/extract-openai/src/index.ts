@@ -1,16 +1,15 @@
 import type {
   Extractor,
-  HttpFailure,
+  HttpFailureReader,
   HttpFailureReadOptions,
-  ProviderErrorMetadata,
-  RateLimitBudget,
+  RateLimitReader,
+  ResultInspector,
 } from '@faultline/classify';
 import {
+  type AdapterStreamGuard,
   type BoundWithClassifiedErrors,
   bindWithClassifiedErrors,
-  type GuardedStream,
   type GuardStreamOptions as RenderGuardStreamOptions,
-  type StreamChunk,
 } from '@faultline/render/toolkit';
 import {
   detectOpenAIBlockedAnswer as detectContentFilter,
@@ -50,10 +49,7 @@ export type ReadHttpFailureOptions = HttpFailureReadOptions;
  * This extractor's rules for a failed answer read by any HTTP client: `{ status, headers, body }`
  * in, provider metadata out. Total: any status, headers or body.
  */
-export const readHttpFailure: (
-  failure: HttpFailure,
-  options?: ReadHttpFailureOptions,
-) => ProviderErrorMetadata = readOpenAIAnswer;
+export const readHttpFailure: HttpFailureReader = readOpenAIAnswer;
 
 /**
  * The rate-limit budget (requests and tokens: limit, remaining, seconds to reset) an answer's
@@ -61,17 +57,16 @@ export const readHttpFailure: (
  * `withResponse()` result. A failure's budget is already in `error.metadata.rateLimit`. The
  * provider keeps these limits per organization and project (platform.openai.com/docs/guides/rate-limits), not per key.
  */
-export const readRateLimit: (source: unknown, now?: number) => RateLimitBudget | undefined = readRateLimitOf;
+export const readRateLimit: RateLimitReader = readRateLimitOf;
 
 /**
  * A 200 answer stopped by the content filter (`finish_reason: "content_filter"`) as
  * `blocked_response` metadata, else undefined.
  */
-export const detectBlockedAnswer: (result: unknown) => ProviderErrorMetadata | undefined =
-  detectContentFilter;
+export const detectBlockedAnswer: ResultInspector = detectContentFilter;
 
 /** What `withClassifiedErrors` reads a success result with: `detectBlockedAnswer`. */
-export const inspectResult: (result: unknown) => ProviderErrorMetadata | undefined = detectContentFilter;
+export const inspectResult: ResultInspector = detectContentFilter;
 
 /** The options of `guardStream`: render's `guardStream` options but `readChunk`, which the adapter decides. */
 export type GuardStreamOptions<T = unknown> = Omit<RenderGuardStreamOptions<T>, 'readChunk'>;
@@ -81,10 +76,7 @@ export type GuardStreamOptions<T = unknown> = Omit<RenderGuardStreamOptions<T>, 
  * end without a finish reason, an error event and a `content_filter` finish become classified
  * FaultlineErrors carrying what was delivered. Options given here win over the OpenAI defaults.
  */
-export const guardStream: <S extends AsyncIterable<unknown>>(
-  stream: S,
-  options?: GuardStreamOptions<StreamChunk<S>>,
-) => GuardedStream<S> = guardOpenAIEvents;
+export const guardStream: AdapterStreamGuard = guardOpenAIEvents;
 
 /**
  * render's `withClassifiedErrors` with `extractor` preset and `inspectResult`: every failure of `fn`

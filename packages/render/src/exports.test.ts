@@ -102,6 +102,7 @@ describe('export list', { timeout: 120_000 }, () => {
         'unrecoverableReport',
       ],
       types: [
+        'AdapterStreamGuard',
         'AttemptContext',
         'AttemptRecord',
         'BoundWithClassifiedErrors',

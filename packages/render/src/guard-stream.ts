@@ -43,6 +43,15 @@ export interface GuardStreamOptions<T> extends Omit<ClassifyErrorOptions, 'strea
   readonly onAbandon?: (() => void) | undefined;
 }
 
+/**
+ * Every adapter's `guardStream`: render's guard with the adapter's own `readChunk` (which its
+ * caller cannot give) and extractor.
+ */
+export type AdapterStreamGuard = <S extends AsyncIterable<unknown>>(
+  stream: S,
+  options?: Omit<GuardStreamOptions<StreamChunk<S>>, 'readChunk'>,
+) => GuardedStream<S>;
+
 /** What `readChunk` finds in one chunk. */
 export interface ChunkReading {
   /** Metadata when the chunk is really an error (an error event, a withheld answer). */

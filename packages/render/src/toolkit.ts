@@ -8,6 +8,7 @@ export type { ClassifyErrorOptions } from './classify-error.ts';
 export { errorFromMetadata, unrecoverableReport } from './classify-error.ts';
 export type { FaultlineError, FaultlineErrorOptions, InferenceFamily } from './errors.ts';
 export {
+  type AdapterStreamGuard,
   type ChunkReading,
   controllerRelease,
   DEFAULT_STREAM_IDLE_TIMEOUT_MS,
