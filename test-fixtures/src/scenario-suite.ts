@@ -10,7 +10,13 @@
  * (`@faultline/test-fixtures/scenario-suite`): it registers vitest suites.
  */
 
-import { type Classification, classify, FailureReason, ProviderErrorMetadata } from '@faultline/classify';
+import {
+  type Classification,
+  classify,
+  type Extractor,
+  FailureReason,
+  ProviderErrorMetadata,
+} from '@faultline/classify';
 import {
   expectedFor,
   type LoopbackServer,
@@ -21,7 +27,9 @@ import {
   type Scenario,
   startLoopbackServer,
 } from '@faultline/llm-mock';
+import { classifyError } from '@faultline/render';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stableReport } from './index.ts';
 
 /** What the adapter made of one scenario's outcome. */
 export interface ScenarioReading {
@@ -173,4 +181,108 @@ export function scenarioSuite<Sdk>(options: ScenarioSuiteOptions<Sdk>): void {
       });
     }
   });
+}
+
+export interface AdapterScenarioSuiteOptions<Sdk extends { readonly alias: string }>
+  extends Omit<ScenarioSuiteOptions<Sdk>, 'aliasOf' | 'read' | 'builtInsRead' | 'reportOf' | 'check'> {
+  /** The adapter's extractor, run before render's built-in readers. */
+  readonly extractor: Extractor;
+  /** Runs the real SDK call the scenario describes at `baseUrl` (a stream drained) and returns what it threw. */
+  readonly run: (sdk: Sdk, baseUrl: string, scenario: Scenario) => Promise<unknown>;
+  /** The scenarios the adapter's own extractor must read (answered failures, its stream's error lines …). */
+  readonly claims: (scenario: Scenario) => boolean;
+  /** Canaries (the prompt, the key) that no metadata may hold. */
+  readonly secrets: readonly string[];
+  /** A scenario whose SDK error the extractor must leave as it found it. */
+  readonly untouched: string;
+}
+
+/** What a provider's own tests use: a scenario of its folder by name, and what its SDK threw for it. */
+export interface AdapterScenarios<Sdk> {
+  scenario(name: string): Scenario;
+  thrownBy(name: string, sdk?: Sdk): Promise<unknown>;
+  /** The loopback server's address for a scenario, for a test that calls the SDK itself. */
+  baseUrlFor(scenario: Scenario): string;
+}
+
+/**
+ * The scenario suite of an adapter read through the whole pipeline (its extractor, then render's
+ * built-in readers), with what every adapter's scenario test checks: the report pinned per scenario,
+ * the adapter's own reading equal to the pipeline's wherever it claims the error and present
+ * wherever it must, no canary and no whole HTML page in the metadata, and the SDK's error never
+ * mutated. Returns the provider's scenarios by name, for its own tests.
+ */
+export function adapterScenarioSuite<Sdk extends { readonly alias: string }>(
+  options: AdapterScenarioSuiteOptions<Sdk>,
+): AdapterScenarios<Sdk> {
+  const { provider, extractor, run } = options;
+  const extractorName = `${provider}Extractor`;
+  const read = (thrown: unknown, scenario: Scenario) =>
+    classifyError(thrown, { extractors: [extractor], streaming: scenario.stream === true });
+
+  scenarioSuite({
+    ...options,
+    aliasOf: (sdk) => sdk.alias,
+    builtInsRead: true,
+    reportOf: (thrown, scenario) => stableReport(read(thrown, scenario).toErrorReport()),
+    async read(sdk, scenario, on) {
+      const thrown = await run(sdk, on.baseUrlFor(scenario), scenario);
+      const { metadata, classification } = read(thrown, scenario);
+      return { metadata, classification, thrown };
+    },
+    check({ scenario, metadata, thrown }) {
+      const own = extractor.extract(thrown);
+      if (own !== undefined) {
+        expect(own.provider).toBe(provider);
+        expect(metadata).toEqual(own);
+      }
+      if (options.claims(scenario)) {
+        expect(own, `${extractorName} must claim ${scenario.id}`).toBeDefined();
+      }
+      const serialised = JSON.stringify(metadata);
+      for (const secret of options.secrets) expect(serialised).not.toContain(secret);
+      if (scenario.response.kind === 'http' && scenario.response.body.trim().startsWith('<')) {
+        expect(metadata.message).not.toContain(scenario.response.body.trim());
+      }
+    },
+  });
+
+  const scenarios = loadScenarios(provider);
+  let server: LoopbackServer | undefined;
+  beforeAll(async () => {
+    server = await startLoopbackServer(options.server);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  const found: AdapterScenarios<Sdk> = {
+    scenario(name) {
+      const chosen = scenarios.find((candidate) => candidate.id === `${provider}/${name}`);
+      if (chosen === undefined) throw new Error(`no scenario ${provider}/${name}`);
+      return chosen;
+    },
+    thrownBy(name, sdk = options.sdks[0]) {
+      const chosen = found.scenario(name);
+      if (sdk === undefined) throw new Error(`no SDK of ${provider}`);
+      return run(sdk, found.baseUrlFor(chosen), chosen);
+    },
+    baseUrlFor(scenario) {
+      if (server === undefined) throw new Error('the loopback server did not start');
+      return server.baseUrlFor(scenario);
+    },
+  };
+
+  describe(`${extractorName}: the SDK's error is left as it was`, () => {
+    it('never mutates the SDK error', async () => {
+      const thrown = (await found.thrownBy(options.untouched)) as Record<string, unknown>;
+      const before = JSON.stringify(thrown);
+      const keys = Reflect.ownKeys(thrown);
+      const snapshot = keys.map((key) => [key, thrown[key as string]]);
+      extractor.extract(thrown);
+      expect(Reflect.ownKeys(thrown)).toEqual(keys);
+      expect(keys.map((key) => [key, thrown[key as string]])).toEqual(snapshot);
+      expect(JSON.stringify(thrown)).toBe(before);
+    });
+  });
+  return found;
 }

@@ -29,6 +29,7 @@ describe('export list', { timeout: 120_000 }, () => {
         'AiSdkExtractorOptions',
         'AiSdkProvider',
         'AiSdkStreamPart',
+        'CallOptionsLike',
         'EmbeddingModelLike',
         'FallbackCandidate',
         'FallbackLanguageModelLike',
@@ -39,6 +40,7 @@ describe('export list', { timeout: 120_000 }, () => {
         'FaultlineLanguageModelMiddleware',
         'GuardAiSdkStreamOptions',
         'HttpFailureReader',
+        'ModelLike',
       ],
     });
   });

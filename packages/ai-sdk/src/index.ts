@@ -24,10 +24,12 @@ export {
   faultlineFallback,
 } from './fallback-model.ts';
 export {
+  type CallOptionsLike,
   type EmbeddingModelLike,
   type FaultlineAiSdkOptions,
   type FaultlineLanguageModelMiddleware,
   faultlineMiddleware,
+  type ModelLike,
   withFaultlineEmbedding,
 } from './middleware.ts';
 export {

@@ -1,9 +1,4 @@
-import type {
-  HttpFailure,
-  HttpFailureReadOptions,
-  ProviderErrorMetadata,
-  RateLimitBudget,
-} from '@faultline/classify';
+import type { HttpFailureReader, RateLimitBudget } from '@faultline/classify';
 import {
   readHttpFailure as readAnthropicHttpFailure,
   readRateLimit as readAnthropicRateLimit,
@@ -27,11 +22,8 @@ import {
 } from '@faultline/extract-openai';
 import { readHttpFailure as readOpenRouterHttpFailure } from '@faultline/extract-openrouter';
 
-/** A provider body reader: `read<Provider>HttpFailure` of an extract package. */
-export type HttpFailureReader = (
-  response: HttpFailure,
-  options?: HttpFailureReadOptions,
-) => ProviderErrorMetadata;
+/** A provider body reader: `readHttpFailure` of an extract package (classify's type). */
+export type { HttpFailureReader };
 
 /** The faultline providers whose body rules this package applies. */
 export type AiSdkProvider =

@@ -20,6 +20,12 @@ export interface Extractor {
   extract(error: unknown, context?: ExtractContext): ProviderErrorMetadata | undefined;
 }
 
+/**
+ * Every adapter's `detectBlockedAnswer` and `inspectResult`: a success result whose answer the
+ * provider withheld, as `blocked_response` metadata; undefined for any other result.
+ */
+export type ResultInspector = (result: unknown) => ProviderErrorMetadata | undefined;
+
 export interface ExtractorDefinition {
   readonly provider: string;
   extract(error: unknown, context: ExtractContext): ProviderErrorMetadata | undefined;

@@ -1,3 +1,5 @@
+import type { ProviderErrorMetadata } from './schemas.ts';
+
 /**
  * A provider's HTTP failure as any transport sees it: the AI SDK's `APICallError`, LangChain's
  * wrapped SDK error, a raw `fetch`, the CLI. Each `@faultline/extract-<provider>` package reads it
@@ -17,6 +19,15 @@ export interface HttpFailure {
   /** The URL that was called (read by callers to pick the provider; never serialised). */
   readonly url?: string | undefined;
 }
+
+/**
+ * Every adapter's `readHttpFailure`: its extractor's rules for a failed answer read by any HTTP
+ * client, `{ status, headers, body }` in, provider metadata out. Total: any status, headers or body.
+ */
+export type HttpFailureReader = (
+  failure: HttpFailure,
+  options?: HttpFailureReadOptions,
+) => ProviderErrorMetadata;
 
 /** Options of every `read<Provider>HttpFailure`; any other key is a TypeError at the call. */
 export interface HttpFailureReadOptions {

@@ -11,14 +11,16 @@ export {
   type RuleOverrides,
 } from './classify.ts';
 export {
+  type ExtractContext,
   type Extractor,
   type ExtractorCrash,
   type ExtractorCrashListener,
   onExtractorCrash,
+  type ResultInspector,
 } from './extractor.ts';
-export type { FeatureName } from './features.ts';
-export type { HttpFailure, HttpFailureReadOptions } from './http-failure.ts';
-export { RateLimitBudget, RateLimitWindow } from './rate-limit.ts';
+export { FEATURE_NAMES, type FeatureName } from './features.ts';
+export type { HttpFailure, HttpFailureReader, HttpFailureReadOptions } from './http-failure.ts';
+export { RateLimitBudget, type RateLimitReader, RateLimitWindow } from './rate-limit.ts';
 export {
   Classification,
   DecidedBy,

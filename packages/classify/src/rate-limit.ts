@@ -27,6 +27,12 @@ export const RateLimitBudget = z.object({
 });
 export type RateLimitBudget = z.infer<typeof RateLimitBudget>;
 
+/**
+ * Every adapter's `readRateLimit`: the budget an answer's headers state (the headers, a `Response`,
+ * an SDK's `withResponse()` result or error), for successes and failures alike; else undefined.
+ */
+export type RateLimitReader = (source: unknown, now?: number) => RateLimitBudget | undefined;
+
 /** The header names of one window: its allowance, what is left, when it refills. */
 export interface RateLimitWindowHeaders {
   readonly limit: string;

@@ -119,6 +119,27 @@ export function parseJsonSafely(text: unknown): unknown {
   }
 }
 
+/**
+ * A short description of a failed answer's body that is not the provider's JSON, for the message:
+ * an HTML page's title (or first heading), a one-line text of at most `maxLineLength` characters as
+ * it is (a router's "404 page not found"), else the body's kind. A page is never the message: the
+ * whole body stays in rawBody only. A `maxLineLength` of 0 keeps every text body out of the message.
+ */
+export function describeTextBody(text: string, status: number | undefined, maxLineLength = 200): string {
+  const trimmed = text.trim();
+  const answer = `HTTP ${status ?? 'error'}`;
+  if (trimmed.length === 0) return `${answer} with an empty body`;
+  if (!trimmed.startsWith('<')) {
+    return trimmed.length <= maxLineLength && !trimmed.includes('\n')
+      ? trimmed
+      : `${answer} with a text body`;
+  }
+  const title =
+    /<title[^>]*>([^<]{1,200})<\/title>/i.exec(trimmed)?.[1] ??
+    /<h1[^>]*>([^<]{1,200})<\/h1>/i.exec(trimmed)?.[1];
+  return title?.trim() || `${answer} with a HTML body`;
+}
+
 function isArraySafely(value: unknown): boolean {
   try {
     return Array.isArray(value);

@@ -1,5 +1,12 @@
 // The adapter author's toolkit (`@faultline/classify/toolkit`): defining a total extractor and the
 // total readers it is written with. An application needs none of it; see `@faultline/classify`.
+// The types the toolkit's signatures name, so that an adapter author can write them from here too.
+export type {
+  ClassificationOverride,
+  ClassificationOverrideFunction,
+  ClassifyOptions,
+  RuleOverrides,
+} from './classify.ts';
 export {
   CLASSIFY_OPTION_KEYS,
   classificationFor,
@@ -7,6 +14,7 @@ export {
   QUOTA_WAIT_THRESHOLD_SECONDS,
   waitFromText,
 } from './classify.ts';
+export type { Extractor } from './extractor.ts';
 export {
   attachRawBody,
   attachRawJsonBody,
@@ -16,6 +24,7 @@ export {
   type ExtractorDefinition,
   MAX_RAW_BODY_LENGTH,
 } from './extractor.ts';
+export type { FeatureName, Features, QuotaIdWindow, TextFeature } from './features.ts';
 export { FEATURE_NAMES } from './features.ts';
 export { HTTP_FAILURE_READ_OPTION_KEYS } from './http-failure.ts';
 export {
@@ -25,6 +34,7 @@ export {
   type OptionKeys,
   unknownOption,
 } from './invalid-option.ts';
+export type { RateLimitBudget } from './rate-limit.ts';
 export {
   parseResetSeconds,
   type RateLimitHeaderNames,
@@ -36,6 +46,7 @@ export {
 export {
   causeChain,
   constructorName,
+  describeTextBody,
   MAX_PARSE_LENGTH,
   messageOf,
   parseJsonSafely,
@@ -54,8 +65,24 @@ export {
   parseRetryAfterValue,
   retryAfterFromHeaders,
 } from './retry-after.ts';
+export type { RuleInput, Verdict } from './rules.ts';
 export { RULES, type Rule } from './rules.ts';
+export type {
+  Classification,
+  DecidedBy,
+  ErrorCategory,
+  ErrorDomain,
+  FailureOrigin,
+  FailureReason,
+  NetworkPhase,
+  NextStep,
+  ProviderErrorMetadata,
+  RecoveryHints,
+  RuleId,
+  UserActionKind,
+} from './schemas.ts';
 export { parseClassification } from './schemas.ts';
+export type { TaxonomyRow } from './taxonomy.ts';
 export { TAXONOMY } from './taxonomy.ts';
 export {
   findNetworkCode,

@@ -7,9 +7,13 @@ export {
   responseFromLoggedError,
 } from './captured-input.ts';
 export {
+  type CallContext,
   type ClassifyOptions,
   classifyThroughSdk,
+  type InputFormat,
+  inputFormats,
   type OutputFormat,
+  outputFormats,
   renderReport,
 } from './classify-command.ts';
 export {
@@ -22,4 +26,4 @@ export {
 } from './demo-command.ts';
 export { type MockOptions, mockCommand } from './mock-command.ts';
 export { createProgram, runCli, version } from './program.ts';
-export type { TerminalStreams } from './terminal.ts';
+export type { Colors, TerminalStreams } from './terminal.ts';

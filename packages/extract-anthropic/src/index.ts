@@ -1,4 +1,10 @@
-import type { Extractor, HttpFailureReadOptions } from '@faultline/classify';
+import type {
+  Extractor,
+  HttpFailureReader,
+  HttpFailureReadOptions,
+  RateLimitReader,
+  ResultInspector,
+} from '@faultline/classify';
 import {
   type BoundWithClassifiedErrors,
   bindWithClassifiedErrors,
@@ -28,7 +34,7 @@ export {
 } from './anthropic-error-shape.ts';
 
 /** The provider key this adapter's metadata and reports carry: `'anthropic'`. */
-export const PROVIDER: typeof PROVIDER_KEY = PROVIDER_KEY;
+export const PROVIDER: 'anthropic' = PROVIDER_KEY;
 
 /** Reads what @anthropic-ai/sdk throws into provider metadata. */
 export const extractor: Extractor = extractAnthropic;
@@ -40,7 +46,7 @@ export type ReadHttpFailureOptions = HttpFailureReadOptions;
  * This extractor's rules for a failed answer read by any HTTP client: `{ status, headers, body }`
  * in, provider metadata out. Total: any status, headers or body.
  */
-export const readHttpFailure: typeof readAnthropicAnswer = readAnthropicAnswer;
+export const readHttpFailure: HttpFailureReader = readAnthropicAnswer;
 
 /**
  * The rate-limit budget (requests and tokens: limit, remaining, seconds to reset) an answer's
@@ -48,13 +54,13 @@ export const readHttpFailure: typeof readAnthropicAnswer = readAnthropicAnswer;
  * `withResponse()` result. A failure's budget is already in `error.metadata.rateLimit`. The
  * provider keeps these limits per organization (docs.anthropic.com/en/api/rate-limits), not per key.
  */
-export const readRateLimit: typeof readRateLimitOf = readRateLimitOf;
+export const readRateLimit: RateLimitReader = readRateLimitOf;
 
 /** A message the model declined to write (`stop_reason: "refusal"`) as `blocked_response` metadata, else undefined. */
-export const detectBlockedAnswer: typeof detectRefusal = detectRefusal;
+export const detectBlockedAnswer: ResultInspector = detectRefusal;
 
 /** What `withClassifiedErrors` reads a success result with: `detectBlockedAnswer`. */
-export const inspectResult: typeof detectRefusal = detectRefusal;
+export const inspectResult: ResultInspector = detectRefusal;
 
 /**
  * The options of `guardStream`: render's `guardStream` options but `readChunk`, which the

@@ -1,4 +1,9 @@
-import type { Extractor, HttpFailureReadOptions } from '@faultline/classify';
+import type {
+  Extractor,
+  HttpFailureReader,
+  HttpFailureReadOptions,
+  ResultInspector,
+} from '@faultline/classify';
 import {
   type BoundWithClassifiedErrors,
   bindWithClassifiedErrors,
@@ -32,7 +37,7 @@ export {
 export { detectTruncatedInvokeModelBody } from './inspect-bedrock-result.ts';
 
 /** The provider key this adapter's metadata and reports carry: `'bedrock'`. */
-export const PROVIDER: typeof PROVIDER_KEY = PROVIDER_KEY;
+export const PROVIDER: 'bedrock' = PROVIDER_KEY;
 
 /** Reads what @aws-sdk/client-bedrock-runtime throws into provider metadata. */
 export const extractor: Extractor = extractBedrock;
@@ -44,7 +49,7 @@ export type ReadHttpFailureOptions = HttpFailureReadOptions;
  * This extractor's rules for a failed answer read by any HTTP client: `{ status, headers, body }`
  * in, provider metadata out. Total: any status, headers or body.
  */
-export const readHttpFailure: typeof readBedrockAnswer = readBedrockAnswer;
+export const readHttpFailure: HttpFailureReader = readBedrockAnswer;
 
 /**
  * A Converse/InvokeModel answer a guardrail or the model's filter withheld (Converse `stopReason`
@@ -52,13 +57,13 @@ export const readHttpFailure: typeof readBedrockAnswer = readBedrockAnswer;
  * `"amazon-bedrock-guardrailAction": "INTERVENED"`, Anthropic `stop_reason: "refusal"`, Titan
  * `completionReason: "CONTENT_FILTERED"`) as `blocked_response` metadata, else undefined.
  */
-export const detectBlockedAnswer: typeof detectWithheldAnswer = detectWithheldAnswer;
+export const detectBlockedAnswer: ResultInspector = detectWithheldAnswer;
 
 /**
  * What `withClassifiedErrors` reads a success result with: `detectBlockedAnswer`, then a
  * truncated InvokeModel body (which the SDK returns as a success over h2) as interrupted.
  */
-export const inspectResult: typeof inspectBedrockAnswer = inspectBedrockAnswer;
+export const inspectResult: ResultInspector = inspectBedrockAnswer;
 
 /**
  * The options of `guardStream`: render's `guardStream` options but `readChunk`, which the Bedrock

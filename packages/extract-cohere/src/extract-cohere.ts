@@ -8,6 +8,7 @@ import {
   attachRawBody,
   checkOptionKeys,
   defineExtractor,
+  describeTextBody,
   type ExtractContext,
   HTTP_FAILURE_READ_OPTION_KEYS,
   inspectTransportError,
@@ -69,23 +70,6 @@ function sdkClassOf(error: object): string | undefined {
   if (!names.includes('CohereError')) return undefined;
   const own = safeString(safeGet(error, 'name'), 100);
   return own !== undefined && STATUS_ERROR_NAMES.has(own) ? own : 'CohereError';
-}
-
-/** A short description of a body that is not Cohere's JSON: an HTML page's title, or the line itself. */
-function describeTextBody(text: string, status: number | undefined): string {
-  const trimmed = text.trim();
-  if (trimmed.length === 0) return `HTTP ${status ?? 'error'} with an empty body`;
-  if (!trimmed.startsWith('<')) {
-    // Cohere's router answers a wrong path with a short line ("404 page not found"); a long text
-    // body is a proxy's, kept in rawBody only.
-    return trimmed.length <= 200 && !trimmed.includes('\n')
-      ? trimmed
-      : `HTTP ${status ?? 'error'} with a text body`;
-  }
-  const title =
-    /<title[^>]*>([^<]{1,200})<\/title>/i.exec(trimmed)?.[1] ??
-    /<h1[^>]*>([^<]{1,200})<\/h1>/i.exec(trimmed)?.[1];
-  return title?.trim() || `HTTP ${status ?? 'error'} with a HTML body`;
 }
 
 /** An answered failure, whichever transport saw it: the SDK's status error or a raw HTTP response. */

@@ -1,5 +1,6 @@
-import type { Extractor, HttpFailureReadOptions } from '@faultline/classify';
+import type { Extractor, HttpFailureReader, HttpFailureReadOptions } from '@faultline/classify';
 import {
+  type AdapterStreamGuard,
   type BoundWithClassifiedErrors,
   bindWithClassifiedErrors,
   type GuardStreamOptions as RenderGuardStreamOptions,
@@ -14,7 +15,7 @@ export type { WithClassifiedErrorsOptions } from '@faultline/render';
 export { CohereErrorBody } from './cohere-error-shape.ts';
 
 /** The provider key this adapter's metadata and reports carry: `'cohere'`. */
-export const PROVIDER: typeof COHERE_PROVIDER = COHERE_PROVIDER;
+export const PROVIDER: 'cohere' = COHERE_PROVIDER;
 
 /** Reads what cohere-ai throws into provider metadata. */
 export const extractor: Extractor = cohereExtractor;
@@ -26,7 +27,7 @@ export type ReadHttpFailureOptions = HttpFailureReadOptions;
  * This extractor's rules for a failed answer read by any HTTP client: `{ status, headers, body }`
  * in, provider metadata out. Total: any status, headers or body.
  */
-export const readHttpFailure: typeof readCohereHttpFailure = readCohereHttpFailure;
+export const readHttpFailure: HttpFailureReader = readCohereHttpFailure;
 
 /** The options of `guardStream`: render's `guardStream` options but `readChunk`, which the adapter decides. */
 export type GuardStreamOptions<T = unknown> = Omit<RenderGuardStreamOptions<T>, 'readChunk'>;
@@ -36,7 +37,7 @@ export type GuardStreamOptions<T = unknown> = Omit<RenderGuardStreamOptions<T>, 
  * a failed `message-end`, a cut socket, a stall and an end without `message-end` become classified
  * FaultlineErrors with `delivered` progress. Options given here win over the Cohere defaults.
  */
-export const guardStream: typeof guardCohereEvents = guardCohereEvents;
+export const guardStream: AdapterStreamGuard = guardCohereEvents;
 
 /**
  * `withClassifiedErrors` with `extractor` preset: every failure of `fn` leaves as a FaultlineError

@@ -1,21 +1,5 @@
-import type { Classification, ProviderErrorMetadata } from '@faultline/classify';
-import { classifyError } from '@faultline/render';
 import { CohereClientV2 } from 'cohere-ai';
 import { CohereClientV2 as CohereClientV2V7 } from 'cohere-ai-v7';
-import { cohereExtractor } from './extract-cohere.ts';
-
-/** The whole pipeline as a user runs it: cohereExtractor, then render's built-in extractors, then classify. */
-export function classifyThrown(
-  error: unknown,
-  options: { streaming?: boolean; signal?: AbortSignal } = {},
-): { metadata: ProviderErrorMetadata; classification: Classification } {
-  const faultline = classifyError(error, {
-    extractors: [cohereExtractor],
-    streaming: options.streaming === true,
-    signal: options.signal,
-  });
-  return { metadata: faultline.metadata, classification: faultline.classification };
-}
 
 interface RequestOptions {
   readonly abortSignal?: AbortSignal | undefined;

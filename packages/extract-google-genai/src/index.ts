@@ -1,4 +1,9 @@
-import type { Extractor, HttpFailureReadOptions } from '@faultline/classify';
+import type {
+  Extractor,
+  HttpFailureReader,
+  HttpFailureReadOptions,
+  ResultInspector,
+} from '@faultline/classify';
 import {
   type BoundWithClassifiedErrors,
   bindWithClassifiedErrors,
@@ -28,7 +33,7 @@ export { googleGenaiTransportExtractor } from './extract-google-genai.ts';
 export { isEmptyGeminiChunk, isGeminiTerminalChunk } from './guard-google-genai.ts';
 
 /** The provider key this adapter's metadata and reports carry: `'google-genai'`. */
-export const PROVIDER: typeof PROVIDER_KEY = PROVIDER_KEY;
+export const PROVIDER: 'google-genai' = PROVIDER_KEY;
 
 /**
  * Reads what @google/genai throws (its `ApiError`, for HTTP errors and error chunks) into provider
@@ -44,20 +49,20 @@ export type ReadHttpFailureOptions = HttpFailureReadOptions;
  * This extractor's rules for a failed answer read by any HTTP client: `{ status, headers, body }`
  * in, provider metadata out. Total: any status, headers or body.
  */
-export const readHttpFailure: typeof readGeminiAnswer = readGeminiAnswer;
+export const readHttpFailure: HttpFailureReader = readGeminiAnswer;
 
 /**
  * A generate-content answer Gemini withheld (`promptFeedback.blockReason`, or every candidate ending
  * with a blocking `finishReason`) as `blocked_response` metadata, else undefined; on a unary
  * result, one chunk, or collected chunks.
  */
-export const detectBlockedAnswer: typeof detectWithheldAnswer = detectWithheldAnswer;
+export const detectBlockedAnswer: ResultInspector = detectWithheldAnswer;
 
 /**
  * What `withClassifiedErrors` reads a success result with: `detectBlockedAnswer`, then collected
  * stream chunks holding an empty chunk (an error chunk genai swallowed) as interrupted.
  */
-export const inspectResult: typeof inspectGeminiAnswer = inspectGeminiAnswer;
+export const inspectResult: ResultInspector = inspectGeminiAnswer;
 
 /** The options of `guardStream`: render's `guardStream` options but `readChunk`, which the Gemini chunk stream decides. */
 export type GuardStreamOptions<T = unknown> = Omit<RenderGuardStreamOptions<T>, 'readChunk'>;

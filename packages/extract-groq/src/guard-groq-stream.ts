@@ -1,4 +1,10 @@
-import type { ChunkReading, GuardedStream, GuardStreamOptions, StreamChunk } from '@faultline/render/toolkit';
+import {
+  type ChunkReading,
+  type GuardedStream,
+  type GuardStreamOptions,
+  type StreamChunk,
+  toolCallCharacters,
+} from '@faultline/render/toolkit';
 import { guardStainlessStream } from '@faultline/stainless';
 import { detectGroqBlockedAnswer } from './blocked-answer.ts';
 import { GROQ_PROVIDER, groqErrorChunkMetadata, groqExtractor } from './extract-groq.ts';
@@ -10,28 +16,6 @@ interface GroqChoiceView {
     readonly reasoning?: unknown;
     readonly tool_calls?: unknown;
   } | null;
-}
-
-/** Tool calls read from one delta. */
-const MAX_TOOL_CALLS = 64;
-
-/**
- * Characters of the function-argument deltas in an OpenAI-shaped `delta.tool_calls`: a tool call is
- * output as much as text is (the consumer acts on it), so a stream cut after one delivered output.
- */
-function toolCallCharacters(calls: unknown): number {
-  if (!Array.isArray(calls)) return 0;
-  let characters = 0;
-  const count = Math.min(calls.length, MAX_TOOL_CALLS);
-  for (let index = 0; index < count; index += 1) {
-    const call = calls[index] as { readonly function?: { readonly arguments?: unknown } | null } | null;
-    if (call === null || typeof call !== 'object') continue;
-    const fn = call.function;
-    if (fn === null || typeof fn !== 'object') continue;
-    const args = fn.arguments;
-    if (typeof args === 'string') characters += args.length;
-  }
-  return characters;
 }
 
 /** Choices read from one chunk (as `detectGroqBlockedAnswer` reads). */

@@ -1,5 +1,12 @@
-import type { Extractor, HttpFailureReadOptions } from '@faultline/classify';
+import type {
+  Extractor,
+  HttpFailureReader,
+  HttpFailureReadOptions,
+  RateLimitReader,
+  ResultInspector,
+} from '@faultline/classify';
 import {
+  type AdapterStreamGuard,
   type BoundWithClassifiedErrors,
   bindWithClassifiedErrors,
   type GuardStreamOptions as RenderGuardStreamOptions,
@@ -21,7 +28,7 @@ export { groqChunkCharacters, isGroqTerminalChunk } from './blocked-answer.ts';
 export { GroqErrorBody, GroqErrorObject } from './groq-error-shape.ts';
 
 /** The provider key this adapter's metadata and reports carry: `'groq'`. */
-export const PROVIDER: typeof PROVIDER_KEY = PROVIDER_KEY;
+export const PROVIDER: 'groq' = PROVIDER_KEY;
 
 /** Reads what groq-sdk throws into provider metadata. */
 export const extractor: Extractor = extractGroq;
@@ -33,7 +40,7 @@ export type ReadHttpFailureOptions = HttpFailureReadOptions;
  * This extractor's rules for a failed answer read by any HTTP client: `{ status, headers, body }`
  * in, provider metadata out. Total: any status, headers or body.
  */
-export const readHttpFailure: typeof readGroqAnswer = readGroqAnswer;
+export const readHttpFailure: HttpFailureReader = readGroqAnswer;
 
 /**
  * The rate-limit budget (requests and tokens: limit, remaining, seconds to reset) an answer's
@@ -41,16 +48,16 @@ export const readHttpFailure: typeof readGroqAnswer = readGroqAnswer;
  * `withResponse()` result. A failure's budget is already in `error.metadata.rateLimit`. The
  * provider keeps these limits per organization (console.groq.com/docs/rate-limits), not per key.
  */
-export const readRateLimit: typeof readRateLimitOf = readRateLimitOf;
+export const readRateLimit: RateLimitReader = readRateLimitOf;
 
 /**
  * A chat completion (or stream chunk) that arrived with 200 but whose answer was withheld
  * (`finish_reason: "content_filter"`) as `blocked_response` metadata, else undefined.
  */
-export const detectBlockedAnswer: typeof detectContentFilter = detectContentFilter;
+export const detectBlockedAnswer: ResultInspector = detectContentFilter;
 
 /** What `withClassifiedErrors` reads a success result with: `detectBlockedAnswer`. */
-export const inspectResult: typeof detectContentFilter = detectContentFilter;
+export const inspectResult: ResultInspector = detectContentFilter;
 
 /** The options of `guardStream`: render's `guardStream` options but `readChunk`, which the adapter decides. */
 export type GuardStreamOptions<T = unknown> = Omit<RenderGuardStreamOptions<T>, 'readChunk'>;
@@ -61,7 +68,7 @@ export type GuardStreamOptions<T = unknown> = Omit<RenderGuardStreamOptions<T>, 
  * chunk carrying `finish_reason` becomes a classified FaultlineError with `delivered` progress.
  * Options given here win over the Groq defaults.
  */
-export const guardStream: typeof guardGroqChunks = guardGroqChunks;
+export const guardStream: AdapterStreamGuard = guardGroqChunks;
 
 /**
  * `withClassifiedErrors` with `extractor` and `inspectResult` preset: every failure of `fn` leaves

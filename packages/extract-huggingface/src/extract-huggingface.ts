@@ -8,6 +8,7 @@ import {
   attachRawBody,
   checkOptionKeys,
   defineExtractor,
+  describeTextBody,
   HTTP_FAILURE_READ_OPTION_KEYS,
   MAX_RAW_BODY_LENGTH,
   messageOf,
@@ -41,21 +42,6 @@ function nameOf(error: object): string | undefined {
   return safeString(safeGet(error, 'name'), 200);
 }
 
-/** A short description of a body that is not JSON: an HTML page's title, a short text line, or its kind. */
-function describeTextBody(text: string, status: number | undefined): string | undefined {
-  const trimmed = text.trim();
-  if (trimmed.length === 0) return undefined;
-  if (!trimmed.startsWith('<')) {
-    return trimmed.length <= 300 && !trimmed.includes('\n')
-      ? trimmed
-      : `HTTP ${status ?? 'error'} with a text body`;
-  }
-  const title =
-    /<title[^>]*>([^<]{1,200})<\/title>/i.exec(trimmed)?.[1] ??
-    /<h1[^>]*>([^<]{1,200})<\/h1>/i.exec(trimmed)?.[1];
-  return title?.trim() || `HTTP ${status ?? 'error'} with a HTML body`;
-}
-
 /** An answered failure, whichever transport saw it: the SDK's `httpResponse` or a raw HTTP response. */
 interface AnsweredFailure {
   readonly status: number | undefined;
@@ -79,8 +65,9 @@ function answeredMetadata(failure: AnsweredFailure, now: number): ProviderErrorM
   const words =
     (typeof fields?.error === 'string' ? fields.error : inner?.message) ?? fields?.detail ?? fields?.message;
   let message = words !== undefined && words.trim() !== '' ? words : undefined;
-  if (message === undefined && text !== undefined && fields === undefined)
-    message = describeTextBody(text, status);
+  // A body that is not the provider's JSON; an empty one says nothing, so the SDK's words stand.
+  if (message === undefined && text !== undefined && fields === undefined && text.trim() !== '')
+    message = describeTextBody(text, status, 300);
   message ??= failure.fallbackMessage || `HTTP ${status ?? 'error'}`;
   const metadata: ProviderErrorMetadata = {
     provider: HUGGINGFACE_PROVIDER,

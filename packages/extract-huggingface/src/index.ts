@@ -1,5 +1,6 @@
-import type { Extractor, HttpFailureReadOptions } from '@faultline/classify';
+import type { Extractor, HttpFailureReader, HttpFailureReadOptions } from '@faultline/classify';
 import {
+  type AdapterStreamGuard,
   type BoundWithClassifiedErrors,
   bindWithClassifiedErrors,
   type GuardStreamOptions as RenderGuardStreamOptions,
@@ -18,7 +19,7 @@ export type { WithClassifiedErrorsOptions } from '@faultline/render';
 export { HuggingfaceErrorBody, HuggingfaceErrorObject } from './huggingface-error-shape.ts';
 
 /** The provider key this adapter's metadata and reports carry: `'huggingface'`. */
-export const PROVIDER: typeof HUGGINGFACE_PROVIDER = HUGGINGFACE_PROVIDER;
+export const PROVIDER: 'huggingface' = HUGGINGFACE_PROVIDER;
 
 /** Reads what @huggingface/inference throws into provider metadata. */
 export const extractor: Extractor = huggingfaceExtractor;
@@ -30,7 +31,7 @@ export type ReadHttpFailureOptions = HttpFailureReadOptions;
  * This extractor's rules for a failed answer read by any HTTP client: `{ status, headers, body }`
  * in, provider metadata out. Total: any status, headers or body.
  */
-export const readHttpFailure: typeof readHuggingfaceHttpFailure = readHuggingfaceHttpFailure;
+export const readHttpFailure: HttpFailureReader = readHuggingfaceHttpFailure;
 
 /** The options of `guardStream`: render's `guardStream` options but `readChunk`, which the adapter decides. */
 export type GuardStreamOptions<T = unknown> = Omit<RenderGuardStreamOptions<T>, 'readChunk'>;
@@ -40,7 +41,7 @@ export type GuardStreamOptions<T = unknown> = Omit<RenderGuardStreamOptions<T>, 
  * pass through untouched; an `{"error"}` event, a cut socket, a stall and an end without a finishing
  * chunk become classified FaultlineErrors with `delivered` progress.
  */
-export const guardStream: typeof guardHuggingfaceChunks = guardHuggingfaceChunks;
+export const guardStream: AdapterStreamGuard = guardHuggingfaceChunks;
 
 /**
  * `withClassifiedErrors` with `extractor` preset: every failure of `fn` leaves as a FaultlineError

@@ -1,20 +1,4 @@
-import type { Classification, ProviderErrorMetadata } from '@faultline/classify';
-import { classifyError } from '@faultline/render';
 import { InferenceClient } from '@huggingface/inference';
-import { huggingfaceExtractor } from './extract-huggingface.ts';
-
-/** The whole pipeline as a user runs it: huggingfaceExtractor, then render's built-in extractors, then classify. */
-export function classifyThrown(
-  error: unknown,
-  options: { streaming?: boolean; signal?: AbortSignal } = {},
-): { metadata: ProviderErrorMetadata; classification: Classification } {
-  const faultline = classifyError(error, {
-    extractors: [huggingfaceExtractor],
-    streaming: options.streaming === true,
-    signal: options.signal,
-  });
-  return { metadata: faultline.metadata, classification: faultline.classification };
-}
 
 /** Each supported major of @huggingface/inference, by its devDependency alias. */
 export const SDKS = [{ alias: '@huggingface/inference', InferenceClient }] as const;

@@ -10,6 +10,7 @@ import {
   checkOptionKeys,
   constructorName,
   defineExtractor,
+  describeTextBody,
   HTTP_FAILURE_READ_OPTION_KEYS,
   inspectTransportError,
   messageOf,
@@ -144,18 +145,6 @@ function describeIssues(detail: unknown): string | undefined {
   return `Request validation failed: ${parts.join('; ')}${more}`;
 }
 
-/** A short description of a non-JSON body: an HTML page's title, or its kind. */
-function describeTextBody(body: string, status: number | undefined): string {
-  const trimmed = body.trim();
-  if (trimmed.length === 0) return `HTTP ${status ?? 'error'} with an empty body`;
-  const title =
-    /<title[^>]*>([^<]{1,200})<\/title>/i.exec(trimmed)?.[1] ??
-    /<h1[^>]*>([^<]{1,200})<\/h1>/i.exec(trimmed)?.[1];
-  if (title !== undefined) return title.trim();
-  // A text body (a proxy's words) stays in rawBody only: it is not the provider's structured message.
-  return `HTTP ${status ?? 'error'} with a ${trimmed.startsWith('<') ? 'HTML' : 'text'} body`;
-}
-
 function httpMetadata(error: object, context: Context): ProviderErrorMetadata {
   const name = safeString(safeGet(error, 'name'), 100);
   return answeredMetadata(
@@ -217,7 +206,8 @@ function answeredMetadata(failure: AnsweredFailure, now: number): ProviderErrorM
       (typeof body?.detail === 'string' ? body.detail : undefined);
   }
   if (message === undefined || message === '') {
-    message = body !== undefined ? `HTTP ${status ?? 'error'}` : describeTextBody(bodyText, status);
+    // A text body (a proxy's words) stays in rawBody only: it is not the provider's structured message.
+    message = body !== undefined ? `HTTP ${status ?? 'error'}` : describeTextBody(bodyText, status, 0);
   }
 
   const metadata: ProviderErrorMetadata = {

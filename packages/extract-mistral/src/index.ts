@@ -1,5 +1,12 @@
-import type { Extractor, HttpFailureReadOptions } from '@faultline/classify';
+import type {
+  Extractor,
+  HttpFailureReader,
+  HttpFailureReadOptions,
+  RateLimitReader,
+  ResultInspector,
+} from '@faultline/classify';
 import {
+  type AdapterStreamGuard,
   type BoundWithClassifiedErrors,
   bindWithClassifiedErrors,
   type GuardStreamOptions as RenderGuardStreamOptions,
@@ -25,7 +32,7 @@ export {
 export { MistralErrorBody, MistralValidationIssue } from './mistral-error-shape.ts';
 
 /** The provider key this adapter's metadata and reports carry: `'mistral'`. */
-export const PROVIDER: typeof PROVIDER_KEY = PROVIDER_KEY;
+export const PROVIDER: 'mistral' = PROVIDER_KEY;
 
 /** Reads what @mistralai/mistralai throws into provider metadata. */
 export const extractor: Extractor = extractMistral;
@@ -37,7 +44,7 @@ export type ReadHttpFailureOptions = HttpFailureReadOptions;
  * This extractor's rules for a failed answer read by any HTTP client: `{ status, headers, body }`
  * in, provider metadata out. Total: any status, headers or body.
  */
-export const readHttpFailure: typeof readMistralAnswer = readMistralAnswer;
+export const readHttpFailure: HttpFailureReader = readMistralAnswer;
 
 /**
  * The rate-limit budget (requests and tokens: limit, remaining, seconds to reset) an answer's
@@ -45,16 +52,16 @@ export const readHttpFailure: typeof readMistralAnswer = readMistralAnswer;
  * `withResponse()` result. A failure's budget is already in `error.metadata.rateLimit`. The
  * provider keeps these limits per workspace, not per key.
  */
-export const readRateLimit: typeof readRateLimitOf = readRateLimitOf;
+export const readRateLimit: RateLimitReader = readRateLimitOf;
 
 /**
  * A chat completion (or stream event) that arrived with 200 but whose answer was withheld
  * (`finishReason: "content_filter"`) as `blocked_response` metadata, else undefined.
  */
-export const detectBlockedAnswer: typeof detectContentFilter = detectContentFilter;
+export const detectBlockedAnswer: ResultInspector = detectContentFilter;
 
 /** What `withClassifiedErrors` reads a success result with: `detectBlockedAnswer`. */
-export const inspectResult: typeof detectContentFilter = detectContentFilter;
+export const inspectResult: ResultInspector = detectContentFilter;
 
 /** The options of `guardStream`: render's `guardStream` options but `readChunk`, which the adapter decides. */
 export type GuardStreamOptions<T = unknown> = Omit<RenderGuardStreamOptions<T>, 'readChunk'>;
@@ -65,7 +72,7 @@ export type GuardStreamOptions<T = unknown> = Omit<RenderGuardStreamOptions<T>, 
  * event, a cut socket, a stall and an end without a finish reason become classified FaultlineErrors
  * with `delivered` progress. Options given here win over the Mistral defaults.
  */
-export const guardStream: typeof guardMistralEvents = guardMistralEvents;
+export const guardStream: AdapterStreamGuard = guardMistralEvents;
 
 /**
  * `withClassifiedErrors` with `extractor` and `inspectResult` preset: every failure of `fn` leaves

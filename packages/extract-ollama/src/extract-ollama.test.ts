@@ -1,21 +1,10 @@
 import { classify, type ProviderErrorMetadata } from '@faultline/classify';
-import { classifyError } from '@faultline/render';
-import {
-  clientTimeoutFor,
-  loadScenarios,
-  type Scenario,
-  stableReport,
-  startLoopbackServer,
-} from '@faultline/test-fixtures';
-import { scenarioSuite } from '@faultline/test-fixtures/scenario-suite';
+import { clientTimeoutFor, type Scenario } from '@faultline/test-fixtures';
+import { adapterScenarioSuite } from '@faultline/test-fixtures/scenario-suite';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ollamaExtractor } from './extract-ollama.ts';
-import { callApi, classifyThrown, clientOf, SDKS, type Sdk } from './test-support.ts';
-
-type LoopbackServer = Awaited<ReturnType<typeof startLoopbackServer>>;
-
-const scenarios = loadScenarios('ollama');
+import { callApi, clientOf, SDKS, type Sdk } from './test-support.ts';
 
 /** Runs the real SDK call the scenario describes (a stream drained to its end) and returns what it threw. */
 async function runScenario(sdk: Sdk, baseUrl: string, scenario: Scenario): Promise<unknown> {
@@ -33,18 +22,11 @@ async function runScenario(sdk: Sdk, baseUrl: string, scenario: Scenario): Promi
   throw new Error(`scenario ${scenario.id} did not throw`);
 }
 
-let server: LoopbackServer;
-beforeAll(async () => {
-  server = await startLoopbackServer({ protocol: 'http1' });
-});
-afterAll(async () => {
-  await server?.close();
-});
-
-scenarioSuite({
+const { thrownBy } = adapterScenarioSuite({
   provider: 'ollama',
+  extractor: ollamaExtractor,
   sdks: SDKS,
-  aliasOf: (sdk) => sdk.alias,
+  run: runScenario,
   server: { protocol: 'http1' },
   minimum: 20,
   apis: ['chat', 'embed', 'generate'],
@@ -58,46 +40,12 @@ scenarioSuite({
     'stream cut',
     'unknown model',
   ],
-  builtInsRead: true,
-  reportOf: (thrown, scenario) =>
-    stableReport(
-      classifyError(thrown, {
-        extractors: [ollamaExtractor],
-        streaming: scenario.stream === true,
-      }).toErrorReport(),
-    ),
-  async read(sdk, scenario, on) {
-    const thrown = await runScenario(sdk, on.baseUrlFor(scenario), scenario);
-    return { ...classifyThrown(thrown, { streaming: scenario.stream === true }), thrown };
-  },
-  check({ scenario, metadata, thrown }) {
-    const own = ollamaExtractor.extract(thrown);
-    if (own !== undefined) {
-      expect(own.provider).toBe('ollama');
-      expect(metadata).toEqual(own);
-    }
-    // Every HTTP answer, every {"error"} line and every early end is read by this extractor.
-    const response = scenario.response;
-    if (response.kind === 'http' || (response.kind === 'ndjson' && response.then === 'end')) {
-      expect(own, `ollamaExtractor must claim ${scenario.id}`).toBeDefined();
-    }
-    expect(JSON.stringify(metadata)).not.toContain('SECRET-PROMPT');
-    if (response.kind === 'http' && response.body.trim().startsWith('<')) {
-      expect(metadata.message).not.toContain(response.body.trim());
-    }
-  },
+  // Every HTTP answer, every {"error"} line and every early end is read by this extractor.
+  claims: ({ response }) =>
+    response.kind === 'http' || (response.kind === 'ndjson' && response.then === 'end'),
+  secrets: ['SECRET-PROMPT'],
+  untouched: 'model-requires-more-memory',
 });
-
-function scenario(name: string): Scenario {
-  const found = scenarios.find((candidate) => candidate.id === `ollama/${name}`);
-  if (found === undefined) throw new Error(`no scenario ollama/${name}`);
-  return found;
-}
-
-async function thrownBy(name: string, sdk: Sdk = SDKS[0]): Promise<unknown> {
-  const chosen = scenario(name);
-  return runScenario(sdk, server.baseUrlFor(chosen), chosen);
-}
 
 describe('ollamaExtractor: what it reads and what it leaves alone', () => {
   it("reads ResponseError's words and status (ollama-js keeps the body's error, no headers)", async () => {
@@ -170,15 +118,6 @@ describe('ollamaExtractor: what it reads and what it leaves alone', () => {
     // An Error named like the SDK's class but without its fields is not ours either.
     const lookalike = Object.assign(new Error('lookalike'), { name: 'ResponseError' });
     expect(ollamaExtractor.extract(lookalike)).toBeUndefined();
-  });
-
-  it('never mutates the SDK error', async () => {
-    const thrown = (await thrownBy('model-requires-more-memory')) as Record<string, unknown>;
-    const keys = Reflect.ownKeys(thrown);
-    const snapshot = keys.map((key) => [key, thrown[key as string]]);
-    ollamaExtractor.extract(thrown);
-    expect(Reflect.ownKeys(thrown)).toEqual(keys);
-    expect(keys.map((key) => [key, thrown[key as string]])).toEqual(snapshot);
   });
 
   it('is total: arbitrary values, hostile proxies and cyclic causes never throw', () => {

@@ -8,6 +8,7 @@ import {
   attachRawBody,
   checkOptionKeys,
   defineExtractor,
+  describeTextBody,
   HTTP_FAILURE_READ_OPTION_KEYS,
   MAX_RAW_BODY_LENGTH,
   messageOf,
@@ -66,23 +67,6 @@ function isStreamIteratorError(error: object): boolean {
 /** ollama-js's own words for a stream that ended without its `done` part (a plain `Error`). */
 function isStreamIncomplete(error: object): boolean {
   return safeGet(error, 'name') === 'Error' && messageOf(error, 200) === STREAM_INCOMPLETE_MESSAGE;
-}
-
-/** A short description of a body that is not Ollama's JSON: an HTML page's title, or its kind. */
-function describeTextBody(text: string, status: number | undefined): string {
-  const trimmed = text.trim();
-  if (trimmed.length === 0) return `HTTP ${status ?? 'error'} with an empty body`;
-  if (!trimmed.startsWith('<')) {
-    // Ollama's own router answers a wrong path with a short line ("404 page not found"); a long
-    // text body is a proxy's, kept in rawBody only.
-    return trimmed.length <= 200 && !trimmed.includes('\n')
-      ? trimmed
-      : `HTTP ${status ?? 'error'} with a text body`;
-  }
-  const title =
-    /<title[^>]*>([^<]{1,200})<\/title>/i.exec(trimmed)?.[1] ??
-    /<h1[^>]*>([^<]{1,200})<\/h1>/i.exec(trimmed)?.[1];
-  return title?.trim() || `HTTP ${status ?? 'error'} with a HTML body`;
 }
 
 /**

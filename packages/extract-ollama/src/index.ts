@@ -1,5 +1,6 @@
-import type { Extractor, HttpFailureReadOptions } from '@faultline/classify';
+import type { Extractor, HttpFailureReader, HttpFailureReadOptions } from '@faultline/classify';
 import {
+  type AdapterStreamGuard,
   type BoundWithClassifiedErrors,
   bindWithClassifiedErrors,
   type GuardStreamOptions as RenderGuardStreamOptions,
@@ -19,7 +20,7 @@ export type { WithClassifiedErrorsOptions } from '@faultline/render';
 export { OllamaErrorBody, OllamaErrorObject } from './ollama-error-shape.ts';
 
 /** The provider key this adapter's metadata and reports carry: `'ollama'`. */
-export const PROVIDER: typeof PROVIDER_KEY = PROVIDER_KEY;
+export const PROVIDER: 'ollama' = PROVIDER_KEY;
 
 /** Reads what ollama (ollama-js) throws into provider metadata. */
 export const extractor: Extractor = extractOllama;
@@ -31,7 +32,7 @@ export type ReadHttpFailureOptions = HttpFailureReadOptions;
  * This extractor's rules for a failed answer read by any HTTP client: `{ status, headers, body }`
  * in, provider metadata out. Total: any status, headers or body.
  */
-export const readHttpFailure: typeof readOllamaAnswer = readOllamaAnswer;
+export const readHttpFailure: HttpFailureReader = readOllamaAnswer;
 
 /** The options of `guardStream`: render's `guardStream` options but `readChunk`, which the adapter decides. */
 export type GuardStreamOptions<T = unknown> = Omit<RenderGuardStreamOptions<T>, 'readChunk'>;
@@ -42,7 +43,7 @@ export type GuardStreamOptions<T = unknown> = Omit<RenderGuardStreamOptions<T>, 
  * classified FaultlineErrors with `delivered` progress. Options given here win over the Ollama
  * defaults.
  */
-export const guardStream: typeof guardOllamaParts = guardOllamaParts;
+export const guardStream: AdapterStreamGuard = guardOllamaParts;
 
 /**
  * `withClassifiedErrors` with `extractor` preset: every failure of `fn` leaves as a FaultlineError

@@ -1,21 +1,5 @@
-import type { Classification, ProviderErrorMetadata } from '@faultline/classify';
-import { classifyError } from '@faultline/render';
 import { Ollama } from 'ollama';
 import { Ollama as OllamaV05 } from 'ollama-v05';
-import { ollamaExtractor } from './extract-ollama.ts';
-
-/** The whole pipeline as a user runs it: ollamaExtractor, then render's built-in extractors, then classify. */
-export function classifyThrown(
-  error: unknown,
-  options: { streaming?: boolean; signal?: AbortSignal } = {},
-): { metadata: ProviderErrorMetadata; classification: Classification } {
-  const faultline = classifyError(error, {
-    extractors: [ollamaExtractor],
-    streaming: options.streaming === true,
-    signal: options.signal,
-  });
-  return { metadata: faultline.metadata, classification: faultline.classification };
-}
 
 /** The part of the client the tests call (both majors alike). */
 export interface OllamaClient {

@@ -1,4 +1,4 @@
-import { FaultlineError } from '@faultline/render';
+import { FaultlineError, guardStream } from '@faultline/render';
 import { type LoopbackServer, startLoopbackServer } from '@faultline/test-fixtures';
 import {
   drain,
@@ -8,6 +8,7 @@ import {
   streamMatrix,
 } from '@faultline/test-fixtures/stream-matrix';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openaiExtractor as extractor } from './extract-openai.ts';
 import { guardOpenAIStream } from './guard-openai-stream.ts';
 import {
   CHAT_PARAMS,
@@ -311,3 +312,40 @@ for (const sdk of SDKS) {
     });
   });
 }
+
+describe("render's guardStream without a readChunk, over a real openai stream", () => {
+  it('counts the object chunks that reached the consumer as output: no fallback after them', async () => {
+    const spent = [
+      { data: chatChunk('Hel') },
+      { data: chatChunk('lo') },
+      {
+        data: JSON.stringify({
+          error: {
+            message: 'You exceeded your current quota, please check your plan and billing details.',
+            type: 'insufficient_quota',
+            code: 'insufficient_quota',
+          },
+        }),
+      },
+    ];
+    const client = newClient(SDKS[3], {
+      timeout: 2000,
+      baseURL: server.baseUrlFor({ response: frame(spent, 'end') }, { pathPrefix: '/v1' }),
+    });
+    const stream = (await client.chat.completions.create({
+      ...CHAT_PARAMS,
+      stream: true,
+    })) as AsyncIterable<unknown>;
+    // The generic guard cannot see inside a chunk: one that reached the consumer counts one.
+    const { chunks, error } = await drain(
+      guardStream(stream, { extractors: [extractor], idleTimeoutMs: 3000 }),
+    );
+    expect(chunks).toHaveLength(2);
+    expect(reportOf(error)).toMatchObject({
+      reason: 'quota',
+      nextStep: 'fix_configuration',
+      delivered: { chunks: 2, characters: 2 },
+      recovery: { fallback: false },
+    });
+  });
+});

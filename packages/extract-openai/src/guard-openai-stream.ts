@@ -1,6 +1,12 @@
 import type { ProviderErrorMetadata } from '@faultline/classify';
 import { safeGet } from '@faultline/classify/toolkit';
-import type { ChunkReading, GuardedStream, GuardStreamOptions, StreamChunk } from '@faultline/render/toolkit';
+import {
+  type ChunkReading,
+  type GuardedStream,
+  type GuardStreamOptions,
+  type StreamChunk,
+  toolCallCharacters,
+} from '@faultline/render/toolkit';
 import { guardStainlessStream } from '@faultline/stainless';
 import { OPENAI_PROVIDER, openaiExtractor } from './extract-openai.ts';
 
@@ -47,28 +53,6 @@ interface ChunkView {
 interface ChoiceView {
   readonly finish_reason?: unknown;
   readonly delta?: { readonly content?: unknown; readonly tool_calls?: unknown } | null;
-}
-
-/** Tool calls read from one delta. */
-const MAX_TOOL_CALLS = 64;
-
-/**
- * Characters of the function-argument deltas in an OpenAI-shaped `delta.tool_calls`: a tool call is
- * output as much as text is (the consumer acts on it), so a stream cut after one delivered output.
- */
-function toolCallCharacters(calls: unknown): number {
-  if (!Array.isArray(calls)) return 0;
-  let characters = 0;
-  const count = Math.min(calls.length, MAX_TOOL_CALLS);
-  for (let index = 0; index < count; index += 1) {
-    const call = calls[index] as { readonly function?: { readonly arguments?: unknown } | null } | null;
-    if (call === null || typeof call !== 'object') continue;
-    const fn = call.function;
-    if (fn === null || typeof fn !== 'object') continue;
-    const args = fn.arguments;
-    if (typeof args === 'string') characters += args.length;
-  }
-  return characters;
 }
 
 /**

@@ -1,5 +1,12 @@
-import type { Extractor, HttpFailureReadOptions } from '@faultline/classify';
+import type {
+  Extractor,
+  HttpFailureReader,
+  HttpFailureReadOptions,
+  RateLimitReader,
+  ResultInspector,
+} from '@faultline/classify';
 import {
+  type AdapterStreamGuard,
   type BoundWithClassifiedErrors,
   bindWithClassifiedErrors,
   type GuardStreamOptions as RenderGuardStreamOptions,
@@ -30,7 +37,7 @@ export {
 } from './openai-error-shape.ts';
 
 /** The provider key this adapter's metadata and reports carry: `'openai'`. */
-export const PROVIDER: typeof PROVIDER_KEY = PROVIDER_KEY;
+export const PROVIDER: 'openai' = PROVIDER_KEY;
 
 /** Reads what the openai SDK throws (and OpenAI-compatible answers: Azure, OpenRouter) into metadata. */
 export const extractor: Extractor = extractOpenAI;
@@ -42,7 +49,7 @@ export type ReadHttpFailureOptions = HttpFailureReadOptions;
  * This extractor's rules for a failed answer read by any HTTP client: `{ status, headers, body }`
  * in, provider metadata out. Total: any status, headers or body.
  */
-export const readHttpFailure: typeof readOpenAIAnswer = readOpenAIAnswer;
+export const readHttpFailure: HttpFailureReader = readOpenAIAnswer;
 
 /**
  * The rate-limit budget (requests and tokens: limit, remaining, seconds to reset) an answer's
@@ -50,16 +57,16 @@ export const readHttpFailure: typeof readOpenAIAnswer = readOpenAIAnswer;
  * `withResponse()` result. A failure's budget is already in `error.metadata.rateLimit`. The
  * provider keeps these limits per organization and project (platform.openai.com/docs/guides/rate-limits), not per key.
  */
-export const readRateLimit: typeof readRateLimitOf = readRateLimitOf;
+export const readRateLimit: RateLimitReader = readRateLimitOf;
 
 /**
  * A 200 answer stopped by the content filter (`finish_reason: "content_filter"`) as
  * `blocked_response` metadata, else undefined.
  */
-export const detectBlockedAnswer: typeof detectContentFilter = detectContentFilter;
+export const detectBlockedAnswer: ResultInspector = detectContentFilter;
 
 /** What `withClassifiedErrors` reads a success result with: `detectBlockedAnswer`. */
-export const inspectResult: typeof detectContentFilter = detectContentFilter;
+export const inspectResult: ResultInspector = detectContentFilter;
 
 /** The options of `guardStream`: render's `guardStream` options but `readChunk`, which the adapter decides. */
 export type GuardStreamOptions<T = unknown> = Omit<RenderGuardStreamOptions<T>, 'readChunk'>;
@@ -69,7 +76,7 @@ export type GuardStreamOptions<T = unknown> = Omit<RenderGuardStreamOptions<T>, 
  * end without a finish reason, an error event and a `content_filter` finish become classified
  * FaultlineErrors carrying what was delivered. Options given here win over the OpenAI defaults.
  */
-export const guardStream: typeof guardOpenAIEvents = guardOpenAIEvents;
+export const guardStream: AdapterStreamGuard = guardOpenAIEvents;
 
 /**
  * render's `withClassifiedErrors` with `extractor` preset and `inspectResult`: every failure of `fn`

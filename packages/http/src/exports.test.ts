@@ -17,19 +17,31 @@ describe('export list', { timeout: 120_000 }, () => {
   it('@faultline/http/express', () => {
     expect(exportList(entry1, new URL('./express.ts', import.meta.url))).toEqual({
       values: ['faultlineErrorHandler'],
-      types: ['ExpressErrorHandler', 'FaultlineExpressOptions'],
+      types: [
+        'ExpressErrorHandler',
+        'ExpressRequestLike',
+        'ExpressResponseLike',
+        'FaultlineExpressOptions',
+        'FaultlineHttpOptions',
+      ],
     });
   });
   it('@faultline/http/fastify', () => {
     expect(exportList(entry2, new URL('./fastify.ts', import.meta.url))).toEqual({
       values: ['faultlineErrorHandler'],
-      types: ['FastifyErrorHandler', 'FaultlineFastifyOptions'],
+      types: [
+        'FastifyErrorHandler',
+        'FastifyReplyLike',
+        'FastifyRequestLike',
+        'FaultlineFastifyOptions',
+        'FaultlineHttpOptions',
+      ],
     });
   });
   it('@faultline/http/hono', () => {
     expect(exportList(entry3, new URL('./hono.ts', import.meta.url))).toEqual({
       values: ['faultlineErrors'],
-      types: ['FaultlineHonoOptions', 'HonoMiddleware'],
+      types: ['FaultlineHonoOptions', 'FaultlineHttpOptions', 'HonoContextLike', 'HonoMiddleware'],
     });
   });
 });

@@ -1,13 +1,16 @@
 import { type FaultlineHttpOptions, problemBody, problemResponseFor } from './index.ts';
+
+export type { FaultlineHttpOptions };
+
 import { checkHttpOptions } from './option-keys.ts';
 
 /** The parts of Express's request the handler reads (structural, so no Express types are needed). */
-interface ExpressRequestLike {
+export interface ExpressRequestLike {
   readonly originalUrl?: string;
 }
 
 /** The parts of Express's response the handler uses. */
-interface ExpressResponseLike {
+export interface ExpressResponseLike {
   readonly headersSent: boolean;
   status(code: number): unknown;
   setHeader(name: string, value: string): unknown;

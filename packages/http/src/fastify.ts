@@ -1,13 +1,16 @@
 import { type FaultlineHttpOptions, problemBody, problemResponseFor } from './index.ts';
+
+export type { FaultlineHttpOptions };
+
 import { checkHttpOptions } from './option-keys.ts';
 
 /** The parts of Fastify's request the handler reads (structural, so no Fastify types are needed). */
-interface FastifyRequestLike {
+export interface FastifyRequestLike {
   readonly url?: string;
 }
 
 /** The parts of Fastify's reply the handler uses. */
-interface FastifyReplyLike {
+export interface FastifyReplyLike {
   readonly sent: boolean;
   readonly raw: { readonly headersSent: boolean };
   code(statusCode: number): FastifyReplyLike;

@@ -1,8 +1,11 @@
 import { type FaultlineHttpOptions, problemBody, problemResponseFor } from './index.ts';
+
+export type { FaultlineHttpOptions };
+
 import { checkHttpOptions } from './option-keys.ts';
 
 /** The parts of Hono's context the middleware uses (structural, so no Hono types are needed). */
-interface HonoContextLike {
+export interface HonoContextLike {
   readonly error: unknown;
   readonly req: { readonly path: string };
   res: Response;

@@ -1,6 +1,7 @@
 // biome-ignore-all lint/suspicious/noThenProperty: scenario contract
 import { FaultlineError } from '@faultline/render';
 import { expectedFor, loadScenarios, type Scenario, startLoopbackServer } from '@faultline/test-fixtures';
+import { StringOutputParser } from '@langchain/core/output_parsers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classifyLangChainError } from './classify-langchain-error.ts';
 import { KNOWN_DIFFERENCES } from './cross-check-table.ts';
@@ -205,5 +206,51 @@ describe('what the chat models hand on, read where it still is', () => {
     const report = (thrown as FaultlineError).toErrorReport();
     expect(report).toMatchObject({ reason: 'interrupted', provider: 'google-genai' });
     expect(report.delivered?.chunks).toBe(chunks);
+  });
+
+  it('@langchain/openai through StringOutputParser: text streamed as strings is delivered output', async () => {
+    const chunk = (content: string) =>
+      JSON.stringify({
+        id: 'chatcmpl-fl1',
+        object: 'chat.completion.chunk',
+        created: 1763760000,
+        model: 'gpt-4o-mini',
+        choices: [{ index: 0, delta: { role: 'assistant', content }, finish_reason: null }],
+      });
+    // The quota runs out mid-answer: a fallback row, which output already delivered turns into
+    // fix_configuration (moving on would write a second answer after the first one's start).
+    const spent = served(
+      sse([
+        { data: chunk('Hel') },
+        { data: chunk('lo') },
+        {
+          data: JSON.stringify({
+            error: {
+              message: 'You exceeded your current quota, please check your plan and billing details.',
+              type: 'insufficient_quota',
+              code: 'insufficient_quota',
+            },
+          }),
+        },
+      ]),
+    );
+    const chain = chatModelFor('openai', spent, servers).pipe(new StringOutputParser());
+    const texts: string[] = [];
+    let thrown: unknown;
+    try {
+      for await (const text of guardLangChainStream(chain.stream('Say hello'), { provider: 'openai' })) {
+        texts.push(text);
+      }
+    } catch (error) {
+      thrown = error;
+    }
+    expect(texts.join('')).toBe('Hello');
+    expect(FaultlineError.isInstance(thrown), String(thrown)).toBe(true);
+    expect((thrown as FaultlineError).toErrorReport()).toMatchObject({
+      reason: 'quota',
+      nextStep: 'fix_configuration',
+      delivered: { chunks: texts.length, characters: 'Hello'.length },
+      recovery: { fallback: false },
+    });
   });
 });

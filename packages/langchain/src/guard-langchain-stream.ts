@@ -1,7 +1,7 @@
 import type { Extractor } from '@faultline/classify';
 import { safeGet } from '@faultline/classify/toolkit';
 import { type GuardedStream, type GuardStreamOptions, guardStream } from '@faultline/render';
-import { checkOptionKeys } from '@faultline/render/toolkit';
+import { checkOptionKeys, type StreamChunk } from '@faultline/render/toolkit';
 import { detectLangChainBlockedAnswer, langChainExtractorsFor } from './classify-langchain-error.ts';
 import { GUARD_LANGCHAIN_STREAM_OPTION_KEYS } from './option-keys.ts';
 
@@ -36,9 +36,6 @@ function chunkCharacters(chunk: unknown): number {
   return characters;
 }
 
-/** The chunk type of an async iterable. */
-type ChunkOf<S> = S extends AsyncIterable<infer T> ? T : never;
-
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   try {
     return (
@@ -50,8 +47,10 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 }
 
 /** The stream a promise resolves to, as one iterable: the promise's rejection is thrown on the first read. */
-async function* opened<S extends AsyncIterable<unknown>>(source: PromiseLike<S>): AsyncGenerator<ChunkOf<S>> {
-  yield* (await source) as AsyncIterable<ChunkOf<S>>;
+async function* opened<S extends AsyncIterable<unknown>>(
+  source: PromiseLike<S>,
+): AsyncGenerator<StreamChunk<S>> {
+  yield* (await source) as AsyncIterable<StreamChunk<S>>;
 }
 
 /**
@@ -75,11 +74,11 @@ export function guardLangChainStream<S extends AsyncIterable<unknown>>(
 export function guardLangChainStream<S extends AsyncIterable<unknown>>(
   stream: PromiseLike<S>,
   options?: GuardLangChainStreamOptions,
-): AsyncIterable<ChunkOf<S>>;
+): AsyncIterable<StreamChunk<S>>;
 export function guardLangChainStream<S extends AsyncIterable<unknown>>(
   stream: S | PromiseLike<S>,
   options: GuardLangChainStreamOptions = {},
-): AsyncIterable<ChunkOf<S>> {
+): AsyncIterable<StreamChunk<S>> {
   checkOptionKeys('guardLangChainStream', options, GUARD_LANGCHAIN_STREAM_OPTION_KEYS);
   const { provider, extractors, ...rest } = options;
   const source: AsyncIterable<unknown> = isThenable(stream)
@@ -93,5 +92,5 @@ export function guardLangChainStream<S extends AsyncIterable<unknown>>(
       characters: chunkCharacters(chunk),
       terminal: false,
     }),
-  }) as AsyncIterable<ChunkOf<S>>;
+  }) as AsyncIterable<StreamChunk<S>>;
 }

@@ -45,6 +45,21 @@ export {
   StreamEnding,
   scenariosDir,
 } from './scenario.ts';
-export { Chaos, fault, parseScript, RateLimit, Script, Step } from './script.ts';
+// The step schemas, which the builders' option types are read from.
+export {
+  Chaos,
+  CutStep,
+  fault,
+  OkStep,
+  parseScript,
+  RateLimit,
+  ResetStep,
+  ScenarioStep,
+  Script,
+  StallStep,
+  StatusStep,
+  Step,
+  StreamStep,
+} from './script.ts';
 export type { CallAttempts, Finding, FindingCode, Verdict, VerdictOptions } from './verdict.ts';
 export { assertClientBehaviour, ClientContractError, verdict } from './verdict.ts';

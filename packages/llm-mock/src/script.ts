@@ -128,17 +128,15 @@ export function parseScript(data: unknown): Script {
   throw new TypeError(`invalid llm-mock script:\n${problems.join('\n')}`);
 }
 
-type Options<T> = Omit<T, 'kind'>;
-
 /** Builders for script steps: `fault.status(429, { retryAfter: 1, times: 2 })`, then `fault.ok()`. */
 export const fault = {
-  ok: (options: Options<z.infer<typeof OkStep>> = {}): Step => ({ kind: 'ok', ...options }),
-  scenario: (id: string, options: Omit<Options<z.infer<typeof ScenarioStep>>, 'id'> = {}): Step => ({
+  ok: (options: Omit<z.infer<typeof OkStep>, 'kind'> = {}): Step => ({ kind: 'ok', ...options }),
+  scenario: (id: string, options: Omit<z.infer<typeof ScenarioStep>, 'kind' | 'id'> = {}): Step => ({
     kind: 'scenario',
     id,
     ...options,
   }),
-  status: (status: number, options: Omit<Options<z.infer<typeof StatusStep>>, 'status'> = {}): Step => ({
+  status: (status: number, options: Omit<z.infer<typeof StatusStep>, 'kind' | 'status'> = {}): Step => ({
     kind: 'status',
     status,
     ...options,
@@ -163,7 +161,7 @@ export const fault = {
   }),
   stall: (options: { latencyMs?: number; times?: number } = {}): Step => ({ kind: 'stall', ...options }),
   reset: (options: { latencyMs?: number; times?: number } = {}): Step => ({ kind: 'reset', ...options }),
-  cut: (options: Options<z.infer<typeof CutStep>> = {}): Step => ({ kind: 'cut', ...options }),
+  cut: (options: Omit<z.infer<typeof CutStep>, 'kind'> = {}): Step => ({ kind: 'cut', ...options }),
 } as const;
 
 /**

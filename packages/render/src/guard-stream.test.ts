@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { classifyError, FaultlineError, guardStream } from './index.ts';
+import { toolCallCharacters } from './toolkit.ts';
 
 interface Chunk {
   type: string;
@@ -418,6 +419,29 @@ describe("guardStream: the source's result methods", () => {
     expect((error as FaultlineError).metadata.delivered).toEqual({ chunks: 2, characters: 3 });
   });
 
+  it("a FaultlineError from the source's own method gains what was delivered", async () => {
+    const spent = classifyError(new Error('x'), {
+      extractors: [
+        {
+          provider: 'p',
+          extract: () => ({ provider: 'p', origin: 'http', statusCode: 429, message: 'insufficient_quota' }),
+        },
+      ],
+    });
+    expect(spent.toErrorReport().nextStep).toBe('fallback');
+    const { helper } = helperOver([text('Hel'), stop], () => Promise.reject(spent));
+    const error = await guardStream(helper, options)
+      .finalMessage()
+      .catch((thrown: unknown) => thrown);
+    expect((error as FaultlineError).cause).toBe(spent);
+    expect((error as FaultlineError).toErrorReport()).toMatchObject({
+      reason: 'quota',
+      nextStep: 'fix_configuration',
+      delivered: { chunks: 2, characters: 3 },
+      recovery: { fallback: false },
+    });
+  });
+
   it('reads result methods without calling getters, and survives a hostile proxy', async () => {
     let getterCalls = 0;
     const source = {
@@ -730,5 +754,25 @@ describe('guardStream: readChunk', () => {
   it('without requireTerminal, a stream that ends without a terminal reading completes', async () => {
     const { error } = await collect(guardStream(scripted<Chunk>([text('ab'), 'end']), { readChunk }));
     expect(error).toBeUndefined();
+  });
+});
+
+describe('toolCallCharacters', () => {
+  it('counts argument deltas, one for arguments sent whole, nothing for anything else', () => {
+    const calls = [
+      { index: 0, function: { name: 'lookup', arguments: '{"city":' } },
+      { index: 1, function: { arguments: { city: 'Paris' } } },
+      { index: 2, function: { name: 'only-a-name' } },
+      { function: null },
+      null,
+      'x',
+    ];
+    expect(toolCallCharacters(calls)).toBe(9);
+    expect(toolCallCharacters(undefined)).toBe(0);
+    expect(toolCallCharacters({ function: { arguments: 'x' } })).toBe(0);
+    // Bounded: the first 64 calls of one delta.
+    expect(toolCallCharacters(Array.from({ length: 100 }, () => ({ function: { arguments: 'ab' } })))).toBe(
+      128,
+    );
   });
 });

@@ -19,8 +19,10 @@ export interface GuardStreamOptions<T> extends Omit<ClassifyErrorOptions, 'strea
    * The one per-chunk hook: what a chunk holds for the guard. `failure` is metadata when the chunk
    * is really an error (an error event, a withheld answer): it is thrown, classified. `characters`
    * counts output for `delivered`; `terminal` marks the provider's terminal event. A hook that
-   * throws (or returns nothing) reads as an ordinary chunk of no characters. Without a hook, a
-   * string chunk counts its length.
+   * throws (or returns nothing) reads as an ordinary chunk of no characters. A string chunk is
+   * text the consumer received: it counts its length whatever the hook says. Without a hook, any
+   * other chunk counts one character: the guard cannot see inside it, and a chunk that reached the
+   * consumer may have been output (a fallback after output would write a second answer).
    */
   readonly readChunk?: ((chunk: T) => ChunkReading | undefined) | undefined;
   /** Whether ending without a chunk read as `terminal` is an error (`interrupted`). Default false. */
@@ -41,6 +43,15 @@ export interface GuardStreamOptions<T> extends Omit<ClassifyErrorOptions, 'strea
   readonly onAbandon?: (() => void) | undefined;
 }
 
+/**
+ * Every adapter's `guardStream`: render's guard with the adapter's own `readChunk` (which its
+ * caller cannot give) and extractor.
+ */
+export type AdapterStreamGuard = <S extends AsyncIterable<unknown>>(
+  stream: S,
+  options?: Omit<GuardStreamOptions<StreamChunk<S>>, 'readChunk'>,
+) => GuardedStream<S>;
+
 /** What `readChunk` finds in one chunk. */
 export interface ChunkReading {
   /** Metadata when the chunk is really an error (an error event, a withheld answer). */
@@ -49,6 +60,33 @@ export interface ChunkReading {
   characters: number;
   /** True for the provider's terminal event (`message_stop`, a finish reason ...). */
   terminal: boolean;
+}
+
+/** Tool calls read from one delta. */
+const MAX_TOOL_CALLS = 64;
+
+/**
+ * Characters of output in the tool-call deltas a `readChunk` has read from its chunk (a list of
+ * `{ function: { arguments } }`, the OpenAI-compatible shape several providers stream): a tool call
+ * is output as much as text is (the consumer acts on it), so a stream cut after one delivered
+ * output. An argument delta counts its length; arguments sent whole as an object count one. Total:
+ * anything else counts nothing; a field that throws is the caller's `readChunk` failing (read as
+ * an empty chunk).
+ */
+export function toolCallCharacters(calls: unknown): number {
+  if (!Array.isArray(calls)) return 0;
+  let characters = 0;
+  const count = Math.min(calls.length, MAX_TOOL_CALLS);
+  for (let index = 0; index < count; index += 1) {
+    const call = calls[index] as { readonly function?: { readonly arguments?: unknown } | null } | null;
+    if (call === null || typeof call !== 'object') continue;
+    const fn = call.function;
+    if (fn === null || typeof fn !== 'object') continue;
+    const args = fn.arguments;
+    if (typeof args === 'string') characters += args.length;
+    else if (args !== null && typeof args === 'object') characters += 1;
+  }
+  return characters;
 }
 
 /** Default idle timeout for `guardStream`. */
@@ -265,13 +303,40 @@ async function callResultMethod<T>(
     return await method.apply(source, args);
   } catch (thrown) {
     const signal = options.signal;
-    if (signal?.aborted === true || isCallerAbort(thrown, signal) || hasFaultlineMarker(thrown)) throw thrown;
+    if (signal?.aborted === true || isCallerAbort(thrown, signal)) throw thrown;
+    if (hasFaultlineMarker(thrown)) throw withDelivered(thrown as FaultlineError, state.delivered, options);
     const error = classifyAttempt(
       thrown,
       { ...options, streaming: true, delivered: { ...state.delivered } },
       undefined,
     );
     throw isUntouchedCallerAbort(error, thrown) ? thrown : error;
+  }
+}
+
+/**
+ * A FaultlineError from the source (its iteration or a result method), rebuilt with the same
+ * errorType and classification plus what the stream `delivered`, the original as its cause: its
+ * report must say what reached the consumer, which the source did not know.
+ */
+function withDelivered<T>(
+  source: FaultlineError,
+  delivered: { chunks: number; characters: number },
+  options: GuardStreamOptions<T>,
+): unknown {
+  try {
+    const ErrorClass = errorClassForType(source.errorType);
+    return new ErrorClass(source.message, {
+      cause: source,
+      classification: source.classification,
+      metadata: { ...source.metadata, delivered: { ...delivered } },
+      provider: source.provider,
+      model: source.model ?? options.model,
+      operation: source.operation ?? options.operation,
+    });
+  } catch {
+    // A marked error from another copy of faultline whose fields cannot be read: as is.
+    return source;
   }
 }
 
@@ -429,23 +494,7 @@ class GuardIterator<T> implements AsyncIterator<T> {
     const { signal, options } = this;
     // Once the caller's signal has fired, whatever the source threw is the caller's abort: untouched.
     if (signal?.aborted === true || isCallerAbort(thrown, signal)) return thrown;
-    if (hasFaultlineMarker(thrown)) {
-      const source = thrown as FaultlineError;
-      try {
-        const ErrorClass = errorClassForType(source.errorType);
-        return new ErrorClass(source.message, {
-          cause: source,
-          classification: source.classification,
-          metadata: { ...source.metadata, delivered: this.delivered() },
-          provider: source.provider,
-          model: source.model ?? options.model,
-          operation: source.operation ?? options.operation,
-        });
-      } catch {
-        // A marked error from another copy of faultline whose fields cannot be read: as is.
-        return thrown;
-      }
-    }
+    if (hasFaultlineMarker(thrown)) return withDelivered(thrown as FaultlineError, this.delivered(), options);
     const error = classifyAttempt(
       thrown,
       { ...options, streaming: true, delivered: this.delivered() },
@@ -616,7 +665,7 @@ class GuardIterator<T> implements AsyncIterator<T> {
     let size: unknown = 0;
     let terminal: unknown = false;
     const readChunk = this.readChunk;
-    if (readChunk === undefined) size = typeof chunk === 'string' ? chunk.length : 0;
+    if (readChunk === undefined) size = typeof chunk === 'string' ? chunk.length : 1;
     else {
       // A hook that throws, or a reading whose fields throw, reads as an ordinary chunk.
       try {
@@ -636,6 +685,9 @@ class GuardIterator<T> implements AsyncIterator<T> {
     }
     if (failure !== undefined && failure !== null && typeof failure === 'object' && this.throwsOn(failure))
       return this.closeAndThrow(this.failWith(failure as ProviderErrorMetadata));
+    // A hook reads what is inside an object chunk; a string is the text itself (a chain that ends
+    // in a string parser streams its answer so, under a hook written for the model's chunks).
+    if (typeof chunk === 'string') size = chunk.length;
     this.chunks += 1;
     if (typeof size === 'number' && size > 0 && Number.isFinite(size)) this.characters += Math.floor(size);
     if (terminal === true) this.terminalSeen = true;

@@ -3,8 +3,12 @@
 // building an error from metadata, finding the report under an app's wrappers, recovering one from
 // a durable engine (and waiting there for a quota's reset), and the retry loop with its hooks (for an integration that keeps state across
 // calls between attempts). An application needs none of it; see `@faultline/render`.
+// The types the toolkit's signatures name, so that an integration author can write them from here too.
+export type { ClassifyErrorOptions } from './classify-error.ts';
 export { errorFromMetadata, unrecoverableReport } from './classify-error.ts';
+export type { FaultlineError, FaultlineErrorOptions, InferenceFamily } from './errors.ts';
 export {
+  type AdapterStreamGuard,
   type ChunkReading,
   controllerRelease,
   DEFAULT_STREAM_IDLE_TIMEOUT_MS,
@@ -13,6 +17,7 @@ export {
   guardStream,
   type StreamChunk,
   type StreamResultMethod,
+  toolCallCharacters,
 } from './guard-stream.ts';
 export { nearestFaultlineError } from './identity.ts';
 export { checkOptionKeys, nearestOption, type OptionKeys, unknownOption } from './invalid-option.ts';
@@ -22,6 +27,8 @@ export {
   RETRY_OPTION_KEYS,
   WITH_CLASSIFIED_ERRORS_OPTION_KEYS,
 } from './option-keys.ts';
+export type { AttemptRecord } from './report.ts';
+export type { ErrorReport } from './report-schema.ts';
 export { safeFromDict } from './report-schema.ts';
 export {
   maxResetWaitMs,
@@ -29,6 +36,7 @@ export {
   type ResetWaitOptions,
   resetWaitMs,
 } from './reset-wait.ts';
+export type { RetryEvent, RetryOptions } from './retry.ts';
 export {
   abortableSleep,
   type RetryLoopOptions,
@@ -38,4 +46,5 @@ export {
   retryPolicy,
 } from './retry.ts';
 export { scrubIdentifiers, scrubSecrets } from './secrets.ts';
+export type { AttemptContext, WithClassifiedErrorsOptions } from './with-classified-errors.ts';
 export { type BoundWithClassifiedErrors, bindWithClassifiedErrors } from './with-classified-errors.ts';

@@ -8,14 +8,15 @@ export const SCENARIO_SUITE_MODULE = '@faultline/test-fixtures/scenario-suite';
 
 /**
  * A provider runs its scenario folder through the scenario suite: one of its test files calls
- * `scenarioSuite(…)` from the harness, so every recorded scenario is played through its real
- * client (every SDK major) and checked against the scenario's expectation, written once.
+ * `scenarioSuite(…)` from the harness (or `adapterScenarioSuite(…)`, which runs it with the checks
+ * every adapter read through the whole pipeline shares), so every recorded scenario is played
+ * through its real client (every SDK major) and checked against the scenario's expectation, written once.
  */
 export function checkScenarioSuite(repositoryRoot: string, provider: ProviderEntry): string[] {
   const packageDirectory = join(repositoryRoot, packagePathFor(provider.name));
   const runsSuite = testFilesUnder(packageDirectory).some((file) => {
     const text = readFileSync(file, 'utf8');
-    return text.includes(SCENARIO_SUITE_MODULE) && /\bscenarioSuite\s*\(/.test(text);
+    return text.includes(SCENARIO_SUITE_MODULE) && /\b(?:scenarioSuite|adapterScenarioSuite)\s*\(/.test(text);
   });
   if (runsSuite) return [];
   return [
