@@ -112,5 +112,17 @@ for (const sdk of SDKS) {
       expect(report.providerMetadata).toMatchObject({ origin: 'stream_event', providerCode: 'ERROR' });
       expect(report.message).toContain('finish_reason ERROR');
     });
+
+    it('a message-end with finish_reason TIMEOUT (stopped at the time limit) is a cut answer, not a complete one', async () => {
+      const baseUrl = server.baseUrlFor({ response: sseFrame([...partial, messageEnd('TIMEOUT')], 'end') });
+      const stream = (await callApi(clientOf(sdk, baseUrl, 60_000), 'chat', true)) as AsyncIterable<unknown>;
+      const { error } = await drain(guardStream(stream, { idleTimeoutMs: 3000 }));
+      expect(FaultlineError.isInstance(error), String(error)).toBe(true);
+      const report = (error as FaultlineError).toErrorReport();
+      expect(report.providerMetadata).toMatchObject({ origin: 'timeout', providerCode: 'TIMEOUT' });
+      // Cohere's deadline fired after output: a cut answer, read as any deadline during a stream.
+      expect(report).toMatchObject({ delivered: { characters: 5 }, reason: 'interrupted' });
+      expect(report.message).toContain('finish_reason TIMEOUT');
+    });
   });
 }

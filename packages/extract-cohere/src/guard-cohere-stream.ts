@@ -30,7 +30,8 @@ function textLength(value: unknown): number {
  * - terminal: `message-end`;
  * - characters: a content delta's text, a tool plan's text and a tool call's arguments;
  * - failure: a `message-end` whose `finish_reason` is `ERROR` or that carries `delta.error` (Cohere's
- *   documented way to say a generation failed after the 200), in Cohere's own words.
+ *   documented way to say a generation failed after the 200), in Cohere's own words, or whose
+ *   `finish_reason` is `TIMEOUT` (the generation hit Cohere's time limit: the answer is cut).
  */
 function readCohereEvent(event: unknown): ChunkReading {
   const reading: ChunkReading = { failure: undefined, characters: 0, terminal: false };
@@ -48,14 +49,19 @@ function readCohereEvent(event: unknown): ChunkReading {
     reading.terminal = true;
     const error = field(delta, 'error', 'error');
     const finishReason = field(delta, 'finishReason', 'finish_reason');
-    if (finishReason === 'ERROR' || (typeof error === 'string' && error.trim() !== '')) {
+    const words = typeof error === 'string' && error.trim() !== '' ? error.slice(0, 4096) : undefined;
+    // ERROR: the generation failed; TIMEOUT: Cohere stopped it at its time limit, so what was sent
+    // is only the start of the answer. Either way the stream ends as if it were complete.
+    if (finishReason === 'ERROR' || finishReason === 'TIMEOUT' || words !== undefined) {
       const failure: ProviderErrorMetadata = {
         provider: COHERE_PROVIDER,
         message:
-          typeof error === 'string' && error.trim() !== ''
-            ? error.slice(0, 4096)
-            : 'Cohere ended the generation with finish_reason ERROR (an internal error)',
-        origin: 'stream_event',
+          words ??
+          (finishReason === 'TIMEOUT'
+            ? 'The generation timed out: Cohere stopped it at its time limit (finish_reason TIMEOUT), so the answer is incomplete'
+            : 'Cohere ended the generation with finish_reason ERROR (an internal error)'),
+        // Cohere's own deadline fired mid-stream: read like any deadline during a stream.
+        origin: finishReason === 'TIMEOUT' && words === undefined ? 'timeout' : 'stream_event',
         networkPhase: 'stream',
       };
       if (typeof finishReason === 'string') failure.providerCode = finishReason;
@@ -68,7 +74,8 @@ function readCohereEvent(event: unknown): ChunkReading {
 /**
  * Guards a Cohere v2 chat stream (`await cohere.chatStream({ ... })`): events pass through untouched
  * (the same objects), and
- * - a `message-end` that says the generation failed (`finish_reason: "ERROR"`, `delta.error`) is
+ * - a `message-end` that says the generation failed (`finish_reason: "ERROR"`, `delta.error`) or
+ *   was stopped at Cohere's time limit (`finish_reason: "TIMEOUT"`, an incomplete answer) is
  *   classified by its words, with `delivered` progress (cohere-ai yields it as an ordinary event);
  * - a cut socket (a raw `TypeError: terminated`), or an end without `message-end` (cohere-ai ends the
  *   iteration quietly), is `interrupted`;
