@@ -31,6 +31,7 @@ describe('export list', { timeout: 120_000 }, () => {
         'CandidateOptions',
         'CandidateOutcome',
         'CircuitBreakerOptions',
+        'FailureFacts',
         'FallbackChainErrorOptions',
         'FallbackOptions',
         'HealthEvent',

@@ -23,6 +23,7 @@ export {
   type Admission,
   BREAKER_REASONS,
   type CircuitBreakerOptions,
+  type FailureFacts,
   type HealthEvent,
   type HealthKey,
   HealthRegistry,
