@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { exportList } from '../../../vitest.exports.ts';
+import * as entry from './index.ts';
+
+// The public surface, pinned name by name: adding, renaming or removing an export means editing
+// this list too, so a change to what users can import is always deliberate.
+describe('export list', { timeout: 120_000 }, () => {
+  it('@faultline/mastra', () => {
+    expect(exportList(entry, new URL('./index.ts', import.meta.url))).toEqual({
+      values: ['classifyMastraError', 'faultlineErrorProcessor', 'faultlineModels', 'withFaultline'],
+      types: [
+        'FaultlineErrorProcessor',
+        'FaultlineErrorProcessorOptions',
+        'FaultlineMastraOptions',
+        'FaultlineModelEntry',
+        'FaultlineModelList',
+        'MastraApiErrorArgs',
+        'MastraClassifyOptions',
+        'MastraModelLike',
+      ],
+    });
+  });
+});
