@@ -1,8 +1,8 @@
 import { FaultlineError } from '@faultline/render';
 import { optionMatrix } from '@faultline/test-fixtures/option-matrix';
 import { sseFrame } from '@faultline/test-fixtures/stream-matrix';
-import { Mistral } from '@mistralai/mistralai';
-import { Mistral as MistralV1 } from 'mistralai-v1';
+import { HTTPClient, Mistral } from '@mistralai/mistralai';
+import { HTTPClient as HTTPClientV1, Mistral as MistralV1 } from 'mistralai-v1';
 import { guardMistralStream } from './guard-mistral-stream.ts';
 import { withClassifiedErrors } from './index.ts';
 
@@ -10,8 +10,12 @@ import { withClassifiedErrors } from './index.ts';
 // major of @mistralai/mistralai (chat.complete, the API the scenarios record; chat.stream).
 
 const SDKS = [
-  { alias: '@mistralai/mistralai', Mistral },
-  { alias: 'mistralai-v1', Mistral: MistralV1 as unknown as typeof Mistral },
+  { alias: '@mistralai/mistralai', Mistral, HTTPClient },
+  {
+    alias: 'mistralai-v1',
+    Mistral: MistralV1 as unknown as typeof Mistral,
+    HTTPClient: HTTPClientV1 as unknown as typeof HTTPClient,
+  },
 ] as const;
 type Sdk = (typeof SDKS)[number];
 
@@ -21,9 +25,15 @@ interface ChatClient {
     stream(request: object, options: object): Promise<AsyncIterable<unknown>>;
   };
 }
-// No retries: neither major retries unless `retryConfig` is given.
-const clientOf = (sdk: Sdk, serverURL: string, timeoutMs: number) =>
-  new sdk.Mistral({ apiKey: 'test-key', serverURL, timeoutMs }) as unknown as ChatClient;
+// No retries: neither major retries unless `retryConfig` is given. The client is built as the
+// README recommends: its fetcher hands fetch the call's signal itself, since the SDK fetches a clone
+// of its Request, which Node's fetch stops following after a garbage collection.
+const clientOf = (sdk: Sdk, serverURL: string, timeoutMs: number, signal?: AbortSignal) => {
+  const fetcher = (input: RequestInfo | URL, init?: RequestInit) =>
+    fetch(input, signal === undefined ? init : { ...init, signal });
+  const httpClient = new sdk.HTTPClient({ fetcher });
+  return new sdk.Mistral({ apiKey: 'test-key', serverURL, timeoutMs, httpClient }) as unknown as ChatClient;
+};
 const REQUEST = { model: 'mistral-small-latest', messages: [{ role: 'user', content: 'hello' }] };
 
 const completion = (finishReason: string, content: string) =>
@@ -51,7 +61,7 @@ optionMatrix({
   plays: (scenario) => scenario.api === 'chat.complete',
   // Both majors take RequestInit fields (the signal) flat in the request options.
   call: (sdk, baseUrl, { signal, timeoutMs }) =>
-    clientOf(sdk, baseUrl, timeoutMs).chat.complete(REQUEST, {
+    clientOf(sdk, baseUrl, timeoutMs, signal).chat.complete(REQUEST, {
       timeoutMs,
       ...(signal === undefined ? {} : { signal }),
     }),
@@ -69,7 +79,7 @@ optionMatrix({
     name: 'chat.stream',
     stalled: sseFrame([{ data: chunk('Hel') }, { data: chunk('lo') }], 'stall'),
     open: (sdk, baseUrl, { signal, timeoutMs }) =>
-      clientOf(sdk, baseUrl, timeoutMs).chat.stream(REQUEST, { timeoutMs, signal }),
+      clientOf(sdk, baseUrl, timeoutMs, signal).chat.stream(REQUEST, { timeoutMs, signal }),
     guard: (stream, options) => guardMistralStream(stream, options),
   },
   reportOf: (error) => (FaultlineError.isInstance(error) ? error.toErrorReport() : undefined),
