@@ -120,7 +120,7 @@ for (const sdk of SDKS) {
       expect(FaultlineError.isInstance(error), String(error)).toBe(true);
       const report = (error as FaultlineError).toErrorReport();
       expect(report.providerMetadata).toMatchObject({ origin: 'timeout', providerCode: 'TIMEOUT' });
-      // Cohere's deadline fired after output: a cut answer, read as any deadline during a stream.
+      // Cohere's deadline fired after output: a cut answer, read like every deadline during a stream.
       expect(report).toMatchObject({ delivered: { characters: 5 }, reason: 'interrupted' });
       expect(report.message).toContain('finish_reason TIMEOUT');
     });
