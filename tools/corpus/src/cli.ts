@@ -107,7 +107,7 @@ async function main(): Promise<number> {
     const section = markdown(results, known, floor, clients, loadHistory().batches);
     writeFileSync(join(corpusDir, 'results', 'latest.md'), `${section}\n`);
     writeSection(BENCHMARKS, 'corpus', section);
-    writeSection(README, 'corpus-paths', readmeTable(results, known, floor, clients));
+    writeSection(README, 'corpus-paths', readmeTable(results));
     console.log('wrote corpus/results/latest.md, docs/benchmarks.md and README.md');
   }
   const check = { failures: checks.failures };

@@ -54,6 +54,26 @@ describe('the root manifest', () => {
   });
 });
 
+// The repository's README is a user's first page: short, an install from npm before anything else,
+// every package in its table, and the benchmark tables left to docs/benchmarks.md.
+describe('the root README', () => {
+  const readme = readFileSync(join(REPOSITORY_ROOT, 'README.md'), 'utf8');
+  it('is under 12 KB and starts with an npm install', () => {
+    expect(Buffer.byteLength(readme)).toBeLessThan(12 * 1024);
+    const firstCommand = /```(?:bash|sh)\n([^\n]*)/.exec(readme)?.[1];
+    expect(firstCommand).toMatch(/^npm install /);
+  });
+  it('lists every published package, and holds no benchmark table', () => {
+    const listed = [...readme.matchAll(/^\| `(@faultline\/[\w-]+)` \|/gm)].map((match) => match[1]);
+    expect(listed.sort()).toEqual(published.map(({ manifest }) => manifest.name).sort());
+    const benchmarks = readFileSync(join(REPOSITORY_ROOT, 'docs', 'benchmarks.md'), 'utf8');
+    const sections = [...benchmarks.matchAll(/<!-- ([\w-]+):start -->/g)].map((match) => match[0]);
+    expect(sections.length).toBeGreaterThan(0);
+    for (const section of sections) expect(readme).not.toContain(section);
+    expect(readme).toContain('docs/benchmarks.md');
+  });
+});
+
 describe.each(published)('$manifest.name', ({ directory, manifest }) => {
   it('leads back to the repository from its npm page', () => {
     expect(manifest.repository).toEqual({ type: 'git', url: repositoryUrl, directory });
