@@ -1,6 +1,7 @@
+export type { DecodedEventStreamMessage } from './event-stream.ts';
+export { decodeEventStreamMessages, encodeEventStreamMessage } from './event-stream.ts';
 export type {
   BaseUrlOptions,
-  DecodedEventStreamMessage,
   LoopbackProtocol,
   LoopbackServer,
   LoopbackServerOptions,
@@ -8,8 +9,6 @@ export type {
 } from './loopback-server.ts';
 export {
   bigBody,
-  decodeEventStreamMessages,
-  encodeEventStreamMessage,
   recordedBodyLimitBytes,
   startLoopbackServer,
   streamEventDelayMilliseconds,

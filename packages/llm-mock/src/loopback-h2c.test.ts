@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import http2 from 'node:http2';
 import { createRequire } from 'node:module';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { decodeEventStreamMessages, type LoopbackServer, startLoopbackServer } from './loopback-server.ts';
+import { decodeEventStreamMessages } from './event-stream.ts';
+import { type LoopbackServer, startLoopbackServer } from './loopback-server.ts';
 import type { ScenarioResponse } from './scenario.ts';
 
 const scenarioOf = (response: ScenarioResponse) => ({ response });

@@ -1,8 +1,8 @@
 // biome-ignore-all lint/suspicious/noThenProperty: scenario responses have a `then` field by contract
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { decodeEventStreamMessages } from './event-stream.ts';
 import {
   bigBody,
-  decodeEventStreamMessages,
   type LoopbackServer,
   recordedBodyLimitBytes,
   startLoopbackServer,

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import http2 from 'node:http2';
-import { createRequire } from 'node:module';
 import net from 'node:net';
 import { Duplex } from 'node:stream';
 import { checkOptionKeys } from '@faultline/render/toolkit';
+import { encodeEventStreamMessage } from './event-stream.ts';
 import { BASE_URL_OPTION_KEYS, LOOPBACK_SERVER_OPTION_KEYS } from './option-keys.ts';
 import type { Scenario, ScenarioResponse } from './scenario.ts';
 
@@ -113,84 +113,6 @@ function formatSseEvent(event: { event?: string; data: string; id?: string }): s
   if (event.id !== undefined) text += `id: ${event.id}\n`;
   for (const line of event.data.split(/\r?\n/)) text += `data: ${line}\n`;
   return `${text}\n`;
-}
-
-const textEncoder = new TextEncoder();
-const textDecoder = new TextDecoder();
-const fromUtf8 = (text: string): Uint8Array => textEncoder.encode(text);
-const toUtf8 = (bytes: Uint8Array): string => textDecoder.decode(bytes);
-type EventStreamCodecInstance = InstanceType<typeof import('@smithy/eventstream-codec').EventStreamCodec>;
-let eventStreamCodecInstance: EventStreamCodecInstance | undefined;
-
-/**
- * The codec is loaded lazily, through `require`, the first time an event stream is encoded or
- * decoded. @smithy/eventstream-codec re-exports @smithy/core, whose `module` build (dist-es) has
- * extensionless imports that Node cannot load; vitest passes its resolve conditions to the test
- * process as `--conditions`, so a config that keeps `module` breaks the load. Being lazy keeps
- * every package that never plays an AWS event stream independent of that.
- */
-function eventStreamCodec(): EventStreamCodecInstance {
-  if (eventStreamCodecInstance === undefined) {
-    const require = createRequire(import.meta.url);
-    let codecModule: typeof import('@smithy/eventstream-codec');
-    try {
-      codecModule = require('@smithy/eventstream-codec');
-    } catch (error) {
-      throw new Error(
-        '@faultline/llm-mock could not load @smithy/eventstream-codec. If the test process runs with ' +
-          '`--conditions module` (vitest forwards its resolve conditions), drop `module` from the vitest ' +
-          'config (resolve.conditions and ssr.resolve.conditions).',
-        { cause: error },
-      );
-    }
-    eventStreamCodecInstance = new codecModule.EventStreamCodec(toUtf8, fromUtf8);
-  }
-  return eventStreamCodecInstance;
-}
-
-/** A decoded AWS event-stream message, with string headers and a UTF-8 payload. */
-export interface DecodedEventStreamMessage {
-  headers: Record<string, string | number | boolean>;
-  payload: string;
-}
-
-/**
- * Splits a byte buffer into AWS event-stream frames (each starts with its total length as a
- * big-endian uint32) and decodes them with EventStreamCodec (CRCs checked). A trailing partial
- * frame is returned as `rest`.
- */
-export function decodeEventStreamMessages(bytes: Uint8Array): {
-  messages: DecodedEventStreamMessage[];
-  rest: Uint8Array;
-} {
-  const messages: DecodedEventStreamMessage[] = [];
-  let offset = 0;
-  while (offset + 4 <= bytes.length) {
-    const length = new DataView(bytes.buffer, bytes.byteOffset + offset, 4).getUint32(0);
-    if (length < 16 || offset + length > bytes.length) break;
-    const message = eventStreamCodec().decode(bytes.subarray(offset, offset + length));
-    const headers: Record<string, string | number | boolean> = {};
-    for (const [name, header] of Object.entries(message.headers)) {
-      const value: unknown = header.value;
-      headers[name] =
-        typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
-          ? value
-          : String(value);
-    }
-    messages.push({ headers, payload: toUtf8(message.body) });
-    offset += length;
-  }
-  return { messages, rest: bytes.subarray(offset) };
-}
-
-/** Encodes one AWS event-stream message; every header is sent as a string header. */
-export function encodeEventStreamMessage(message: {
-  headers: Record<string, string>;
-  payload: string;
-}): Uint8Array {
-  const headers: Record<string, { type: 'string'; value: string }> = {};
-  for (const [name, value] of Object.entries(message.headers)) headers[name] = { type: 'string', value };
-  return eventStreamCodec().encode({ headers, body: fromUtf8(message.payload) });
 }
 
 /**
