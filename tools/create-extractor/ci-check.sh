@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The scaffolder's drift check (called by .ci/run after `pnpm test`): scaffold a throwaway
+# The scaffolder's drift check (run by .ci/run beside `pnpm test`): scaffold a throwaway
 # fetch-based provider into a TEMPORARY COPY of the repository, install it from the pnpm store
 # the CI install filled (offline), then run parity on it and the new package's own tests, type
 # check, lint and package checks there. The template is thereby tested against the living
