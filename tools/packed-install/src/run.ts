@@ -1058,8 +1058,8 @@ async function main(): Promise<void> {
       }
       return `${report.provider} ${report.category}/${report.reason}`;
     });
-    // zod (every build it ships) and the mock's Bedrock event-stream codec (@smithy/*) are most of
-    // it; the SDKs and the AI SDK come with @faultline/demo.
+    // The mock's Bedrock event-stream codec (@smithy/*) is most of it; the SDKs and the AI SDK come
+    // with @faultline/demo.
     await check('the CLI alone installs no SDK and stays under 25 MB', async () => {
       const bytes =
         Number((await runOk('du', ['-sk', join(cliDir, 'node_modules')], cliDir)).stdout.split('\t')[0]) *
