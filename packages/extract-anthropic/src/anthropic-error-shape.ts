@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 
 /**
- * Lenient schemas of the bodies the Anthropic API answers with. Never `.strict()`: the vendor adds
+ * Lenient schemas of the bodies the Anthropic API answers with. Never strict (`v.strictObject`): the vendor adds
  * fields without notice, and an extractor must keep working when it does.
  *
  * Source: https://docs.anthropic.com/en/api/errors and the SDKs' `APIError` constructors
@@ -42,7 +42,7 @@ export type AnthropicMessageResult = v.InferOutput<typeof AnthropicMessageResult
 
 /** Parses an error body without throwing; `undefined` when it is not Anthropic's shape. */
 export function parseAnthropicErrorBody(value: unknown): AnthropicErrorBody | undefined {
-  // Only plain objects are error bodies: a typed array (one key per byte) would make zod walk
+  // Only plain objects are error bodies: a typed array (one key per byte) would make the schema walk
   // every byte of a body that can be 50 MB.
   if (!isPlainBody(value)) return undefined;
   try {

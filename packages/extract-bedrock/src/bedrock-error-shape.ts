@@ -2,7 +2,7 @@ import * as v from 'valibot';
 
 /**
  * Lenient schemas of what @aws-sdk/client-bedrock-runtime throws and answers with. Never
- * `.strict()`: AWS adds fields without notice, and an extractor must keep working when it does.
+ * strict (`v.strictObject`): AWS adds fields without notice, and an extractor must keep working when it does.
  *
  * Sources: the Bedrock Runtime API reference (Converse, ConverseStream, InvokeModel "Errors"
  * sections, https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html)

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 /**
  * Lenient schemas of the error bodies Google's Gemini API and Vertex AI send (a `google.rpc.Status`
  * inside `{"error": …}`), as @google/genai copies them into `ApiError.message`. Every field is
- * optional and a field of the wrong type is dropped (`.catch(undefined)`), never the whole body:
+ * optional and a field of the wrong type is dropped (`v.fallback(…, undefined)`), never the whole body:
  * vendor data is never parsed strictly.
  *
  * Sources: https://cloud.google.com/apis/design/errors (google.rpc.Status and its detail types),

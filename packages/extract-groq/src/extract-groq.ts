@@ -73,7 +73,7 @@ function innerErrorObject(body: unknown): unknown {
   return body;
 }
 
-/** A plain snapshot of the fields we read, so that zod never touches a hostile object. */
+/** A plain snapshot of the fields we read, so that the schema never touches a hostile object. */
 function snapshot(value: unknown): GroqErrorObject | undefined {
   if (value === null || typeof value !== 'object') return undefined;
   const plain = {

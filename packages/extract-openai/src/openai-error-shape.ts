@@ -2,7 +2,7 @@ import * as v from 'valibot';
 
 /**
  * Lenient schemas of the error bodies that reach the openai SDK, from OpenAI and from the
- * OpenAI-compatible servers people point it at. Never `.strict()`: vendors add fields.
+ * OpenAI-compatible servers people point it at. Never strict (`v.strictObject`): vendors add fields.
  *
  * The SDK keeps only `body.error` (the inner object) on `APIError.error`, so these schemas
  * describe that inner object.
