@@ -8,13 +8,14 @@ export const BUNDLE_GOAL_BYTES = 20 * 1024;
 /**
  * CI's limit, above the goal until the goal is met: the weight faultline has now (with the
  * rate-limit budget read from a failure's headers, the report's `retryableAt`, and the words the
- * MCP and OpenRouter batches taught classify: a tool server's refusals, zod's issue list, a
- * server's full worker pool) plus a little room for the vocabularies, which grow by a few hundred bytes with each corpus batch that teaches
- * classify a new wording. `pnpm bench` reports the goal itself (met or not); a feature that adds
- * weight raises this in the same change, saying so; lower it with every change that makes the code
- * lighter.
+ * MCP and OpenRouter batches taught classify: a tool server's refusals, a TypeScript server's
+ * schema issue list, a server's full worker pool), its schemas in valibot (whose checks a bundler
+ * takes one by one, where zod/mini came as a whole core), plus a little room for the vocabularies,
+ * which grow by a few hundred bytes with each corpus batch that teaches classify a new wording.
+ * `pnpm bench` reports the goal itself (met or not); a feature that adds weight raises this in the
+ * same change, saying so; lower it with every change that makes the code lighter.
  */
-export const BUNDLE_LIMIT_BYTES = 34.25 * 1024;
+export const BUNDLE_LIMIT_BYTES = 29 * 1024;
 
 const benchDirectory = fileURLToPath(new URL('..', import.meta.url));
 

@@ -338,7 +338,7 @@ await section('footprint', () => {
     ...DRIVEN_PROVIDERS.map((name) => `packages/extract-${name}`),
   ]);
   results.footprint = footprint;
-  detail('\n### Install footprint (goal: no SDK, nothing but faultline and zod)\n');
+  detail('\n### Install footprint (goal: no SDK, nothing but faultline and valibot)\n');
   detail('| package | packed | unpacked |');
   detail('|---|---|---|');
   for (const row of footprint.packed) {

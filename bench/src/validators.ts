@@ -14,8 +14,6 @@ import { median } from './statistics.ts';
 
 const FLAVOURS = ['none', 'zod-mini', 'valibot'] as const;
 const directory = fileURLToPath(new URL('../validators/', import.meta.url));
-// zod is a dependency of the packages, not of the bench: resolve it where classify does.
-const zodModules = fileURLToPath(new URL('../../packages/classify/node_modules', import.meta.url));
 const processes = Number(process.argv[2] ?? 15);
 
 const out = mkdtempSync(join(tmpdir(), 'faultline-validators-'));
@@ -30,7 +28,6 @@ try {
       format: 'esm',
       platform: 'node',
       target: 'es2022',
-      nodePaths: [zodModules],
       logLevel: 'error',
     });
     const code = result.outputFiles[0]!.contents;

@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 /**
  * The check every `read<Provider>HttpFailure` passes: for each of the provider's scenarios that
  * answers with an HTTP error, the reader given the raw response (status, headers, body, url)
@@ -53,7 +54,7 @@ export function httpReaderCheck({ provider, read }: HttpReaderCheckOptions): voi
         const expected = expectedFor(scenario);
         const failure = httpFailureOf(scenario) as HttpFailure;
         const metadata = read(failure, { sdkErrorType: 'APICallError' });
-        expect(ProviderErrorMetadata.safeParse(metadata).success).toBe(true);
+        expect(v.is(ProviderErrorMetadata, metadata)).toBe(true);
         expect(metadata.provider).toBe(provider);
         expect(metadata.sdkErrorType).toBe('APICallError');
         const classification = classify(metadata);
@@ -106,7 +107,7 @@ export function httpReaderCheck({ provider, read }: HttpReaderCheckOptions): voi
       ];
       for (const input of inputs) {
         const metadata = read(input as HttpFailure);
-        expect(ProviderErrorMetadata.safeParse(metadata).success).toBe(true);
+        expect(v.is(ProviderErrorMetadata, metadata)).toBe(true);
         expect(metadata.provider).toBe(provider);
         expect(metadata.message.length).toBeLessThanOrEqual(8192);
       }

@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 import { reportCrash } from './extractor.ts';
 import { evidenceOf, type FeatureName, Features, MAX_READ_LENGTH, secondsOf } from './features.ts';
 import { checkOptionKeys } from './invalid-option.ts';
@@ -143,22 +144,21 @@ function overridden(
   // The rule that decided stays on record: the override changed its verdict, not its evidence.
   const decidedBy = builtIn.decidedBy;
   if (typeof result === 'string') {
-    const reason = FailureReason.safeParse(result);
-    if (!reason.success) return undefined;
+    if (!v.is(FailureReason, result)) return undefined;
     return {
-      ...classificationFor(reason.data, { retryAfterSeconds, idempotent, decidedBy }),
+      ...classificationFor(result, { retryAfterSeconds, idempotent, decidedBy }),
       overridden: true,
     };
   }
   if (typeof result !== 'object') return undefined;
   const base =
     typeof result.reason === 'string' &&
-    FailureReason.safeParse(result.reason).success &&
+    v.is(FailureReason, result.reason) &&
     result.reason !== builtIn.reason
       ? classificationFor(result.reason, { retryAfterSeconds, idempotent, decidedBy })
       : builtIn;
-  const merged = Classification.safeParse({ ...base, ...result, overridden: true });
-  return merged.success ? merged.data : undefined;
+  const merged = v.safeParse(Classification, { ...base, ...result, overridden: true });
+  return merged.success ? merged.output : undefined;
 }
 
 /** What `explainClassification` returns: the classification, and what the rule table read. */

@@ -1,31 +1,34 @@
-import * as z from 'zod/mini';
+import * as v from 'valibot';
 import { readHeader, safeGet } from './read.ts';
 import { MAX_RETRY_AFTER_SECONDS, parseDurationSeconds } from './retry-after.ts';
 
-const count = z.int().check(z.nonnegative());
-const seconds = z.number().check(z.nonnegative(), z.maximum(MAX_RETRY_AFTER_SECONDS));
+/** A number a JSON value can hold: never NaN or ±Infinity (what a wait or a count may be). */
+export const finiteNumber = v.pipe(v.number(), v.finite());
+/** A count: a whole number from 0 up to Number.MAX_SAFE_INTEGER. */
+export const count = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
+const seconds = v.pipe(finiteNumber, v.minValue(0), v.maxValue(MAX_RETRY_AFTER_SECONDS));
 
 /**
  * One window of a provider's rate limit as its headers stated it when the answer was read: the
  * allowance, what is left of it, and the seconds until it refills.
  */
-export const RateLimitWindow = z.object({
-  limit: z.optional(count),
-  remaining: z.optional(count),
-  resetSeconds: z.optional(seconds),
+export const RateLimitWindow = v.object({
+  limit: v.optional(count),
+  remaining: v.optional(count),
+  resetSeconds: v.optional(seconds),
 });
-export type RateLimitWindow = z.infer<typeof RateLimitWindow>;
+export type RateLimitWindow = v.InferOutput<typeof RateLimitWindow>;
 
 /**
  * What a provider's rate-limit headers say of the key that made the call, per window: requests and
  * tokens. Read from successes and failures alike, provider-blind (each adapter maps its provider's
  * header names onto it).
  */
-export const RateLimitBudget = z.object({
-  requests: z.optional(RateLimitWindow),
-  tokens: z.optional(RateLimitWindow),
+export const RateLimitBudget = v.object({
+  requests: v.optional(RateLimitWindow),
+  tokens: v.optional(RateLimitWindow),
 });
-export type RateLimitBudget = z.infer<typeof RateLimitBudget>;
+export type RateLimitBudget = v.InferOutput<typeof RateLimitBudget>;
 
 /**
  * Every adapter's `readRateLimit`: the budget an answer's headers state (the headers, a `Response`,

@@ -1,11 +1,11 @@
-// One validator for every schema of faultline: zod 4, through `zod/mini`. Measured on these
-// schemas: an app bundle (esbuild, minified, gzipped) that parses with them carries about a third
-// of what it does with `zod`, and a fresh process imports that bundle in about half the time;
-// installed from node_modules either loads whole, zod/mini a little faster. They are zod schemas
-// all the same (`safeParse`, `parse`, `z.infer`), and the adapters' lenient vendor shapes use it too.
-// Imported as a namespace (`import * as z`): only then can a bundler leave out what is not used.
-import * as z from 'zod/mini';
-import { RateLimitBudget } from './rate-limit.ts';
+// One validator for every schema of faultline: valibot 1. Its schemas are plain objects checked by
+// free functions (`v.safeParse(schema, value)`), so an app's bundler keeps only the checks these
+// schemas use (bench/src/validators.ts weighs it against zod/mini on the same schemas), and its
+// package is one small build, where zod ships every API it has ever had; the adapters' lenient
+// vendor shapes use it too. Imported as a namespace (`import * as v`): only then can a bundler
+// leave out what is not used.
+import * as v from 'valibot';
+import { count, finiteNumber, RateLimitBudget } from './rate-limit.ts';
 import {
   ERROR_CATEGORIES,
   ERROR_DOMAINS,
@@ -25,28 +25,28 @@ export { MAX_EVIDENCE_LENGTH };
  * What drives the retry decision. Only `transient` is retryable by default (`ambiguous` too when the
  * caller says the call is idempotent). `cancelled` is the caller's own abort: not a failure at all.
  */
-export const ErrorCategory = z.enum(ERROR_CATEGORIES);
-export type ErrorCategory = z.infer<typeof ErrorCategory>;
+export const ErrorCategory = v.picklist(ERROR_CATEGORIES);
+export type ErrorCategory = v.InferOutput<typeof ErrorCategory>;
 
 /** The finer cause; drives recovery. One row of the taxonomy table per value. */
-export const FailureReason = z.enum(FAILURE_REASONS);
-export type FailureReason = z.infer<typeof FailureReason>;
+export const FailureReason = v.picklist(FAILURE_REASONS);
+export type FailureReason = v.InferOutput<typeof FailureReason>;
 
 /** Advice for a person. */
-export const UserActionKind = z.enum(USER_ACTION_KINDS);
-export type UserActionKind = z.infer<typeof UserActionKind>;
+export const UserActionKind = v.picklist(USER_ACTION_KINDS);
+export type UserActionKind = v.InferOutput<typeof UserActionKind>;
 
 /** Drives the HTTP status a server answers with. */
-export const ErrorDomain = z.enum(ERROR_DOMAINS);
-export type ErrorDomain = z.infer<typeof ErrorDomain>;
+export const ErrorDomain = v.picklist(ERROR_DOMAINS);
+export type ErrorDomain = v.InferOutput<typeof ErrorDomain>;
 
 /**
  * The one next step an agent takes. `retry_if_idempotent`: the provider may have processed the
  * request (an interrupted call); repeat it only if doing so twice is safe. `stop`: the caller
  * cancelled; nothing to do.
  */
-export const NextStep = z.enum(NEXT_STEPS);
-export type NextStep = z.infer<typeof NextStep>;
+export const NextStep = v.picklist(NEXT_STEPS);
+export type NextStep = v.InferOutput<typeof NextStep>;
 
 /**
  * Where a failure came from, as far as the extractor could tell.
@@ -61,8 +61,8 @@ export type NextStep = z.infer<typeof NextStep>;
  * - `validation`: the SDK rejected its own input or the response shape before/after sending.
  * - `unknown`: none of the above could be established.
  */
-export const FailureOrigin = z.enum(FAILURE_ORIGINS);
-export type FailureOrigin = z.infer<typeof FailureOrigin>;
+export const FailureOrigin = v.picklist(FAILURE_ORIGINS);
+export type FailureOrigin = v.InferOutput<typeof FailureOrigin>;
 
 /**
  * When a network failure happened relative to the request.
@@ -73,8 +73,8 @@ export type FailureOrigin = z.infer<typeof FailureOrigin>;
  * - `stream`: a streamed answer was cut or stalled after some output.
  * - `unknown`: the phase could not be established.
  */
-export const NetworkPhase = z.enum(NETWORK_PHASES);
-export type NetworkPhase = z.infer<typeof NetworkPhase>;
+export const NetworkPhase = v.picklist(NETWORK_PHASES);
+export type NetworkPhase = v.InferOutput<typeof NetworkPhase>;
 
 /**
  * A condition an SDK raised about itself, recognised by the adapter that knows the SDK (its own
@@ -84,35 +84,34 @@ export type NetworkPhase = z.infer<typeof NetworkPhase>;
  * - `missing_region`: the client cannot build a URL without a region or endpoint (nothing was sent).
  * - `stream_incomplete`: the SDK could not assemble an answer from what a stream delivered.
  */
-export const SdkCondition = z.enum(SDK_CONDITIONS);
-export type SdkCondition = z.infer<typeof SdkCondition>;
+export const SdkCondition = v.picklist(SDK_CONDITIONS);
+export type SdkCondition = v.InferOutput<typeof SdkCondition>;
 
-const count = z.int().check(z.nonnegative());
-const optionalString = z.optional(z.string());
+const optionalString = v.optional(v.string());
 
 /** How much output a stream had delivered before it failed. */
-export const DeliveredOutput = z.object({ chunks: count, characters: count });
-export type DeliveredOutput = z.infer<typeof DeliveredOutput>;
+export const DeliveredOutput = v.object({ chunks: count, characters: count });
+export type DeliveredOutput = v.InferOutput<typeof DeliveredOutput>;
 
 /**
  * What an extractor learned from one SDK error, with every provider nuance normalised away.
  * `rawBody` is kept in memory only: extractors attach it with `attachRawBody()`, which makes it
  * non-enumerable so that no JSON serialisation of the metadata can carry it.
  */
-export const ProviderErrorMetadata = z.object({
+export const ProviderErrorMetadata = v.object({
   /** The provider key, e.g. `openai`, `anthropic`, `node` for built-in transport extractors. */
-  provider: z.string(),
+  provider: v.string(),
   /** The SDK's error class, e.g. `RateLimitError`, `ApiError`, `ThrottlingException`. */
   sdkErrorType: optionalString,
   /** A human message (the provider's own words when available), scrubbed by render before output. */
-  message: z.string(),
+  message: v.string(),
   origin: FailureOrigin,
-  statusCode: z.optional(z.int()),
+  statusCode: v.optional(v.pipe(v.number(), v.safeInteger())),
   requestId: optionalString,
   /** The wait the provider asked for, in seconds (parsed from headers or the body). */
-  retryAfterSeconds: z.optional(z.number().check(z.nonnegative())),
+  retryAfterSeconds: v.optional(v.pipe(finiteNumber, v.minValue(0))),
   /** What the provider's rate-limit headers said of the key's budget (requests, tokens) with this answer. */
-  rateLimit: z.optional(RateLimitBudget),
+  rateLimit: v.optional(RateLimitBudget),
   /** The provider's machine code, e.g. `insufficient_quota`, `context_length_exceeded`. */
   providerCode: optionalString,
   /** The provider's error type/status, e.g. `overloaded_error`, `RESOURCE_EXHAUSTED`. */
@@ -120,77 +119,77 @@ export const ProviderErrorMetadata = z.object({
   /** The request parameter the provider blamed, e.g. `messages`. */
   providerParam: optionalString,
   /** Structured quota identifiers (e.g. Gemini `QuotaFailure.violations[].quotaId`). Outrank message text. */
-  quotaIds: z.optional(z.array(z.string())),
-  networkPhase: z.optional(NetworkPhase),
+  quotaIds: v.optional(v.array(v.string())),
+  networkPhase: v.optional(NetworkPhase),
   /** The transport error code found on the cause chain, e.g. `ECONNREFUSED`, `UND_ERR_SOCKET`. */
   networkCode: optionalString,
   /** The provider's explicit retry hint (`x-should-retry`). Recorded as evidence. */
-  shouldRetryHint: z.optional(z.boolean()),
+  shouldRetryHint: v.optional(v.boolean()),
   /** Attempts the SDK already made on its own (e.g. AWS `$metadata.attempts`). */
-  sdkAttempts: z.optional(count),
+  sdkAttempts: v.optional(count),
   /** Stream progress when a stream failed. */
-  delivered: z.optional(DeliveredOutput),
+  delivered: v.optional(DeliveredOutput),
   /** The reason a success answer was blocked (`content_filter`, `SAFETY`, `refusal` ...). */
   blockReason: optionalString,
   /** A condition the SDK raised about itself, recognised by its adapter (see `SdkCondition`). */
-  sdkCondition: z.optional(SdkCondition),
+  sdkCondition: v.optional(SdkCondition),
   /** Kept in memory only (non-enumerable when attached with `attachRawBody`); never serialised. */
   rawBody: optionalString,
 });
-export type ProviderErrorMetadata = z.infer<typeof ProviderErrorMetadata>;
+export type ProviderErrorMetadata = v.InferOutput<typeof ProviderErrorMetadata>;
 
-export const UserAction = z.object({
+export const UserAction = v.object({
   kind: UserActionKind,
   detail: optionalString,
 });
-export type UserAction = z.infer<typeof UserAction>;
+export type UserAction = v.InferOutput<typeof UserAction>;
 
-export const RecoveryHints = z.object({
-  rotateCredential: z.boolean(),
-  fallback: z.boolean(),
-  compress: z.boolean(),
+export const RecoveryHints = v.object({
+  rotateCredential: v.boolean(),
+  fallback: v.boolean(),
+  compress: v.boolean(),
 });
-export type RecoveryHints = z.infer<typeof RecoveryHints>;
+export type RecoveryHints = v.InferOutput<typeof RecoveryHints>;
 
 /**
  * The stable id of the rule of classify's table that decided a classification (see rules.ts, in
  * order). Ids are never renamed: overrides and dashboards key on them. `assigned` is not a rule of
  * the table: the classification was built for a reason directly (`classificationFor`).
  */
-export const RuleId = z.enum(RULE_IDS);
-export type RuleId = z.infer<typeof RuleId>;
+export const RuleId = v.picklist(RULE_IDS);
+export type RuleId = v.InferOutput<typeof RuleId>;
 
 /** The rule that decided, and a bounded, scrubbed piece of what it matched. */
-export const DecidedBy = z.object({
+export const DecidedBy = v.object({
   rule: RuleId,
-  evidence: z.optional(z.string().check(z.maxLength(MAX_EVIDENCE_LENGTH))),
+  evidence: v.optional(v.pipe(v.string(), v.maxLength(MAX_EVIDENCE_LENGTH))),
 });
-export type DecidedBy = z.infer<typeof DecidedBy>;
+export type DecidedBy = v.InferOutput<typeof DecidedBy>;
 
-export const Classification = z.object({
+export const Classification = v.object({
   category: ErrorCategory,
   reason: FailureReason,
-  retryable: z.boolean(),
+  retryable: v.boolean(),
   userAction: UserAction,
   recovery: RecoveryHints,
   domain: ErrorDomain,
-  httpStatus: z.int().check(z.minimum(400), z.maximum(599)),
+  httpStatus: v.pipe(v.number(), v.safeInteger(), v.minValue(400), v.maxValue(599)),
   nextStep: NextStep,
-  retryAfterSeconds: z.optional(z.number().check(z.nonnegative())),
+  retryAfterSeconds: v.optional(v.pipe(finiteNumber, v.minValue(0))),
   /** True when the caller's own AbortSignal ended the call: re-throw untouched, never retry. */
-  callerAborted: z.boolean(),
+  callerAborted: v.boolean(),
   /** True when a user-supplied override changed the built-in result. */
-  overridden: z.boolean(),
+  overridden: v.boolean(),
   /**
    * The rule of classify's table that decided, with the evidence it matched. A classification
    * serialised before this field existed reads as `assigned`.
    */
-  decidedBy: z._default(DecidedBy, { rule: 'assigned' }),
+  decidedBy: v.optional(DecidedBy, { rule: 'assigned' }),
 });
-export type Classification = z.infer<typeof Classification>;
+export type Classification = v.InferOutput<typeof Classification>;
 
-/** `Classification.safeParse(value)`'s output, or `undefined` when the value is not a classification. */
+/** `v.safeParse(Classification, value)`'s output, or `undefined` when the value is not a classification. */
 export function parseClassification(value: unknown): Classification | undefined {
-  const parsed = Classification.safeParse(value);
-  return parsed.success ? parsed.data : undefined;
+  const parsed = v.safeParse(Classification, value);
+  return parsed.success ? parsed.output : undefined;
 }

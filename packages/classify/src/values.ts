@@ -1,4 +1,4 @@
-// The closed sets of the taxonomy as plain arrays: the one definition the zod enums of schemas.ts are
+// The closed sets of the taxonomy as plain arrays: the one definition the valibot picklists of schemas.ts are
 // built from, usable where a list of values is wanted (a test's generator, a docs table).
 
 /** The values of `ErrorCategory` (schemas.ts). */

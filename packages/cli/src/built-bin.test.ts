@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ErrorReport } from '@faultline/render';
+import { fromDict } from '@faultline/render';
 import { describe, expect, it } from 'vitest';
 import { packageDirectory } from './test-support.ts';
 
@@ -29,7 +29,7 @@ describe.runIf(process.env.CI !== undefined && existsSync(binPath))('the built b
     );
     const rows = JSON.parse(stdout) as Array<{ scenario: string; report: unknown }>;
     expect(rows.length).toBeGreaterThan(0);
-    for (const row of rows) ErrorReport.parse(row.report);
-    expect(rows.some((row) => ErrorReport.parse(row.report).reason === 'interrupted')).toBe(true);
+    for (const row of rows) fromDict(row.report);
+    expect(rows.some((row) => fromDict(row.report).reason === 'interrupted')).toBe(true);
   });
 });

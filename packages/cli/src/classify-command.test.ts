@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ErrorReport } from '@faultline/render';
+import { type ErrorReport, fromDict } from '@faultline/render';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ansiEscape, packageDirectory, runFaultline, stackTraceLine } from './test-support.ts';
 
@@ -85,7 +85,7 @@ function file(name: string, content: string): string {
 }
 
 function report(stdout: string): ErrorReport {
-  return ErrorReport.parse(JSON.parse(stdout));
+  return fromDict(JSON.parse(stdout));
 }
 
 beforeAll(() => {
@@ -256,7 +256,7 @@ describe.concurrent('faultline classify --explain', () => {
     });
     expect(run.code).toBe(1);
     const output = JSON.parse(run.stdout) as { report: unknown; explanation: Record<string, unknown> };
-    const parsed = ErrorReport.parse(output.report);
+    const parsed = fromDict(output.report);
     expect(parsed).toMatchObject({ reason: 'rate_limit', retryable: true, retryAfterSeconds: 26 });
     expect(parsed.decidedBy).toEqual({
       rule: 'quota_id_short_window',

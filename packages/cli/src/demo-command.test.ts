@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { expectedFor, type Scenario } from '@faultline/llm-mock';
-import { ErrorReport } from '@faultline/render';
+import { fromDict } from '@faultline/render';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AI_SDK_LABELS, AI_SDK_PROVIDERS, AI_SDK_VIA } from './ai-sdk-rows.ts';
 import { PROVIDER_NAMES, providerEntry } from './driver/index.ts';
@@ -93,7 +93,7 @@ describe('faultline demo', () => {
       const match = rows.find((candidate) => candidate.scenario === row.scenario.id);
       expect(match, row.scenario.id).toBeDefined();
       expect(match?.provider).toBe(row.provider);
-      const report = ErrorReport.parse(match?.report);
+      const report = fromDict(match?.report);
       expect(report.reason).toBe(row.reason);
       expect(report.provider).toBe(row.provider);
     }
@@ -113,8 +113,8 @@ describe('faultline demo', () => {
       const sdkRow = rows.find(
         (candidate) => candidate.scenario === row.scenario && candidate.via === undefined,
       );
-      const report = ErrorReport.parse(row.report);
-      const sdkReport = ErrorReport.parse(sdkRow?.report);
+      const report = fromDict(row.report);
+      const sdkReport = fromDict(sdkRow?.report);
       expect(report.provider).toBe(row.provider);
       expect(
         { category: report.category, reason: report.reason, retryable: report.retryable },

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Scenario, scenariosDir } from '@faultline/llm-mock';
+import * as v from 'valibot';
 import { CommandFailure } from './terminal.ts';
 
 /**
@@ -48,15 +49,15 @@ export function readProviderScenarios(directory: string, provider: string, demoO
       throw new CommandFailure(`scenario file ${path} is not valid JSON: ${(error as Error).message}`, 1);
     }
     if (demoOnly && (typeof data !== 'object' || data === null || !('demo' in data))) continue;
-    const parsed = Scenario.safeParse(data);
+    const parsed = v.safeParse(Scenario, data);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
+      const issue = parsed.issues[0];
       throw new CommandFailure(
-        `scenario file ${path} is invalid: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim(),
+        `scenario file ${path} is invalid: ${v.getDotPath(issue) ?? ''} ${issue.message}`.trim(),
         1,
       );
     }
-    scenarios.push(parsed.data);
+    scenarios.push(parsed.output);
   }
   return scenarios.sort((left, right) => (left.id < right.id ? -1 : left.id > right.id ? 1 : 0));
 }

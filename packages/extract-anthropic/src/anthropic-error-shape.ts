@@ -1,7 +1,7 @@
-import * as z from 'zod/mini';
+import * as v from 'valibot';
 
 /**
- * Lenient schemas of the bodies the Anthropic API answers with. Never `.strict()`: the vendor adds
+ * Lenient schemas of the bodies the Anthropic API answers with. Never strict (`v.strictObject`): the vendor adds
  * fields without notice, and an extractor must keep working when it does.
  *
  * Source: https://docs.anthropic.com/en/api/errors and the SDKs' `APIError` constructors
@@ -10,44 +10,44 @@ import * as z from 'zod/mini';
  */
 
 /** The inner `error` object: `{ type: 'overloaded_error', message: 'Overloaded', details? }`. */
-export const AnthropicInnerError = z.looseObject({
-  type: z.catch(z.optional(z.string()), undefined),
-  message: z.optional(z.unknown()),
-  details: z.catch(
-    z.optional(z.nullable(z.looseObject({ error_code: z.catch(z.optional(z.string()), undefined) }))),
+export const AnthropicInnerError = v.looseObject({
+  type: v.fallback(v.optional(v.string()), undefined),
+  message: v.optional(v.unknown()),
+  details: v.fallback(
+    v.optional(v.nullable(v.looseObject({ error_code: v.fallback(v.optional(v.string()), undefined) }))),
     undefined,
   ),
 });
-export type AnthropicInnerError = z.infer<typeof AnthropicInnerError>;
+export type AnthropicInnerError = v.InferOutput<typeof AnthropicInnerError>;
 
 /**
  * The whole error body, also sent as the data of an SSE `event: error`:
  * `{ type: 'error', error: { type, message }, request_id? }`.
  */
-export const AnthropicErrorBody = z.looseObject({
-  type: z.literal('error'),
+export const AnthropicErrorBody = v.looseObject({
+  type: v.literal('error'),
   error: AnthropicInnerError,
-  request_id: z.catch(z.optional(z.string()), undefined),
+  request_id: v.fallback(v.optional(v.string()), undefined),
 });
-export type AnthropicErrorBody = z.infer<typeof AnthropicErrorBody>;
+export type AnthropicErrorBody = v.InferOutput<typeof AnthropicErrorBody>;
 
 /** A successful Messages API answer, as far as the blocked-answer detector needs it. */
-export const AnthropicMessageResult = z.looseObject({
-  type: z.literal('message'),
-  stop_reason: z.catch(z.optional(z.nullable(z.string())), undefined),
-  model: z.catch(z.optional(z.string()), undefined),
-  id: z.catch(z.optional(z.string()), undefined),
+export const AnthropicMessageResult = v.looseObject({
+  type: v.literal('message'),
+  stop_reason: v.fallback(v.optional(v.nullable(v.string())), undefined),
+  model: v.fallback(v.optional(v.string()), undefined),
+  id: v.fallback(v.optional(v.string()), undefined),
 });
-export type AnthropicMessageResult = z.infer<typeof AnthropicMessageResult>;
+export type AnthropicMessageResult = v.InferOutput<typeof AnthropicMessageResult>;
 
 /** Parses an error body without throwing; `undefined` when it is not Anthropic's shape. */
 export function parseAnthropicErrorBody(value: unknown): AnthropicErrorBody | undefined {
-  // Only plain objects are error bodies: a typed array (one key per byte) would make zod walk
+  // Only plain objects are error bodies: a typed array (one key per byte) would make the schema walk
   // every byte of a body that can be 50 MB.
   if (!isPlainBody(value)) return undefined;
   try {
-    const parsed = AnthropicErrorBody.safeParse(value);
-    return parsed.success ? parsed.data : undefined;
+    const parsed = v.safeParse(AnthropicErrorBody, value);
+    return parsed.success ? parsed.output : undefined;
   } catch {
     return undefined;
   }

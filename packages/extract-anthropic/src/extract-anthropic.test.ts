@@ -15,6 +15,7 @@ import {
 } from '@faultline/test-fixtures';
 import { scenarioSuite } from '@faultline/test-fixtures/scenario-suite';
 import fc from 'fast-check';
+import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AnyClient, type ClientConstructor, clientFor, REQUEST, SDKS } from '../test/support.ts';
 import { anthropicExtractor, detectAnthropicRefusal } from './extract-anthropic.ts';
@@ -298,7 +299,7 @@ describe('total on hostile input', () => {
     for (const value of hostile) {
       const metadata = anthropicExtractor.extract(value);
       if (metadata !== undefined) {
-        expect(MetadataSchema.safeParse(metadata).success).toBe(true);
+        expect(v.safeParse(MetadataSchema, metadata).success).toBe(true);
         expect(metadata.provider).toBe('anthropic');
         expect(() => classify(metadata)).not.toThrow();
       }
@@ -328,7 +329,7 @@ describe('total on hostile input', () => {
       fc.property(fc.oneof(fc.anything(), stainlessLike), (value) => {
         const metadata = anthropicExtractor.extract(value);
         if (metadata === undefined) return true;
-        return MetadataSchema.safeParse(metadata).success && metadata.provider === 'anthropic';
+        return v.safeParse(MetadataSchema, metadata).success && metadata.provider === 'anthropic';
       }),
       { seed: 20261121, numRuns: 500 },
     );

@@ -36,6 +36,7 @@ import {
   stainlessTransportMetadata,
   textBodyOf,
 } from '@faultline/stainless';
+import * as v from 'valibot';
 import {
   type AnthropicErrorBody,
   AnthropicMessageResult,
@@ -306,8 +307,8 @@ export const anthropicExtractor: Extractor = defineExtractor({
 export function detectAnthropicRefusal(result: unknown): ProviderErrorMetadata | undefined {
   try {
     if (result === null || typeof result !== 'object') return undefined;
-    const parsed = AnthropicMessageResult.safeParse(result);
-    if (!parsed.success || parsed.data.stop_reason !== 'refusal') return undefined;
+    const parsed = v.safeParse(AnthropicMessageResult, result);
+    if (!parsed.success || parsed.output.stop_reason !== 'refusal') return undefined;
     const metadata: ProviderErrorMetadata = {
       provider: ANTHROPIC_PROVIDER,
       message: 'The model declined to answer (stop_reason "refusal").',

@@ -9,6 +9,7 @@ import {
 } from '@faultline/test-fixtures';
 import { scenarioSuite } from '@faultline/test-fixtures/scenario-suite';
 import fc from 'fast-check';
+import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type CallOutcome,
@@ -296,6 +297,11 @@ describe('what the extractor leaves alone', () => {
     } catch (error) {
       unrelated.push(error);
     }
+    try {
+      v.parse(FailureReason, 'nope');
+    } catch (error) {
+      unrelated.push(error);
+    }
     unrelated.push(
       new Error('boom'),
       new RangeError('out of range'),
@@ -303,7 +309,6 @@ describe('what the extractor leaves alone', () => {
       Object.assign(new Error('{"message":"x"}'), { name: 'Error' }),
       AbortSignal.abort().reason,
       AbortSignal.timeout(0).reason,
-      FailureReason.safeParse('nope').error,
       'a string',
       42,
       null,
@@ -336,7 +341,7 @@ describe('totality and safety', () => {
       fc.property(hostile, (value) => {
         const metadata = bedrockExtractor.extract(value, { signal: AbortSignal.abort() });
         if (metadata !== undefined) {
-          expect(ProviderErrorMetadata.safeParse(metadata).success).toBe(true);
+          expect(v.safeParse(ProviderErrorMetadata, metadata).success).toBe(true);
           expect(metadata.provider).toBe('bedrock');
         }
         expect(() => inspectBedrockResult(value)).not.toThrow();

@@ -22,6 +22,7 @@ import {
   safeString,
   signalAbortOrigin,
 } from '@faultline/classify/toolkit';
+import * as v from 'valibot';
 import {
   AwsResponseMetadata,
   BedrockServiceExceptionSnapshot,
@@ -47,7 +48,7 @@ function isObjectLike(value: unknown): value is object {
 /** Reads `$metadata` through the safe readers into a plain object, then parses it leniently. */
 function readResponseMetadata(value: unknown): AwsResponseMetadata | undefined {
   if (!isObjectLike(value)) return undefined;
-  const parsed = AwsResponseMetadata.safeParse({
+  const parsed = v.safeParse(AwsResponseMetadata, {
     httpStatusCode: safeGet(value, 'httpStatusCode'),
     requestId: safeGet(value, 'requestId'),
     extendedRequestId: safeGet(value, 'extendedRequestId'),
@@ -55,7 +56,7 @@ function readResponseMetadata(value: unknown): AwsResponseMetadata | undefined {
     attempts: safeGet(value, 'attempts'),
     totalRetryDelay: safeGet(value, 'totalRetryDelay'),
   });
-  return parsed.success ? parsed.data : undefined;
+  return parsed.success ? parsed.output : undefined;
 }
 
 /** The exception name without a `:http://…` suffix or a `namespace#` prefix (both forms reach clients). */
@@ -117,7 +118,7 @@ function withDefined(
  * ConverseStream event-stream frames).
  */
 function extractServiceException(error: unknown, context: { now?: (() => number) | undefined }) {
-  const snapshot = BedrockServiceExceptionSnapshot.safeParse({
+  const snapshot = v.safeParse(BedrockServiceExceptionSnapshot, {
     name: safeGet(error, 'name'),
     message: safeGet(error, 'message'),
     $fault: safeGet(error, '$fault'),
@@ -130,7 +131,7 @@ function extractServiceException(error: unknown, context: { now?: (() => number)
   const metadata = readResponseMetadata(safeGet(error, '$metadata'));
   const { status, headers } = responseView(error, metadata);
   return serviceExceptionMetadata({
-    snapshot: snapshot.data,
+    snapshot: snapshot.output,
     fallbackName: errorNameOf(error),
     fallbackMessage: messageOf(error),
     status,
@@ -212,7 +213,7 @@ export function readBedrockHttpFailure(
     readHeader(headers, 'x-amzn-errortype') ??
     safeString(safeGet(json, '__type'), 300) ??
     safeString(safeGet(json, 'code'), 300);
-  const snapshot = BedrockServiceExceptionSnapshot.safeParse({
+  const snapshot = v.safeParse(BedrockServiceExceptionSnapshot, {
     name: errorType,
     message: safeGet(json, 'message') ?? safeGet(json, 'Message'),
     $fault: status !== undefined && status >= 500 ? 'server' : 'client',
@@ -220,7 +221,7 @@ export function readBedrockHttpFailure(
     originalMessage: safeGet(json, 'originalMessage'),
     resourceName: safeGet(json, 'resourceName'),
   });
-  const data: BedrockServiceExceptionSnapshot = snapshot.success ? snapshot.data : { $fault: 'client' };
+  const data: BedrockServiceExceptionSnapshot = snapshot.success ? snapshot.output : { $fault: 'client' };
   const metadata = serviceExceptionMetadata({
     snapshot: data,
     fallbackName: undefined,

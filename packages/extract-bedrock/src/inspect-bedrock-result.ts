@@ -1,5 +1,6 @@
 import type { ProviderErrorMetadata } from '@faultline/classify';
 import { attachRawBody, safeGet, safeHasOwn, safeStatus, safeString } from '@faultline/classify/toolkit';
+import * as v from 'valibot';
 import { AwsResponseMetadata, BedrockConverseResult, BedrockInvokeModelBody } from './bedrock-error-shape.ts';
 import { BEDROCK_PROVIDER } from './extract-bedrock.ts';
 
@@ -14,12 +15,12 @@ const MAX_INSPECTED_BODY_BYTES = 4 * 1024 * 1024;
 function responseMetadataOf(result: unknown): AwsResponseMetadata | undefined {
   const value = safeGet(result, '$metadata');
   if (value === null || typeof value !== 'object') return undefined;
-  const parsed = AwsResponseMetadata.safeParse({
+  const parsed = v.safeParse(AwsResponseMetadata, {
     httpStatusCode: safeGet(value, 'httpStatusCode'),
     requestId: safeGet(value, 'requestId'),
     attempts: safeGet(value, 'attempts'),
   });
-  return parsed.success ? parsed.data : undefined;
+  return parsed.success ? parsed.output : undefined;
 }
 
 function base(
@@ -117,8 +118,8 @@ export function blockedInBody(
  */
 export function detectBedrockBlockedAnswer(result: unknown): ProviderErrorMetadata | undefined {
   try {
-    const converse = BedrockConverseResult.safeParse({ stopReason: safeGet(result, 'stopReason') });
-    const stopReason = converse.success ? converse.data.stopReason : undefined;
+    const converse = v.safeParse(BedrockConverseResult, { stopReason: safeGet(result, 'stopReason') });
+    const stopReason = converse.success ? converse.output.stopReason : undefined;
     if (stopReason !== undefined && BLOCKED_STOP_REASONS.has(stopReason)) {
       const metadata = base(
         result,
@@ -132,9 +133,9 @@ export function detectBedrockBlockedAnswer(result: unknown): ProviderErrorMetada
     if (!isJsonContentType(result)) return undefined;
     const text = invokeModelBodyText(result);
     if (text === undefined) return undefined;
-    const body = BedrockInvokeModelBody.safeParse(parseBody(text));
+    const body = v.safeParse(BedrockInvokeModelBody, parseBody(text));
     if (!body.success) return undefined;
-    const blocked = blockedInBody(body.data);
+    const blocked = blockedInBody(body.output);
     if (blocked === undefined) return undefined;
     const metadata = base(result, 'blocked_response', blocked.message, 'InvokeModelOutput');
     metadata.blockReason = blocked.blockReason;

@@ -1,7 +1,7 @@
-import * as z from 'zod/mini';
+import * as v from 'valibot';
 
 /** A field that may be absent; one of the wrong type reads as absent. */
-const optional = <T extends z.ZodMiniType>(schema: T) => z.catch(z.optional(schema), undefined);
+const optional = <T extends v.GenericSchema>(schema: T) => v.fallback(v.optional(schema), undefined);
 
 /**
  * The body Cohere answers every failure with (lenient; never strict on vendor data):
@@ -11,18 +11,18 @@ const optional = <T extends z.ZodMiniType>(schema: T) => z.catch(z.optional(sche
  * the example messages per status), cohere-typescript `src/errors/CohereError.ts` (the SDK keeps the
  * parsed body as `body`).
  */
-export const CohereErrorBody = z.looseObject({
-  id: optional(z.string()),
-  message: optional(z.string()),
+export const CohereErrorBody = v.looseObject({
+  id: optional(v.string()),
+  message: optional(v.string()),
   error: optional(
-    z.union([
-      z.string(),
-      z.looseObject({
-        message: optional(z.string()),
-        type: z.catch(z.nullish(z.string()), undefined),
-        code: z.catch(z.nullish(z.union([z.string(), z.number()])), undefined),
+    v.union([
+      v.string(),
+      v.looseObject({
+        message: optional(v.string()),
+        type: v.fallback(v.nullish(v.string()), undefined),
+        code: v.fallback(v.nullish(v.union([v.string(), v.number()])), undefined),
       }),
     ]),
   ),
 });
-export type CohereErrorBody = z.infer<typeof CohereErrorBody>;
+export type CohereErrorBody = v.InferOutput<typeof CohereErrorBody>;

@@ -23,6 +23,7 @@ import {
   safeString,
   signalAbortOrigin,
 } from '@faultline/classify/toolkit';
+import * as v from 'valibot';
 import { CohereErrorBody } from './cohere-error-shape.ts';
 
 /** The provider key faultline uses for Cohere (providers.json). */
@@ -91,12 +92,13 @@ function answeredMetadata(failure: AnsweredFailure, now: number): ProviderErrorM
     json = parseJsonSafely(text);
   }
   // Copied field by field into a plain object first: the reader never touches a hostile body twice.
-  const parsed = CohereErrorBody.safeParse(
+  const parsed = v.safeParse(
+    CohereErrorBody,
     json !== null && typeof json === 'object'
       ? { id: safeGet(json, 'id'), message: safeGet(json, 'message'), error: safeGet(json, 'error') }
       : undefined,
   );
-  const body = parsed.success ? parsed.data : undefined;
+  const body = parsed.success ? parsed.output : undefined;
   const inner = typeof body?.error === 'object' ? body.error : undefined;
   let message = body?.message ?? (typeof body?.error === 'string' ? body.error : inner?.message);
   if (message === undefined || message.trim() === '') {

@@ -18,6 +18,7 @@ import {
   safeGet,
   safeStatus,
 } from '@faultline/classify/toolkit';
+import * as v from 'valibot';
 import {
   BadRequestDetail,
   DETAIL_TYPES,
@@ -90,9 +91,9 @@ function parseApiErrorMessage(message: string): ParsedApiErrorMessage {
   let parsed = parseJsonSafely(text);
   // Vertex answers some calls with a one-element array of errors.
   if (Array.isArray(parsed)) parsed = parsed[0];
-  const body = GoogleErrorBody.safeParse(parsed);
+  const body = v.safeParse(GoogleErrorBody, parsed);
   return {
-    ...(body.success ? { bodyText: text.trim(), status: body.data.error } : {}),
+    ...(body.success ? { bodyText: text.trim(), status: body.output.error } : {}),
     ...(streamStatus === undefined ? {} : { streamStatus }),
   };
 }
@@ -170,18 +171,18 @@ function apiErrorMetadata(
   if (providerType !== undefined) metadata.providerType = providerType;
 
   for (const detail of detailsOfType(details, DETAIL_TYPES.errorInfo)) {
-    const info = ErrorInfoDetail.safeParse(detail);
-    if (info.success && info.data.reason !== undefined) {
-      metadata.providerCode = info.data.reason.slice(0, 200);
+    const info = v.safeParse(ErrorInfoDetail, detail);
+    if (info.success && info.output.reason !== undefined) {
+      metadata.providerCode = info.output.reason.slice(0, 200);
       break;
     }
   }
 
   const quotaIds: string[] = [];
   for (const detail of detailsOfType(details, DETAIL_TYPES.quotaFailure)) {
-    const quota = QuotaFailureDetail.safeParse(detail);
+    const quota = v.safeParse(QuotaFailureDetail, detail);
     if (!quota.success) continue;
-    for (const violation of quota.data.violations?.slice(0, 50) ?? []) {
+    for (const violation of quota.output.violations?.slice(0, 50) ?? []) {
       if (violation.quotaId !== undefined) quotaIds.push(sharedQuotaId(violation.quotaId.slice(0, 200)));
     }
   }
@@ -194,8 +195,8 @@ function apiErrorMetadata(
   if (quotaIds.length > 0) metadata.quotaIds = quotaIds.slice();
 
   for (const detail of detailsOfType(details, DETAIL_TYPES.retryInfo)) {
-    const retry = RetryInfoDetail.safeParse(detail);
-    const seconds = retry.success ? parseDurationSeconds(retry.data.retryDelay) : undefined;
+    const retry = v.safeParse(RetryInfoDetail, detail);
+    const seconds = retry.success ? parseDurationSeconds(retry.output.retryDelay) : undefined;
     if (seconds !== undefined) {
       metadata.retryAfterSeconds = seconds;
       break;
@@ -203,8 +204,8 @@ function apiErrorMetadata(
   }
 
   for (const detail of detailsOfType(details, DETAIL_TYPES.badRequest)) {
-    const badRequest = BadRequestDetail.safeParse(detail);
-    const field = badRequest.success ? badRequest.data.fieldViolations?.[0]?.field : undefined;
+    const badRequest = v.safeParse(BadRequestDetail, detail);
+    const field = badRequest.success ? badRequest.output.fieldViolations?.[0]?.field : undefined;
     if (field !== undefined) {
       metadata.providerParam = field.slice(0, 200);
       break;
@@ -234,7 +235,7 @@ export function readGoogleGenaiHttpFailure(
   const body = typeof bodyValue === 'string' ? bodyValue : '';
   let json = parseJsonSafely(body);
   if (Array.isArray(json)) json = json[0];
-  const message = GoogleErrorBody.safeParse(json).success
+  const message = v.safeParse(GoogleErrorBody, json).success
     ? body
     : JSON.stringify({ error: { message: body.slice(0, MAX_MESSAGE_LENGTH), code: status } });
   const metadata = apiErrorMetadata(status, message, options.sdkErrorType ?? 'ApiError');
@@ -460,20 +461,20 @@ export function detectGeminiBlockedAnswer(result: unknown): ProviderErrorMetadat
       }
       return undefined;
     }
-    const answer = GenerateContentAnswer.safeParse({
+    const answer = v.safeParse(GenerateContentAnswer, {
       promptFeedback: safeGet(result, 'promptFeedback'),
       candidates: safeGet(result, 'candidates'),
     });
     if (!answer.success) return undefined;
-    const promptBlock = answer.data.promptFeedback?.blockReason;
+    const promptBlock = answer.output.promptFeedback?.blockReason;
     if (promptBlock !== undefined && promptBlock !== '' && promptBlock !== 'BLOCKED_REASON_UNSPECIFIED') {
-      const detail = answer.data.promptFeedback?.blockReasonMessage;
+      const detail = answer.output.promptFeedback?.blockReasonMessage;
       return blocked(
         promptBlock,
         `Gemini blocked the prompt (blockReason ${promptBlock})${detail ? `: ${detail.slice(0, 1000)}` : '.'}`,
       );
     }
-    const candidates = answer.data.candidates ?? [];
+    const candidates = answer.output.candidates ?? [];
     if (candidates.length === 0) return undefined;
     const reasons = candidates.map((candidate) => candidate.finishReason);
     if (reasons.every((reason) => reason !== undefined && BLOCKING_FINISH_REASONS.has(reason))) {

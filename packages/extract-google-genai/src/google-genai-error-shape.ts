@@ -1,9 +1,9 @@
-import * as z from 'zod/mini';
+import * as v from 'valibot';
 
 /**
  * Lenient schemas of the error bodies Google's Gemini API and Vertex AI send (a `google.rpc.Status`
  * inside `{"error": …}`), as @google/genai copies them into `ApiError.message`. Every field is
- * optional and a field of the wrong type is dropped (`.catch(undefined)`), never the whole body:
+ * optional and a field of the wrong type is dropped (`v.fallback(…, undefined)`), never the whole body:
  * vendor data is never parsed strictly.
  *
  * Sources: https://cloud.google.com/apis/design/errors (google.rpc.Status and its detail types),
@@ -12,40 +12,40 @@ import * as z from 'zod/mini';
  */
 
 /** A field that may be absent; one of the wrong type reads as absent. */
-const optional = <T extends z.ZodMiniType>(schema: T) => z.catch(z.optional(schema), undefined);
-const optionalString = optional(z.string());
-const optionalNumber = optional(z.number());
-const optionalRecord = optional(z.record(z.string(), z.unknown()));
+const optional = <T extends v.GenericSchema>(schema: T) => v.fallback(v.optional(schema), undefined);
+const optionalString = optional(v.string());
+const optionalNumber = optional(v.number());
+const optionalRecord = optional(v.record(v.string(), v.unknown()));
 
 /** `google.rpc.Status`: `code` (HTTP status), `message`, `status` (canonical code) and typed details. */
-export const GoogleRpcStatus = z.object({
+export const GoogleRpcStatus = v.object({
   code: optionalNumber,
   message: optionalString,
   status: optionalString,
-  details: optional(z.array(z.unknown())),
+  details: optional(v.array(v.unknown())),
 });
-export type GoogleRpcStatus = z.infer<typeof GoogleRpcStatus>;
+export type GoogleRpcStatus = v.InferOutput<typeof GoogleRpcStatus>;
 
 /** The body: `{"error": google.rpc.Status}`. */
-export const GoogleErrorBody = z.object({ error: GoogleRpcStatus });
-export type GoogleErrorBody = z.infer<typeof GoogleErrorBody>;
+export const GoogleErrorBody = v.object({ error: GoogleRpcStatus });
+export type GoogleErrorBody = v.InferOutput<typeof GoogleErrorBody>;
 
 /** `google.rpc.ErrorInfo`: a machine `reason` such as `API_KEY_INVALID`, `SERVICE_DISABLED`. */
-export const ErrorInfoDetail = z.object({
+export const ErrorInfoDetail = v.object({
   reason: optionalString,
   domain: optionalString,
   metadata: optionalRecord,
 });
 
 /** `google.rpc.QuotaFailure`: which quota was spent; the quota ids tell a per-minute from a per-day cap. */
-export const QuotaFailureDetail = z.object({
+export const QuotaFailureDetail = v.object({
   violations: optional(
-    z.array(
-      z.object({
+    v.array(
+      v.object({
         quotaMetric: optionalString,
         quotaId: optionalString,
         quotaDimensions: optionalRecord,
-        quotaValue: optional(z.union([z.string(), z.number()])),
+        quotaValue: optional(v.union([v.string(), v.number()])),
         subject: optionalString,
         description: optionalString,
       }),
@@ -54,16 +54,16 @@ export const QuotaFailureDetail = z.object({
 });
 
 /** `google.rpc.RetryInfo`: `retryDelay` is a protobuf duration in JSON form, e.g. `"13s"`. */
-export const RetryInfoDetail = z.object({ retryDelay: optionalString });
+export const RetryInfoDetail = v.object({ retryDelay: optionalString });
 
 /** `google.rpc.BadRequest`: the request fields that were wrong. */
-export const BadRequestDetail = z.object({
-  fieldViolations: optional(z.array(z.object({ field: optionalString, description: optionalString }))),
+export const BadRequestDetail = v.object({
+  fieldViolations: optional(v.array(v.object({ field: optionalString, description: optionalString }))),
 });
 
 /** `google.rpc.Help`: links only; read so that nothing else mistakes them for a message. */
-export const HelpDetail = z.object({
-  links: optional(z.array(z.object({ description: optionalString, url: optionalString }))),
+export const HelpDetail = v.object({
+  links: optional(v.array(v.object({ description: optionalString, url: optionalString }))),
 });
 
 /** The `@type` suffixes of the detail messages read here. */
@@ -79,10 +79,10 @@ export const DETAIL_TYPES = {
  * A generate-content answer (unary result or one stream chunk) as far as safety blocks go.
  * Source: https://ai.google.dev/api/generate-content#generatecontentresponse
  */
-export const GenerateContentAnswer = z.object({
-  promptFeedback: optional(z.object({ blockReason: optionalString, blockReasonMessage: optionalString })),
+export const GenerateContentAnswer = v.object({
+  promptFeedback: optional(v.object({ blockReason: optionalString, blockReasonMessage: optionalString })),
   candidates: optional(
-    z.array(z.catch(z.object({ finishReason: optionalString, finishMessage: optionalString }), {})),
+    v.array(v.fallback(v.object({ finishReason: optionalString, finishMessage: optionalString }), {})),
   ),
 });
-export type GenerateContentAnswer = z.infer<typeof GenerateContentAnswer>;
+export type GenerateContentAnswer = v.InferOutput<typeof GenerateContentAnswer>;

@@ -36,6 +36,7 @@ import {
   stainlessTransportMetadata,
   textBodyOf,
 } from '@faultline/stainless';
+import * as v from 'valibot';
 import { GroqErrorObject } from './groq-error-shape.ts';
 
 /** The provider key faultline uses for Groq. */
@@ -72,7 +73,7 @@ function innerErrorObject(body: unknown): unknown {
   return body;
 }
 
-/** A plain snapshot of the fields we read, so that zod never touches a hostile object. */
+/** A plain snapshot of the fields we read, so that the schema never touches a hostile object. */
 function snapshot(value: unknown): GroqErrorObject | undefined {
   if (value === null || typeof value !== 'object') return undefined;
   const plain = {
@@ -82,9 +83,9 @@ function snapshot(value: unknown): GroqErrorObject | undefined {
     param: safeGet(value, 'param'),
     failed_generation: safeGet(value, 'failed_generation'),
   };
-  const parsed = GroqErrorObject.safeParse(plain);
+  const parsed = v.safeParse(GroqErrorObject, plain);
   if (!parsed.success) return undefined;
-  const data = parsed.data;
+  const data = parsed.output;
   if (data.message === undefined && data.type == null && data.code == null) return undefined;
   return data;
 }

@@ -1,20 +1,20 @@
-import * as z from 'zod/mini';
+import * as v from 'valibot';
 
 /**
  * The error object Groq sends, inside `{ "error": { ... } }` for an HTTP error and on its own in
  * a stream error event (OpenAI-compatible). Lenient: Groq adds fields (`failed_generation`) and
  * sends `code`/`param` as null, strings or numbers. Source: https://console.groq.com/docs/errors
  */
-export const GroqErrorObject = z.looseObject({
-  message: z.catch(z.optional(z.string()), undefined),
-  type: z.catch(z.nullish(z.string()), undefined),
-  code: z.catch(z.nullish(z.union([z.string(), z.number()])), undefined),
-  param: z.catch(z.nullish(z.union([z.string(), z.number()])), undefined),
+export const GroqErrorObject = v.looseObject({
+  message: v.fallback(v.optional(v.string()), undefined),
+  type: v.fallback(v.nullish(v.string()), undefined),
+  code: v.fallback(v.nullish(v.union([v.string(), v.number()])), undefined),
+  param: v.fallback(v.nullish(v.union([v.string(), v.number()])), undefined),
   /** The model's own output that failed `tool_use_failed`/`json_validate_failed`. Never recorded. */
-  failed_generation: z.optional(z.unknown()),
+  failed_generation: v.optional(v.unknown()),
 });
-export type GroqErrorObject = z.infer<typeof GroqErrorObject>;
+export type GroqErrorObject = v.InferOutput<typeof GroqErrorObject>;
 
 /** A Groq HTTP error body: `{ "error": { "message", "type", "code" } }`. */
-export const GroqErrorBody = z.looseObject({ error: GroqErrorObject });
-export type GroqErrorBody = z.infer<typeof GroqErrorBody>;
+export const GroqErrorBody = v.looseObject({ error: GroqErrorObject });
+export type GroqErrorBody = v.InferOutput<typeof GroqErrorBody>;

@@ -19,6 +19,7 @@ import {
   safeStatus,
   safeString,
 } from '@faultline/classify/toolkit';
+import * as v from 'valibot';
 import { HuggingfaceErrorBody } from './huggingface-error-shape.ts';
 
 /** The provider key faultline uses for Hugging Face (providers.json). */
@@ -59,8 +60,9 @@ function answeredMetadata(failure: AnsweredFailure, now: number): ProviderErrorM
   const { status, body } = failure;
   const text = typeof body === 'string' ? body.slice(0, MAX_RAW_BODY_LENGTH) : undefined;
   const json = text === undefined ? body : parseJsonSafely(text);
-  const parsed = json !== null && typeof json === 'object' ? HuggingfaceErrorBody.safeParse(json) : undefined;
-  const fields = parsed?.success === true ? parsed.data : undefined;
+  const parsed =
+    json !== null && typeof json === 'object' ? v.safeParse(HuggingfaceErrorBody, json) : undefined;
+  const fields = parsed?.success === true ? parsed.output : undefined;
   const inner = typeof fields?.error === 'object' ? fields.error : undefined;
   const words =
     (typeof fields?.error === 'string' ? fields.error : inner?.message) ?? fields?.detail ?? fields?.message;

@@ -1,20 +1,20 @@
-import * as z from 'zod/mini';
+import * as v from 'valibot';
 
 /** A field that may be absent; one of the wrong type reads as absent. */
-const optional = <T extends z.ZodMiniType>(schema: T) => z.catch(z.optional(schema), undefined);
+const optional = <T extends v.GenericSchema>(schema: T) => v.fallback(v.optional(schema), undefined);
 
 /**
  * The OpenAI-style error object the Inference Providers router (`router.huggingface.co/v1`) and the
  * providers it relays answer chat completions with: `{ "message", "type", "param", "code" }`, plus
  * TGI's `http_status_code` (all lenient).
  */
-export const HuggingfaceErrorObject = z.looseObject({
-  message: optional(z.string()),
-  type: z.catch(z.nullish(z.string()), undefined),
-  code: z.catch(z.nullish(z.union([z.string(), z.number()])), undefined),
-  param: z.catch(z.nullish(z.string()), undefined),
+export const HuggingfaceErrorObject = v.looseObject({
+  message: optional(v.string()),
+  type: v.fallback(v.nullish(v.string()), undefined),
+  code: v.fallback(v.nullish(v.union([v.string(), v.number()])), undefined),
+  param: v.fallback(v.nullish(v.string()), undefined),
 });
-export type HuggingfaceErrorObject = z.infer<typeof HuggingfaceErrorObject>;
+export type HuggingfaceErrorObject = v.InferOutput<typeof HuggingfaceErrorObject>;
 
 /**
  * The bodies Hugging Face answers failures with (lenient; never strict on vendor data):
@@ -28,11 +28,11 @@ export type HuggingfaceErrorObject = z.infer<typeof HuggingfaceErrorObject>;
  * Sources: https://huggingface.co/docs/inference-providers (Errors, Pricing), huggingface.js
  * `packages/inference/src/utils/request.ts` (which of these fields the SDK reads).
  */
-export const HuggingfaceErrorBody = z.looseObject({
-  error: optional(z.union([z.string(), HuggingfaceErrorObject])),
-  error_type: optional(z.string()),
-  estimated_time: optional(z.number()),
-  detail: optional(z.string()),
-  message: optional(z.string()),
+export const HuggingfaceErrorBody = v.looseObject({
+  error: optional(v.union([v.string(), HuggingfaceErrorObject])),
+  error_type: optional(v.string()),
+  estimated_time: optional(v.number()),
+  detail: optional(v.string()),
+  message: optional(v.string()),
 });
-export type HuggingfaceErrorBody = z.infer<typeof HuggingfaceErrorBody>;
+export type HuggingfaceErrorBody = v.InferOutput<typeof HuggingfaceErrorBody>;

@@ -26,6 +26,7 @@ import {
   signalAbortOrigin,
   X_RATELIMIT_HEADERS,
 } from '@faultline/classify/toolkit';
+import * as v from 'valibot';
 import { MistralErrorBody, MistralValidationIssue } from './mistral-error-shape.ts';
 
 /** The provider key faultline uses for Mistral. */
@@ -131,14 +132,14 @@ function describeIssues(detail: unknown): string | undefined {
   if (!Array.isArray(detail)) return undefined;
   const parts: string[] = [];
   for (const item of detail.slice(0, 5)) {
-    const parsed = MistralValidationIssue.safeParse({
+    const parsed = v.safeParse(MistralValidationIssue, {
       loc: safeGet(item, 'loc'),
       msg: safeGet(item, 'msg'),
       type: safeGet(item, 'type'),
     });
     if (!parsed.success) continue;
-    const where = parsed.data.loc?.map((part) => String(part)).join('.') ?? '(body)';
-    parts.push(`${where}: ${parsed.data.msg ?? parsed.data.type ?? 'invalid'}`);
+    const where = parsed.output.loc?.map((part) => String(part)).join('.') ?? '(body)';
+    parts.push(`${where}: ${parsed.output.msg ?? parsed.output.type ?? 'invalid'}`);
   }
   if (parts.length === 0) return undefined;
   const more = detail.length > 5 ? ` (+${detail.length - 5} more)` : '';
@@ -179,8 +180,8 @@ interface AnsweredFailure {
 /** The rules for an answered failure, shared by the SDK path and {@link readMistralHttpFailure}. */
 function answeredMetadata(failure: AnsweredFailure, now: number): ProviderErrorMetadata {
   const { status, headers, bodyText, sdkErrorType, source: error } = failure;
-  const parsed = MistralErrorBody.safeParse(parseJsonSafely(bodyText));
-  const body = parsed.success ? parsed.data : undefined;
+  const parsed = v.safeParse(MistralErrorBody, parseJsonSafely(bodyText));
+  const body = parsed.success ? parsed.output : undefined;
 
   const responseInvalid = failure.responseValidation || (status !== undefined && status < 400);
   let message: string | undefined;

@@ -1,16 +1,16 @@
-import * as z from 'zod/mini';
+import * as v from 'valibot';
 
 /** A field that may be absent; one of the wrong type reads as absent. */
-const optional = <T extends z.ZodMiniType>(schema: T) => z.catch(z.optional(schema), undefined);
-const stringOrNumber = z.union([z.string(), z.number()]);
+const optional = <T extends v.GenericSchema>(schema: T) => v.fallback(v.optional(schema), undefined);
+const stringOrNumber = v.union([v.string(), v.number()]);
 
 /** One FastAPI/pydantic validation issue: `{ type, loc, msg, input, ctx }` (`input` may echo the prompt). */
-export const MistralValidationIssue = z.looseObject({
-  loc: optional(z.array(stringOrNumber)),
-  msg: optional(z.string()),
-  type: optional(z.string()),
+export const MistralValidationIssue = v.looseObject({
+  loc: optional(v.array(stringOrNumber)),
+  msg: optional(v.string()),
+  type: optional(v.string()),
 });
-export type MistralValidationIssue = z.infer<typeof MistralValidationIssue>;
+export type MistralValidationIssue = v.InferOutput<typeof MistralValidationIssue>;
 
 /**
  * The bodies Mistral's API answers with (all lenient; fields vary by endpoint and gateway):
@@ -20,13 +20,13 @@ export type MistralValidationIssue = z.infer<typeof MistralValidationIssue>;
  * - `{"message":"Unauthorized","request_id":"..."}` / `{"message":"Requests rate limit exceeded"}` (gateway)
  * Source: https://docs.mistral.ai/api/ and @mistralai/mistralai models/errors (SDKError keeps the raw body).
  */
-export const MistralErrorBody = z.looseObject({
-  object: optional(z.string()),
-  message: optional(z.union([z.string(), z.looseObject({ detail: z.optional(z.unknown()) })])),
-  detail: optional(z.union([z.string(), z.array(z.unknown())])),
-  type: z.catch(z.nullish(z.string()), undefined),
-  param: z.catch(z.nullish(stringOrNumber), undefined),
-  code: z.catch(z.nullish(stringOrNumber), undefined),
-  request_id: optional(z.string()),
+export const MistralErrorBody = v.looseObject({
+  object: optional(v.string()),
+  message: optional(v.union([v.string(), v.looseObject({ detail: v.optional(v.unknown()) })])),
+  detail: optional(v.union([v.string(), v.array(v.unknown())])),
+  type: v.fallback(v.nullish(v.string()), undefined),
+  param: v.fallback(v.nullish(stringOrNumber), undefined),
+  code: v.fallback(v.nullish(stringOrNumber), undefined),
+  request_id: optional(v.string()),
 });
-export type MistralErrorBody = z.infer<typeof MistralErrorBody>;
+export type MistralErrorBody = v.InferOutput<typeof MistralErrorBody>;

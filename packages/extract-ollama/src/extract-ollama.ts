@@ -21,6 +21,7 @@ import {
   safeString,
   signalAbortOrigin,
 } from '@faultline/classify/toolkit';
+import * as v from 'valibot';
 import { OllamaErrorBody, OllamaErrorObject } from './ollama-error-shape.ts';
 
 /** The provider key faultline uses for Ollama (providers.json). */
@@ -92,14 +93,14 @@ function answeredMetadata(failure: AnsweredFailure, now: number): ProviderErrorM
   if (typeof error === 'string') {
     message = error;
   } else if (error !== null && typeof error === 'object') {
-    const parsed = OllamaErrorObject.safeParse({
+    const parsed = v.safeParse(OllamaErrorObject, {
       message: safeGet(error, 'message'),
       type: safeGet(error, 'type'),
       code: safeGet(error, 'code'),
       param: safeGet(error, 'param'),
     });
     if (parsed.success) {
-      inner = parsed.data;
+      inner = parsed.output;
       message = inner.message;
     }
   }
@@ -143,8 +144,8 @@ export function readOllamaHttpFailure(
   const status = safeStatus(safeGet(response, 'status'));
   const bodyValue = safeGet(response, 'body');
   const text = typeof bodyValue === 'string' ? bodyValue.slice(0, MAX_RAW_BODY_LENGTH) : '';
-  const parsed = OllamaErrorBody.safeParse(parseJsonSafely(text));
-  const error = parsed.success ? parsed.data.error : undefined;
+  const parsed = v.safeParse(OllamaErrorBody, parseJsonSafely(text));
+  const error = parsed.success ? parsed.output.error : undefined;
   const metadata = answeredMetadata(
     {
       status,
@@ -169,8 +170,8 @@ function responseErrorMetadata(error: object, now: number): ProviderErrorMetadat
   const looksLikeText = text !== undefined && /^\s*(?:<|\{)/.test(text);
   let inner: unknown = field;
   if (looksLikeText) {
-    const parsed = OllamaErrorBody.safeParse(parseJsonSafely(text));
-    inner = parsed.success ? parsed.data.error : undefined;
+    const parsed = v.safeParse(OllamaErrorBody, parseJsonSafely(text));
+    inner = parsed.success ? parsed.output.error : undefined;
   }
   return answeredMetadata(
     {

@@ -1,19 +1,19 @@
-import * as z from 'zod/mini';
+import * as v from 'valibot';
 
 /** A field that may be absent; one of the wrong type reads as absent. */
-const optional = <T extends z.ZodMiniType>(schema: T) => z.catch(z.optional(schema), undefined);
+const optional = <T extends v.GenericSchema>(schema: T) => v.fallback(v.optional(schema), undefined);
 
 /**
  * The OpenAI-style error object a proxy or Ollama's own OpenAI-compatible layer (`/v1`) answers
  * with: `{ "message", "type", "param", "code" }` (all lenient).
  */
-export const OllamaErrorObject = z.looseObject({
-  message: optional(z.string()),
-  type: z.catch(z.nullish(z.string()), undefined),
-  code: z.catch(z.nullish(z.union([z.string(), z.number()])), undefined),
-  param: z.catch(z.nullish(z.string()), undefined),
+export const OllamaErrorObject = v.looseObject({
+  message: optional(v.string()),
+  type: v.fallback(v.nullish(v.string()), undefined),
+  code: v.fallback(v.nullish(v.union([v.string(), v.number()])), undefined),
+  param: v.fallback(v.nullish(v.string()), undefined),
 });
-export type OllamaErrorObject = z.infer<typeof OllamaErrorObject>;
+export type OllamaErrorObject = v.InferOutput<typeof OllamaErrorObject>;
 
 /**
  * The bodies Ollama answers failures with (lenient; never strict on vendor data):
@@ -26,7 +26,7 @@ export type OllamaErrorObject = z.infer<typeof OllamaErrorObject>;
  * Sources: https://github.com/ollama/ollama/blob/main/docs/api.md ("Errors"), ollama-js
  * `src/utils.ts` (`checkOk` keeps only `error`, or the whole text body).
  */
-export const OllamaErrorBody = z.looseObject({
-  error: optional(z.union([z.string(), OllamaErrorObject])),
+export const OllamaErrorBody = v.looseObject({
+  error: optional(v.union([v.string(), OllamaErrorObject])),
 });
-export type OllamaErrorBody = z.infer<typeof OllamaErrorBody>;
+export type OllamaErrorBody = v.InferOutput<typeof OllamaErrorBody>;

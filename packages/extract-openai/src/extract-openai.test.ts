@@ -12,6 +12,7 @@ import {
 } from '@faultline/test-fixtures';
 import { scenarioSuite } from '@faultline/test-fixtures/scenario-suite';
 import fc from 'fast-check';
+import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectOpenAIBlockedAnswer, openaiExtractor } from './extract-openai.ts';
 import { type ChatClient, newClient, SDKS, type Sdk } from './test-support.ts';
@@ -372,7 +373,7 @@ describe('totality', () => {
         (value) => {
           const metadata = openaiExtractor.extract(value);
           expect(metadata?.provider).toBe('openai');
-          expect(ProviderErrorMetadata.safeParse(metadata).success).toBe(true);
+          expect(v.safeParse(ProviderErrorMetadata, metadata).success).toBe(true);
         },
       ),
       { seed: 424242, numRuns: 400 },

@@ -38,6 +38,7 @@ import {
   stainlessTransportMetadata,
   textBodyOf,
 } from '@faultline/stainless';
+import * as v from 'valibot';
 import {
   ChatCompletionLike,
   OpenAIInnerError,
@@ -89,8 +90,8 @@ function text(value: unknown, maxLength = MAX_MESSAGE_LENGTH): string | undefine
 
 function readInnerError(value: unknown): OpenAIInnerErrorType | undefined {
   if (value === null || typeof value !== 'object') return undefined;
-  const parsed = OpenAIInnerError.safeParse(value);
-  return parsed.success ? parsed.data : undefined;
+  const parsed = v.safeParse(OpenAIInnerError, value);
+  return parsed.success ? parsed.output : undefined;
 }
 
 interface Upstream {
@@ -107,12 +108,12 @@ function readUpstream(raw: unknown): Upstream | undefined {
     const message = text(value, 1000);
     return message === undefined ? undefined : { message };
   }
-  const parsed = UpstreamErrorBody.safeParse(value);
+  const parsed = v.safeParse(UpstreamErrorBody, value);
   if (!parsed.success) return undefined;
   const inner: OpenAIInnerErrorType =
-    'error' in parsed.data && parsed.data.error !== null && typeof parsed.data.error === 'object'
-      ? (parsed.data.error as OpenAIInnerErrorType)
-      : (parsed.data as OpenAIInnerErrorType);
+    'error' in parsed.output && parsed.output.error !== null && typeof parsed.output.error === 'object'
+      ? (parsed.output.error as OpenAIInnerErrorType)
+      : (parsed.output as OpenAIInnerErrorType);
   const upstream: Upstream = {};
   const message = text(inner.message, 1000) ?? text(jsonText(inner.message), 1000);
   if (message !== undefined) upstream.message = message;
@@ -372,9 +373,9 @@ export const openaiExtractor: Extractor = defineExtractor({
 });
 
 function firstBlockedChoice(result: unknown): string | undefined {
-  const completion = ChatCompletionLike.safeParse(result);
+  const completion = v.safeParse(ChatCompletionLike, result);
   if (completion.success) {
-    for (const choice of completion.data.choices.slice(0, 128)) {
+    for (const choice of completion.output.choices.slice(0, 128)) {
       if (choice.finish_reason === 'content_filter') {
         const filtered = safeGet(choice, 'content_filter_results');
         const categories =
@@ -388,8 +389,8 @@ function firstBlockedChoice(result: unknown): string | undefined {
     }
     return undefined;
   }
-  const response = ResponseLike.safeParse(result);
-  if (response.success && response.data.incomplete_details?.reason === 'content_filter')
+  const response = v.safeParse(ResponseLike, result);
+  if (response.success && response.output.incomplete_details?.reason === 'content_filter')
     return 'content_filter';
   return undefined;
 }

@@ -23,6 +23,7 @@ import {
   safeString,
   signalAbortOrigin,
 } from '@faultline/classify/toolkit';
+import * as v from 'valibot';
 import { OpenRouterErrorObject, UpstreamError } from './openrouter-error-shape.ts';
 
 /** The provider key faultline uses for OpenRouter (providers.json). */
@@ -151,12 +152,12 @@ function readUpstream(raw: unknown): Upstream | undefined {
     const message = text(value, 1000);
     return message === undefined ? undefined : { message };
   }
-  const outer = UpstreamError.safeParse(value);
+  const outer = v.safeParse(UpstreamError, value);
   if (!outer.success) return undefined;
-  const nested = outer.data.error;
+  const nested = outer.output.error;
   const innerParse =
-    nested !== null && typeof nested === 'object' ? UpstreamError.safeParse(nested) : undefined;
-  const inner = innerParse?.success === true ? innerParse.data : outer.data;
+    nested !== null && typeof nested === 'object' ? v.safeParse(UpstreamError, nested) : undefined;
+  const inner = innerParse?.success === true ? innerParse.output : outer.output;
   const upstream: Upstream = {};
   const message =
     upstreamMessage(inner.message) ??
@@ -178,14 +179,14 @@ function readUpstream(raw: unknown): Upstream | undefined {
  */
 function errorObjectOf(value: unknown): OpenRouterErrorObject | undefined {
   if (value === null || typeof value !== 'object') return undefined;
-  const parsed = OpenRouterErrorObject.safeParse(value);
+  const parsed = v.safeParse(OpenRouterErrorObject, value);
   if (!parsed.success) return undefined;
-  const nested = parsed.data.error;
-  if (parsed.data.message === undefined && nested !== null && typeof nested === 'object') {
-    const inner = OpenRouterErrorObject.safeParse(nested);
-    if (inner.success) return { ...inner.data, code: inner.data.code ?? parsed.data.code };
+  const nested = parsed.output.error;
+  if (parsed.output.message === undefined && nested !== null && typeof nested === 'object') {
+    const inner = v.safeParse(OpenRouterErrorObject, nested);
+    if (inner.success) return { ...inner.output, code: inner.output.code ?? parsed.output.code };
   }
-  return parsed.data;
+  return parsed.output;
 }
 
 /** Where an OpenRouter error object was found: an HTTP error body, or a chunk of a 200 stream. */

@@ -1,8 +1,8 @@
-import * as z from 'zod/mini';
+import * as v from 'valibot';
 
 /** A field that may be absent; one of the wrong type reads as absent. */
-const optional = <T extends z.ZodMiniType>(schema: T) => z.catch(z.optional(schema), undefined);
-const stringOrNumber = z.union([z.string(), z.number()]);
+const optional = <T extends v.GenericSchema>(schema: T) => v.fallback(v.optional(schema), undefined);
+const stringOrNumber = v.union([v.string(), v.number()]);
 
 /**
  * OpenRouter's `error.metadata` (all optional, lenient):
@@ -15,41 +15,41 @@ const stringOrNumber = z.union([z.string(), z.number()]);
  * Source: https://openrouter.ai/docs/api/reference/errors-and-debugging and @openrouter/sdk's
  * `models/chatstreamchunk` and `models/apierrortype`.
  */
-export const OpenRouterErrorMetadata = z.looseObject({
-  raw: z.optional(z.unknown()),
-  provider_name: optional(z.string()),
-  reasons: optional(z.array(z.unknown())),
-  flagged_input: optional(z.string()),
-  error_type: optional(z.string()),
+export const OpenRouterErrorMetadata = v.looseObject({
+  raw: v.optional(v.unknown()),
+  provider_name: optional(v.string()),
+  reasons: optional(v.array(v.unknown())),
+  flagged_input: optional(v.string()),
+  error_type: optional(v.string()),
   provider_code: optional(stringOrNumber),
 });
-export type OpenRouterErrorMetadata = z.infer<typeof OpenRouterErrorMetadata>;
+export type OpenRouterErrorMetadata = v.InferOutput<typeof OpenRouterErrorMetadata>;
 
 /**
  * The error object of an OpenRouter error body: `{ code, message, metadata }`. `code` is the HTTP
  * status as a number (documented), but relays and the streaming docs' example send a string code
  * (`"server_error"`); a relay may nest a second `error` inside. Never strict on vendor data.
  */
-export const OpenRouterErrorObject = z.looseObject({
+export const OpenRouterErrorObject = v.looseObject({
   code: optional(stringOrNumber),
-  message: optional(z.unknown()),
-  type: optional(z.string()),
+  message: optional(v.unknown()),
+  type: optional(v.string()),
   metadata: optional(OpenRouterErrorMetadata),
-  error: z.optional(z.unknown()),
+  error: v.optional(v.unknown()),
 });
-export type OpenRouterErrorObject = z.infer<typeof OpenRouterErrorObject>;
+export type OpenRouterErrorObject = v.InferOutput<typeof OpenRouterErrorObject>;
 
 /** A whole OpenRouter error body: `{ "error": { ... }, "user_id"? }` (`user_id` is never read). */
-export const OpenRouterErrorBody = z.looseObject({ error: OpenRouterErrorObject });
-export type OpenRouterErrorBody = z.infer<typeof OpenRouterErrorBody>;
+export const OpenRouterErrorBody = v.looseObject({ error: OpenRouterErrorObject });
+export type OpenRouterErrorBody = v.InferOutput<typeof OpenRouterErrorBody>;
 
 /** An upstream error quoted in `metadata.raw`: `{ error: { message, code, type, status } }` or that inner object. */
-export const UpstreamError = z.looseObject({
-  message: z.optional(z.unknown()),
+export const UpstreamError = v.looseObject({
+  message: v.optional(v.unknown()),
   code: optional(stringOrNumber),
-  type: optional(z.string()),
+  type: optional(v.string()),
   status: optional(stringOrNumber),
-  error: z.optional(z.unknown()),
-  detail: z.optional(z.unknown()),
+  error: v.optional(v.unknown()),
+  detail: v.optional(v.unknown()),
 });
-export type UpstreamError = z.infer<typeof UpstreamError>;
+export type UpstreamError = v.InferOutput<typeof UpstreamError>;

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FailureReason } from '@faultline/classify';
+import * as v from 'valibot';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   expectedFor,
@@ -102,23 +103,26 @@ describe('the Scenario schema', () => {
       { kind: 'socket', behaviour: 'cut-body', status: 200, partialBody: '{"a' },
       { kind: 'dns-failure' },
     ];
-    for (const response of responses) expect(Scenario.safeParse({ ...valid, response }).success).toBe(true);
+    for (const response of responses)
+      expect(v.safeParse(Scenario, { ...valid, response }).success).toBe(true);
   });
 
   it('rejects unknown enum values and missing fields', () => {
-    expect(Scenario.safeParse({ ...valid, source: '' }).success).toBe(false);
-    expect(Scenario.safeParse({ ...valid, expected: { ...valid.expected, reason: 'nope' } }).success).toBe(
+    expect(v.safeParse(Scenario, { ...valid, source: '' }).success).toBe(false);
+    expect(v.safeParse(Scenario, { ...valid, expected: { ...valid.expected, reason: 'nope' } }).success).toBe(
       false,
     );
-    expect(Scenario.safeParse({ ...valid, response: { kind: 'ftp' } }).success).toBe(false);
-    expect(Scenario.safeParse({ ...valid, response: { kind: 'sse', events: [] } }).success).toBe(false);
+    expect(v.safeParse(Scenario, { ...valid, response: { kind: 'ftp' } }).success).toBe(false);
+    expect(v.safeParse(Scenario, { ...valid, response: { kind: 'sse', events: [] } }).success).toBe(false);
   });
 
   it('ProviderCoverage keys are failure reasons', () => {
-    expect(ProviderCoverage.safeParse({ provider: 'x', cannotHappen: { quota: 'no quota' } }).success).toBe(
-      true,
+    expect(
+      v.safeParse(ProviderCoverage, { provider: 'x', cannotHappen: { quota: 'no quota' } }).success,
+    ).toBe(true);
+    expect(v.safeParse(ProviderCoverage, { provider: 'x', cannotHappen: { nope: 'why' } }).success).toBe(
+      false,
     );
-    expect(ProviderCoverage.safeParse({ provider: 'x', cannotHappen: { nope: 'why' } }).success).toBe(false);
     expect(FailureReason.options).toContain('quota');
   });
 });

@@ -3,30 +3,31 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ErrorCategory, FailureReason, UserActionKind } from '@faultline/classify';
 import { checkOptionKeys } from '@faultline/render/toolkit';
-import { z } from 'zod';
+import * as v from 'valibot';
 import { SCENARIO_LOAD_OPTION_KEYS } from './option-keys.ts';
 
 /** Absolute path of the catalogue (`scenarios/` in this package), where one JSON file describes one scenario. */
 export const scenariosDir: string = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'scenarios');
 
-const Headers = z.record(z.string(), z.string());
-export const StreamEnding = z.enum(['end', 'cut', 'stall']);
-export type StreamEnding = z.infer<typeof StreamEnding>;
+const Headers = v.record(v.string(), v.string());
+const status = v.pipe(v.number(), v.integer(), v.minValue(100), v.maxValue(599));
+export const StreamEnding = v.picklist(['end', 'cut', 'stall']);
+export type StreamEnding = v.InferOutput<typeof StreamEnding>;
 
 /** A plain HTTP answer; `body` is sent verbatim (JSON text, HTML, '', truncated JSON). */
-export const HttpResponseScenario = z.object({
-  kind: z.literal('http'),
-  status: z.number().int().min(100).max(599),
-  headers: Headers.optional(),
-  body: z.string(),
+export const HttpResponseScenario = v.object({
+  kind: v.literal('http'),
+  status,
+  headers: v.optional(Headers),
+  body: v.string(),
 });
 
 /** A server-sent event stream, then a normal end, a cut socket or a silent stall. */
-export const SseResponseScenario = z.object({
-  kind: z.literal('sse'),
-  status: z.number().int().min(100).max(599).optional(),
-  headers: Headers.optional(),
-  events: z.array(z.object({ event: z.string().optional(), data: z.string(), id: z.string().optional() })),
+export const SseResponseScenario = v.object({
+  kind: v.literal('sse'),
+  status: v.optional(status),
+  headers: v.optional(Headers),
+  events: v.array(v.object({ event: v.optional(v.string()), data: v.string(), id: v.optional(v.string()) })),
   // biome-ignore lint/suspicious/noThenProperty: `then` is the scenario contract's field name (data, never awaited)
   then: StreamEnding,
 });
@@ -36,21 +37,21 @@ export const SseResponseScenario = z.object({
  * socket or a silent stall: how Ollama streams `/api/chat` and `/api/generate` (an error mid-stream
  * is one more line, `{"error":"..."}`, after the 200).
  */
-export const NdjsonResponseScenario = z.object({
-  kind: z.literal('ndjson'),
-  status: z.number().int().min(100).max(599).optional(),
-  headers: Headers.optional(),
-  lines: z.array(z.string()),
+export const NdjsonResponseScenario = v.object({
+  kind: v.literal('ndjson'),
+  status: v.optional(status),
+  headers: v.optional(Headers),
+  lines: v.array(v.string()),
   // biome-ignore lint/suspicious/noThenProperty: `then` is the scenario contract's field name (data, never awaited)
   then: StreamEnding,
 });
 
 /** AWS binary event-stream frames (`application/vnd.amazon.eventstream`). */
-export const AwsEventStreamResponseScenario = z.object({
-  kind: z.literal('aws-event-stream'),
-  status: z.number().int().min(100).max(599).optional(),
-  headers: Headers.optional(),
-  messages: z.array(z.object({ headers: Headers, payload: z.string() })),
+export const AwsEventStreamResponseScenario = v.object({
+  kind: v.literal('aws-event-stream'),
+  status: v.optional(status),
+  headers: v.optional(Headers),
+  messages: v.array(v.object({ headers: Headers, payload: v.string() })),
   // biome-ignore lint/suspicious/noThenProperty: `then` is the scenario contract's field name (data, never awaited)
   then: StreamEnding,
   /**
@@ -58,22 +59,22 @@ export const AwsEventStreamResponseScenario = z.object({
    * the client holds a partial frame (the AWS SDK then throws "Truncated event message
    * received."). A cut on a frame boundary makes the AWS SDK end the stream without an error.
    */
-  cutMidMessage: z.boolean().optional(),
+  cutMidMessage: v.optional(v.boolean()),
 });
 
 /** A transport-level misbehaviour. */
-export const SocketResponseScenario = z.object({
-  kind: z.literal('socket'),
-  behaviour: z.enum(['refuse', 'never-answer', 'reset-after-request', 'cut-body']),
-  status: z.number().int().min(100).max(599).optional(),
-  headers: Headers.optional(),
-  partialBody: z.string().optional(),
+export const SocketResponseScenario = v.object({
+  kind: v.literal('socket'),
+  behaviour: v.picklist(['refuse', 'never-answer', 'reset-after-request', 'cut-body']),
+  status: v.optional(status),
+  headers: v.optional(Headers),
+  partialBody: v.optional(v.string()),
 });
 
 /** The base URL's host does not resolve (`no-such-host.invalid`). */
-export const DnsFailureResponseScenario = z.object({ kind: z.literal('dns-failure') });
+export const DnsFailureResponseScenario = v.object({ kind: v.literal('dns-failure') });
 
-export const ScenarioResponse = z.discriminatedUnion('kind', [
+export const ScenarioResponse = v.variant('kind', [
   HttpResponseScenario,
   SseResponseScenario,
   NdjsonResponseScenario,
@@ -81,50 +82,56 @@ export const ScenarioResponse = z.discriminatedUnion('kind', [
   SocketResponseScenario,
   DnsFailureResponseScenario,
 ]);
-export type ScenarioResponse = z.infer<typeof ScenarioResponse>;
+export type ScenarioResponse = v.InferOutput<typeof ScenarioResponse>;
 
 /** What the classification of the SDK's error must be. */
-export const ScenarioExpectation = z.object({
+export const ScenarioExpectation = v.object({
   category: ErrorCategory,
   reason: FailureReason,
-  retryable: z.boolean(),
+  retryable: v.boolean(),
   userAction: UserActionKind,
   /** The taxonomy's HTTP status (429, 503, 502, 500, 422). */
-  httpStatus: z.number().int(),
-  retryAfterSeconds: z.number().nonnegative().optional(),
+  httpStatus: v.pipe(v.number(), v.safeInteger()),
+  retryAfterSeconds: v.optional(v.pipe(v.number(), v.finite(), v.minValue(0))),
   /** The provider status the metadata must carry. */
-  statusCode: z.number().int().optional(),
-  providerCode: z.string().optional(),
+  statusCode: v.optional(v.pipe(v.number(), v.safeInteger())),
+  providerCode: v.optional(v.string()),
 });
-export type ScenarioExpectation = z.infer<typeof ScenarioExpectation>;
+export type ScenarioExpectation = v.InferOutput<typeof ScenarioExpectation>;
 
 /** A per-SDK override (keyed by devDependency alias, e.g. `genai-v1`); `skip` gives the reason. */
-export const ScenarioSdkExpectation = ScenarioExpectation.partial().extend({ skip: z.string().optional() });
-export type ScenarioSdkExpectation = z.infer<typeof ScenarioSdkExpectation>;
+export const ScenarioSdkExpectation = v.object({
+  ...v.partial(ScenarioExpectation).entries,
+  skip: v.optional(v.string()),
+});
+export type ScenarioSdkExpectation = v.InferOutput<typeof ScenarioSdkExpectation>;
 
-export const Scenario = z.object({
+export const Scenario = v.object({
   /** `<provider>/<name>`, equal to the file path under `scenarios/` without `.json`. */
-  id: z.string().regex(/^[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\/[A-Za-z0-9_.-]+$/, 'id must be "<provider>/<name>"'),
-  provider: z.string().min(1),
-  description: z.string(),
+  id: v.pipe(
+    v.string(),
+    v.regex(/^[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\/[A-Za-z0-9_.-]+$/, 'id must be "<provider>/<name>"'),
+  ),
+  provider: v.pipe(v.string(), v.minLength(1)),
+  description: v.string(),
   /** Where the body format comes from: a doc URL or an SDK source path. */
-  source: z.string().min(1),
-  api: z.string().optional(),
-  stream: z.boolean().optional(),
+  source: v.pipe(v.string(), v.minLength(1)),
+  api: v.optional(v.string()),
+  stream: v.optional(v.boolean()),
   response: ScenarioResponse,
   expected: ScenarioExpectation,
-  expectedBySdk: z.record(z.string(), ScenarioSdkExpectation).optional(),
+  expectedBySdk: v.optional(v.record(v.string(), ScenarioSdkExpectation)),
   /** A label when the scenario is used by the `faultline demo` table. */
-  demo: z.string().optional(),
+  demo: v.optional(v.string()),
 });
-export type Scenario = z.infer<typeof Scenario>;
+export type Scenario = v.InferOutput<typeof Scenario>;
 
 /** `scenarios/<provider>/_coverage.json`: failure reasons that cannot happen for a provider, and why. */
-export const ProviderCoverage = z.object({
-  provider: z.string().min(1),
-  cannotHappen: z.partialRecord(FailureReason, z.string().min(1)),
+export const ProviderCoverage = v.object({
+  provider: v.pipe(v.string(), v.minLength(1)),
+  cannotHappen: v.record(FailureReason, v.pipe(v.string(), v.minLength(1))),
 });
-export type ProviderCoverage = z.infer<typeof ProviderCoverage>;
+export type ProviderCoverage = v.InferOutput<typeof ProviderCoverage>;
 
 function isDirectory(path: string): boolean {
   try {
@@ -158,8 +165,8 @@ function scenarioFiles(root: string, provider?: string): string[] {
   return files;
 }
 
-function formatIssues(error: z.ZodError): string {
-  return error.issues.map((issue) => `  - ${issue.path.join('.') || '(root)'}: ${issue.message}`).join('\n');
+function formatIssues(issues: readonly v.BaseIssue<unknown>[]): string {
+  return issues.map((issue) => `  - ${v.getDotPath(issue) ?? '(root)'}: ${issue.message}`).join('\n');
 }
 
 /**
@@ -183,23 +190,25 @@ export function readScenarioFile(path: string, options: ScenarioLoadOptions = {}
   } catch (error) {
     throw new Error(`Scenario file ${path} is not valid JSON: ${(error as Error).message}`, { cause: error });
   }
-  const parsed = Scenario.safeParse(data);
+  const parsed = v.safeParse(Scenario, data);
   if (!parsed.success) {
-    throw new Error(`Scenario file ${path} is invalid:\n${formatIssues(parsed.error)}`, {
-      cause: parsed.error,
+    throw new Error(`Scenario file ${path} is invalid:\n${formatIssues(parsed.issues)}`, {
+      cause: new v.ValiError(parsed.issues),
     });
   }
   const expectedId = displayPath.replace(/\.json$/, '');
-  if (parsed.data.id !== expectedId) {
-    throw new Error(`Scenario file ${path} has id "${parsed.data.id}", expected "${expectedId}" (its path)`);
-  }
-  const provider = expectedId.split('/')[0];
-  if (provider !== '_examples' && parsed.data.provider !== provider) {
+  if (parsed.output.id !== expectedId) {
     throw new Error(
-      `Scenario file ${path} has provider "${parsed.data.provider}", expected "${provider}" (its folder)`,
+      `Scenario file ${path} has id "${parsed.output.id}", expected "${expectedId}" (its path)`,
     );
   }
-  return parsed.data;
+  const provider = expectedId.split('/')[0];
+  if (provider !== '_examples' && parsed.output.provider !== provider) {
+    throw new Error(
+      `Scenario file ${path} has provider "${parsed.output.provider}", expected "${provider}" (its folder)`,
+    );
+  }
+  return parsed.output;
 }
 
 /**
@@ -245,16 +254,16 @@ export function loadProviderCoverage(
   } catch (error) {
     throw new Error(`Coverage file ${path} is not valid JSON: ${(error as Error).message}`, { cause: error });
   }
-  const parsed = ProviderCoverage.safeParse(data);
+  const parsed = v.safeParse(ProviderCoverage, data);
   if (!parsed.success) {
-    throw new Error(`Coverage file ${path} is invalid:\n${formatIssues(parsed.error)}`, {
-      cause: parsed.error,
+    throw new Error(`Coverage file ${path} is invalid:\n${formatIssues(parsed.issues)}`, {
+      cause: new v.ValiError(parsed.issues),
     });
   }
-  if (parsed.data.provider !== provider) {
-    throw new Error(`Coverage file ${path} has provider "${parsed.data.provider}", expected "${provider}"`);
+  if (parsed.output.provider !== provider) {
+    throw new Error(`Coverage file ${path} has provider "${parsed.output.provider}", expected "${provider}"`);
   }
-  return parsed.data;
+  return parsed.output;
 }
 
 /** The resolved expectation for one SDK alias. */

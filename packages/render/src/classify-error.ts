@@ -6,6 +6,7 @@ import type {
   ProviderErrorMetadata,
 } from '@faultline/classify';
 import { classificationFor, classify, constructorName, safeGet } from '@faultline/classify/toolkit';
+import * as v from 'valibot';
 import { extractMetadata, type RenderExtractContext } from './built-in-extractors.ts';
 import { errorClassFor, errorClassForType, FaultlineError, type InferenceFamily } from './errors.ts';
 import { causeLinks, hasFaultlineMarker, TRUSTED_ERRORS, trustClassification } from './identity.ts';
@@ -296,8 +297,8 @@ export function toErrorReport(value: unknown): ErrorReport {
 function readReport(value: unknown): ErrorReport | undefined {
   try {
     if (typeof value !== 'object' || value === null || value instanceof Error) return undefined;
-    const parsed = ErrorReport.safeParse(value);
-    return parsed.success ? parsed.data : undefined;
+    const parsed = v.safeParse(ErrorReport, value);
+    return parsed.success ? parsed.output : undefined;
   } catch {
     // A Proxy as report: report on it instead.
     return undefined;
@@ -310,8 +311,8 @@ export type ReportSource = ErrorReport | Error;
 /** `value` when it is a valid report, otherwise `toErrorReport(value)` (the formatters' entry). Total. */
 export function asReport(value: unknown): ErrorReport {
   try {
-    const parsed = ErrorReport.safeParse(value);
-    if (parsed.success) return parsed.data;
+    const parsed = v.safeParse(ErrorReport, value);
+    if (parsed.success) return parsed.output;
   } catch {
     // A Proxy as report: report on it instead.
   }

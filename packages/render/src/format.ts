@@ -30,7 +30,7 @@ const MIN_PANEL_WIDTH = 60;
 /**
  * `text` broken at spaces into lines of at most `width` characters; a word longer than a line
  * (a URL, an id) is cut, so that no line is wider than asked. Written here rather than taken from
- * a wrapping library: render runs in browsers and workers with zod as its only dependency, and the
+ * a wrapping library: render runs in browsers and workers with valibot as its only dependency, and the
  * text it wraps is plain (colour is applied to whole lines after wrapping).
  */
 function wrapWords(text: string, width: number): string[] {

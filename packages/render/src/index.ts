@@ -58,7 +58,14 @@ export {
   problemDetails,
 } from './http.ts';
 export { type AttemptRecord, ERROR_REPORT_SCHEMA_VERSION, outputDelivered } from './report.ts';
-export { ErrorReport, fromDict, ReportProviderMetadata, WaitKind } from './report-schema.ts';
+export {
+  ErrorReport,
+  fromDict,
+  type InvalidReportError,
+  type ReportIssue,
+  ReportProviderMetadata,
+  WaitKind,
+} from './report-schema.ts';
 export { ThrownValueError } from './thrown-value.ts';
 export {
   type AttemptContext,

@@ -4,7 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { classifyError, type ErrorReport, guardStream, toDict } from './index.ts';
-import { errorReportJsonSchema } from './report-schema.ts';
+import { errorReportJsonSchema } from './report-json-schema.ts';
 import { errorFromMetadata } from './toolkit.ts';
 
 const shipped = JSON.parse(
@@ -22,7 +22,7 @@ async function refusedPort(): Promise<number> {
 }
 
 describe('error-report.schema.json', () => {
-  it('is what the zod schema generates now (regenerate: pnpm --filter @faultline/render generate:schema)', () => {
+  it('is what the valibot schema generates now (regenerate: pnpm --filter @faultline/render generate:schema)', () => {
     expect(shipped).toEqual(errorReportJsonSchema());
   });
 

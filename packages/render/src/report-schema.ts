@@ -1,8 +1,8 @@
-// The zod schema of a report (`ErrorReport`), its one reader (`fromDict`), and the JSON Schema it
-// publishes for consumers in other languages (`error-report.schema.json`, written by
-// `pnpm --filter @faultline/render generate:schema`). The one validator of every report render
-// builds, reads back or is handed, in zod/mini as classify's schemas are: an adapter's import graph
-// then holds one zod API, and an app's bundle the small one (docs/benchmarks.md's bundle figure).
+// The valibot schema of a report (`ErrorReport`) and its one reader (`fromDict`, `safeFromDict`): the
+// one validator of every report render builds, reads back or is handed, in valibot as classify's
+// schemas are, so an adapter's import graph holds one validator and an app's bundle only the checks
+// these schemas use (docs/benchmarks.md's bundle figure). The JSON Schema published for consumers
+// in other languages is generated from it (report-json-schema.ts).
 import {
   DecidedBy,
   DeliveredOutput,
@@ -16,139 +16,176 @@ import {
   RecoveryHints,
   UserActionKind,
 } from '@faultline/classify';
-import * as z from 'zod/mini';
+import * as v from 'valibot';
 import { MAX_MESSAGE_LENGTH } from './secrets.ts';
 
 /** The version of the `ErrorReport` shape. Bumped on any breaking change to the schema. */
 export const ERROR_REPORT_SCHEMA_VERSION = 2;
 
-const ShortText = z.string().check(z.maxLength(512));
+const ShortText = v.pipe(v.string(), v.maxLength(512));
+const integer = v.pipe(v.number(), v.safeInteger());
+const atLeast = (minimum: number) => v.pipe(v.number(), v.safeInteger(), v.minValue(minimum));
 
 /** What a report's wait means; see `ErrorReport.waitKind`. */
-export const WaitKind = z.enum(['retry_after', 'quota_reset', 'provider_wait']);
-export type WaitKind = z.infer<typeof WaitKind>;
+export const WaitKind = v.picklist(['retry_after', 'quota_reset', 'provider_wait']);
+export type WaitKind = v.InferOutput<typeof WaitKind>;
 
 /** What the provider said, minus the raw body, headers and anything secret. */
-export const ReportProviderMetadata = z.strictObject({
+export const ReportProviderMetadata = v.strictObject({
   origin: FailureOrigin,
-  statusCode: z.optional(z.int()),
-  requestId: z.optional(ShortText),
-  providerCode: z.optional(ShortText),
-  providerType: z.optional(ShortText),
-  sdkErrorType: z.optional(ShortText),
-  networkCode: z.optional(ShortText),
-  networkPhase: z.optional(NetworkPhase),
-  sdkAttempts: z.optional(z.int().check(z.minimum(0))),
+  statusCode: v.optional(integer),
+  requestId: v.optional(ShortText),
+  providerCode: v.optional(ShortText),
+  providerType: v.optional(ShortText),
+  sdkErrorType: v.optional(ShortText),
+  networkCode: v.optional(ShortText),
+  networkPhase: v.optional(NetworkPhase),
+  sdkAttempts: v.optional(atLeast(0)),
   /**
    * The rate-limit budget the failure's headers stated for the key (per window: the allowance,
    * what was left, the seconds to its refill). Counts and seconds only: no key, account or
    * organization id is read into it.
    */
-  rateLimit: z.optional(
-    z.strictObject({
-      requests: z.optional(z.strictObject(RateLimitWindow.shape)),
-      tokens: z.optional(z.strictObject(RateLimitWindow.shape)),
+  rateLimit: v.optional(
+    v.strictObject({
+      requests: v.optional(v.strictObject(RateLimitWindow.entries)),
+      tokens: v.optional(v.strictObject(RateLimitWindow.entries)),
     }),
   ),
 });
-export type ReportProviderMetadata = z.infer<typeof ReportProviderMetadata>;
+export type ReportProviderMetadata = v.InferOutput<typeof ReportProviderMetadata>;
 
 /**
  * When a wait ends, as render writes it (`Date#toISOString()`: UTC, milliseconds). A pattern of that
- * one shape rather than `z.iso.datetime()`, whose general ISO 8601 parser is most of a kilobyte
- * gzipped in the bundle of every app that wraps a call (bench/src/check-bundle-size.ts). The JSON
- * Schema says `format: date-time` as well.
+ * one shape rather than a general ISO 8601 parser, which would weigh on the bundle of every app that
+ * wraps a call (bench/src/check-bundle-size.ts). The JSON Schema says `format: date-time` as well.
  */
-const RetryableAt = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/));
+export const RetryableAt = v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/));
 
 /**
  * The strict, versioned, JSON-only report of one failure: what every consumer (retry loop, HTTP
  * adapter, agent, job queue, terminal) reads. Unknown keys are rejected.
  */
-export const ErrorReport = z.strictObject({
-  schemaVersion: z.literal(ERROR_REPORT_SCHEMA_VERSION),
+export const ErrorReport = v.strictObject({
+  schemaVersion: v.literal(ERROR_REPORT_SCHEMA_VERSION),
   errorType: ShortText,
-  message: z.string().check(z.maxLength(MAX_MESSAGE_LENGTH)),
+  message: v.pipe(v.string(), v.maxLength(MAX_MESSAGE_LENGTH)),
   category: ErrorCategory,
   reason: FailureReason,
-  retryable: z.boolean(),
-  userAction: z.strictObject({
+  retryable: v.boolean(),
+  userAction: v.strictObject({
     kind: UserActionKind,
-    detail: z.optional(z.string().check(z.maxLength(MAX_MESSAGE_LENGTH))),
+    detail: v.optional(v.pipe(v.string(), v.maxLength(MAX_MESSAGE_LENGTH))),
   }),
   nextStep: NextStep,
-  recovery: z.strictObject(RecoveryHints.shape),
+  recovery: v.strictObject(RecoveryHints.entries),
   domain: ErrorDomain,
-  httpStatus: z.int().check(z.minimum(400), z.maximum(599)),
+  httpStatus: v.pipe(v.number(), v.safeInteger(), v.minValue(400), v.maxValue(599)),
   provider: ShortText,
-  model: z.nullable(ShortText),
-  operation: z.optional(ShortText),
-  retryAfterSeconds: z.optional(z.number().check(z.minimum(0))),
+  model: v.nullable(ShortText),
+  operation: v.optional(ShortText),
+  retryAfterSeconds: v.optional(v.pipe(v.number(), v.finite(), v.minValue(0))),
   /**
    * What `retryAfterSeconds` is (present exactly when it is): `retry_after`, the wait before a
    * retry; `quota_reset`, when a spent allowance resets (a capacity failure is not retried, the
    * wait tells a scheduler when it could be); `provider_wait`, a wait the provider stated on a
    * failure no retry fixes.
    */
-  waitKind: z.optional(WaitKind),
+  waitKind: v.optional(WaitKind),
   /**
    * When the wait ends (ISO 8601, UTC): the time of the failure plus `retryAfterSeconds`. Present
    * with the wait whenever the failure's time is known; what a scheduler stores to resume at.
    */
-  retryableAt: z.optional(RetryableAt),
+  retryableAt: v.optional(RetryableAt),
   /**
    * True for an ambiguous failure (the provider may have processed the request): repeat the call
    * only if doing it twice is safe. `retryable` is then true only when the caller said so.
    */
-  retryOnlyIfIdempotent: z.boolean(),
+  retryOnlyIfIdempotent: v.boolean(),
   /** What the retry loop did before giving up: attempts made and the wait before each retry. */
-  attempts: z.optional(
-    z.strictObject({
-      made: z.int().check(z.minimum(1)),
-      waitsMs: z.array(z.int().check(z.minimum(0))).check(z.maxLength(100)),
+  attempts: v.optional(
+    v.strictObject({
+      made: atLeast(1),
+      waitsMs: v.pipe(v.array(atLeast(0)), v.maxLength(100)),
     }),
   ),
   /** True when a retryable failure outlived its retries (attempts or deadline); nextStep is then `fallback`. */
-  retriesExhausted: z.optional(z.boolean()),
+  retriesExhausted: v.optional(v.boolean()),
   /** True when the caller's own AbortSignal ended the call: not a provider failure. */
-  callerAborted: z.boolean(),
+  callerAborted: v.boolean(),
   providerMetadata: ReportProviderMetadata,
-  delivered: z.optional(z.strictObject(DeliveredOutput.shape)),
+  delivered: v.optional(v.strictObject(DeliveredOutput.entries)),
   /** The rule of classify's table that decided, and the (scrubbed) evidence it matched. */
-  decidedBy: z.optional(z.strictObject(DecidedBy.shape)),
+  decidedBy: v.optional(v.strictObject(DecidedBy.entries)),
 });
-export type ErrorReport = z.infer<typeof ErrorReport>;
+export type ErrorReport = v.InferOutput<typeof ErrorReport>;
 
-/** Reads a report back from a plain object; throws a `ZodError` when it is not a valid report. */
-export function fromDict(value: unknown): ErrorReport {
-  return ErrorReport.parse(value);
+/** One problem of a value that is not a report: the path to the field (keys from the top) and what is wrong. */
+export interface ReportIssue {
+  readonly path: readonly PropertyKey[];
+  readonly message: string;
 }
 
-/** Like `fromDict`, but returns zod's result instead of throwing (for a bridge recovering a report). */
-export function safeFromDict(value: unknown): ReturnType<typeof ErrorReport.safeParse> {
-  try {
-    return ErrorReport.safeParse(value);
-  } catch (error) {
-    return ErrorReport.safeParse({ unreadable: String(error instanceof Error ? error.message : 'value') });
-  }
+/** What `fromDict` throws and `safeFromDict` returns for a value that is not a report. */
+export interface InvalidReportError extends TypeError {
+  /** Every problem found, each naming its field. */
+  readonly issues: readonly ReportIssue[];
+}
+
+/** `safeFromDict`'s answer: the report, or the error `fromDict` would have thrown. */
+export type SafeFromDictResult =
+  | { readonly success: true; readonly data: ErrorReport }
+  | { readonly success: false; readonly error: InvalidReportError };
+
+/**
+ * What is wrong, in words that never quote the value: a report read back may hold anything, a
+ * secret included, and this text reaches logs and bridges' errors.
+ */
+function problemOf(issue: v.BaseIssue<unknown>): string {
+  if (issue.type === 'strict_object' && issue.expected === 'never') return 'unknown key';
+  if (issue.received === 'undefined' && (issue.type === 'strict_object' || issue.type === 'object'))
+    return 'missing';
+  const received = issue.received.startsWith('"') ? 'a string' : issue.received;
+  return `expected ${issue.expected ?? 'a valid value'}, received ${received}`;
+}
+
+function invalidReport(issues: readonly v.BaseIssue<unknown>[]): InvalidReportError {
+  const read = issues.map((issue) => ({
+    path: (issue.path ?? []).map((item) => item.key as PropertyKey),
+    message: problemOf(issue),
+  }));
+  const lines = read
+    .slice(0, 5)
+    .map((issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`);
+  const more = read.length > 5 ? `; and ${read.length - 5} more` : '';
+  return Object.assign(new TypeError(`not a valid ErrorReport: ${lines.join('; ')}${more}`), {
+    issues: read,
+  });
 }
 
 /**
- * The report's JSON Schema (draft 2020-12), for consumers in other languages: what the package ships
- * as `@faultline/render/error-report.schema.json` (scripts/generate-schema.ts writes it; a test holds
- * the file equal to this).
+ * Reads a report back from a plain object; throws a TypeError naming each field that is wrong (its
+ * `issues`) when it is not a valid report. Strict: an unknown key is an error too.
  */
-export function errorReportJsonSchema(): Record<string, unknown> {
-  return {
-    ...z.toJSONSchema(ErrorReport, {
-      target: 'draft-2020-12',
-      io: 'output',
-      override: ({ zodSchema, jsonSchema }) => {
-        if (zodSchema === RetryableAt) jsonSchema.format = 'date-time';
-      },
-    }),
-    title: 'ErrorReport',
-    description:
-      'The strict, versioned, JSON-only report of one failure classified by faultline (@faultline/render).',
-  };
+export function fromDict(value: unknown): ErrorReport {
+  const parsed = v.safeParse(ErrorReport, value);
+  if (parsed.success) return parsed.output;
+  throw invalidReport(parsed.issues);
+}
+
+/** Like `fromDict`, but returns the error instead of throwing (for a bridge recovering a report). */
+export function safeFromDict(value: unknown): SafeFromDictResult {
+  try {
+    const parsed = v.safeParse(ErrorReport, value);
+    return parsed.success
+      ? { success: true, data: parsed.output }
+      : { success: false, error: invalidReport(parsed.issues) };
+  } catch (error) {
+    // A hostile value (a Proxy, a throwing getter) is not a report either.
+    const message = `not a valid ErrorReport: it could not be read (${error instanceof Error ? error.name : typeof error})`;
+    return {
+      success: false,
+      error: Object.assign(new TypeError(message), { issues: [{ path: [], message }] }),
+    };
+  }
 }

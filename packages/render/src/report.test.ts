@@ -1,4 +1,5 @@
 import { classificationFor, type ProviderErrorMetadata } from '@faultline/classify';
+import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import {
   classifyError,
@@ -62,7 +63,7 @@ describe('ErrorReport', () => {
         sdkAttempts: 3,
       },
     });
-    expect(ErrorReport.safeParse(report).success).toBe(true);
+    expect(v.is(ErrorReport, report)).toBe(true);
   });
   it("carries the failure's rate-limit budget, its known fields of valid values only", () => {
     const budgetOf = (rateLimit: unknown) =>
@@ -134,6 +135,33 @@ describe('ErrorReport', () => {
     expect(() => fromDict({ ...report, schemaVersion: ERROR_REPORT_SCHEMA_VERSION + 1 })).toThrow();
     expect(() => fromDict({ ...report, schemaVersion: 1 })).toThrow();
     expect(() => fromDict(null)).toThrow();
+  });
+  it("fromDict's error is a TypeError naming each wrong field, without quoting a value", () => {
+    const report = sample().toErrorReport();
+    const { httpStatus: _status, ...withoutStatus } = report;
+    const bad = {
+      ...withoutStatus,
+      extra: 1,
+      providerMetadata: { ...report.providerMetadata, requestId: 42, sdkErrorType: 'x'.repeat(600) },
+      userAction: { kind: 'sk-canary-in-the-kind' },
+    };
+    expect(() => fromDict(bad)).toThrow(TypeError);
+    const parsed = safeFromDict(bad);
+    expect(parsed.success).toBe(false);
+    if (parsed.success) return;
+    expect(parsed.error).toBeInstanceOf(TypeError);
+    expect(parsed.error.issues.map((issue) => issue.path.join('.')).sort()).toEqual([
+      'extra',
+      'httpStatus',
+      'providerMetadata.requestId',
+      'providerMetadata.sdkErrorType',
+      'userAction.kind',
+    ]);
+    expect(parsed.error.message).toContain('extra: unknown key');
+    expect(parsed.error.message).toContain('httpStatus: missing');
+    expect(parsed.error.message).toContain('providerMetadata.requestId: expected string, received 42');
+    expect(parsed.error.message).toContain('providerMetadata.sdkErrorType: expected <=512, received 600');
+    expect(parsed.error.message).not.toContain('sk-canary');
   });
   it('round-trips through toDict/fromDict and JSON exactly', () => {
     const report = sample().toErrorReport();

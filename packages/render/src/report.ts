@@ -15,6 +15,7 @@ import {
   safeGet,
   TAXONOMY,
 } from '@faultline/classify/toolkit';
+import * as v from 'valibot';
 import { causeLinks, hasFaultlineMarker, TRUSTED_ERRORS } from './identity.ts';
 import {
   ERROR_REPORT_SCHEMA_VERSION,
@@ -93,7 +94,7 @@ export function retryableAt(failedAt: unknown, waitSeconds: number): string | un
 
 function readClassification(value: unknown): Classification | undefined {
   try {
-    // zod-free, with `Classification.safeParse`'s verdict and output (classify's checks.ts).
+    // With `Classification`'s verdict and output (classify's parseClassification).
     return parseClassification(safeGet(value, 'classification'));
   } catch {
     return undefined;
@@ -145,7 +146,7 @@ function readRateLimit(value: unknown): ReportRateLimit | undefined {
     const window: Record<string, number> = {};
     for (const field of ['limit', 'remaining', 'resetSeconds'] as const) {
       const number = safeGet(source, field);
-      if (number !== undefined && RateLimitWindow.safeParse({ [field]: number }).success)
+      if (number !== undefined && v.is(RateLimitWindow, { [field]: number }))
         window[field] = number as number;
     }
     if (Object.keys(window).length > 0) budget[name] = window;
@@ -295,8 +296,8 @@ export function reportFromChain(head: unknown): ErrorReport | undefined {
     // Built from a classification this copy validated, scrubbed text and checked enums, the report
     // is valid by construction; anything read from a foreign copy is checked against the schema.
     if (TRUSTED_ERRORS.has(source as object)) return report;
-    const checked = ErrorReport.safeParse(report);
-    return checked.success ? checked.data : minimalReport(message);
+    const checked = v.safeParse(ErrorReport, report);
+    return checked.success ? checked.output : minimalReport(message);
   } catch {
     return minimalReport();
   }

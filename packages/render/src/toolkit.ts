@@ -29,7 +29,12 @@ export {
 } from './option-keys.ts';
 export type { AttemptRecord } from './report.ts';
 export type { ErrorReport } from './report-schema.ts';
-export { safeFromDict } from './report-schema.ts';
+export {
+  type InvalidReportError,
+  type ReportIssue,
+  type SafeFromDictResult,
+  safeFromDict,
+} from './report-schema.ts';
 export {
   maxResetWaitMs,
   RESET_WAIT_OPTION_KEYS,

@@ -4,42 +4,43 @@ import { fileURLToPath } from 'node:url';
 import { ErrorCategory, FailureReason, NextStep, TAXONOMY, UserActionKind } from '@faultline/classify';
 import { DRIVEN_PROVIDERS } from '@faultline/scenario-driver';
 import { type Scenario, ScenarioResponse } from '@faultline/test-fixtures';
-import { z } from 'zod';
+import * as v from 'valibot';
 
 /** `<repo>/corpus`: the field corpus (cases, floor, known disagreements, results). */
 export const corpusDir: string = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'corpus');
 export const casesDir: string = join(corpusDir, 'cases');
 
 /** The SDKs the corpus plays cases through: providers.json's providers (scenario-driver drives each). */
-export const CorpusSdk = z.enum(DRIVEN_PROVIDERS as [string, ...string[]]);
-export type CorpusSdk = z.infer<typeof CorpusSdk>;
+export const CorpusSdk = v.picklist(DRIVEN_PROVIDERS);
+export type CorpusSdk = v.InferOutput<typeof CorpusSdk>;
 
 // A body or an SSE data field may be written as JSON (an object or array): it is sent as its
 // JSON text. This only spares the corpus from escaping JSON inside JSON strings; a payload whose
 // exact bytes matter (HTML, truncated JSON, a JSON string quoting JSON) is written as a string.
-const Payload = z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())]);
-const Headers = z.record(z.string(), z.string());
-const StreamEnding = z.enum(['end', 'cut', 'stall']);
+const Payload = v.union([v.string(), v.record(v.string(), v.unknown()), v.array(v.unknown())]);
+const Headers = v.record(v.string(), v.string());
+const StreamEnding = v.picklist(['end', 'cut', 'stall']);
+const status = v.pipe(v.number(), v.integer(), v.minValue(100), v.maxValue(599));
 
-const HttpShorthand = z.object({
-  status: z.number().int().min(100).max(599),
-  headers: Headers.optional(),
+const HttpShorthand = v.object({
+  status,
+  headers: v.optional(Headers),
   body: Payload,
 });
-const SseShorthand = z.object({
-  status: z.number().int().min(100).max(599).optional(),
-  headers: Headers.optional(),
-  events: z.array(z.object({ event: z.string().optional(), data: Payload })),
+const SseShorthand = v.object({
+  status: v.optional(status),
+  headers: v.optional(Headers),
+  events: v.array(v.object({ event: v.optional(v.string()), data: Payload })),
   // biome-ignore lint/suspicious/noThenProperty: the scenario contract's field name (data, never awaited)
   then: StreamEnding,
 });
-const AwsShorthand = z.object({
-  status: z.number().int().min(100).max(599).optional(),
-  headers: Headers.optional(),
-  messages: z.array(z.object({ headers: Headers, payload: Payload })),
+const AwsShorthand = v.object({
+  status: v.optional(status),
+  headers: v.optional(Headers),
+  messages: v.array(v.object({ headers: Headers, payload: Payload })),
   // biome-ignore lint/suspicious/noThenProperty: the scenario contract's field name (data, never awaited)
   then: StreamEnding,
-  cutMidMessage: z.boolean().optional(),
+  cutMidMessage: v.optional(v.boolean()),
 });
 
 /**
@@ -51,87 +52,86 @@ const AwsShorthand = z.object({
  * `never-answer`, which the client's timeout ends). Over streamable HTTP: `http`, the HTTP answer to
  * the call's POST.
  */
-const McpShorthand = z
-  .object({
-    error: z
-      .object({ code: z.number().int(), message: z.string(), data: z.unknown().optional() })
-      .strict()
-      .optional(),
-    result: z.record(z.string(), z.unknown()).optional(),
+const McpShorthand = v.pipe(
+  v.strictObject({
+    error: v.optional(
+      v.strictObject({
+        code: v.pipe(v.number(), v.safeInteger()),
+        message: v.string(),
+        data: v.optional(v.unknown()),
+      }),
+    ),
+    result: v.optional(v.record(v.string(), v.unknown())),
     // biome-ignore lint/suspicious/noThenProperty: named as the scenario contract's ending (data, never awaited)
-    then: z.enum(['exit', 'never-answer']).optional(),
-    http: HttpShorthand.optional(),
-  })
-  .strict()
-  .refine((value) => [value.error, value.result, value.then, value.http].filter(Boolean).length === 1, {
-    message: 'an mcp case has exactly one of error, result, then, http',
-  });
-export type McpAnswer = z.infer<typeof McpShorthand>;
+    then: v.optional(v.picklist(['exit', 'never-answer'])),
+    http: v.optional(HttpShorthand),
+  }),
+  v.check(
+    (value) => [value.error, value.result, value.then, value.http].filter(Boolean).length === 1,
+    'an mcp case has exactly one of error, result, then, http',
+  ),
+);
+export type McpAnswer = v.InferOutput<typeof McpShorthand>;
 
 /** The corpus's MCP cases are played through the MCP client, not a provider's SDK. */
 export const MCP_SDK = 'mcp' as const;
 
 /** What the classification must be, under docs/contributing/design.md's taxonomy and signal rules. */
-export const CaseLabel = z.object({
+export const CaseLabel = v.object({
   category: ErrorCategory,
   reason: FailureReason,
-  retryable: z.boolean(),
+  retryable: v.boolean(),
   /** Defaults to the reason's taxonomy row (set it where the row has a choice, e.g. contact_support). */
-  userAction: z.optional(UserActionKind),
+  userAction: v.optional(UserActionKind),
   /** Defaults to the reason's taxonomy row. */
-  nextStep: z.optional(NextStep),
+  nextStep: v.optional(NextStep),
 });
-export type CaseLabel = z.infer<typeof CaseLabel>;
+export type CaseLabel = v.InferOutput<typeof CaseLabel>;
 
-export const CorpusCase = z
-  .object({
+export const CorpusCase = v.pipe(
+  v.strictObject({
     /** Unique in its file; the case id is `<file>/<name>`. */
-    name: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/),
+    name: v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9._-]*$/)),
     /** The SDK that plays it; defaults to the file's `sdk`. */
-    sdk: CorpusSdk.or(z.literal(MCP_SDK)).optional(),
+    sdk: v.optional(v.union([CorpusSdk, v.literal(MCP_SDK)])),
     /** As in scenarios: `vertex` (google-genai), `invoke-model`/`converse-stream` (bedrock). */
-    api: z.string().optional(),
-    stream: z.boolean().optional(),
+    api: v.optional(v.string()),
+    stream: v.optional(v.boolean()),
     /** Where the payload was taken from: a doc URL, `<owner>/<repo>:<path>` of an SDK test, an issue/PR URL. */
-    source: z.string().min(8),
+    source: v.pipe(v.string(), v.minLength(8)),
     /**
      * The batch the case arrived in (`pnpm corpus --batch <name>` scores it at first sight into
      * corpus/history.json); cases from before batches were kept have none.
      */
-    batch: z
-      .string()
-      .regex(/^[a-z0-9][a-z0-9._-]*$/)
-      .optional(),
-    http: HttpShorthand.optional(),
-    sse: SseShorthand.optional(),
-    aws: AwsShorthand.optional(),
+    batch: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9._-]*$/))),
+    http: v.optional(HttpShorthand),
+    sse: v.optional(SseShorthand),
+    aws: v.optional(AwsShorthand),
     /** Any scenario response (socket, dns-failure) as test-fixtures writes it. */
-    response: ScenarioResponse.optional(),
+    response: v.optional(ScenarioResponse),
     /** A tool call's failure between an MCP client and server (the group's `sdk` is `mcp`). */
-    mcp: McpShorthand.optional(),
+    mcp: v.optional(McpShorthand),
     label: CaseLabel,
     /** Why the label is what it is, where that needs reasoning. */
-    note: z.string().optional(),
-  })
-  .strict()
-  .refine(
+    note: v.optional(v.string()),
+  }),
+  v.check(
     (value) => [value.http, value.sse, value.aws, value.response, value.mcp].filter(Boolean).length === 1,
-    { message: 'a case has exactly one of http, sse, aws, response, mcp' },
-  );
-export type CorpusCase = z.infer<typeof CorpusCase>;
+    'a case has exactly one of http, sse, aws, response, mcp',
+  ),
+);
+export type CorpusCase = v.InferOutput<typeof CorpusCase>;
 
-export const CorpusFile = z
-  .object({
-    /** The provider or gateway (the file name without `.json`). */
-    group: z.string().regex(/^[a-z0-9-]+$/),
-    /** What the group is, in one line (shown nowhere but read by people). */
-    description: z.string(),
-    /** The SDK users play this group through (`mcp`: the MCP client, for MCP tool failures). */
-    sdk: CorpusSdk.or(z.literal(MCP_SDK)),
-    cases: z.array(CorpusCase).min(1),
-  })
-  .strict();
-export type CorpusFile = z.infer<typeof CorpusFile>;
+export const CorpusFile = v.strictObject({
+  /** The provider or gateway (the file name without `.json`). */
+  group: v.pipe(v.string(), v.regex(/^[a-z0-9-]+$/)),
+  /** What the group is, in one line (shown nowhere but read by people). */
+  description: v.string(),
+  /** The SDK users play this group through (`mcp`: the MCP client, for MCP tool failures). */
+  sdk: v.union([CorpusSdk, v.literal(MCP_SDK)]),
+  cases: v.pipe(v.array(CorpusCase), v.minLength(1)),
+});
+export type CorpusFile = v.InferOutput<typeof CorpusFile>;
 
 interface LoadedCaseCommon {
   readonly id: string;
@@ -159,7 +159,7 @@ export interface McpCase extends LoadedCaseCommon {
 /** A loaded case: its id, the group it belongs to, what is played, its full label. */
 export type LoadedCase = ProviderCase | McpCase;
 
-const text = (payload: z.infer<typeof Payload>): string =>
+const text = (payload: v.InferOutput<typeof Payload>): string =>
   typeof payload === 'string' ? payload : JSON.stringify(payload);
 
 function responseOf(entry: CorpusCase): ScenarioResponse {
@@ -196,8 +196,21 @@ function responseOf(entry: CorpusCase): ScenarioResponse {
   return entry.response as ScenarioResponse;
 }
 
-function formatIssues(error: z.ZodError): string {
-  return error.issues.map((issue) => `  - ${issue.path.join('.') || '(root)'}: ${issue.message}`).join('\n');
+function formatIssues(issues: readonly v.BaseIssue<unknown>[]): string {
+  return issues.map((issue) => `  - ${v.getDotPath(issue) ?? '(root)'}: ${issue.message}`).join('\n');
+}
+
+/** `data` checked against `schema`; else an Error naming `what` and every problem, each at its path. */
+export function parseOrThrow<const TSchema extends v.GenericSchema>(
+  schema: TSchema,
+  data: unknown,
+  what: string,
+): v.InferOutput<TSchema> {
+  const parsed = v.safeParse(schema, data);
+  if (parsed.success) return parsed.output;
+  throw new Error(`${what} is invalid:\n${formatIssues(parsed.issues)}`, {
+    cause: new v.ValiError(parsed.issues),
+  });
 }
 
 /** Reads and validates one group file; throws an error naming the file. */
@@ -210,9 +223,7 @@ export function readCorpusFile(path: string): LoadedCase[] {
       cause: error,
     });
   }
-  const parsed = CorpusFile.safeParse(data);
-  if (!parsed.success) throw new Error(`Corpus file ${path} is invalid:\n${formatIssues(parsed.error)}`);
-  const file = parsed.data;
+  const file = parseOrThrow(CorpusFile, data, `Corpus file ${path}`);
   const expectedGroup = path
     .split(/[\\/]/)
     .pop()
@@ -282,33 +293,33 @@ export function loadCorpus(directory: string = casesDir, groups?: readonly strin
 }
 
 /** `corpus/known-disagreements.json`: cases whose miss is understood; printed, not counted against the floor. */
-export const KnownDisagreements = z.record(z.string(), z.string().min(10));
+export const KnownDisagreements = v.record(v.string(), v.pipe(v.string(), v.minLength(10)));
 
 export function loadKnownDisagreements(directory: string = corpusDir): Record<string, string> {
   const data = JSON.parse(readFileSync(join(directory, 'known-disagreements.json'), 'utf8')) as unknown;
-  return KnownDisagreements.parse(data);
+  return parseOrThrow(KnownDisagreements, data, 'corpus/known-disagreements.json');
 }
 
-const FieldFloor = z
-  .object({
-    decision: z.number().min(0).max(100),
-    reason: z.number().min(0).max(100),
-    userAction: z.number().min(0).max(100),
-    nextStep: z.number().min(0).max(100),
-  })
-  .strict();
-export type FieldFloor = z.infer<typeof FieldFloor>;
+const percent = v.pipe(v.number(), v.minValue(0), v.maxValue(100));
+const FieldFloor = v.strictObject({
+  decision: percent,
+  reason: percent,
+  userAction: percent,
+  nextStep: percent,
+});
+export type FieldFloor = v.InferOutput<typeof FieldFloor>;
 
 /**
  * `corpus/floor.json`: the accuracy (percent, over cases not listed as known disagreements) CI must
  * keep: the vendor SDK path's at the top level, the AI SDK's and LangChain's under their names.
  */
-export const Floor = FieldFloor.extend({
-  $comment: z.string().optional(),
+export const Floor = v.strictObject({
+  ...FieldFloor.entries,
+  $comment: v.optional(v.string()),
   'ai-sdk': FieldFloor,
   langchain: FieldFloor,
-}).strict();
-export type Floor = z.infer<typeof Floor>;
+});
+export type Floor = v.InferOutput<typeof Floor>;
 
 /** The floor of one path. */
 export function floorOf(floor: Floor, path: 'vendor' | 'ai-sdk' | 'langchain'): FieldFloor {
@@ -318,5 +329,9 @@ export function floorOf(floor: Floor, path: 'vendor' | 'ai-sdk' | 'langchain'): 
 }
 
 export function loadFloor(directory: string = corpusDir): Floor {
-  return Floor.parse(JSON.parse(readFileSync(join(directory, 'floor.json'), 'utf8')));
+  return parseOrThrow(
+    Floor,
+    JSON.parse(readFileSync(join(directory, 'floor.json'), 'utf8')),
+    'corpus/floor.json',
+  );
 }

@@ -1,43 +1,43 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
-import { corpusDir, type LoadedCase } from './case.ts';
+import * as v from 'valibot';
+import { corpusDir, type LoadedCase, parseOrThrow } from './case.ts';
 import type { CaseResult, FIELDS } from './run.ts';
 
-const Percent = z.number().min(0).max(100);
+const Percent = v.pipe(v.number(), v.minValue(0), v.maxValue(100));
+const atLeastOne = v.pipe(v.number(), v.integer(), v.minValue(1));
 
 /**
  * One batch's score at first sight: the cases as they arrived, classified by the rules as they were
  * before anything was changed for them. Written once per batch; a later run never rewrites it.
  */
-export const HistoryEntry = z
-  .object({
-    /** The day the batch was scored (UTC, YYYY-MM-DD). */
-    date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
-    batch: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/),
-    /** The commit whose rules scored it (HEAD then; the runner refuses to record over uncommitted rule changes). */
-    commit: z.string().regex(/^[0-9a-f]{7,40}$/),
-    /** The corpus groups (providers, gateways, servers) the batch's cases belong to. */
-    groups: z.array(z.string()).min(1),
-    /** Distinct `source` values (doc pages, issue threads) the batch's cases were read from. */
-    sources: z.number().int().min(1),
-    cases: z.number().int().min(1),
-    decision: Percent,
-    reason: Percent,
-    userAction: Percent,
-    nextStep: Percent,
-  })
-  .strict();
-export type HistoryEntry = z.infer<typeof HistoryEntry>;
+export const HistoryEntry = v.strictObject({
+  /** The day the batch was scored (UTC, YYYY-MM-DD). */
+  date: v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}$/)),
+  batch: v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9._-]*$/)),
+  /** The commit whose rules scored it (HEAD then; the runner refuses to record over uncommitted rule changes). */
+  commit: v.pipe(v.string(), v.regex(/^[0-9a-f]{7,40}$/)),
+  /** The corpus groups (providers, gateways, servers) the batch's cases belong to. */
+  groups: v.pipe(v.array(v.string()), v.minLength(1)),
+  /** Distinct `source` values (doc pages, issue threads) the batch's cases were read from. */
+  sources: atLeastOne,
+  cases: atLeastOne,
+  decision: Percent,
+  reason: Percent,
+  userAction: Percent,
+  nextStep: Percent,
+});
+export type HistoryEntry = v.InferOutput<typeof HistoryEntry>;
 
-export const History = z
-  .object({ $comment: z.string().optional(), batches: z.array(HistoryEntry) })
-  .strict()
-  .refine((value) => new Set(value.batches.map((entry) => entry.batch)).size === value.batches.length, {
-    message: 'a batch is recorded once',
-  });
-export type History = z.infer<typeof History>;
+export const History = v.pipe(
+  v.strictObject({ $comment: v.optional(v.string()), batches: v.array(HistoryEntry) }),
+  v.check(
+    (value) => new Set(value.batches.map((entry) => entry.batch)).size === value.batches.length,
+    'a batch is recorded once',
+  ),
+);
+export type History = v.InferOutput<typeof History>;
 
 const HISTORY_COMMENT =
   "First-sight accuracy: each batch of new cases scored by `pnpm corpus --batch <name>` before any rule was changed for it (the commit is the rules that scored it). It predicts what a user meets on failures nobody here tried; the whole corpus's score (README, floor.json) measures fit. Written by tools/corpus, one entry per batch, never rewritten.";
@@ -47,7 +47,7 @@ export const historyPath = (directory: string = corpusDir): string => join(direc
 export function loadHistory(directory: string = corpusDir): History {
   const path = historyPath(directory);
   if (!existsSync(path)) return { $comment: HISTORY_COMMENT, batches: [] };
-  return History.parse(JSON.parse(readFileSync(path, 'utf8')));
+  return parseOrThrow(History, JSON.parse(readFileSync(path, 'utf8')), 'corpus/history.json');
 }
 
 const oneDecimal = (value: number): number => Math.round(value * 10) / 10;
@@ -92,7 +92,7 @@ const LINE_WIDTH = 110;
  * `biome check` clean without a format pass.
  */
 export function historyText(history: History): string {
-  return `${JSON.stringify(History.parse(history), null, 2)}\n`.replace(
+  return `${JSON.stringify(parseOrThrow(History, history, 'the history to write'), null, 2)}\n`.replace(
     /^( *)("[^"\n]+": )\[\n((?: *"[^"\n]*",?\n)+) *\](,?)$/gm,
     (whole: string, indent: string, key: string, items: string, comma: string) => {
       const names = items

@@ -123,7 +123,7 @@ describe('pnpm new-provider', () => {
     const root = emptyRepository();
     writeJson(join(root, 'packages', 'cli', 'package.json'), {
       name: '@faultline/cli',
-      dependencies: { zod: '^4.1.0', '@faultline/render': 'workspace:^' },
+      dependencies: { valibot: '^1.5.0', '@faultline/render': 'workspace:^' },
     });
     const fetchBased = scaffoldProvider({ repositoryRoot: root, name: 'acme', format: false });
     const driverModule = 'packages/cli/src/driver/providers/acme.ts';
@@ -151,7 +151,7 @@ describe('pnpm new-provider', () => {
       '@faultline/extract-acme',
       '@faultline/extract-zenith',
       '@faultline/render',
-      'zod',
+      'valibot',
     ]);
     expect(cli.dependencies['@faultline/extract-acme']).toBe('workspace:^');
   });

@@ -168,7 +168,7 @@ export function packageManifest(
     dependencies: {
       '@faultline/classify': 'workspace:^',
       '@faultline/render': 'workspace:^',
-      zod: '^4.1.0',
+      valibot: '^1.5.0',
     },
   };
   const devDependencies: Record<string, string> = {

@@ -1,6 +1,7 @@
 import type { Extractor } from '@faultline/classify';
 import { ProviderErrorMetadata } from '@faultline/classify';
 import fc from 'fast-check';
+import * as v from 'valibot';
 
 /** The fixed seed of every property run, so a failure replays. */
 export const CONFORMANCE_SEED = 20261121;
@@ -199,11 +200,11 @@ export function extractProblem(
       problem: `extract() returned metadata JSON.stringify cannot serialise on ${input.label}: ${(error as Error).message}`,
     };
   }
-  const parsed = ProviderErrorMetadata.safeParse(JSON.parse(serialised));
+  const parsed = v.safeParse(ProviderErrorMetadata, JSON.parse(serialised));
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
+    const issue = parsed.issues[0];
     return {
-      problem: `extract() returned metadata that is not a valid ProviderErrorMetadata on ${input.label}: ${issue?.path.join('.')}: ${issue?.message}`,
+      problem: `extract() returned metadata that is not a valid ProviderErrorMetadata on ${input.label}: ${v.getDotPath(issue) ?? '(root)'}: ${issue.message}`,
     };
   }
   return { metadata };

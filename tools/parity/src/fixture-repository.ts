@@ -6,7 +6,7 @@ import { REPOSITORY_ROOT } from './provider-list.ts';
 
 /**
  * Links the workspace packages a provider package imports (`@faultline/classify`, `render`,
- * `stainless`, and `zod`, `fast-check`, `vitest`) into `<root>/node_modules`, so that TypeScript files in a
+ * `stainless`, and `valibot`, `fast-check`, `vitest`) into `<root>/node_modules`, so that TypeScript files in a
  * temporary copy resolve them the way they do in the repository. `test-fixtures` and
  * `@faultline/llm-mock` are copied (their `src`; llm-mock's installed node_modules linked), so
  * that `loadScenarios()` reads the copy's `packages/llm-mock/scenarios`.
@@ -33,7 +33,7 @@ export function linkWorkspaceModules(root: string, repositoryRoot: string = REPO
     '@faultline/stainless': join(repositoryRoot, 'packages', 'stainless'),
     '@faultline/test-fixtures': fixtures,
     '@faultline/llm-mock': mock,
-    zod: join(repositoryRoot, 'packages', 'classify', 'node_modules', 'zod'),
+    valibot: join(repositoryRoot, 'packages', 'classify', 'node_modules', 'valibot'),
     'fast-check': join(repositoryRoot, 'tools', 'parity', 'node_modules', 'fast-check'),
     vitest: join(repositoryRoot, 'node_modules', 'vitest'),
     // The export-list tests (vitest.exports.ts) ask the TypeScript checker for type-only names.

@@ -6,8 +6,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { REPOSITORY_ROOT, readProviderList } from './provider-list.ts';
 
-// Importing an adapter loads faultline's own modules and zod (render's one validator of reports, and
-// classify's schemas), nothing else: no SDK, no formatter's colours. This is a behaviour test, not a
+// Importing an adapter loads faultline's own modules and valibot (the one validator of classify's
+// schemas, render's reports and the adapter's vendor shapes), nothing else: no SDK, no formatter's colours. This is a behaviour test, not a
 // timing: a fresh Node process imports the adapter with a resolve hook that writes down every URL
 // the ESM loader resolves.
 
@@ -74,13 +74,13 @@ function allowedOwners(provider: string): Set<string> {
     '@faultline/render',
     '@faultline/stainless',
     'leven',
-    'zod',
+    'valibot',
   ]);
 }
 
 const tsx = join(REPOSITORY_ROOT, 'node_modules', 'tsx', 'dist', 'esm', 'index.mjs');
 
-describe('importing an adapter loads nothing outside faultline and zod', () => {
+describe('importing an adapter loads nothing outside faultline and valibot', () => {
   // `FAULTLINE_PARITY_ONLY=acme` narrows it, as for parity.test.ts (tools/create-extractor/ci-check.sh).
   const only = process.env.FAULTLINE_PARITY_ONLY?.split(',').filter((name) => name.length > 0);
   const providers = readProviderList(REPOSITORY_ROOT).providers.filter(
@@ -93,7 +93,7 @@ describe('importing an adapter loads nothing outside faultline and zod', () => {
     const source = pathToFileURL(join(directory, 'src', 'index.ts')).href;
     const dist = join(directory, 'dist', 'index.js');
 
-    it(`${specifier} (sources): only faultline's own modules and zod`, () => {
+    it(`${specifier} (sources): only faultline's own modules and valibot`, () => {
       // tsx's own modules are the test's tooling (it reads the sources), not the adapter's graph.
       const urls = resolvedWhileImporting(source, ['--conditions=@faultline/source', '--import', tsx]).filter(
         (url) => !['tsx', 'esbuild', 'get-tsconfig', 'resolve-pkg-maps'].includes(ownerOf(url)),
@@ -106,16 +106,15 @@ describe('importing an adapter loads nothing outside faultline and zod', () => {
     });
 
     // The built files, as a user gets them: tsup's code splitting must not put the render main
-    // entry's picocolors into a chunk the adapter loads, nor zod's classic API. CI builds before testing (a
+    // entry's picocolors into a chunk the adapter loads. CI builds before testing (a
     // copy without builds, as the scaffolder's check makes, has only the sources to check).
     it.runIf(existsSync(dist))(`${specifier} (dist): no picocolors`, () => {
       const urls = resolvedWhileImporting(pathToFileURL(dist).href, []);
       expect(urls.some((url) => url.endsWith(`/extract-${name}/dist/index.js`))).toBe(true);
       expect([...new Set(urls.map(ownerOf))].filter((owner) => !allowedOwners(name).has(owner))).toEqual([]);
       expect(urls.filter((url) => /\/render\/dist\/index\.js$/.test(url))).toEqual([]);
-      // Every schema is zod/mini: zod's classic API stays off the path (it is most of an app's bundle).
-      expect(urls.some((url) => /[\\/]zod[\\/]v4[\\/]mini[\\/]/.test(url))).toBe(true);
-      expect(urls.filter((url) => /[\\/]zod[\\/]v4[\\/]classic[\\/]/.test(url))).toEqual([]);
+      // Every schema is valibot's, and no copy of zod comes with them.
+      expect(urls.some((url) => ownerOf(url) === 'valibot')).toBe(true);
     });
   }
 });

@@ -5,7 +5,7 @@ import {
 } from '@faultline/bullmq';
 import { classify, type Extractor } from '@faultline/classify';
 import {
-  ErrorReport,
+  type ErrorReport,
   exitCodeFor,
   FaultlineError,
   formatForLlm,
@@ -20,7 +20,7 @@ import {
   toWireError,
   withClassifiedErrors,
 } from '@faultline/render';
-import type { BoundWithClassifiedErrors } from '@faultline/render/toolkit';
+import { type BoundWithClassifiedErrors, safeFromDict } from '@faultline/render/toolkit';
 import { DRIVEN_PROVIDERS, loadAdapter } from '@faultline/scenario-driver';
 import { recoverErrorReport as recoverWorkflowReport, withFaultlineActivity } from '@faultline/temporal';
 
@@ -51,7 +51,7 @@ export interface EntryPoint {
 }
 
 function assertReport(value: unknown, where: string): ErrorReport {
-  const parsed = ErrorReport.safeParse(value);
+  const parsed = safeFromDict(value);
   if (!parsed.success)
     throw new Error(`${where} gave an invalid report: ${parsed.error.message.slice(0, 500)}`);
   return parsed.data;

@@ -1,4 +1,5 @@
-import { Classification, classify } from '@faultline/classify';
+import { classify } from '@faultline/classify';
+import { parseClassification } from '@faultline/classify/toolkit';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bounded } from './bounded.ts';
@@ -268,7 +269,7 @@ describe(`properties over generated hostile values (fast-check, seed ${SEED})`, 
     fc.assert(
       fc.property(metadata, fc.boolean(), (value, idempotent) => {
         const classification = classify(value as never, { idempotent });
-        expect(Classification.safeParse(classification).success).toBe(true);
+        expect(parseClassification(classification)).toBeDefined();
         // Only transient failures are retryable (ambiguous ones too when the call is idempotent).
         if (classification.retryable)
           expect(idempotent ? ['transient', 'ambiguous'] : ['transient']).toContain(classification.category);
