@@ -2,6 +2,7 @@ import {
   type ClassificationOverride,
   type FailureReason,
   type RateLimitBudget,
+  type RateLimitWindow,
   TAXONOMY,
 } from '@faultline/classify';
 import { FaultlineError, type RetryOptions } from '@faultline/render';
@@ -315,7 +316,7 @@ export function faultlineFallback<M extends FallbackLanguageModelLike>(
     contextWindow: entry.contextWindow,
     // A success's budget, from the headers the AI SDK keeps on the result (`response.headers`; a
     // stream's as soon as it opens): calls are paced by it before the provider answers 429.
-    readRateLimit: entry.readRateLimit,
+    readRateLimit: readRateLimitOf(entry),
     withClassifiedErrors: bindWithClassifiedErrors({
       extractors: [aiSdkExtractorFor(entry.model.provider)],
       override: options.override,
@@ -353,6 +354,7 @@ export function faultlineFallback<M extends FallbackLanguageModelLike>(
           const { stream, ...rest } = (await entry.model.doStream(
             streamParams(entry.model as ModelLike, params, signal, entry.model.provider),
           )) as { stream: ReadableStream<AiSdkStreamPart>; response?: unknown };
+          const receivedAt = performance.now();
           const guarded = guardAiSdkStream(stream as unknown as AsyncIterable<AiSdkStreamPart>, {
             provider: entry.model.provider,
             model: entry.model.modelId,
@@ -377,8 +379,9 @@ export function faultlineFallback<M extends FallbackLanguageModelLike>(
             if (commits(step.value)) break;
           }
           opened = rest;
-          // The stream's response rides along, for its budget to be read as it opens.
-          return Object.assign(replay(head, iterator), { response: rest.response });
+          // The stream's response rides along, for its budget to be read as it opens, with the
+          // moment it arrived (its first output is read before the chain sees the stream open).
+          return Object.assign(replay(head, iterator), { response: rest.response, receivedAt });
         },
         false,
       ),
@@ -469,6 +472,32 @@ function promptText(prompt: unknown): string[] {
     }
   }
   return texts;
+}
+
+/**
+ * A candidate's budget reader. A stream's response arrived before its first output was read (the
+ * chain sees the stream open only then): its resets, stated relative to the answer ("1s"), are
+ * counted from the arrival, so the key is not held cool for the time to the first token as well.
+ */
+function readRateLimitOf(entry: Entry): ((result: unknown) => RateLimitBudget | undefined) | undefined {
+  const read = entry.readRateLimit;
+  if (read === undefined) return undefined;
+  return (result) => {
+    const budget = read(result);
+    const receivedAt = (result as { receivedAt?: unknown } | null)?.receivedAt;
+    if (budget === undefined || typeof receivedAt !== 'number') return budget;
+    const ageSeconds = Math.max(0, performance.now() - receivedAt) / 1000;
+    const aged = (window: RateLimitWindow | undefined): RateLimitWindow | undefined =>
+      window?.resetSeconds === undefined
+        ? window
+        : { ...window, resetSeconds: Math.max(0, window.resetSeconds - ageSeconds) };
+    const requests = aged(budget.requests);
+    const tokens = aged(budget.tokens);
+    return {
+      ...(requests === undefined ? {} : { requests }),
+      ...(tokens === undefined ? {} : { tokens }),
+    };
+  };
 }
 
 /** The parts read before the output, then the rest of the stream. */

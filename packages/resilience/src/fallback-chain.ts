@@ -398,10 +398,14 @@ async function* runChain<T, C>(
     );
   };
   /** Records a budget the provider stated for a key, on every key that shares its limits. */
-  const recordBudget = async (index: number, budget: RateLimitBudget | undefined): Promise<void> => {
+  const recordBudget = async (
+    index: number,
+    budget: RateLimitBudget | undefined,
+    receivedAt: number,
+  ): Promise<void> => {
     if (budget === undefined) return;
     for (const candidate of [candidates[index] as Resolved<T>, ...sharing(index)])
-      await registry.recordRateLimit(keyOf(candidate), budget);
+      await registry.recordRateLimit(keyOf(candidate), budget, receivedAt);
   };
   /** A success's budget, read by the candidate's `readRateLimit` (a throwing reader reads nothing). */
   const budgetOf = (candidate: Resolved<T>, value: T): RateLimitBudget | undefined => {
@@ -434,7 +438,13 @@ async function* runChain<T, C>(
     const key = keyOf(candidates[index] as Resolved<T>);
     let left = policy.maxResetWaitMs;
     for (;;) {
-      const admission = await registry.admit(key);
+      let admission: Admission;
+      try {
+        admission = await registry.admit(key, { signal });
+      } catch (thrown) {
+        // Only the caller's abort ends a wait for a key's first outcome with a throw.
+        throw new CallerAbort(thrown);
+      }
       let waitMs: number;
       if (admission.kind === 'cooling') waitMs = admission.waitMs;
       else if (admission.kind === 'open' || admission.kind === 'rejected') return admission;
@@ -471,10 +481,18 @@ async function* runChain<T, C>(
     let made = 0;
     let deliveredOutput: DeliveredOutput | undefined;
     let outputDelivered = false;
+    // When the attempt's answer arrived, on the registry's clock: the moment its call settled here
+    // (a stream: when it opened). A reset or wait the answer states relative to itself ("1s",
+    // Retry-After in seconds) counts from then, not from when it is recorded after the store's own
+    // waits (later under load: the key would stay cool too long). The request's send time is known
+    // too, but the provider counts from when it answered, up to a whole call later: counting from
+    // the send would end a cooldown early and cost a 429.
+    let receivedAt: number | undefined;
 
     /** One attempt; a failure is recorded with the registry and thrown classified, for the loop. */
     async function* once({ attempt: number }: RetryState): AsyncGenerator<C, T, undefined> {
       made = number;
+      receivedAt = undefined;
       let delivered = 0;
       // Characters of the chunks this chain relayed itself, for a stream no guard measured: a string
       // chunk's length; an object's shape is its SDK's, which only that adapter's guard can read.
@@ -498,7 +516,12 @@ async function* runChain<T, C>(
             }),
         },
         { signal, attempt: number },
-        (value) => recordBudget(index, budgetOf(candidate, value)),
+        async (value) => {
+          receivedAt = registry.now();
+          const budget = budgetOf(candidate, value);
+          await registry.recordOpened(key, admission);
+          await recordBudget(index, budget, receivedAt);
+        },
       );
       let finished = false;
       try {
@@ -506,8 +529,12 @@ async function* runChain<T, C>(
           const step = await generator.next();
           if (step.done === true) {
             finished = true;
+            // A stream's budget was read as it opened, from the same headers: recorded once.
+            const opened = receivedAt !== undefined;
+            receivedAt ??= registry.now();
+            const budget = opened ? undefined : budgetOf(candidate, step.value);
             await registry.recordSuccess(key, admission);
-            await recordBudget(index, budgetOf(candidate, step.value));
+            await recordBudget(index, budget, receivedAt);
             return step.value;
           }
           delivered++;
@@ -516,6 +543,7 @@ async function* runChain<T, C>(
         }
       } catch (thrown) {
         finished = true;
+        receivedAt = registry.now();
         if (signal?.aborted === true) {
           await registry.release(key, admission);
           throw new CallerAbort(thrown);
@@ -552,10 +580,11 @@ async function* runChain<T, C>(
       const origin = error.metadata.origin;
       await registry.recordFailure(key, error.classification, admission, {
         cutAfterOutput: outputDelivered && origin !== 'stream_event' && origin !== 'http',
+        receivedAt,
       });
       for (const other of sharing(index))
-        await registry.recordSharedLimit(keyOf(other), error.classification);
-      await recordBudget(index, error.metadata.rateLimit);
+        await registry.recordSharedLimit(keyOf(other), error.classification, receivedAt);
+      await recordBudget(index, error.metadata.rateLimit, receivedAt);
       throw error;
     }
 
@@ -731,7 +760,12 @@ async function* runChain<T, C>(
           throw new CallerAbort(thrown);
         }
         const candidate = candidates[soonest.index] as Resolved<T>;
-        const admission = await registry.admit(keyOf(candidate));
+        let admission: Admission;
+        try {
+          admission = await registry.admit(keyOf(candidate), { signal });
+        } catch (thrown) {
+          throw new CallerAbort(thrown);
+        }
         if (admission.kind === 'allow' || admission.kind === 'probe') {
           const result = yield* tryCandidate(soonest.index, admission, [soonest.waitMs]);
           if (result.ok) return result.value;
