@@ -334,7 +334,10 @@ describe('resets stated relative to the answer', () => {
     let arrivedAt = 0;
     let stated: number | undefined;
     const candidate: Candidate<unknown> = {
-      ...primaryCandidate(client),
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      withClassifiedErrors: withOpenAI,
+      readRateLimit,
       call: async ({ signal }) => {
         try {
           const answer = await client.chat.completions.create(CHAT_PARAMS, { signal }).withResponse();
