@@ -58,6 +58,7 @@ export class MemoryHealthStore implements HealthStore {
     this.#now = typeof options.now === 'function' ? options.now : () => performance.now();
   }
 
+  /** The store's clock (the injected `now`, else `performance.now()`): the registry reads answers' ages on it. */
   now(): number {
     return this.#now();
   }
