@@ -516,7 +516,9 @@ function promptText(prompt: unknown): string[] {
 /**
  * A candidate's budget reader. A stream's response arrived before its first output was read (the
  * chain sees the stream open only then): its resets, stated relative to the answer ("1s"), are
- * counted from the arrival, so the key is not held cool for the time to the first token as well.
+ * counted from the arrival (when `doStream` resolved: a provider that reads to the first output
+ * before resolving hides any earlier moment), so the key is not held cool for the time to the first
+ * token as well.
  */
 function readRateLimitOf(entry: Entry): ((result: unknown) => RateLimitBudget | undefined) | undefined {
   const read = entry.readRateLimit;
