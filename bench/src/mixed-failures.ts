@@ -19,6 +19,7 @@ import {
 import { fault, type MockProvider, type Step, startMockProvider } from '@faultline/llm-mock';
 import {
   type Candidate,
+  type CandidateOutcome,
   HealthRegistry,
   minimumTokenCount,
   runWithFallback,
@@ -56,6 +57,8 @@ const KEY = 'sk-bench-mixed-failures-0123456789';
 const LIMIT = 20;
 const WINDOW_MS = 1000;
 const RATE_LIMIT_SECONDS = 5;
+/** How long the healthy primary of the cold-start scenario takes to answer each request. */
+const HEALTHY_LATENCY_MS = 300;
 /** A short prompt, and a long one: a report of about 41k tokens (o200k), some 2.5 times the primary's window. */
 const SHORT_PROMPT = 'hello';
 const LONG_SENTENCES = [
@@ -88,6 +91,13 @@ interface ScenarioSpec {
   capacity(counts: { readonly calls: number; readonly healthyCalls: number }): number | undefined;
   /** Whether the primary can answer a call begun this long after the start (default: always). */
   healthyAt?(elapsedMs: number): boolean;
+  /**
+   * Every caller starts at once (no stagger): the first wave reaches the primary before any answer
+   * from it is known. Default: callers start spread over the think time.
+   */
+  readonly burst?: boolean;
+  /** Played by faultline's policies only (it measures one of faultline's options, not the peers). */
+  readonly faultlineOnly?: boolean;
 }
 
 const overflowForever: Step[] = [
@@ -172,6 +182,46 @@ const SCENARIOS: readonly ScenarioSpec[] = [
     // A second request gets a whole answer: every call could have been the primary's.
     capacity: ({ calls }) => calls,
   },
+  {
+    id: 'quota-burst',
+    title:
+      'spent quota, every caller starting at once: the first wave reaches the primary before any answer is known',
+    seconds: 3,
+    stream: false,
+    burst: true,
+    faultlineOnly: true,
+    start: (primary) => {
+      primary.script('openai', [{ kind: 'scenario', id: 'openai/insufficient-quota', times: 1_000_000 }]);
+      return () => undefined;
+    },
+    capacity: () => undefined,
+  },
+  {
+    id: 'invalid-key-burst',
+    title: 'invalid key on the primary (every request 401), every caller starting at once',
+    seconds: 3,
+    stream: false,
+    burst: true,
+    faultlineOnly: true,
+    start: (primary) => {
+      primary.script('openai', [{ kind: 'scenario', id: 'openai/invalid-api-key', times: 1_000_000 }]);
+      return () => undefined;
+    },
+    capacity: () => undefined,
+  },
+  {
+    id: 'healthy-burst',
+    title: `a healthy primary answering each request after ${HEALTHY_LATENCY_MS} ms (a model's time to answer), every caller starting at once: what holding the first wave costs a healthy key's cold start`,
+    seconds: 2,
+    stream: false,
+    burst: true,
+    faultlineOnly: true,
+    start: (primary) => {
+      primary.script('openai', [fault.ok({ latencyMs: HEALTHY_LATENCY_MS, times: 1_000_000 })]);
+      return () => undefined;
+    },
+    capacity: ({ calls }) => calls,
+  },
 ];
 
 /** Where one policy's calls go in one scenario. */
@@ -184,12 +234,18 @@ interface Servers {
 
 /**
  * One call: what the consumer is shown goes to `shown` as it arrives (a stream's deltas; a whole
- * answer at once), so that text shown by a failed attempt before a restart counts; or a throw.
+ * answer at once), so that text shown by a failed attempt before a restart counts; or a throw. A
+ * consumer told that a candidate failed after delivering output calls `discard` with the characters
+ * it had delivered: a UI drops those from the start of what it shows (the next answer follows them).
  */
-type Call = (long: boolean, shown: string[]) => Promise<void>;
+type Call = (long: boolean, shown: string[], discard: (characters: number) => void) => Promise<void>;
 
 interface Policy {
   readonly name: string;
+  /** The only scenarios this policy plays (default: every scenario but faultline's own). */
+  readonly scenarios?: readonly string[];
+  /** One of faultline's policies: it also plays the scenarios that measure faultline's options. */
+  readonly faultline?: boolean;
   /** Builds the policy's shared state (a fallback model, a registry) once per scenario. */
   make(servers: Servers, stream: boolean): Call;
 }
@@ -238,58 +294,68 @@ function perLength<M>(make: (long: boolean) => M): (long: boolean) => M {
   return (isLong) => (isLong ? long : short);
 }
 
-const POLICIES: readonly Policy[] = [
-  {
-    name: 'AI SDK retry (maxRetries 2), then the backup on any error',
+/** The scenarios where every caller starts at once. */
+const BURSTS = ['quota-burst', 'invalid-key-burst', 'healthy-burst'];
+
+/** What a faultline policy sets beyond the defaults, and where it plays. */
+interface FaultlineVariant {
+  /** The registry's `firstCallWaitMs` (off by default). */
+  readonly firstCallWaitMs?: number;
+  /**
+   * `fallbackAfterOutput: true`, with a consumer that does what the docs say a UI does: when
+   * `onOutcome` says a candidate failed after delivering output, it discards that output.
+   */
+  readonly afterOutput?: boolean;
+  readonly scenarios?: readonly string[];
+}
+
+/** A UI's `onOutcome`: a failed candidate's delivered output is discarded from what is shown. */
+const discardCut =
+  (discard: (characters: number) => void) =>
+  (outcome: CandidateOutcome): void => {
+    if (outcome.status === 'failed' && outcome.delivered !== undefined && outcome.delivered.characters > 0)
+      discard(outcome.delivered.characters);
+  };
+
+function faultlineAiSdk(name: string, variant: FaultlineVariant): Policy {
+  return {
+    name,
+    faultline: true,
+    ...(variant.scenarios === undefined ? {} : { scenarios: variant.scenarios }),
     make: (servers, stream) => {
+      const registry = new HealthRegistry(
+        variant.firstCallWaitMs === undefined ? {} : { firstCallWaitMs: variant.firstCallWaitMs },
+      );
       const models = perLength((long) => aiSdkModels(servers, long));
-      return async (long, shown) => {
-        try {
-          await aiSdkCall(models(long).primary, stream, 2, shown, long);
-        } catch {
-          await aiSdkCall(models(long).backup, stream, 2, shown, long);
-        }
+      // The README's shape: one model shared by every caller. A UI that discards per call needs its
+      // own `onOutcome` per call: a model per call, all on one registry (their health is shared).
+      const shared = perLength((long) =>
+        faultlineFallback({ models: [models(long).primary, models(long).backup], registry }),
+      );
+      return (long, shown, discard) => {
+        const model = variant.afterOutput
+          ? faultlineFallback({
+              models: [models(long).primary, models(long).backup],
+              registry,
+              fallbackAfterOutput: true,
+              onOutcome: discardCut(discard),
+            })
+          : shared(long);
+        return aiSdkCall(model as unknown as AiSdkModel, stream, 0, shown, long);
       };
     },
-  },
-  {
-    name: 'ai-fallback 2.0.1 (defaults; AI SDK maxRetries 2)',
+  };
+}
+
+function faultlineVendor(name: string, variant: FaultlineVariant): Policy {
+  return {
+    name,
+    faultline: true,
+    ...(variant.scenarios === undefined ? {} : { scenarios: variant.scenarios }),
     make: (servers, stream) => {
-      const model = perLength((long) => {
-        const { primary, backup } = aiSdkModels(servers, long);
-        return createFallback({ models: [primary, backup] });
-      });
-      return (long, shown) => aiSdkCall(model(long) as unknown as AiSdkModel, stream, undefined, shown, long);
-    },
-  },
-  {
-    name: "ai-retry 1.11.1 (README's retry on retryable errors, then the backup; AI SDK maxRetries 2)",
-    make: (servers, stream) => {
-      const model = perLength((long) => {
-        const { primary, backup } = aiSdkModels(servers, long);
-        return createRetryableModel({
-          model: primary,
-          retries: [retryError.isRetryable(true).retry({ delay: 1_000, backoffFactor: 2 }), backup],
-        });
-      });
-      return (long, shown) => aiSdkCall(model(long) as unknown as AiSdkModel, stream, undefined, shown, long);
-    },
-  },
-  {
-    name: 'faultline faultlineFallback (@faultline/ai-sdk, defaults; AI SDK maxRetries 0)',
-    make: (servers, stream) => {
-      const registry = new HealthRegistry();
-      const model = perLength((long) => {
-        const { primary, backup } = aiSdkModels(servers, long);
-        return faultlineFallback({ models: [primary, backup], registry });
-      });
-      return (long, shown) => aiSdkCall(model(long) as unknown as AiSdkModel, stream, 0, shown, long);
-    },
-  },
-  {
-    name: 'faultline runWithFallback (vendor SDKs, readRateLimit, inputTokens, defaults)',
-    make: (servers, stream) => {
-      const registry = new HealthRegistry();
+      const registry = new HealthRegistry(
+        variant.firstCallWaitMs === undefined ? {} : { firstCallWaitMs: variant.firstCallWaitMs },
+      );
       const clients = perLength((long) => ({
         openai: new OpenAI({
           apiKey: KEY,
@@ -336,7 +402,7 @@ const POLICIES: readonly Policy[] = [
               .text,
           );
         };
-      return async (long, shown) => {
+      return async (long, shown, discard) => {
         const { openai, anthropic } = clients(long);
         const messages = messagesOf(long);
         const candidates: Candidate<AsyncIterable<string>>[] = [
@@ -380,11 +446,69 @@ const POLICIES: readonly Policy[] = [
         for await (const delta of streamWithFallback(candidates, {
           registry,
           inputTokens: minimumTokenCount(promptOf(long)),
+          ...(variant.afterOutput ? { fallbackAfterOutput: true, onOutcome: discardCut(discard) } : {}),
         }))
           shown.push(delta);
       };
     },
+  };
+}
+
+const POLICIES: readonly Policy[] = [
+  {
+    name: 'AI SDK retry (maxRetries 2), then the backup on any error',
+    make: (servers, stream) => {
+      const models = perLength((long) => aiSdkModels(servers, long));
+      return async (long, shown) => {
+        try {
+          await aiSdkCall(models(long).primary, stream, 2, shown, long);
+        } catch {
+          await aiSdkCall(models(long).backup, stream, 2, shown, long);
+        }
+      };
+    },
   },
+  {
+    name: 'ai-fallback 2.0.1 (defaults; AI SDK maxRetries 2)',
+    make: (servers, stream) => {
+      const model = perLength((long) => {
+        const { primary, backup } = aiSdkModels(servers, long);
+        return createFallback({ models: [primary, backup] });
+      });
+      return (long, shown) => aiSdkCall(model(long) as unknown as AiSdkModel, stream, undefined, shown, long);
+    },
+  },
+  {
+    name: "ai-retry 1.11.1 (README's retry on retryable errors, then the backup; AI SDK maxRetries 2)",
+    make: (servers, stream) => {
+      const model = perLength((long) => {
+        const { primary, backup } = aiSdkModels(servers, long);
+        return createRetryableModel({
+          model: primary,
+          retries: [retryError.isRetryable(true).retry({ delay: 1_000, backoffFactor: 2 }), backup],
+        });
+      });
+      return (long, shown) => aiSdkCall(model(long) as unknown as AiSdkModel, stream, undefined, shown, long);
+    },
+  },
+  faultlineAiSdk('faultline faultlineFallback (@faultline/ai-sdk, defaults; AI SDK maxRetries 0)', {}),
+  faultlineVendor('faultline runWithFallback (vendor SDKs, readRateLimit, inputTokens, defaults)', {}),
+  faultlineAiSdk('faultline faultlineFallback, firstCallWaitMs 2000 (a registry option)', {
+    firstCallWaitMs: 2000,
+    scenarios: BURSTS,
+  }),
+  faultlineVendor('faultline runWithFallback, firstCallWaitMs 2000 (a registry option)', {
+    firstCallWaitMs: 2000,
+    scenarios: BURSTS,
+  }),
+  faultlineAiSdk(
+    'faultline faultlineFallback, fallbackAfterOutput; the UI discards what onOutcome says a failed candidate delivered (a model per call, one registry)',
+    { afterOutput: true, scenarios: ['cut-streams'] },
+  ),
+  faultlineVendor(
+    'faultline streamWithFallback, fallbackAfterOutput; the UI discards what onOutcome says a failed candidate delivered',
+    { afterOutput: true, scenarios: ['cut-streams'] },
+  ),
 ];
 
 /** One policy's figures in one scenario. */
@@ -396,6 +520,11 @@ export interface MixedFailureRow {
   readonly failed: number;
   /** Calls that returned an answer that is neither candidate's whole answer (spliced or cut short). */
   readonly wrong: number;
+  /**
+   * Calls whose consumer was shown a cut answer and then told to discard it (`onOutcome`): not
+   * wrong (what it kept is a whole answer), but a person may have seen the cut text before it went.
+   */
+  readonly discarded: number;
   /** Requests answered with a failure, or a stream cut after output (counted at the servers). */
   readonly inVain: number;
   readonly primaryServed: number;
@@ -404,6 +533,8 @@ export interface MixedFailureRow {
   readonly backupServed: number;
   readonly p50Ms: number;
   readonly p99Ms: number;
+  /** Where every caller starts at once: the latencies of each caller's first call (the first wave). */
+  readonly firstWave?: { readonly p50Ms: number; readonly p99Ms: number };
 }
 
 export interface MixedFailuresResult {
@@ -431,23 +562,33 @@ async function drive(scenario: ScenarioSpec, policy: Policy): Promise<MixedFailu
     const startedAt = Date.now();
     const start = performance.now();
     const latencies: number[] = [];
+    const firstWave: number[] = [];
     let calls = 0;
     // Calls begun while the primary could answer them (the outage's healthy phases).
     let healthyCalls = 0;
     let failed = 0;
     let wrong = 0;
+    let discarded = 0;
     let drawn = 0;
+    // The callers whose first call has ended.
+    const wavesSeen = new Set<number>();
     const caller = async (index: number) => {
-      await new Promise((resolve) => setTimeout(resolve, (index / CALLERS) * THINK_MS));
+      if (scenario.burst !== true)
+        await new Promise((resolve) => setTimeout(resolve, (index / CALLERS) * THINK_MS));
       while (performance.now() - start < scenario.seconds * 1000) {
         // Three calls in ten (of all callers' calls, in turn) are long prompts.
         const long = scenario.longShare !== undefined && drawn++ % 10 < scenario.longShare * 10;
         const began = performance.now();
         const shown: string[] = [];
+        let cut = 0;
         try {
-          await call(long, shown);
-          const text = shown.join('');
+          await call(long, shown, (characters) => {
+            cut += characters;
+          });
+          // What the consumer keeps: what it was shown, less what it was told to discard.
+          const text = shown.join('').slice(cut);
           if (text !== PRIMARY_REPLY && text !== BACKUP_REPLY) wrong++;
+          else if (cut > 0) discarded++;
         } catch {
           failed++;
         }
@@ -461,6 +602,10 @@ async function drive(scenario: ScenarioSpec, policy: Policy): Promise<MixedFailu
         )
           healthyCalls++;
         latencies.push(ended - began);
+        if (!wavesSeen.has(index)) {
+          wavesSeen.add(index);
+          firstWave.push(ended - began);
+        }
         await new Promise((resolve) => setTimeout(resolve, THINK_MS));
       }
     };
@@ -484,12 +629,21 @@ async function drive(scenario: ScenarioSpec, policy: Policy): Promise<MixedFailu
       calls,
       failed,
       wrong,
+      discarded,
       inVain,
       primaryServed,
       primaryCapacity: scenario.capacity({ calls, healthyCalls }),
       backupServed: backupRequests.filter((request) => request.answer.kind === 'ok').length,
       p50Ms: quantile(latencies, 0.5),
       p99Ms: quantile(latencies, 0.99),
+      ...(scenario.burst === true
+        ? {
+            firstWave: (() => {
+              firstWave.sort((a, b) => a - b);
+              return { p50Ms: quantile(firstWave, 0.5), p99Ms: quantile(firstWave, 0.99) };
+            })(),
+          }
+        : {}),
     };
   } finally {
     await Promise.all([primary.close(), primaryLong.close(), backup.close()]);
@@ -504,10 +658,15 @@ export async function benchMixedFailures(only?: ReadonlySet<string>): Promise<Mi
   );
   for (const scenario of scenarios)
     for (const policy of POLICIES) {
+      const plays =
+        policy.scenarios !== undefined
+          ? policy.scenarios.includes(scenario.id)
+          : scenario.faultlineOnly !== true || policy.faultline === true;
+      if (!plays) continue;
       const row = await drive(scenario, policy);
       rows.push(row);
       console.error(
-        `${scenario.id} | ${policy.name}: ${row.calls} calls, ${row.failed} failed, ${row.wrong} wrong, ${row.inVain} in vain, primary ${row.primaryServed}/${row.primaryCapacity ?? '-'}, p50 ${row.p50Ms.toFixed(0)} p99 ${row.p99Ms.toFixed(0)} ms`,
+        `${scenario.id} | ${policy.name}: ${row.calls} calls, ${row.failed} failed, ${row.wrong} wrong (${row.discarded} discarded), ${row.inVain} in vain, primary ${row.primaryServed}/${row.primaryCapacity ?? '-'}, p50 ${row.p50Ms.toFixed(0)} p99 ${row.p99Ms.toFixed(0)} ms${row.firstWave === undefined ? '' : ` (first wave p50 ${row.firstWave.p50Ms.toFixed(0)} p99 ${row.firstWave.p99Ms.toFixed(0)} ms)`}`,
       );
     }
   return {
@@ -530,7 +689,7 @@ export function mixedFailuresTable(result: MixedFailuresResult): string[] {
     '',
     `Each scenario gives the primary (\`${PRIMARY_MODEL}\`, a 16k window) one failure and keeps the backup (\`${BACKUP_MODEL}\`, a 200k window) healthy, both on @faultline/llm-mock (loopback); each library gets fresh servers and fresh state for each scenario. Each caller calls, waits ${result.thinkMs} ms and calls again; the AI SDK libraries run \`generateText\` (\`streamText\`, drained, for the cut streams), faultline's vendor-SDK chain calls the openai and Anthropic SDKs. Each library is set up as its README shows (one model shared by every caller) with the AI SDK's default retries, except faultline, which asks for \`maxRetries: 0\`. Clients: ${versions}.`,
     '',
-    "Failed: calls that threw, though the backup could always answer. Wrong: calls that returned, having shown the consumer text that is neither candidate's whole answer (a cut answer followed by a restart, spliced, or cut short without an error). In vain: requests answered with a failure, or streams cut after output, counted at the servers, per call. Primary's capacity used: what the primary served against what it could have served (its limit over the run; every call begun or ended while it was up; every short prompt; every call where a second request gets a whole answer).",
+    "Failed: calls that threw, though the backup could always answer. Wrong: calls that returned, having shown the consumer text that is neither candidate's whole answer (a cut answer followed by a restart, spliced, or cut short without an error); a consumer told by `onOutcome` to discard a failed candidate's output keeps what is left, and a call where it did so is counted beside (shown cut, then discarded), not as wrong. In vain: requests answered with a failure, or streams cut after output, counted at the servers, per call. Primary's capacity used: what the primary served against what it could have served (its limit over the run; every call begun or ended while it was up; every short prompt; every call where a second request gets a whole answer).",
     '',
     "| scenario | library | calls | failed | wrong | in vain (per call) | primary's capacity used | p50 | p99 |",
     '|---|---|---|---|---|---|---|---|---|',
@@ -538,7 +697,7 @@ export function mixedFailuresTable(result: MixedFailuresResult): string[] {
   for (const scenario of result.scenarios)
     for (const row of result.rows.filter((entry) => entry.scenario === scenario.id))
       lines.push(
-        `| ${scenario.id} | ${row.policy} | ${row.calls.toLocaleString('en')} | ${percentOf(row.failed, row.calls)} | ${row.wrong} | ${row.inVain.toLocaleString('en')} (${(row.inVain / Math.max(1, row.calls)).toFixed(2)}) | ${row.primaryCapacity === undefined ? '—' : `${percentOf(row.primaryServed, row.primaryCapacity)} (${row.primaryServed} of ${row.primaryCapacity})`} | ${row.p50Ms.toFixed(0)} ms | ${row.p99Ms.toFixed(0)} ms |`,
+        `| ${scenario.id} | ${row.policy} | ${row.calls.toLocaleString('en')} | ${percentOf(row.failed, row.calls)} | ${row.wrong}${row.discarded > 0 ? ` (${row.discarded} shown cut, then discarded)` : ''} | ${row.inVain.toLocaleString('en')} (${(row.inVain / Math.max(1, row.calls)).toFixed(2)}) | ${row.primaryCapacity === undefined ? '—' : `${percentOf(row.primaryServed, row.primaryCapacity)} (${row.primaryServed} of ${row.primaryCapacity})`} | ${row.p50Ms.toFixed(0)} ms${row.firstWave === undefined ? '' : ` (first wave ${row.firstWave.p50Ms.toFixed(0)} ms)`} | ${row.p99Ms.toFixed(0)} ms${row.firstWave === undefined ? '' : ` (first wave ${row.firstWave.p99Ms.toFixed(0)} ms)`} |`,
       );
   lines.push('', 'The scenarios:', '');
   for (const scenario of result.scenarios)

@@ -34,6 +34,7 @@ describe('export list', { timeout: 120_000 }, () => {
         'FallbackCandidate',
         'FallbackLanguageModelLike',
         'FallbackModelCandidate',
+        'FallbackPrompt',
         'FaultlineAiSdkOptions',
         'FaultlineFallbackModel',
         'FaultlineFallbackOptions',

@@ -119,6 +119,7 @@ interface ModelSpec {
   readonly scenario: Pick<Scenario, 'response'>;
   readonly contextWindow?: number;
   readonly credentialId?: string;
+  readonly countTokens?: (prompt: unknown) => number | Promise<number>;
 }
 
 async function drain(
@@ -149,9 +150,16 @@ const KITS: readonly Kit[] = [
         spec.provider === 'openai'
           ? createOpenAI({ baseURL, apiKey: KEY }).chat(spec.modelId)
           : createAnthropic({ baseURL, apiKey: KEY })(spec.modelId);
-      return spec.contextWindow === undefined && spec.credentialId === undefined
+      return spec.contextWindow === undefined &&
+        spec.credentialId === undefined &&
+        spec.countTokens === undefined
         ? model
-        : { model, contextWindow: spec.contextWindow, credentialId: spec.credentialId };
+        : {
+            model,
+            contextWindow: spec.contextWindow,
+            credentialId: spec.credentialId,
+            countTokens: spec.countTokens,
+          };
     };
     return {
       alias: 'ai-v6',
@@ -181,9 +189,16 @@ const KITS: readonly Kit[] = [
         spec.provider === 'openai'
           ? createOpenAIV2({ baseURL, apiKey: KEY }).chat(spec.modelId)
           : createAnthropicV2({ baseURL, apiKey: KEY })(spec.modelId);
-      return spec.contextWindow === undefined && spec.credentialId === undefined
+      return spec.contextWindow === undefined &&
+        spec.credentialId === undefined &&
+        spec.countTokens === undefined
         ? model
-        : { model, contextWindow: spec.contextWindow, credentialId: spec.credentialId };
+        : {
+            model,
+            contextWindow: spec.contextWindow,
+            credentialId: spec.credentialId,
+            countTokens: spec.countTokens,
+          };
     };
     return {
       alias: 'ai-v5',
@@ -320,6 +335,35 @@ for (const kit of KITS) {
       ]);
       expect(server.requests(primaryStream)).toHaveLength(0);
       expect(server.requests(backupStream)).toHaveLength(1);
+    });
+
+    it("a model's own countTokens skips a prompt the lower bound lets through, with no request", async () => {
+      const primary = fresh(openaiChatCompletion('from the primary'));
+      const backup = anthropicAnswer('from the larger window');
+      const outcomes: CandidateOutcome[] = [];
+      const window = modelLimits('openai', 'gpt-3.5-turbo')?.contextWindow ?? 0;
+      // About 1.25 windows of prose at 4 characters a token: under the bound, over the window.
+      const sentence = 'The committee reviewed the quarterly figures before the meeting began. ';
+      const long = sentence.repeat(Math.ceil((window * 5) / sentence.length));
+      const prompts: unknown[] = [];
+      const countTokens = (prompt: unknown) => {
+        prompts.push(prompt);
+        return Math.ceil(JSON.stringify(prompt).length / 4);
+      };
+      const models: ModelSpec[] = [
+        { provider: 'openai', modelId: 'gpt-3.5-turbo', scenario: primary, countTokens },
+        { provider: 'anthropic', modelId: 'claude-sonnet-4-5', scenario: backup },
+      ];
+      const options = {
+        registry: new HealthRegistry(),
+        onOutcome: (outcome: CandidateOutcome) => outcomes.push(outcome),
+      };
+      expect(await kit.generate(models, options, { prompt: long })).toBe('from the larger window');
+      expect(server.requests(primary)).toHaveLength(0);
+      expect(outcomes[0]).toMatchObject({ skipped: 'input_over_window', contextWindow: window });
+      expect(outcomes[0]?.inputTokens).toBeGreaterThan(window);
+      // The counter was given the call's prompt, as the model would have been.
+      expect(JSON.stringify(prompts[0])).toContain(sentence.trim());
     });
 
     it("a success's rate-limit headers pace the next calls: a spent key is left for the backup before it answers 429 (calls and streams)", async () => {
@@ -605,6 +649,9 @@ describe('faultlineFallback refuses what cannot mean anything, at the call', () 
     expect(() => faultlineFallback({ models: [{ model: model(), contextWindow: -1 }] })).toThrow(
       /models\[0\]\.contextWindow must be a positive number/,
     );
+    expect(() =>
+      faultlineFallback({ models: [{ model: model(), countTokens: 42 as unknown as () => number }] }),
+    ).toThrow(/models\[0\]\.countTokens must be a function/);
     expect(() => faultlineFallback({ models: [model()], fallbackOn: { invalid_request: true } })).toThrow(
       /fallbackOn\.invalid_request cannot be turned on/,
     );

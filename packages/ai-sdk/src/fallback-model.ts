@@ -2,6 +2,7 @@ import {
   type ClassificationOverride,
   type FailureReason,
   type RateLimitBudget,
+  type RateLimitWindow,
   TAXONOMY,
 } from '@faultline/classify';
 import { FaultlineError, type RetryOptions } from '@faultline/render';
@@ -38,6 +39,13 @@ export interface FallbackLanguageModelLike {
   doStream(options: CallOptionsLike): PromiseLike<{ readonly stream: ReadableStream<unknown> }>;
 }
 
+/** The prompt a language model's calls take (LanguageModelV2's or V3's `prompt`). */
+export type FallbackPrompt<M extends FallbackLanguageModelLike> = Parameters<M['doGenerate']>[0] extends {
+  readonly prompt: infer P;
+}
+  ? P
+  : unknown;
+
 /** A candidate with what the chain needs to know of it beyond the model. */
 export interface FallbackModelCandidate<M extends FallbackLanguageModelLike> {
   readonly model: M;
@@ -48,6 +56,14 @@ export interface FallbackModelCandidate<M extends FallbackLanguageModelLike> {
    * `auth` or `permission` failure moves only to a candidate with another label or provider.
    */
   readonly credentialId?: string | undefined;
+  /**
+   * Counts a call's prompt in this model's tokens (its tokenizer, or its provider's count
+   * endpoint): when its window is known, a prompt larger than it skips the model with no request.
+   * Without it, the prompt's text is measured with no tokenizer (a lower bound: a prompt up to about
+   * twice the window is still sent). A counter that throws or returns anything but a finite number
+   * ≥ 0 counts nothing.
+   */
+  readonly countTokens?: ((prompt: FallbackPrompt<M>) => number | Promise<number>) | undefined;
 }
 
 /** A model, or a model with its window and credential label. */
@@ -108,6 +124,7 @@ const CANDIDATE_KEYS = {
   model: true,
   contextWindow: true,
   credentialId: true,
+  countTokens: true,
 } as const satisfies Record<keyof FallbackModelCandidate<FallbackLanguageModelLike>, true>;
 
 const SCOPE = 'faultlineFallback';
@@ -131,6 +148,7 @@ interface Entry {
   readonly readRateLimit: ((result: unknown) => RateLimitBudget | undefined) | undefined;
   readonly contextWindow: number | undefined;
   readonly credentialId: string | undefined;
+  readonly countTokens: ((prompt: unknown) => number | Promise<number>) | undefined;
   /** The health key's provider: the AI SDK provider id's first part (`openai` of `openai.chat`, `azure`). */
   readonly provider: string;
 }
@@ -149,6 +167,7 @@ function entryOf(candidate: unknown, index: number): Entry {
   let model: unknown = candidate;
   let contextWindow: unknown;
   let credentialId: unknown;
+  let countTokens: unknown;
   if (!isModel(candidate)) {
     if (candidate === null || typeof candidate !== 'object')
       throw invalidOption(
@@ -158,7 +177,8 @@ function entryOf(candidate: unknown, index: number): Entry {
         candidate,
       );
     checkOptionKeys(SCOPE, candidate, CANDIDATE_KEYS, where);
-    ({ model, contextWindow, credentialId } = candidate as FallbackModelCandidate<FallbackLanguageModelLike>);
+    ({ model, contextWindow, credentialId, countTokens } =
+      candidate as FallbackModelCandidate<FallbackLanguageModelLike>);
     if (!isModel(model))
       throw invalidOption(SCOPE, `${where}.model`, 'an AI SDK language model (doGenerate, doStream)', model);
   }
@@ -177,6 +197,13 @@ function entryOf(candidate: unknown, index: number): Entry {
     throw invalidOption(SCOPE, `${where}.contextWindow`, 'a positive number of tokens', contextWindow);
   if (credentialId !== undefined && (typeof credentialId !== 'string' || credentialId.length === 0))
     throw invalidOption(SCOPE, `${where}.credentialId`, 'a non-empty label', credentialId);
+  if (countTokens !== undefined && typeof countTokens !== 'function')
+    throw invalidOption(
+      SCOPE,
+      `${where}.countTokens`,
+      'a function (prompt) => number | Promise<number>',
+      countTokens,
+    );
   const providerId = typeof checked.provider === 'string' ? checked.provider : 'unknown';
   const aiSdkProvider = providerFromId(providerId);
   return {
@@ -184,6 +211,7 @@ function entryOf(candidate: unknown, index: number): Entry {
     readRateLimit: aiSdkProvider === undefined ? undefined : RATE_LIMIT_READERS[aiSdkProvider],
     contextWindow: contextWindow as number | undefined,
     credentialId: credentialId as string | undefined,
+    countTokens: countTokens as Entry['countTokens'],
     provider: providerId.split('.', 1)[0] || providerId,
   };
 }
@@ -308,14 +336,20 @@ export function faultlineFallback<M extends FallbackLanguageModelLike>(
     entry: Entry,
     call: NonNullable<Candidate<T>['call']>,
     inspect: boolean,
+    prompt: unknown,
   ): Candidate<T> => ({
     provider: entry.provider,
     model: entry.model.modelId,
     credentialId: entry.credentialId,
     contextWindow: entry.contextWindow,
+    // The model's own count of this call's prompt, where the caller gave a counter.
+    countTokens:
+      entry.countTokens === undefined || prompt === undefined
+        ? undefined
+        : () => (entry.countTokens as NonNullable<Entry['countTokens']>)(prompt),
     // A success's budget, from the headers the AI SDK keeps on the result (`response.headers`; a
     // stream's as soon as it opens): calls are paced by it before the provider answers 429.
-    readRateLimit: entry.readRateLimit,
+    readRateLimit: readRateLimitOf(entry),
     withClassifiedErrors: bindWithClassifiedErrors({
       extractors: [aiSdkExtractorFor(entry.model.provider)],
       override: options.override,
@@ -333,7 +367,12 @@ export function faultlineFallback<M extends FallbackLanguageModelLike>(
     try {
       return await runWithFallback(
         entries.map((entry) =>
-          candidateOf(entry, ({ signal }) => entry.model.doGenerate(withSignal(params, signal)), true),
+          candidateOf(
+            entry,
+            ({ signal }) => entry.model.doGenerate(withSignal(params, signal)),
+            true,
+            params.prompt,
+          ),
         ),
         chainOptions(params.abortSignal, 'generate', params.prompt),
       );
@@ -353,6 +392,7 @@ export function faultlineFallback<M extends FallbackLanguageModelLike>(
           const { stream, ...rest } = (await entry.model.doStream(
             streamParams(entry.model as ModelLike, params, signal, entry.model.provider),
           )) as { stream: ReadableStream<AiSdkStreamPart>; response?: unknown };
+          const receivedAt = performance.now();
           const guarded = guardAiSdkStream(stream as unknown as AsyncIterable<AiSdkStreamPart>, {
             provider: entry.model.provider,
             model: entry.model.modelId,
@@ -377,10 +417,12 @@ export function faultlineFallback<M extends FallbackLanguageModelLike>(
             if (commits(step.value)) break;
           }
           opened = rest;
-          // The stream's response rides along, for its budget to be read as it opens.
-          return Object.assign(replay(head, iterator), { response: rest.response });
+          // The stream's response rides along, for its budget to be read as it opens, with the
+          // moment it arrived (its first output is read before the chain sees the stream open).
+          return Object.assign(replay(head, iterator), { response: rest.response, receivedAt });
         },
         false,
+        params.prompt,
       ),
     );
     const chain = streamWithFallback(candidates, chainOptions(params.abortSignal, 'stream', params.prompt))[
@@ -469,6 +511,34 @@ function promptText(prompt: unknown): string[] {
     }
   }
   return texts;
+}
+
+/**
+ * A candidate's budget reader. A stream's response arrived before its first output was read (the
+ * chain sees the stream open only then): its resets, stated relative to the answer ("1s"), are
+ * counted from the arrival (when `doStream` resolved: a provider that reads to the first output
+ * before resolving hides any earlier moment), so the key is not held cool for the time to the first
+ * token as well.
+ */
+function readRateLimitOf(entry: Entry): ((result: unknown) => RateLimitBudget | undefined) | undefined {
+  const read = entry.readRateLimit;
+  if (read === undefined) return undefined;
+  return (result) => {
+    const budget = read(result);
+    const receivedAt = (result as { receivedAt?: unknown } | null)?.receivedAt;
+    if (budget === undefined || typeof receivedAt !== 'number') return budget;
+    const ageSeconds = Math.max(0, performance.now() - receivedAt) / 1000;
+    const aged = (window: RateLimitWindow | undefined): RateLimitWindow | undefined =>
+      window?.resetSeconds === undefined
+        ? window
+        : { ...window, resetSeconds: Math.max(0, window.resetSeconds - ageSeconds) };
+    const requests = aged(budget.requests);
+    const tokens = aged(budget.tokens);
+    return {
+      ...(requests === undefined ? {} : { requests }),
+      ...(tokens === undefined ? {} : { tokens }),
+    };
+  };
 }
 
 /** The parts read before the output, then the rest of the stream. */

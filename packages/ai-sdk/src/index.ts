@@ -19,6 +19,7 @@ export {
   type FallbackCandidate,
   type FallbackLanguageModelLike,
   type FallbackModelCandidate,
+  type FallbackPrompt,
   type FaultlineFallbackModel,
   type FaultlineFallbackOptions,
   faultlineFallback,

@@ -103,6 +103,7 @@ export const CANDIDATE_KEYS = {
   extractors: true,
   contextWindow: true,
   readRateLimit: true,
+  countTokens: true,
   quotaScope: true,
 } as const satisfies Record<keyof CandidateOptions<unknown> | 'call' | 'credentials', true>;
 
@@ -134,6 +135,11 @@ export function resolveCandidates<T>(
     if (quotaScope !== undefined && quotaScope !== 'account' && quotaScope !== 'credential')
       throw new TypeError(
         `${where}.quotaScope must be 'account' or 'credential' (got ${String(quotaScope)})`,
+      );
+    const countTokens: unknown = candidate.countTokens;
+    if (countTokens !== undefined && typeof countTokens !== 'function')
+      throw new TypeError(
+        `${where}.countTokens must be a function ({ signal }) => number | Promise<number> (got ${String(countTokens)})`,
       );
     const { credentials, call, ...options } = candidate;
     if (credentials === undefined) {

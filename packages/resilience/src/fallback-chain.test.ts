@@ -297,6 +297,63 @@ describe('fallback chain with the real openai SDK', () => {
     );
   });
 
+  it("a candidate's own countTokens skips a prompt the lower bound lets through; a failing counter leaves it to the bound", async () => {
+    const overflow = loadScenario('openai/context-length-exceeded');
+    const large = answerScenario('counted-large');
+    const registry = registryOn(fakeTime()).registry;
+    const window = modelLimits('openai', 'gpt-3.5-turbo')?.contextWindow ?? 0;
+    const sentence = 'The committee reviewed the quarterly figures before the meeting began. ';
+    // About 1.25 windows at 4 characters a token: under the bound's count, over the window.
+    const prompt = sentence.repeat(Math.ceil((window * 5) / sentence.length));
+    const inputTokens = minimumTokenCount(prompt);
+    expect(inputTokens).toBeLessThan(window);
+    const counted: Array<AbortSignal | undefined> = [];
+    // A counter of your own (here: prose at 4 characters a token), asynchronous as an API's would be.
+    const countTokens = async ({ signal }: { signal: AbortSignal | undefined }) => {
+      counted.push(signal);
+      return Math.ceil(prompt.length / 4);
+    };
+    const outcomes: CandidateOutcome[] = [];
+    const signal = new AbortController().signal;
+    const chain = (counter: Candidate<unknown>['countTokens']) => [
+      { ...chatCandidate(server, () => overflow, { model: 'gpt-3.5-turbo' }), countTokens: counter },
+      chatCandidate(server, () => large, { model: 'gpt-4o-mini' }),
+    ];
+    const result = await runWithFallback(chain(countTokens), {
+      registry,
+      retry: false,
+      inputTokens,
+      signal,
+      onOutcome: (outcome) => outcomes.push(outcome),
+    });
+    expect(textOf(result)).toBe('counted-large');
+    expect(server.requests(overflow)).toHaveLength(0);
+    expect(counted).toEqual([signal]);
+    expect(outcomes[0]).toMatchObject({
+      skipped: 'input_over_window',
+      inputTokens: Math.ceil(prompt.length / 4),
+      contextWindow: window,
+    });
+    // A counter that throws (or counts nonsense) counts nothing: the bound lets the prompt through.
+    for (const counter of [
+      () => {
+        throw new Error('tokenizer not loaded');
+      },
+      () => Number.NaN,
+    ]) {
+      const sent = await runWithFallback(chain(counter), { registry, retry: false, inputTokens });
+      expect(textOf(sent)).toBe('counted-large');
+    }
+    expect(server.requests(overflow)).toHaveLength(2);
+    // A prompt the bound already rules out is not counted.
+    counted.length = 0;
+    await runWithFallback(chain(countTokens), { registry, retry: false, inputTokens: window + 1 });
+    expect(counted).toEqual([]);
+    await expect(
+      runWithFallback(chain(42 as unknown as Candidate<unknown>['countTokens']), { registry }),
+    ).rejects.toThrow(/candidates\[0\]\.countTokens must be a function/);
+  });
+
   it('a prompt larger than a window (inputTokens) skips that candidate with no request; one that might fit is sent', async () => {
     const overflow = loadScenario('openai/context-length-exceeded');
     const small = answerScenario('window-small');

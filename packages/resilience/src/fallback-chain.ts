@@ -61,6 +61,18 @@ export interface CandidateOptions<T> extends HealthKey {
    */
   readonly readRateLimit?: ((result: T) => RateLimitBudget | undefined) | undefined;
   /**
+   * Counts the prompt's tokens as this candidate's model does (your tokenizer for it, or the
+   * provider's count endpoint), for a candidate whose window is known: a prompt larger than the
+   * window skips it with no request (`input_over_window`). Without it, `inputTokens` decides (a
+   * lower bound: a prompt between one and about two windows is still sent). Called once per chain,
+   * when the candidate is reached and the lower bound does not already rule it out; a counter that
+   * throws or returns anything but a finite number ≥ 0 counts nothing (the lower bound decides). No
+   * tokenizer is bundled.
+   */
+  readonly countTokens?:
+    | ((context: { readonly signal: AbortSignal | undefined }) => number | Promise<number>)
+    | undefined;
+  /**
    * Whether the provider's limits belong to each key (`credential`) or to the project, organization
    * or account that holds it (`account`). Default: what the provider states (`QUOTA_SCOPES`), else
    * `credential`.
@@ -119,7 +131,8 @@ export interface FallbackOptions {
   /**
    * The prompt's size in tokens, or a lower bound of it (`minimumTokenCount(text)`, with no
    * tokenizer): a candidate whose window (declared, or the catalog's) is smaller is skipped with no
-   * request (`input_over_window`); a candidate whose window is not known is called.
+   * request (`input_over_window`); a candidate whose window is not known is called. A candidate's
+   * own `countTokens`, when it has one, counts for it instead.
    */
   readonly inputTokens?: number | undefined;
   /** The caller's abort: ends the chain at once and leaves untouched. */
@@ -170,7 +183,7 @@ export interface CandidateOutcome {
   readonly skipped?: SkipReason | undefined;
   /** For a skipped cooling or open key: how long it had left. */
   readonly waitMs?: number | undefined;
-  /** For a candidate skipped as `input_over_window`: the prompt's tokens (at least). */
+  /** For a candidate skipped as `input_over_window`: the prompt's tokens (its `countTokens`, else at least `inputTokens`). */
   readonly inputTokens?: number | undefined;
   /** For a candidate skipped as `input_over_window`: its window, declared or the catalog's. */
   readonly contextWindow?: number | undefined;
@@ -365,6 +378,8 @@ async function* runChain<T, C>(
   // The reason a key set aside by the registry was rejected (for the error when nothing was called).
   let rejectedReason: FailureReason | undefined;
   let outputSeen = false;
+  // Each counter's count of the prompt (undefined: it counted nothing).
+  const counts = new Map<NonNullable<Resolved<T>['countTokens']>, number | undefined>();
 
   const settle = (index: number, outcome: CandidateOutcome) => {
     outcomes[index] = outcome;
@@ -398,10 +413,14 @@ async function* runChain<T, C>(
     );
   };
   /** Records a budget the provider stated for a key, on every key that shares its limits. */
-  const recordBudget = async (index: number, budget: RateLimitBudget | undefined): Promise<void> => {
+  const recordBudget = async (
+    index: number,
+    budget: RateLimitBudget | undefined,
+    receivedAt: number,
+  ): Promise<void> => {
     if (budget === undefined) return;
     for (const candidate of [candidates[index] as Resolved<T>, ...sharing(index)])
-      await registry.recordRateLimit(keyOf(candidate), budget);
+      await registry.recordRateLimit(keyOf(candidate), budget, receivedAt);
   };
   /** A success's budget, read by the candidate's `readRateLimit` (a throwing reader reads nothing). */
   const budgetOf = (candidate: Resolved<T>, value: T): RateLimitBudget | undefined => {
@@ -434,7 +453,13 @@ async function* runChain<T, C>(
     const key = keyOf(candidates[index] as Resolved<T>);
     let left = policy.maxResetWaitMs;
     for (;;) {
-      const admission = await registry.admit(key);
+      let admission: Admission;
+      try {
+        admission = await registry.admit(key, { signal });
+      } catch (thrown) {
+        // Only the caller's abort ends a wait for a key's first outcome with a throw.
+        throw new CallerAbort(thrown);
+      }
       let waitMs: number;
       if (admission.kind === 'cooling') waitMs = admission.waitMs;
       else if (admission.kind === 'open' || admission.kind === 'rejected') return admission;
@@ -471,10 +496,18 @@ async function* runChain<T, C>(
     let made = 0;
     let deliveredOutput: DeliveredOutput | undefined;
     let outputDelivered = false;
+    // When the attempt's answer arrived, on the registry's clock: the moment its call settled here
+    // (a stream: when it opened). A reset or wait the answer states relative to itself ("1s",
+    // Retry-After in seconds) counts from then, not from when it is recorded after the store's own
+    // waits (later under load: the key would stay cool too long). The request's send time is known
+    // too, but the provider counts from when it answered, up to a whole call later: counting from
+    // the send would end a cooldown early and cost a 429.
+    let receivedAt: number | undefined;
 
     /** One attempt; a failure is recorded with the registry and thrown classified, for the loop. */
     async function* once({ attempt: number }: RetryState): AsyncGenerator<C, T, undefined> {
       made = number;
+      receivedAt = undefined;
       let delivered = 0;
       // Characters of the chunks this chain relayed itself, for a stream no guard measured: a string
       // chunk's length; an object's shape is its SDK's, which only that adapter's guard can read.
@@ -498,7 +531,12 @@ async function* runChain<T, C>(
             }),
         },
         { signal, attempt: number },
-        (value) => recordBudget(index, budgetOf(candidate, value)),
+        async (value) => {
+          receivedAt = registry.now();
+          const budget = budgetOf(candidate, value);
+          await registry.recordOpened(key, admission);
+          await recordBudget(index, budget, receivedAt);
+        },
       );
       let finished = false;
       try {
@@ -506,8 +544,12 @@ async function* runChain<T, C>(
           const step = await generator.next();
           if (step.done === true) {
             finished = true;
+            // A stream's budget was read as it opened, from the same headers: recorded once.
+            const opened = receivedAt !== undefined;
+            receivedAt ??= registry.now();
+            const budget = opened ? undefined : budgetOf(candidate, step.value);
             await registry.recordSuccess(key, admission);
-            await recordBudget(index, budgetOf(candidate, step.value));
+            await recordBudget(index, budget, receivedAt);
             return step.value;
           }
           delivered++;
@@ -516,6 +558,7 @@ async function* runChain<T, C>(
         }
       } catch (thrown) {
         finished = true;
+        receivedAt = registry.now();
         if (signal?.aborted === true) {
           await registry.release(key, admission);
           throw new CallerAbort(thrown);
@@ -552,10 +595,11 @@ async function* runChain<T, C>(
       const origin = error.metadata.origin;
       await registry.recordFailure(key, error.classification, admission, {
         cutAfterOutput: outputDelivered && origin !== 'stream_event' && origin !== 'http',
+        receivedAt,
       });
       for (const other of sharing(index))
-        await registry.recordSharedLimit(keyOf(other), error.classification);
-      await recordBudget(index, error.metadata.rateLimit);
+        await registry.recordSharedLimit(keyOf(other), error.classification, receivedAt);
+      await recordBudget(index, error.metadata.rateLimit, receivedAt);
       throw error;
     }
 
@@ -634,12 +678,40 @@ async function* runChain<T, C>(
     return { ok: true, value };
   }
 
+  /** The prompt's tokens for a candidate: its own count once made, else the lower bound. */
+  const tokensFor = (index: number): number | undefined => {
+    const counter = (candidates[index] as Resolved<T>).countTokens;
+    return (counter === undefined ? undefined : counts.get(counter)) ?? policy.inputTokens;
+  };
+
+  /**
+   * Runs a reached candidate's `countTokens` (once per counter: a pool's keys share it) when its
+   * window is known and the lower bound does not already rule it out.
+   */
+  async function count(index: number): Promise<void> {
+    const counter = (candidates[index] as Resolved<T>).countTokens;
+    const window = windows[index];
+    if (typeof counter !== 'function' || window === undefined || counts.has(counter)) return;
+    if (policy.inputTokens !== undefined && policy.inputTokens > window) return;
+    let tokens: unknown;
+    try {
+      tokens = await counter({ signal });
+    } catch {
+      // A counter that fails counts nothing: the lower bound decides, as with none.
+    }
+    if (signal?.aborted === true) throw new CallerAbort(signal.reason);
+    counts.set(
+      counter,
+      typeof tokens === 'number' && Number.isFinite(tokens) && tokens >= 0 ? tokens : undefined,
+    );
+  }
+
   /** Why a later candidate may not be called given the constraints so far (undefined: it may). */
   function skipReason(index: number): SkipReason | undefined {
     const candidate = candidates[index] as Resolved<T>;
     const window = windows[index];
-    if (policy.inputTokens !== undefined && window !== undefined && policy.inputTokens > window)
-      return 'input_over_window';
+    const tokens = tokensFor(index);
+    if (tokens !== undefined && window !== undefined && tokens > window) return 'input_over_window';
     if (minContextWindow !== undefined && !((windows[index] ?? 0) > minContextWindow))
       return 'smaller_context_window';
     if (rejectedCredentials.has(credentialOf(candidate))) return 'same_credential';
@@ -677,6 +749,7 @@ async function* runChain<T, C>(
         });
         continue;
       }
+      await count(index);
       const skipped = skipReason(index);
       if (skipped !== undefined) {
         settle(index, {
@@ -684,7 +757,7 @@ async function* runChain<T, C>(
           status: 'skipped',
           skipped,
           ...(skipped === 'input_over_window'
-            ? { inputTokens: policy.inputTokens, contextWindow: windows[index] }
+            ? { inputTokens: tokensFor(index), contextWindow: windows[index] }
             : {}),
           attempts: 0,
           waitsMs: [],
@@ -731,7 +804,12 @@ async function* runChain<T, C>(
           throw new CallerAbort(thrown);
         }
         const candidate = candidates[soonest.index] as Resolved<T>;
-        const admission = await registry.admit(keyOf(candidate));
+        let admission: Admission;
+        try {
+          admission = await registry.admit(keyOf(candidate), { signal });
+        } catch (thrown) {
+          throw new CallerAbort(thrown);
+        }
         if (admission.kind === 'allow' || admission.kind === 'probe') {
           const result = yield* tryCandidate(soonest.index, admission, [soonest.waitMs]);
           if (result.ok) return result.value;
@@ -795,12 +873,13 @@ function chainError<T>(
   const allCooling = transient.length > 0 && transient.every((outcome) => outcome.skipped === 'cooling');
   const overWindow = list.filter((outcome) => outcome.skipped === 'input_over_window');
   const largest = Math.max(0, ...overWindow.map((outcome) => outcome.contextWindow ?? 0));
+  const fewest = Math.min(...overWindow.map((outcome) => outcome.inputTokens ?? Number.POSITIVE_INFINITY));
   const classification =
     transient.length === 0 && rejectedReason !== undefined
       ? classificationFor(rejectedReason)
       : transient.length === 0 && overWindow.length > 0
         ? classificationFor('context_overflow', {
-            userActionDetail: `The prompt takes at least ${options.inputTokens} tokens; the largest window among the candidates is ${largest} tokens. Shorten it, or add a candidate with a larger window.`,
+            userActionDetail: `The prompt takes at least ${fewest} tokens; the largest window among the candidates is ${largest} tokens. Shorten it, or add a candidate with a larger window.`,
           })
         : classificationFor(allCooling ? 'rate_limit' : 'overloaded', {
             retryAfterSeconds: soonest === undefined ? undefined : Math.ceil(soonest) / 1000,

@@ -91,13 +91,31 @@ export interface HealthRegistryOptions {
    * After it, one call finds out whether a person fixed it. Default 300 000; 0 turns it off.
    */
   readonly rejectedKeyMs?: number | undefined;
+  /**
+   * Holds back the first wave to a key whose outcome is not known yet (no answer recorded, or its
+   * set-aside just ended): while one call to it is in flight, other calls to it wait up to this long
+   * for that call's outcome (a success or an opened stream, a failure, or its abort), then go to it,
+   * or on to the next candidate if the outcome set the key aside (a spent quota, a rejected key). So
+   * a dead key costs one request per registry (per store, with Redis), not one per concurrent call.
+   * Off (0) by default: it delays the other first calls to a healthy key by the first call's answer
+   * time (a stream's opening), up to this bound. A caller's abort ends the wait.
+   */
+  readonly firstCallWaitMs?: number | undefined;
   /** Called on each change of state; a throwing listener is ignored. */
   readonly onEvent?: ((event: HealthEvent) => void) | undefined;
 }
 
 /** What `admit` decided for one call to one key. */
 export type Admission =
-  | { readonly kind: 'allow' }
+  | {
+      readonly kind: 'allow';
+      /**
+       * No outcome of the key was known when this call was admitted (`firstCallWaitMs`): its
+       * outcome (`recordOpened`, `recordSuccess`, `recordFailure`, `release`) becomes the key's
+       * known state and lets the calls waiting for it go.
+       */
+      readonly first?: true | undefined;
+    }
   /** The breaker is half-open and this call is its probe: report its outcome with `probe: true`. */
   | { readonly kind: 'probe' }
   /** A provider's wait is cooling the key for `waitMs`. */
@@ -115,6 +133,11 @@ export interface FailureFacts {
    * not count toward the breaker (and, for a probe, the provider answered: it is up).
    */
   readonly cutAfterOutput?: boolean | undefined;
+  /**
+   * When the failure's answer arrived, on the registry's clock (`registry.now()`): the wait it
+   * names (a Retry-After in seconds) counts from then, not from when it is recorded. Default: now.
+   */
+  readonly receivedAt?: number | undefined;
 }
 
 /** The reasons that set a key aside, by the number stored for them. */
@@ -152,6 +175,27 @@ function number(value: unknown, fallback: number, minimum = 0): number {
 const TRIPPED_TTL_FACTOR = 4;
 
 /**
+ * How long a key's answer is remembered as its known outcome (`firstCallWaitMs`); while the key is
+ * admitted, the memory is renewed once it is half gone, so a key in use is never held back again.
+ */
+const SEEN_MS = 3_600_000;
+/** The `seen:` values: the key answered; the key was set aside (the gate re-arms when that ends). */
+const SEEN_ANSWERED = 1;
+const SEEN_SET_ASIDE = 0;
+/**
+ * How often calls waiting for a key's first outcome read the store, for an outcome recorded by
+ * another process (one read per key per process: the waiters of one key share it). An outcome
+ * recorded in this process wakes them at once.
+ */
+const FIRST_OUTCOME_POLL_MS = 25;
+
+/** The calls of this process waiting for one key's first outcome, and how to wake them. */
+interface FirstOutcomeWatch {
+  readonly settled: Promise<void>;
+  readonly wake: () => void;
+}
+
+/**
  * The shared health of every (provider, model, credential): provider-asked cooldowns, circuit
  * breakers and retry budgets, kept in a `HealthStore` so that every concurrent call (and, with
  * Redis, every process) sees what any one call learned.
@@ -172,11 +216,30 @@ export class HealthRegistry {
   readonly #maxCooldownMs: number;
   readonly #capacityCooldownMs: number;
   readonly #rejectedKeyMs: number;
+  readonly #firstCallWaitMs: number;
+  readonly #now: () => number;
+  readonly #watches = new Map<string, FirstOutcomeWatch>();
   readonly #onEvent: ((event: HealthEvent) => void) | undefined;
 
   constructor(options: HealthRegistryOptions = {}) {
     checkRegistryKeys(options);
-    this.store = options.store ?? new MemoryHealthStore();
+    const firstCallWaitMs: unknown = options.firstCallWaitMs;
+    if (
+      firstCallWaitMs !== undefined &&
+      !(typeof firstCallWaitMs === 'number' && Number.isFinite(firstCallWaitMs) && firstCallWaitMs >= 0)
+    )
+      throw new TypeError(
+        `HealthRegistry: firstCallWaitMs must be a finite number of milliseconds ≥ 0 (got ${String(firstCallWaitMs)})`,
+      );
+    this.#firstCallWaitMs = firstCallWaitMs ?? 0;
+    const store = options.store ?? new MemoryHealthStore();
+    this.store = store;
+    // The store's clock when it keeps one (a MemoryHealthStore's, fake in tests), so that an
+    // answer's age and the TTLs it shortens are read on one clock; else this host's monotonic one.
+    this.#now =
+      typeof store.now === 'function'
+        ? () => (store as Required<HealthStore>).now()
+        : () => performance.now();
     const breaker = options.breaker;
     this.#breaker =
       breaker === false
@@ -204,6 +267,20 @@ export class HealthRegistry {
     this.#onEvent = typeof options.onEvent === 'function' ? options.onEvent : undefined;
   }
 
+  /**
+   * The registry's clock (milliseconds, monotonic): what `receivedAt` arguments are stamped with.
+   * The store's (`HealthStore.now`) when it has one, else `performance.now()`.
+   */
+  now(): number {
+    return this.#now();
+  }
+
+  /** What is left of `ms` counted from `receivedAt` (the moment an answer stating it arrived). */
+  #left(ms: number, receivedAt: number | undefined): number {
+    if (receivedAt === undefined) return ms;
+    return ms - Math.max(0, this.#now() - receivedAt);
+  }
+
   #emit(event: HealthEvent): void {
     if (this.#onEvent === undefined) return;
     try {
@@ -215,35 +292,145 @@ export class HealthRegistry {
 
   /**
    * May a call go to `key` now? Rejected, cooling and open keys are refused with the wait left; a
-   * half-open breaker lets exactly one call through as its probe. An admitted call counts toward
-   * the retry budget's volume.
+   * half-open breaker lets exactly one call through as its probe. With `firstCallWaitMs`, a call to
+   * a key whose outcome is not known waits (up to that bound, or until `signal` aborts: then it
+   * rejects with the signal's reason) while another call to it is in flight, and is then decided on
+   * what that call learned. An admitted call counts toward the retry budget's volume.
    */
-  async admit(key: HealthKey): Promise<Admission> {
+  async admit(
+    key: HealthKey,
+    options: { readonly signal?: AbortSignal | undefined } = {},
+  ): Promise<Admission> {
     const id = keyId(key);
-    const [cool, open, tripped, rejected] = await this.store.read([
-      `cool:${id}`,
-      `open:${id}`,
-      `tripped:${id}`,
-      `rejected:${id}`,
-    ]);
-    if (rejected !== undefined)
-      return {
-        kind: 'rejected',
-        waitMs: rejected.ttlMs,
-        reason: REJECTED_REASONS[rejected.value] ?? 'auth',
-      };
-    if (cool !== undefined) return { kind: 'cooling', waitMs: cool.ttlMs };
-    if (this.#breaker !== undefined) {
-      if (open !== undefined) return { kind: 'open', waitMs: open.ttlMs };
-      if (tripped !== undefined) {
-        const probing = await this.store.write(`probe:${id}`, 1, this.#breaker.probeTimeoutMs, 'absent');
-        if (!probing) return { kind: 'open', waitMs: this.#breaker.probeTimeoutMs };
+    const gate = this.#firstCallWaitMs;
+    // What is left of the bound, measured on this host's clock by the waits themselves (never the
+    // store's, which a test may hold still): a first call that never settles holds no one longer.
+    let left = gate;
+    for (;;) {
+      const [cool, open, tripped, rejected, seen] = await this.store.read([
+        `cool:${id}`,
+        `open:${id}`,
+        `tripped:${id}`,
+        `rejected:${id}`,
+        ...(gate > 0 ? [`seen:${id}`] : []),
+      ]);
+      if (rejected !== undefined)
+        return {
+          kind: 'rejected',
+          waitMs: rejected.ttlMs,
+          reason: REJECTED_REASONS[rejected.value] ?? 'auth',
+        };
+      if (cool !== undefined) return { kind: 'cooling', waitMs: cool.ttlMs };
+      if (this.#breaker !== undefined) {
+        if (open !== undefined) return { kind: 'open', waitMs: open.ttlMs };
+        if (tripped !== undefined) {
+          const probing = await this.store.write(`probe:${id}`, 1, this.#breaker.probeTimeoutMs, 'absent');
+          if (!probing) return { kind: 'open', waitMs: this.#breaker.probeTimeoutMs };
+          await this.#countCall(id);
+          return { kind: 'probe' };
+        }
+      }
+      if (gate > 0 && seen === undefined) {
+        if (left > 0 && !(await this.store.write(`first:${id}`, 1, gate, 'absent'))) {
+          const began = performance.now();
+          const woken = await this.#waitForFirstOutcome(id, left, options.signal);
+          left = woken ? left - Math.max(1, performance.now() - began) : 0;
+          continue;
+        }
         await this.#countCall(id);
-        return { kind: 'probe' };
+        return { kind: 'allow', first: true };
+      }
+      // A key in use stays known: its memory is renewed once half gone (a set-aside one is not).
+      if (seen !== undefined && seen.value === SEEN_ANSWERED && seen.ttlMs < SEEN_MS / 2)
+        await this.store.write(`seen:${id}`, SEEN_ANSWERED, SEEN_MS, 'always');
+      await this.#countCall(id);
+      return { kind: 'allow' };
+    }
+  }
+
+  /**
+   * Waits until the first outcome of `id` is recorded (in this process, or found in the store): true;
+   * or for `ms` at most: false. Rejects with `signal`'s reason when it aborts.
+   */
+  #waitForFirstOutcome(id: string, ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+    return new Promise<boolean>((resolve, reject) => {
+      if (signal?.aborted === true) {
+        reject(signal.reason);
+        return;
+      }
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      const onAbort = () => {
+        done();
+        reject(signal?.reason);
+      };
+      const timer = setTimeout(() => {
+        done();
+        resolve(false);
+      }, ms);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#watch(id).then(() => {
+        done();
+        resolve(true);
+      });
+    });
+  }
+
+  /** One watch per key in this process, shared by its waiters: woken by an outcome recorded here, or by a poll. */
+  #watch(id: string): Promise<void> {
+    const existing = this.#watches.get(id);
+    if (existing !== undefined) return existing.settled;
+    let wake = () => {};
+    const settled = new Promise<void>((resolve) => {
+      wake = resolve;
+    });
+    const watch: FirstOutcomeWatch = { settled, wake };
+    this.#watches.set(id, watch);
+    void this.#poll(id, watch);
+    return settled;
+  }
+
+  /**
+   * Reads the store until the key's first call has settled (its marker gone, or an outcome known):
+   * another process may record it. Ends when the watch is woken; the marker lives `firstCallWaitMs`
+   * at most, so this ends within that bound.
+   */
+  async #poll(id: string, watch: FirstOutcomeWatch): Promise<void> {
+    while (this.#watches.get(id) === watch) {
+      await new Promise<void>((resolve) => {
+        // The poll alone never keeps a process alive: its waiters' own timers do, for as long as they wait.
+        setTimeout(resolve, FIRST_OUTCOME_POLL_MS).unref?.();
+      });
+      if (this.#watches.get(id) !== watch) return;
+      try {
+        const [first, seen] = await this.store.read([`first:${id}`, `seen:${id}`]);
+        if (first === undefined || seen !== undefined) this.#wake(id);
+      } catch {
+        // A store that throws cannot say: the waiters go (never held on a failing store).
+        this.#wake(id);
       }
     }
-    await this.#countCall(id);
-    return { kind: 'allow' };
+  }
+
+  #wake(id: string): void {
+    const watch = this.#watches.get(id);
+    if (watch === undefined) return;
+    this.#watches.delete(id);
+    watch.wake();
+  }
+
+  /**
+   * Records what a call admitted as the key's first (`admission.first`) learned (the key answered,
+   * or, with `answered` false, nothing: a set-aside is recorded by `recordFailure`, an abort gives
+   * no verdict), then lets the calls waiting for it go.
+   */
+  async #settleFirst(id: string, admission: Admission, answered: boolean): Promise<void> {
+    if (admission.kind !== 'allow' || admission.first !== true) return;
+    if (answered) await this.store.write(`seen:${id}`, SEEN_ANSWERED, SEEN_MS, 'always');
+    await this.store.delete([`first:${id}`]);
+    this.#wake(id);
   }
 
   async #countCall(id: string): Promise<void> {
@@ -268,12 +455,22 @@ export class HealthRegistry {
     return false;
   }
 
-  /** Cools `key` for `ms` (only ever extended, never shortened, by concurrent calls). */
-  async cool(key: HealthKey, ms: number, reason: FailureReason = 'rate_limit'): Promise<void> {
-    const wait = Math.min(Math.max(0, ms), this.#maxCooldownMs);
-    if (!(wait > 0)) return;
+  /**
+   * Cools `key` for `ms` (only ever extended, never shortened, by concurrent calls), counted from
+   * `receivedAt` (the registry's clock) when given: a wait an answer named runs from its arrival.
+   * Returns how long the key now cools for (0: not at all).
+   */
+  async cool(
+    key: HealthKey,
+    ms: number,
+    reason: FailureReason = 'rate_limit',
+    receivedAt?: number,
+  ): Promise<number> {
+    const wait = Math.min(Math.max(0, this.#left(ms, receivedAt)), this.#maxCooldownMs);
+    if (!(wait > 0)) return 0;
     const written = await this.store.write(`cool:${keyId(key)}`, 1, wait, 'longer');
     if (written) this.#emit({ type: 'cooldown', key, ms: wait, reason });
+    return wait;
   }
 
   /**
@@ -295,21 +492,35 @@ export class HealthRegistry {
       return;
     }
     const id = keyId(key);
+    // How long the failure sets the key aside for every caller (a rejected key, a spent allowance).
+    let setAsideMs = 0;
     if (TAXONOMY[classification.reason]?.fallback === 'other_credential') {
       const ms = this.#rejectedKeyMs;
-      if (ms > 0)
+      if (ms > 0) {
         await this.store.write(
           `rejected:${id}`,
           REJECTED_REASONS.indexOf(classification.reason),
           ms,
           'longer',
         );
+        setAsideMs = ms;
+      }
       this.#emit({ type: 'credential-rejected', key, reason: classification.reason, ms });
     }
     const wait = classification.retryAfterSeconds;
-    if (typeof wait === 'number' && wait > 0) await this.cool(key, wait * 1000, classification.reason);
+    const receivedAt = facts.receivedAt;
+    let cooled = 0;
+    if (typeof wait === 'number' && wait > 0)
+      cooled = await this.cool(key, wait * 1000, classification.reason, receivedAt);
     else if (classification.category === 'capacity' && this.#capacityCooldownMs > 0)
-      await this.cool(key, this.#capacityCooldownMs, classification.reason);
+      cooled = await this.cool(key, this.#capacityCooldownMs, classification.reason);
+    if (classification.category === 'capacity') setAsideMs = Math.max(setAsideMs, cooled);
+    if (this.#firstCallWaitMs > 0) {
+      // A key set aside is unknown again when the set-aside ends: the first wave after it sends one
+      // call, not one each. Any other failure is an answer (the key is reachable and takes calls).
+      if (setAsideMs > 0) await this.store.write(`seen:${id}`, SEEN_SET_ASIDE, setAsideMs, 'always');
+      await this.#settleFirst(id, admission, setAsideMs === 0);
+    }
     const breaker = this.#breaker;
     if (breaker === undefined) return;
     if (!BREAKER_REASONS.has(classification.reason) || facts.cutAfterOutput === true) {
@@ -318,7 +529,9 @@ export class HealthRegistry {
     }
     // The provider's own wait says when it could be healthy again: probe then, not later.
     const named =
-      typeof wait === 'number' && wait > 0 ? Math.min(wait * 1000, this.#maxCooldownMs) : undefined;
+      typeof wait === 'number' && wait > 0
+        ? Math.min(Math.max(1, this.#left(wait * 1000, receivedAt)), this.#maxCooldownMs)
+        : undefined;
     const openFor = (level: number) =>
       named ?? Math.min(breaker.openMs * breaker.backoffFactor ** level, breaker.maxOpenMs);
     if (admission.kind === 'probe') {
@@ -353,11 +566,22 @@ export class HealthRegistry {
    */
   async release(key: HealthKey, admission: Admission): Promise<void> {
     if (admission.kind === 'probe') await this.store.delete([`probe:${keyId(key)}`]);
+    await this.#settleFirst(keyId(key), admission, false);
+  }
+
+  /**
+   * Records that a stream to `key` opened (its answer began, its end not known yet): the key
+   * answers, so the calls `firstCallWaitMs` holds for its first outcome go now rather than after
+   * the whole answer. The stream's end is recorded with `recordSuccess` or `recordFailure` as usual.
+   */
+  async recordOpened(key: HealthKey, admission: Admission): Promise<void> {
+    await this.#settleFirst(keyId(key), admission, true);
   }
 
   /** Records a call that succeeded: a successful probe closes the breaker at once (the next call is admitted as usual). */
   async recordSuccess(key: HealthKey, admission: Admission): Promise<void> {
     if (admission.kind === 'probe') await this.#close(key, keyId(key));
+    await this.#settleFirst(keyId(key), admission, true);
   }
 
   async #close(key: HealthKey, id: string): Promise<void> {
@@ -368,22 +592,29 @@ export class HealthRegistry {
   /**
    * Records the rate-limit budget an answer's headers stated for `key` (an adapter's
    * `readRateLimit`, or `error.metadata.rateLimit`): calls to the key are then paced by it, for
-   * every caller sharing the store. Fallback chains call it for you.
+   * every caller sharing the store. Fallback chains call it for you. `receivedAt` (the registry's
+   * clock, `registry.now()`): when the answer arrived; its resets count from then. Default: now.
    */
-  async recordRateLimit(key: HealthKey, budget: RateLimitBudget): Promise<void> {
-    await recordBudget(this.store, keyId(key), budget);
+  async recordRateLimit(key: HealthKey, budget: RateLimitBudget, receivedAt?: number): Promise<void> {
+    await recordBudget(this.store, keyId(key), budget, () => -this.#left(0, receivedAt));
   }
 
   /**
    * Records on `key` what a failure of another key with the same limits (a key of the same account)
    * said of those limits: its wait cools this key too, and a spent allowance its cooldown. Nothing
-   * else (breaker, rejection) is shared: those belong to the key that failed.
+   * else (breaker, rejection) is shared: those belong to the key that failed. The wait counts from
+   * `receivedAt` (the registry's clock) when given.
    */
-  async recordSharedLimit(key: HealthKey, classification: Classification): Promise<void> {
+  async recordSharedLimit(
+    key: HealthKey,
+    classification: Classification,
+    receivedAt?: number,
+  ): Promise<void> {
     const wait = classification.retryAfterSeconds;
     const limited = classification.reason === 'rate_limit' || classification.category === 'capacity';
     if (!limited || classification.callerAborted) return;
-    if (typeof wait === 'number' && wait > 0) await this.cool(key, wait * 1000, classification.reason);
+    if (typeof wait === 'number' && wait > 0)
+      await this.cool(key, wait * 1000, classification.reason, receivedAt);
     else if (classification.category === 'capacity' && this.#capacityCooldownMs > 0)
       await this.cool(key, this.#capacityCooldownMs, classification.reason);
   }

@@ -27,6 +27,12 @@ export interface HealthStore {
   /** Writes `value` for `ttlMs` as `mode` says; true when written. */
   write(key: string, value: number, ttlMs: number, mode?: WriteMode): Promise<boolean>;
   delete(keys: readonly string[]): Promise<void>;
+  /**
+   * The store's clock (milliseconds, monotonic), when it keeps time itself: the registry measures an
+   * answer's age on it, so that the TTLs it shortens and the age agree. Absent (Redis keeps time on
+   * the server): the registry uses `performance.now()`.
+   */
+  now?(): number;
 }
 
 export interface MemoryHealthStoreOptions {
@@ -50,6 +56,11 @@ export class MemoryHealthStore implements HealthStore {
   constructor(options: MemoryHealthStoreOptions = {}) {
     checkOptionKeys('MemoryHealthStore', options, MEMORY_HEALTH_STORE_OPTION_KEYS);
     this.#now = typeof options.now === 'function' ? options.now : () => performance.now();
+  }
+
+  /** The store's clock (the injected `now`, else `performance.now()`): the registry reads answers' ages on it. */
+  now(): number {
+    return this.#now();
   }
 
   #live(key: string, now: number): MemoryEntry | undefined {

@@ -32,6 +32,7 @@ export const HEALTH_REGISTRY_OPTION_KEYS = {
   maxCooldownMs: true,
   capacityCooldownMs: true,
   rejectedKeyMs: true,
+  firstCallWaitMs: true,
   onEvent: true,
 } as const satisfies Record<keyof HealthRegistryOptions, true>;
 

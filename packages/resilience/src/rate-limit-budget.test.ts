@@ -9,11 +9,13 @@ import { FaultlineError } from '@faultline/render';
 import { Redis } from 'ioredis';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { keyId } from './health-registry.ts';
 import {
   type Candidate,
   FallbackChainError,
   type HealthEvent,
   HealthRegistry,
+  type HealthStore,
   MemoryHealthStore,
   QUOTA_SCOPES,
   RedisHealthStore,
@@ -292,6 +294,82 @@ describe('pacing by the budget', () => {
       runWithFallback([{ provider: 'openai', model: 'm', credentials: [] } as never]),
     ).rejects.toThrow('runWithFallback: candidates[0].credentials must be a non-empty array');
     expect(primary.requests()).toHaveLength(0);
+  });
+});
+
+/**
+ * A store under load: each operation's reply takes `delayMs` of the fake clock to come back (a
+ * Redis round trip on a busy host), so that an answer is recorded well after it arrived.
+ */
+function slowStore(
+  time: ReturnType<typeof fakeTime>,
+  delayMs: number,
+): { store: HealthStore; memory: MemoryHealthStore } {
+  const memory = new MemoryHealthStore({ now: time.now });
+  const slow =
+    <A extends unknown[], R>(operation: (...args: A) => Promise<R>) =>
+    async (...args: A) => {
+      const result = await operation(...args);
+      time.advance(delayMs);
+      return result;
+    };
+  return {
+    memory,
+    store: {
+      read: slow((keys) => memory.read(keys)),
+      increment: slow((key, ttlMs, by) => memory.increment(key, ttlMs, by)),
+      write: slow((key, value, ttlMs, mode) => memory.write(key, value, ttlMs, mode)),
+      delete: slow((keys) => memory.delete(keys)),
+      now: () => time.now(),
+    },
+  };
+}
+
+describe('resets stated relative to the answer', () => {
+  it("count from the answer's arrival, not from when the store records them (a success's budget, a 429's wait)", async () => {
+    const time = fakeTime();
+    const { store, memory } = slowStore(time, 40);
+    const registry = new HealthRegistry({ store });
+    const client = openai(primary);
+    let arrivedAt = 0;
+    let stated: number | undefined;
+    const candidate: Candidate<unknown> = {
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      withClassifiedErrors: withOpenAI,
+      readRateLimit,
+      call: async ({ signal }) => {
+        try {
+          const answer = await client.chat.completions.create(CHAT_PARAMS, { signal }).withResponse();
+          stated = readRateLimit(answer)?.requests?.resetSeconds;
+          return answer;
+        } finally {
+          arrivedAt = time.now();
+        }
+      },
+    };
+    const id = keyId({ provider: 'openai', model: 'gpt-4o-mini' });
+
+    // A success says the window is spent and resets in `stated` seconds ("1s" in the header's form).
+    primary.script('openai', { rateLimit: { requests: 1, windowMs: LONG_WINDOW_MS } });
+    await runWithFallback([candidate], { registry, retry: false });
+    const age = time.now() - arrivedAt;
+    // The store's own waits came between the answer and its record.
+    expect(age).toBeGreaterThan(0);
+    const [left] = memory.readNow([`left:${id}`]);
+    expect(left?.value).toBe(0);
+    expect(left?.ttlMs).toBe((stated ?? Number.NaN) * 1000 - age);
+
+    // A 429 asking for 2 s cools the key until 2 s after it arrived.
+    primary.clearScript('openai');
+    primary.script('openai', [fault.status(429, { retryAfter: 2 })]);
+    await memory.delete([`left:${id}`]);
+    await expect(runWithFallback([candidate], { registry, retry: false })).rejects.toBeInstanceOf(
+      FallbackChainError,
+    );
+    const [cool] = memory.readNow([`cool:${id}`]);
+    expect(time.now() - arrivedAt).toBeGreaterThan(0);
+    expect(cool?.ttlMs).toBe(2000 - (time.now() - arrivedAt));
   });
 });
 

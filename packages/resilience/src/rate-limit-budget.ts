@@ -17,28 +17,36 @@ const ALLOW: BudgetTake = { kind: 'allow' };
 const NEXT_WINDOW_MS = 1_000;
 
 /**
- * Records what a provider's rate-limit headers said of one key (`id`, a health key's store id):
+ * Records what a provider's rate-limit headers said of one key (`id`, a health key's store id),
+ * `ageMs()` after the answer stating them arrived (read at each write, after the store's own waits):
  * the requests left until the window resets, kept for exactly as long, so that every caller (and,
  * with Redis, every process) takes from the same count. A spent window (requests or tokens, with
  * nothing left) keeps the count at 0 until its reset. A lower count from the provider replaces
  * ours; a higher one is older than ours (see below); a new window starts with the provider's.
  */
-export async function recordBudget(store: HealthStore, id: string, budget: RateLimitBudget): Promise<void> {
+export async function recordBudget(
+  store: HealthStore,
+  id: string,
+  budget: RateLimitBudget,
+  ageMs: () => number = () => 0,
+): Promise<void> {
   const requests = budget.requests;
   const spent = spentWaitSeconds(budget);
   if (spent !== undefined) {
-    if (!(spent > 0)) return;
-    await store.write(`left:${id}`, 0, spent * 1000, 'always');
+    // A reset stated relative to the answer counts from its arrival (`ageMs`: the time since).
+    const spentMs = spent * 1000 - ageMs();
+    if (!(spentMs > 0)) return;
+    await store.write(`left:${id}`, 0, spentMs, 'always');
     // The window after the reset admits the requests' limit: the calls that reach it before an
     // answer restates the count take from that, not from an unknown (every waiting caller at once).
     if (requests?.remaining === 0 && requests.limit !== undefined && requests.limit > 0)
-      await store.write(`next:${id}`, requests.limit, spent * 1000 + NEXT_WINDOW_MS, 'always');
+      await store.write(`next:${id}`, requests.limit, spent * 1000 - ageMs() + NEXT_WINDOW_MS, 'always');
     return;
   }
   if (
     requests?.remaining === undefined ||
     requests.resetSeconds === undefined ||
-    !(requests.resetSeconds > 0)
+    !(requests.resetSeconds * 1000 - ageMs() > 0)
   )
     return;
   // Within a window the provider's count only goes down, and answers arrive out of order: a count
@@ -51,7 +59,9 @@ export async function recordBudget(store: HealthStore, id: string, budget: RateL
     left === undefined && next !== undefined
       ? Math.min(requests.remaining, Math.max(0, next.value))
       : requests.remaining;
-  await store.write(`left:${id}`, remaining, requests.resetSeconds * 1000, 'always');
+  const resetMs = requests.resetSeconds * 1000 - ageMs();
+  if (!(resetMs > 0)) return;
+  await store.write(`left:${id}`, remaining, resetMs, 'always');
 }
 
 /**
