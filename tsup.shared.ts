@@ -32,11 +32,3 @@ export const shippedMapOptions = {
     options.sourcesContent = false;
   },
 } as const satisfies Options;
-
-// Declarations are bundled against the dependencies' built declarations (turbo builds them first),
-// not their sources: without the workspace's `@faultline/source` condition the declaration build
-// reads each workspace dependency's one `dist/index.d.ts` instead of type-checking its `src` again,
-// and emits the same file.
-export const declarationOptions = {
-  compilerOptions: { customConditions: [] },
-} as const satisfies Options['dts'];

@@ -1,5 +1,5 @@
 import { defineConfig } from 'tsup';
-import { declarationOptions, shippedMapOptions } from '../../tsup.shared.ts';
+import { shippedMapOptions } from '../../tsup.shared.ts';
 
 // Every workspace package the CLI uses is a published dependency (@faultline/llm-mock carries the
 // scenario catalogue and the provider server), so nothing is bundled and nothing is copied, but
@@ -9,7 +9,6 @@ import { declarationOptions, shippedMapOptions } from '../../tsup.shared.ts';
 export default defineConfig({
   entry: { cli: 'src/cli.ts', index: 'src/index.ts', 'driver/index': 'src/driver/index.ts' },
   format: ['esm'],
-  dts: { ...declarationOptions, entry: { index: 'src/index.ts', 'driver/index': 'src/driver/index.ts' } },
   clean: true,
   sourcemap: true,
   target: 'node20',

@@ -4,7 +4,6 @@ import { importPathOptions } from '../../tsup.shared.ts';
 export default defineConfig({
   entry: ['src/index.ts'],
   format: ['esm'],
-  dts: true,
   clean: true,
   sourcemap: true,
   target: 'node20',

@@ -1,12 +1,11 @@
 import { defineConfig } from 'tsup';
-import { declarationOptions, shippedMapOptions } from '../../tsup.shared.ts';
+import { shippedMapOptions } from '../../tsup.shared.ts';
 
 // The catalogue (`scenarios/`) ships beside `dist/`: `scenariosDir` resolves `../scenarios` from
 // the module, which is `src/` in the workspace and `dist/` once built.
 export default defineConfig({
   entry: ['src/index.ts'],
   format: ['esm'],
-  dts: declarationOptions,
   clean: true,
   sourcemap: true,
   target: 'node20',

@@ -1,10 +1,9 @@
 import { defineConfig } from 'tsup';
-import { declarationOptions, importPathOptions } from '../../tsup.shared.ts';
+import { importPathOptions } from '../../tsup.shared.ts';
 
 export default defineConfig({
   entry: ['src/index.ts', 'src/toolkit.ts'],
   format: ['esm'],
-  dts: declarationOptions,
   clean: true,
   sourcemap: true,
   target: 'node20',

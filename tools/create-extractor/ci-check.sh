@@ -79,6 +79,7 @@ pnpm --filter @faultline/reliability exec vitest run src/secrets.test.ts -t "^.*
 
 step "build and package checks (publint --strict, are-the-types-wrong)"
 pnpm --filter "$package" build
+pnpm build:types "packages/extract-$name"
 pnpm --filter "$package" lint:package
 
 step "scaffolded provider '$name' passes"
