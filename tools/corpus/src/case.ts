@@ -17,7 +17,9 @@ export type CorpusSdk = v.InferOutput<typeof CorpusSdk>;
 // A body or an SSE data field may be written as JSON (an object or array): it is sent as its
 // JSON text. This only spares the corpus from escaping JSON inside JSON strings; a payload whose
 // exact bytes matter (HTML, truncated JSON, a JSON string quoting JSON) is written as a string.
-const Payload = v.union([v.string(), v.record(v.string(), v.unknown()), v.array(v.unknown())]);
+// The array first: valibot's record takes an array too (its indexes as keys), which would send
+// `[{…}]` as `{"0":{…}}`.
+const Payload = v.union([v.string(), v.array(v.unknown()), v.record(v.string(), v.unknown())]);
 const Headers = v.record(v.string(), v.string());
 const StreamEnding = v.picklist(['end', 'cut', 'stall']);
 const status = v.pipe(v.number(), v.integer(), v.minValue(100), v.maxValue(599));
