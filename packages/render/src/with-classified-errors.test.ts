@@ -489,6 +489,33 @@ describe('abort and deadline', () => {
     expect((error as FaultlineError).classification.callerAborted).toBe(false);
     expect(fn).toHaveBeenCalledTimes(1);
   });
+  it('a call that ignores its signal is ended a second after the deadline, as a timeout', async () => {
+    let settledAt: number | undefined;
+    const fn = vi.fn(() => new Promise(() => {}));
+    const started = Date.now();
+    const result = settle(withBuiltIns(fn, { deadlineMs: 500, retry: false })).then((outcome) => {
+      settledAt = Date.now() - started;
+      return outcome;
+    });
+    await vi.advanceTimersByTimeAsync(1_400);
+    expect(settledAt).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(200);
+    const { error } = await result;
+    expect(settledAt).toBe(1_500);
+    expect((error as FaultlineError).classification.reason).toBe('timeout');
+    expect((error as FaultlineError).classification.callerAborted).toBe(false);
+  });
+  it("a call that ignores the caller's abort ends a second later with the caller's reason", async () => {
+    const controller = new AbortController();
+    const result = settle(
+      withBuiltIns(() => new Promise(() => {}), { signal: controller.signal, retry: true }),
+    );
+    await vi.advanceTimersByTimeAsync(10);
+    const reason = new DOMException('The user cancelled', 'AbortError');
+    controller.abort(reason);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect((await result).error).toBe(reason);
+  });
   it('leaves no listener on the caller signal', async () => {
     const controller = new AbortController();
     const add = vi.spyOn(controller.signal, 'addEventListener');

@@ -39,7 +39,8 @@ export interface WithClassifiedErrorsOptions<T = unknown>
   /**
    * The whole call, retries and waits included, must end within this many milliseconds (a positive,
    * finite number). When it passes, the call's signal fires and the failure is a `timeout`, whatever
-   * the SDK throws for the abort.
+   * the SDK throws for the abort. A call that ignores the signal is not waited for: a second after
+   * the signal fired (the deadline's or the caller's), it ends without it.
    */
   readonly deadlineMs?: number | undefined;
   /**
@@ -105,6 +106,33 @@ function validateGuarded<T>(options: WithClassifiedErrorsOptions<T>): void {
   )
     throw invalid('deadlineMs', 'a positive, finite number of milliseconds', deadlineMs);
   if (!isSignalOption(options.signal)) throw invalid('signal', 'an AbortSignal', options.signal);
+}
+
+/** How long a call may take to settle once its signal has fired before it is ended without it. */
+const ABORT_GRACE_MS = 1_000;
+
+/**
+ * The call's result, or, when `signal` fires and the call has not settled `ABORT_GRACE_MS` later,
+ * the signal's reason (the deadline's timeout, or the caller's own reason). A call that honours its
+ * signal throws its own abort error within the grace, and that is what is classified or re-thrown;
+ * one that ignores it (a client that drops the signal, or fetches a copy of the request that loses
+ * it) would otherwise keep the caller waiting past every deadline.
+ */
+function settledBy<T>(value: Promise<T> | T, signal: AbortSignal | undefined): Promise<T> | T {
+  if (signal === undefined) return value;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  const ended = new Promise<never>((_, reject) => {
+    onAbort = () => {
+      timer = setTimeout(() => reject(signal.reason), ABORT_GRACE_MS);
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return Promise.race([value, ended]).finally(() => {
+    clearTimeout(timer);
+    if (onAbort !== undefined) signal.removeEventListener('abort', onAbort);
+  });
 }
 
 function deadlineError(): Error {
@@ -227,8 +255,9 @@ async function runGuarded<T>(
   const attempt = async function* ({ attempt, waitsMs }: RetryState): AsyncGenerator<never, T, undefined> {
     if (attempt === 1 && first !== undefined) throw first;
     try {
-      const result = await fn(
-        attempt === 1 && attemptSignal === undefined ? FIRST_ATTEMPT : { signal: attemptSignal, attempt },
+      const result = await settledBy(
+        fn(attempt === 1 && attemptSignal === undefined ? FIRST_ATTEMPT : { signal: attemptSignal, attempt }),
+        attemptSignal,
       );
       inspect(result, options);
       return result;
