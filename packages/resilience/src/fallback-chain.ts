@@ -325,6 +325,19 @@ class CallerAbort {
   constructor(readonly thrown: unknown) {}
 }
 
+/** `registry.admit`, whose only throw (the caller's abort ending a wait for a key's first outcome) is the caller's. */
+async function admitted(
+  registry: HealthRegistry,
+  key: HealthKey,
+  signal: AbortSignal | undefined,
+): Promise<Admission> {
+  try {
+    return await registry.admit(key, { signal });
+  } catch (thrown) {
+    throw new CallerAbort(thrown);
+  }
+}
+
 // A candidate without its adapter's withClassifiedErrors gives its extractors per call.
 const withCandidateExtractors: BoundWithClassifiedErrors = bindWithClassifiedErrors({});
 
@@ -453,13 +466,7 @@ async function* runChain<T, C>(
     const key = keyOf(candidates[index] as Resolved<T>);
     let left = policy.maxResetWaitMs;
     for (;;) {
-      let admission: Admission;
-      try {
-        admission = await registry.admit(key, { signal });
-      } catch (thrown) {
-        // Only the caller's abort ends a wait for a key's first outcome with a throw.
-        throw new CallerAbort(thrown);
-      }
+      const admission = await admitted(registry, key, signal);
       let waitMs: number;
       if (admission.kind === 'cooling') waitMs = admission.waitMs;
       else if (admission.kind === 'open' || admission.kind === 'rejected') return admission;
@@ -804,12 +811,7 @@ async function* runChain<T, C>(
           throw new CallerAbort(thrown);
         }
         const candidate = candidates[soonest.index] as Resolved<T>;
-        let admission: Admission;
-        try {
-          admission = await registry.admit(keyOf(candidate), { signal });
-        } catch (thrown) {
-          throw new CallerAbort(thrown);
-        }
+        const admission = await admitted(registry, keyOf(candidate), signal);
         if (admission.kind === 'allow' || admission.kind === 'probe') {
           const result = yield* tryCandidate(soonest.index, admission, [soonest.waitMs]);
           if (result.ok) return result.value;

@@ -1,5 +1,6 @@
 import type { RateLimitBudget } from '@faultline/classify';
 import { type Classification, type FailureReason, TAXONOMY } from '@faultline/classify';
+import { invalidOption } from '@faultline/classify/toolkit';
 import { type HealthStore, MemoryHealthStore } from './health-store.ts';
 import { checkRegistryKeys } from './option-keys.ts';
 import { type BudgetTake, recordBudget, takeBudget } from './rate-limit-budget.ts';
@@ -228,8 +229,11 @@ export class HealthRegistry {
       firstCallWaitMs !== undefined &&
       !(typeof firstCallWaitMs === 'number' && Number.isFinite(firstCallWaitMs) && firstCallWaitMs >= 0)
     )
-      throw new TypeError(
-        `HealthRegistry: firstCallWaitMs must be a finite number of milliseconds ≥ 0 (got ${String(firstCallWaitMs)})`,
+      throw invalidOption(
+        'HealthRegistry',
+        'firstCallWaitMs',
+        'a finite number of milliseconds ≥ 0',
+        firstCallWaitMs,
       );
     this.#firstCallWaitMs = firstCallWaitMs ?? 0;
     const store = options.store ?? new MemoryHealthStore();
