@@ -89,6 +89,7 @@ describe('export list', { timeout: 120_000 }, () => {
         'findNetworkCode',
         'inspectTransportError',
         'invalidOption',
+        'lenientField',
         'messageOf',
         'nearestOption',
         'parseClassification',

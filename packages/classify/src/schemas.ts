@@ -89,6 +89,13 @@ export type SdkCondition = v.InferOutput<typeof SdkCondition>;
 
 const optionalString = v.optional(v.string());
 
+/**
+ * A field of a vendor's body in an adapter's lenient shape: it may be absent, and one of the wrong
+ * type reads as absent, so that a vendor changing one field never makes the whole body unreadable.
+ */
+export const lenientField = <T extends v.GenericSchema>(schema: T) =>
+  v.fallback(v.optional(schema), undefined);
+
 /** How much output a stream had delivered before it failed. */
 export const DeliveredOutput = v.object({ chunks: count, characters: count });
 export type DeliveredOutput = v.InferOutput<typeof DeliveredOutput>;

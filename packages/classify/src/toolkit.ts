@@ -81,7 +81,7 @@ export type {
   RuleId,
   UserActionKind,
 } from './schemas.ts';
-export { parseClassification } from './schemas.ts';
+export { lenientField, parseClassification } from './schemas.ts';
 export type { TaxonomyRow } from './taxonomy.ts';
 export { TAXONOMY } from './taxonomy.ts';
 export {

@@ -1,3 +1,4 @@
+import { lenientField } from '@faultline/classify/toolkit';
 import * as v from 'valibot';
 
 /**
@@ -11,10 +12,10 @@ import * as v from 'valibot';
 
 /** The inner `error` object: `{ type: 'overloaded_error', message: 'Overloaded', details? }`. */
 export const AnthropicInnerError = v.looseObject({
-  type: v.fallback(v.optional(v.string()), undefined),
+  type: lenientField(v.string()),
   message: v.optional(v.unknown()),
   details: v.fallback(
-    v.optional(v.nullable(v.looseObject({ error_code: v.fallback(v.optional(v.string()), undefined) }))),
+    v.optional(v.nullable(v.looseObject({ error_code: lenientField(v.string()) }))),
     undefined,
   ),
 });
@@ -27,16 +28,16 @@ export type AnthropicInnerError = v.InferOutput<typeof AnthropicInnerError>;
 export const AnthropicErrorBody = v.looseObject({
   type: v.literal('error'),
   error: AnthropicInnerError,
-  request_id: v.fallback(v.optional(v.string()), undefined),
+  request_id: lenientField(v.string()),
 });
 export type AnthropicErrorBody = v.InferOutput<typeof AnthropicErrorBody>;
 
 /** A successful Messages API answer, as far as the blocked-answer detector needs it. */
 export const AnthropicMessageResult = v.looseObject({
   type: v.literal('message'),
-  stop_reason: v.fallback(v.optional(v.nullable(v.string())), undefined),
-  model: v.fallback(v.optional(v.string()), undefined),
-  id: v.fallback(v.optional(v.string()), undefined),
+  stop_reason: lenientField(v.nullable(v.string())),
+  model: lenientField(v.string()),
+  id: lenientField(v.string()),
 });
 export type AnthropicMessageResult = v.InferOutput<typeof AnthropicMessageResult>;
 

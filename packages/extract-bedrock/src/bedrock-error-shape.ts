@@ -1,3 +1,4 @@
+import { lenientField } from '@faultline/classify/toolkit';
 import * as v from 'valibot';
 
 /**
@@ -10,17 +11,14 @@ import * as v from 'valibot';
  * `$metadata`), observed in docs/contributing/sdk-surfaces.md section 5.
  */
 
-/** A field that may be absent; one of the wrong type reads as absent. */
-const optional = <T extends v.GenericSchema>(schema: T) => v.fallback(v.optional(schema), undefined);
-
 /** `$metadata` of an AWS SDK v3 error (`ResponseMetadata`). All optional: transport errors carry only attempts. */
 export const AwsResponseMetadata = v.looseObject({
-  httpStatusCode: optional(v.pipe(v.number(), v.safeInteger())),
-  requestId: optional(v.string()),
-  extendedRequestId: optional(v.string()),
-  cfId: optional(v.string()),
-  attempts: optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0))),
-  totalRetryDelay: optional(v.pipe(v.number(), v.minValue(0))),
+  httpStatusCode: lenientField(v.pipe(v.number(), v.safeInteger())),
+  requestId: lenientField(v.string()),
+  extendedRequestId: lenientField(v.string()),
+  cfId: lenientField(v.string()),
+  attempts: lenientField(v.pipe(v.number(), v.safeInteger(), v.minValue(0))),
+  totalRetryDelay: lenientField(v.pipe(v.number(), v.minValue(0))),
 });
 export type AwsResponseMetadata = v.InferOutput<typeof AwsResponseMetadata>;
 
@@ -31,14 +29,14 @@ export type AwsResponseMetadata = v.InferOutput<typeof AwsResponseMetadata>;
  * ModelStreamErrorException (`originalStatusCode`, `originalMessage`, `resourceName`).
  */
 export const BedrockServiceExceptionSnapshot = v.looseObject({
-  name: optional(v.string()),
-  message: optional(v.string()),
+  name: lenientField(v.string()),
+  message: lenientField(v.string()),
   $fault: v.picklist(['client', 'server']),
-  $metadata: optional(AwsResponseMetadata),
-  __type: optional(v.string()),
-  originalStatusCode: optional(v.pipe(v.number(), v.safeInteger())),
-  originalMessage: optional(v.string()),
-  resourceName: optional(v.string()),
+  $metadata: lenientField(AwsResponseMetadata),
+  __type: lenientField(v.string()),
+  originalStatusCode: lenientField(v.pipe(v.number(), v.safeInteger())),
+  originalMessage: lenientField(v.string()),
+  resourceName: lenientField(v.string()),
 });
 export type BedrockServiceExceptionSnapshot = v.InferOutput<typeof BedrockServiceExceptionSnapshot>;
 
@@ -48,10 +46,10 @@ export type BedrockServiceExceptionSnapshot = v.InferOutput<typeof BedrockServic
  * `{"message":"...","originalStatusCode":500,"originalMessage":"..."}`.
  */
 export const BedrockStreamExceptionPayload = v.looseObject({
-  message: optional(v.string()),
-  Message: optional(v.string()),
-  originalStatusCode: optional(v.pipe(v.number(), v.safeInteger())),
-  originalMessage: optional(v.string()),
+  message: lenientField(v.string()),
+  Message: lenientField(v.string()),
+  originalStatusCode: lenientField(v.pipe(v.number(), v.safeInteger())),
+  originalMessage: lenientField(v.string()),
 });
 export type BedrockStreamExceptionPayload = v.InferOutput<typeof BedrockStreamExceptionPayload>;
 
@@ -61,8 +59,8 @@ export type BedrockStreamExceptionPayload = v.InferOutput<typeof BedrockStreamEx
  * `content_filtered` when the model's own filter did (Converse API reference, `StopReason`).
  */
 export const BedrockConverseResult = v.looseObject({
-  stopReason: optional(v.string()),
-  $metadata: optional(AwsResponseMetadata),
+  stopReason: lenientField(v.string()),
+  $metadata: lenientField(AwsResponseMetadata),
 });
 export type BedrockConverseResult = v.InferOutput<typeof BedrockConverseResult>;
 
@@ -74,11 +72,11 @@ export type BedrockConverseResult = v.InferOutput<typeof BedrockConverseResult>;
  * `results[].completionReason: "CONTENT_FILTERED"`.
  */
 export const BedrockInvokeModelBody = v.looseObject({
-  'amazon-bedrock-guardrailAction': optional(v.string()),
-  stop_reason: optional(v.nullable(v.string())),
-  stopReason: optional(v.nullable(v.string())),
-  results: optional(
-    v.array(v.fallback(v.looseObject({ completionReason: optional(v.nullable(v.string())) }), {})),
+  'amazon-bedrock-guardrailAction': lenientField(v.string()),
+  stop_reason: lenientField(v.nullable(v.string())),
+  stopReason: lenientField(v.nullable(v.string())),
+  results: lenientField(
+    v.array(v.fallback(v.looseObject({ completionReason: lenientField(v.nullable(v.string())) }), {})),
   ),
 });
 export type BedrockInvokeModelBody = v.InferOutput<typeof BedrockInvokeModelBody>;

@@ -1,7 +1,5 @@
+import { lenientField } from '@faultline/classify/toolkit';
 import * as v from 'valibot';
-
-/** A field that may be absent; one of the wrong type reads as absent. */
-const optional = <T extends v.GenericSchema>(schema: T) => v.fallback(v.optional(schema), undefined);
 
 /**
  * The body Cohere answers every failure with (lenient; never strict on vendor data):
@@ -12,13 +10,13 @@ const optional = <T extends v.GenericSchema>(schema: T) => v.fallback(v.optional
  * parsed body as `body`).
  */
 export const CohereErrorBody = v.looseObject({
-  id: optional(v.string()),
-  message: optional(v.string()),
-  error: optional(
+  id: lenientField(v.string()),
+  message: lenientField(v.string()),
+  error: lenientField(
     v.union([
       v.string(),
       v.looseObject({
-        message: optional(v.string()),
+        message: lenientField(v.string()),
         type: v.fallback(v.nullish(v.string()), undefined),
         code: v.fallback(v.nullish(v.union([v.string(), v.number()])), undefined),
       }),

@@ -1,3 +1,4 @@
+import { lenientField } from '@faultline/classify/toolkit';
 import * as v from 'valibot';
 
 /**
@@ -11,18 +12,16 @@ import * as v from 'valibot';
  * https://ai.google.dev/gemini-api/docs/troubleshooting.
  */
 
-/** A field that may be absent; one of the wrong type reads as absent. */
-const optional = <T extends v.GenericSchema>(schema: T) => v.fallback(v.optional(schema), undefined);
-const optionalString = optional(v.string());
-const optionalNumber = optional(v.number());
-const optionalRecord = optional(v.record(v.string(), v.unknown()));
+const optionalString = lenientField(v.string());
+const optionalNumber = lenientField(v.number());
+const optionalRecord = lenientField(v.record(v.string(), v.unknown()));
 
 /** `google.rpc.Status`: `code` (HTTP status), `message`, `status` (canonical code) and typed details. */
 export const GoogleRpcStatus = v.object({
   code: optionalNumber,
   message: optionalString,
   status: optionalString,
-  details: optional(v.array(v.unknown())),
+  details: lenientField(v.array(v.unknown())),
 });
 export type GoogleRpcStatus = v.InferOutput<typeof GoogleRpcStatus>;
 
@@ -39,13 +38,13 @@ export const ErrorInfoDetail = v.object({
 
 /** `google.rpc.QuotaFailure`: which quota was spent; the quota ids tell a per-minute from a per-day cap. */
 export const QuotaFailureDetail = v.object({
-  violations: optional(
+  violations: lenientField(
     v.array(
       v.object({
         quotaMetric: optionalString,
         quotaId: optionalString,
         quotaDimensions: optionalRecord,
-        quotaValue: optional(v.union([v.string(), v.number()])),
+        quotaValue: lenientField(v.union([v.string(), v.number()])),
         subject: optionalString,
         description: optionalString,
       }),
@@ -58,12 +57,12 @@ export const RetryInfoDetail = v.object({ retryDelay: optionalString });
 
 /** `google.rpc.BadRequest`: the request fields that were wrong. */
 export const BadRequestDetail = v.object({
-  fieldViolations: optional(v.array(v.object({ field: optionalString, description: optionalString }))),
+  fieldViolations: lenientField(v.array(v.object({ field: optionalString, description: optionalString }))),
 });
 
 /** `google.rpc.Help`: links only; read so that nothing else mistakes them for a message. */
 export const HelpDetail = v.object({
-  links: optional(v.array(v.object({ description: optionalString, url: optionalString }))),
+  links: lenientField(v.array(v.object({ description: optionalString, url: optionalString }))),
 });
 
 /** The `@type` suffixes of the detail messages read here. */
@@ -80,8 +79,8 @@ export const DETAIL_TYPES = {
  * Source: https://ai.google.dev/api/generate-content#generatecontentresponse
  */
 export const GenerateContentAnswer = v.object({
-  promptFeedback: optional(v.object({ blockReason: optionalString, blockReasonMessage: optionalString })),
-  candidates: optional(
+  promptFeedback: lenientField(v.object({ blockReason: optionalString, blockReasonMessage: optionalString })),
+  candidates: lenientField(
     v.array(v.fallback(v.object({ finishReason: optionalString, finishMessage: optionalString }), {})),
   ),
 });

@@ -1,3 +1,4 @@
+import { lenientField } from '@faultline/classify/toolkit';
 import * as v from 'valibot';
 
 /**
@@ -6,7 +7,7 @@ import * as v from 'valibot';
  * sends `code`/`param` as null, strings or numbers. Source: https://console.groq.com/docs/errors
  */
 export const GroqErrorObject = v.looseObject({
-  message: v.fallback(v.optional(v.string()), undefined),
+  message: lenientField(v.string()),
   type: v.fallback(v.nullish(v.string()), undefined),
   code: v.fallback(v.nullish(v.union([v.string(), v.number()])), undefined),
   param: v.fallback(v.nullish(v.union([v.string(), v.number()])), undefined),

@@ -1,7 +1,5 @@
+import { lenientField } from '@faultline/classify/toolkit';
 import * as v from 'valibot';
-
-/** A field that may be absent; one of the wrong type reads as absent. */
-const optional = <T extends v.GenericSchema>(schema: T) => v.fallback(v.optional(schema), undefined);
 
 /**
  * The OpenAI-style error object the Inference Providers router (`router.huggingface.co/v1`) and the
@@ -9,7 +7,7 @@ const optional = <T extends v.GenericSchema>(schema: T) => v.fallback(v.optional
  * TGI's `http_status_code` (all lenient).
  */
 export const HuggingfaceErrorObject = v.looseObject({
-  message: optional(v.string()),
+  message: lenientField(v.string()),
   type: v.fallback(v.nullish(v.string()), undefined),
   code: v.fallback(v.nullish(v.union([v.string(), v.number()])), undefined),
   param: v.fallback(v.nullish(v.string()), undefined),
@@ -29,10 +27,10 @@ export type HuggingfaceErrorObject = v.InferOutput<typeof HuggingfaceErrorObject
  * `packages/inference/src/utils/request.ts` (which of these fields the SDK reads).
  */
 export const HuggingfaceErrorBody = v.looseObject({
-  error: optional(v.union([v.string(), HuggingfaceErrorObject])),
-  error_type: optional(v.string()),
-  estimated_time: optional(v.number()),
-  detail: optional(v.string()),
-  message: optional(v.string()),
+  error: lenientField(v.union([v.string(), HuggingfaceErrorObject])),
+  error_type: lenientField(v.string()),
+  estimated_time: lenientField(v.number()),
+  detail: lenientField(v.string()),
+  message: lenientField(v.string()),
 });
 export type HuggingfaceErrorBody = v.InferOutput<typeof HuggingfaceErrorBody>;

@@ -1,14 +1,13 @@
+import { lenientField } from '@faultline/classify/toolkit';
 import * as v from 'valibot';
 
-/** A field that may be absent; one of the wrong type reads as absent. */
-const optional = <T extends v.GenericSchema>(schema: T) => v.fallback(v.optional(schema), undefined);
 const stringOrNumber = v.union([v.string(), v.number()]);
 
 /** One FastAPI/pydantic validation issue: `{ type, loc, msg, input, ctx }` (`input` may echo the prompt). */
 export const MistralValidationIssue = v.looseObject({
-  loc: optional(v.array(stringOrNumber)),
-  msg: optional(v.string()),
-  type: optional(v.string()),
+  loc: lenientField(v.array(stringOrNumber)),
+  msg: lenientField(v.string()),
+  type: lenientField(v.string()),
 });
 export type MistralValidationIssue = v.InferOutput<typeof MistralValidationIssue>;
 
@@ -21,12 +20,12 @@ export type MistralValidationIssue = v.InferOutput<typeof MistralValidationIssue
  * Source: https://docs.mistral.ai/api/ and @mistralai/mistralai models/errors (SDKError keeps the raw body).
  */
 export const MistralErrorBody = v.looseObject({
-  object: optional(v.string()),
-  message: optional(v.union([v.string(), v.looseObject({ detail: v.optional(v.unknown()) })])),
-  detail: optional(v.union([v.string(), v.array(v.unknown())])),
+  object: lenientField(v.string()),
+  message: lenientField(v.union([v.string(), v.looseObject({ detail: v.optional(v.unknown()) })])),
+  detail: lenientField(v.union([v.string(), v.array(v.unknown())])),
   type: v.fallback(v.nullish(v.string()), undefined),
   param: v.fallback(v.nullish(stringOrNumber), undefined),
   code: v.fallback(v.nullish(stringOrNumber), undefined),
-  request_id: optional(v.string()),
+  request_id: lenientField(v.string()),
 });
 export type MistralErrorBody = v.InferOutput<typeof MistralErrorBody>;

@@ -1,14 +1,12 @@
+import { lenientField } from '@faultline/classify/toolkit';
 import * as v from 'valibot';
-
-/** A field that may be absent; one of the wrong type reads as absent. */
-const optional = <T extends v.GenericSchema>(schema: T) => v.fallback(v.optional(schema), undefined);
 
 /**
  * The OpenAI-style error object a proxy or Ollama's own OpenAI-compatible layer (`/v1`) answers
  * with: `{ "message", "type", "param", "code" }` (all lenient).
  */
 export const OllamaErrorObject = v.looseObject({
-  message: optional(v.string()),
+  message: lenientField(v.string()),
   type: v.fallback(v.nullish(v.string()), undefined),
   code: v.fallback(v.nullish(v.union([v.string(), v.number()])), undefined),
   param: v.fallback(v.nullish(v.string()), undefined),
@@ -27,6 +25,6 @@ export type OllamaErrorObject = v.InferOutput<typeof OllamaErrorObject>;
  * `src/utils.ts` (`checkOk` keeps only `error`, or the whole text body).
  */
 export const OllamaErrorBody = v.looseObject({
-  error: optional(v.union([v.string(), OllamaErrorObject])),
+  error: lenientField(v.union([v.string(), OllamaErrorObject])),
 });
 export type OllamaErrorBody = v.InferOutput<typeof OllamaErrorBody>;

@@ -1,7 +1,6 @@
+import { lenientField } from '@faultline/classify/toolkit';
 import * as v from 'valibot';
 
-/** A field that may be absent; one of the wrong type reads as absent. */
-const optional = <T extends v.GenericSchema>(schema: T) => v.fallback(v.optional(schema), undefined);
 const stringOrNumber = v.union([v.string(), v.number()]);
 
 /**
@@ -17,11 +16,11 @@ const stringOrNumber = v.union([v.string(), v.number()]);
  */
 export const OpenRouterErrorMetadata = v.looseObject({
   raw: v.optional(v.unknown()),
-  provider_name: optional(v.string()),
-  reasons: optional(v.array(v.unknown())),
-  flagged_input: optional(v.string()),
-  error_type: optional(v.string()),
-  provider_code: optional(stringOrNumber),
+  provider_name: lenientField(v.string()),
+  reasons: lenientField(v.array(v.unknown())),
+  flagged_input: lenientField(v.string()),
+  error_type: lenientField(v.string()),
+  provider_code: lenientField(stringOrNumber),
 });
 export type OpenRouterErrorMetadata = v.InferOutput<typeof OpenRouterErrorMetadata>;
 
@@ -31,10 +30,10 @@ export type OpenRouterErrorMetadata = v.InferOutput<typeof OpenRouterErrorMetada
  * (`"server_error"`); a relay may nest a second `error` inside. Never strict on vendor data.
  */
 export const OpenRouterErrorObject = v.looseObject({
-  code: optional(stringOrNumber),
-  message: optional(v.unknown()),
-  type: optional(v.string()),
-  metadata: optional(OpenRouterErrorMetadata),
+  code: lenientField(stringOrNumber),
+  message: lenientField(v.unknown()),
+  type: lenientField(v.string()),
+  metadata: lenientField(OpenRouterErrorMetadata),
   error: v.optional(v.unknown()),
 });
 export type OpenRouterErrorObject = v.InferOutput<typeof OpenRouterErrorObject>;
@@ -46,9 +45,9 @@ export type OpenRouterErrorBody = v.InferOutput<typeof OpenRouterErrorBody>;
 /** An upstream error quoted in `metadata.raw`: `{ error: { message, code, type, status } }` or that inner object. */
 export const UpstreamError = v.looseObject({
   message: v.optional(v.unknown()),
-  code: optional(stringOrNumber),
-  type: optional(v.string()),
-  status: optional(stringOrNumber),
+  code: lenientField(stringOrNumber),
+  type: lenientField(v.string()),
+  status: lenientField(stringOrNumber),
   error: v.optional(v.unknown()),
   detail: v.optional(v.unknown()),
 });
