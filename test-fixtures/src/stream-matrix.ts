@@ -149,7 +149,8 @@ export interface StreamSurface<Sdk, E = unknown> {
   readonly resultMethod?: string | undefined;
   /**
    * True when the guard itself closes the SDK's request once it gives up on a stall (Stainless
-   * streams expose their AbortController). Otherwise the stall case passes `onAbandon` aborting the
+   * streams expose their AbortController; a web ReadableStream, as the Speakeasy SDKs return, is
+   * read through the guard's own reader and cancelled). Otherwise the stall case passes `onAbandon` aborting the
    * signal the SDK was given, the recipe the READMEs give; either way the server must see the
    * request closed.
    */

@@ -86,6 +86,7 @@ streamMatrix({
   surfaces: SURFACE_NAMES.map((name) => ({
     name,
     wire: completionWire,
+    releasesRequest: true,
     open: (sdk: Sdk, baseUrl: string, { signal, timeoutMs }: { signal: AbortSignal; timeoutMs: number }) =>
       SURFACES[name](clientOf(sdk, baseUrl, timeoutMs), { timeoutMs, signal }),
   })),

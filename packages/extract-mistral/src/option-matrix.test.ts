@@ -77,6 +77,7 @@ optionMatrix({
   withClassifiedErrors,
   stream: {
     name: 'chat.stream',
+    releasesRequest: true,
     stalled: sseFrame([{ data: chunk('Hel') }, { data: chunk('lo') }], 'stall'),
     open: (sdk, baseUrl, { signal, timeoutMs }) =>
       clientOf(sdk, baseUrl, timeoutMs, signal).chat.stream(REQUEST, { timeoutMs, signal }),

@@ -64,6 +64,7 @@ streamMatrix({
       name: 'chat.send (stream)',
       wire,
       acceptsFetch: true,
+      releasesRequest: true,
       open: (sdk, baseUrl, { signal, timeoutMs, fetch }) => open(sdk, baseUrl, { signal, timeoutMs, fetch }),
     },
   ],

@@ -39,6 +39,7 @@ optionMatrix({
   withClassifiedErrors,
   stream: {
     name: 'chat.send (stream)',
+    releasesRequest: true,
     stalled: sseFrame([{ data: chatChunk('Hel') }, { data: chatChunk('lo') }], 'stall'),
     open: (sdk, baseUrl, { signal, timeoutMs }) =>
       clientOf(sdk, baseUrl, timeoutMs).chat.send(

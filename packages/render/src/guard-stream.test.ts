@@ -526,6 +526,40 @@ describe('guardStream: onAbandon', () => {
     expect(abandoned).toBe(1);
   });
 
+  it('a web ReadableStream stuck in a read is cancelled by the guard itself, with no onAbandon', async () => {
+    let cancelled = 0;
+    let pulls = 0;
+    const source = new ReadableStream<Chunk>({
+      pull(controller) {
+        pulls += 1;
+        if (pulls === 1) controller.enqueue(text('Hel'));
+        // Later pulls never settle: a stall after the first chunk.
+        else return new Promise<void>(() => {});
+      },
+      cancel() {
+        cancelled += 1;
+      },
+    });
+    const { chunks, error } = await collect(guardStream(source, { ...options, idleTimeoutMs: 20 }));
+    expect(chunks).toHaveLength(1);
+    expect((error as FaultlineError).toErrorReport().providerMetadata).toMatchObject({ origin: 'timeout' });
+    expect(cancelled).toBe(1);
+  });
+
+  it('a web ReadableStream left early by the consumer is cancelled', async () => {
+    let cancelled = 0;
+    const source = new ReadableStream<Chunk>({
+      pull(controller) {
+        controller.enqueue(text('x'));
+      },
+      cancel() {
+        cancelled += 1;
+      },
+    });
+    for await (const _chunk of guardStream(source, options)) break;
+    expect(cancelled).toBe(1);
+  });
+
   it('a throwing onAbandon changes nothing', async () => {
     const { error } = await collect(
       guardStream(scripted<Chunk>(['hang']), {

@@ -38,7 +38,9 @@ export interface GuardStreamOptions<T> extends Omit<ClassifyErrorOptions, 'strea
    * Called once when the guard gives up on a source whose pull is still pending (the idle timer
    * fired, or the caller aborted and the source went on): release the request here, e.g. abort the
    * AbortController whose signal the SDK call was given. The source's `return()` is called too, but
-   * an async generator stuck in a read runs it only after that read, which a stall never ends.
+   * an async generator stuck in a read runs it only after that read, which a stall never ends. A web
+   * ReadableStream source needs no hook: the guard reads it through a reader of its own and cancels
+   * it, which closes the response body.
    */
   readonly onAbandon?: (() => void) | undefined;
 }
@@ -87,6 +89,32 @@ export function toolCallCharacters(calls: unknown): number {
     else if (args !== null && typeof args === 'object') characters += 1;
   }
   return characters;
+}
+
+/**
+ * A web ReadableStream source (the Speakeasy SDKs' `EventStream`, LangChain's stream) is read
+ * through a reader of the guard's own rather than through its async iterator. That iterator queues
+ * `return()` behind a pending read, so a stalled read could never be cancelled, and the SDK's signal
+ * is no sure way out either: those SDKs hand fetch a `Request`, and Node's fetch stops following that
+ * Request's signal once the Request object is garbage-collected, while its body is still read. A reader's `cancel()` ends the pending read and cancels the stream down to the response
+ * body, which closes the connection. `undefined` for anything else, or a stream already locked.
+ */
+function readerIterator<T>(stream: unknown): AsyncIterator<T> | undefined {
+  const source = stream as { getReader?: unknown; cancel?: unknown; locked?: unknown };
+  if (typeof source.getReader !== 'function' || typeof source.cancel !== 'function') return undefined;
+  if (source.locked !== false) return undefined;
+  const reader = (source as ReadableStream<T>).getReader();
+  return {
+    next: () => reader.read() as Promise<IteratorResult<T>>,
+    return: async (value?: unknown) => {
+      try {
+        await reader.cancel();
+      } finally {
+        reader.releaseLock();
+      }
+      return { done: true, value: value as T };
+    },
+  };
 }
 
 /** Default idle timeout for `guardStream`. */
@@ -576,7 +604,7 @@ class GuardIterator<T> implements AsyncIterator<T> {
     try {
       let iterator = this.iterator;
       if (iterator === undefined) {
-        iterator = this.stream[Symbol.asyncIterator]();
+        iterator = readerIterator<T>(this.stream) ?? this.stream[Symbol.asyncIterator]();
         this.iterator = iterator;
         const next = iterator.next;
         if (typeof next === 'function') this.sourceNext = next;
