@@ -7,6 +7,7 @@ import {
   type RateLimitBudget,
   TAXONOMY,
 } from '@faultline/classify';
+import { invalidOption } from '@faultline/classify/toolkit';
 import {
   type AttemptContext,
   classifyError,
@@ -265,13 +266,13 @@ export function checkFallbackOptions(options: FallbackOptions, scope: string): v
 /** Checks a chain's options (a TypeError naming `scope`, before any call) and fills in the defaults. */
 function policyOf(options: FallbackOptions, scope: string): Policy {
   if (options === null || typeof options !== 'object')
-    throw new TypeError(`${scope}: options must be an object (got ${String(options)})`);
+    throw invalidOption(scope, 'options', 'an object', options);
   checkOptionKeys(scope, options, FALLBACK_OPTION_KEYS);
   checkOptionKeys(scope, (options as { retry?: unknown }).retry, RETRY_OPTION_KEYS, 'retry');
   const fallbackOn: unknown = options.fallbackOn;
   if (fallbackOn !== undefined) {
     if (fallbackOn === null || typeof fallbackOn !== 'object')
-      throw new TypeError(`${scope}: fallbackOn must be an object of reasons (got ${String(fallbackOn)})`);
+      throw invalidOption(scope, 'fallbackOn', 'an object of reasons', fallbackOn);
     for (const [reason, on] of Object.entries(fallbackOn)) {
       if (typeof on !== 'boolean')
         throw new TypeError(`${scope}: fallbackOn.${reason} must be a boolean (got ${String(on)})`);
@@ -284,12 +285,21 @@ function policyOf(options: FallbackOptions, scope: string): Policy {
     }
   }
   const wait = options.maxCooldownWaitMs;
+  if (wait !== undefined && !(typeof wait === 'number' && Number.isFinite(wait) && wait >= 0))
+    throw invalidOption(scope, 'maxCooldownWaitMs', 'a finite number ≥ 0', wait);
+  const sleep: unknown = options.sleep;
+  if (sleep !== undefined && typeof sleep !== 'function')
+    throw invalidOption(scope, 'sleep', 'a function (ms, signal) => Promise', sleep);
+  const registry: unknown = options.registry;
+  // Structural, not instanceof: an app may hold two copies of this package.
+  if (registry !== undefined && typeof (registry as { admit?: unknown } | null)?.admit !== 'function')
+    throw invalidOption(scope, 'registry', 'a HealthRegistry', registry);
   const resetWait = options.maxResetWaitMs;
   if (
     resetWait !== undefined &&
     !(typeof resetWait === 'number' && Number.isFinite(resetWait) && resetWait >= 0)
   )
-    throw new TypeError(`${scope}: maxResetWaitMs must be a finite number ≥ 0 (got ${String(resetWait)})`);
+    throw invalidOption(scope, 'maxResetWaitMs', 'a finite number ≥ 0', resetWait);
   const catalog: unknown = options.modelCatalog;
   if (catalog !== undefined && catalog !== false && typeof catalog !== 'function')
     throw new TypeError(
@@ -300,15 +310,15 @@ function policyOf(options: FallbackOptions, scope: string): Policy {
     inputTokens !== undefined &&
     !(typeof inputTokens === 'number' && Number.isFinite(inputTokens) && inputTokens >= 0)
   )
-    throw new TypeError(`${scope}: inputTokens must be a finite number ≥ 0 (got ${String(inputTokens)})`);
+    throw invalidOption(scope, 'inputTokens', 'a finite number ≥ 0', inputTokens);
   return {
     registry: options.registry ?? defaultHealthRegistry(),
     retry: retryPolicy(options.retry, scope),
-    maxCooldownWaitMs: typeof wait === 'number' && Number.isFinite(wait) && wait >= 0 ? wait : 10_000,
+    maxCooldownWaitMs: wait ?? 10_000,
     maxResetWaitMs: resetWait ?? 250,
     modelCatalog: catalog === false ? undefined : ((catalog as ModelCatalog | undefined) ?? modelLimits),
     inputTokens: inputTokens as number | undefined,
-    sleep: typeof options.sleep === 'function' ? options.sleep : abortableSleep,
+    sleep: options.sleep ?? abortableSleep,
   };
 }
 

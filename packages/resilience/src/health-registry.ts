@@ -168,8 +168,17 @@ interface BudgetPolicy {
   readonly windowMs: number;
 }
 
-function number(value: unknown, fallback: number, minimum = 0): number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= minimum ? value : fallback;
+/** A numeric option: absent, its default; given, a finite number ≥ `minimum`, else a TypeError. */
+function number(name: string, value: unknown, fallback: number, minimum = 0): number {
+  if (value === undefined) return fallback;
+  if (typeof value === 'number' && Number.isFinite(value) && value >= minimum) return value;
+  throw invalidOption('HealthRegistry', name, `a finite number ≥ ${minimum}`, value);
+}
+
+/** `breaker` and `retryBudget`: absent (the defaults), `false` (off), or an options object. */
+function policyOption(name: string, value: unknown): void {
+  if (value === undefined || value === false || (value !== null && typeof value === 'object')) return;
+  throw invalidOption('HealthRegistry', name, 'false or an options object', value);
 }
 
 /** A tripped breaker's level is kept this long after it last opened (then it is forgotten). */
@@ -245,30 +254,38 @@ export class HealthRegistry {
         ? () => (store as Required<HealthStore>).now()
         : () => performance.now();
     const breaker = options.breaker;
+    policyOption('breaker', breaker);
     this.#breaker =
       breaker === false
         ? undefined
         : {
-            failureThreshold: Math.max(1, Math.floor(number(breaker?.failureThreshold, 5, 1))),
-            windowMs: number(breaker?.windowMs, 30_000, 1),
-            openMs: number(breaker?.openMs, 1_000, 1),
-            backoffFactor: number(breaker?.backoffFactor, 2, 1),
-            maxOpenMs: number(breaker?.maxOpenMs, 2_000, 1),
-            probeTimeoutMs: number(breaker?.probeTimeoutMs, 60_000, 1),
+            failureThreshold: Math.max(
+              1,
+              Math.floor(number('breaker.failureThreshold', breaker?.failureThreshold, 5, 1)),
+            ),
+            windowMs: number('breaker.windowMs', breaker?.windowMs, 30_000, 1),
+            openMs: number('breaker.openMs', breaker?.openMs, 1_000, 1),
+            backoffFactor: number('breaker.backoffFactor', breaker?.backoffFactor, 2, 1),
+            maxOpenMs: number('breaker.maxOpenMs', breaker?.maxOpenMs, 2_000, 1),
+            probeTimeoutMs: number('breaker.probeTimeoutMs', breaker?.probeTimeoutMs, 60_000, 1),
           };
     const budget = options.retryBudget;
+    policyOption('retryBudget', budget);
     this.#budget =
       budget === false
         ? undefined
         : {
-            ratio: number(budget?.ratio, 0.2),
-            minRetries: Math.floor(number(budget?.minRetries, 10)),
-            windowMs: number(budget?.windowMs, 10_000, 1),
+            ratio: number('retryBudget.ratio', budget?.ratio, 0.2),
+            minRetries: Math.floor(number('retryBudget.minRetries', budget?.minRetries, 10)),
+            windowMs: number('retryBudget.windowMs', budget?.windowMs, 10_000, 1),
           };
-    this.#maxCooldownMs = number(options.maxCooldownMs, 3_600_000, 1);
-    this.#capacityCooldownMs = number(options.capacityCooldownMs, 60_000);
-    this.#rejectedKeyMs = number(options.rejectedKeyMs, 300_000);
-    this.#onEvent = typeof options.onEvent === 'function' ? options.onEvent : undefined;
+    this.#maxCooldownMs = number('maxCooldownMs', options.maxCooldownMs, 3_600_000, 1);
+    this.#capacityCooldownMs = number('capacityCooldownMs', options.capacityCooldownMs, 60_000);
+    this.#rejectedKeyMs = number('rejectedKeyMs', options.rejectedKeyMs, 300_000);
+    const onEvent: unknown = options.onEvent;
+    if (onEvent !== undefined && typeof onEvent !== 'function')
+      throw invalidOption('HealthRegistry', 'onEvent', 'a function', onEvent);
+    this.#onEvent = onEvent as ((event: HealthEvent) => void) | undefined;
   }
 
   /**

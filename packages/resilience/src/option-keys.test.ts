@@ -116,3 +116,68 @@ describe('every documented key is accepted', () => {
     ).resolves.toBe('answer');
   });
 });
+
+describe('a bad option value is a TypeError at the call naming the option, never a silent default', () => {
+  const refuses = (build: () => unknown, name: string) => {
+    expect(build).toThrow(TypeError);
+    expect(build).toThrow(new RegExp(`: ${name.replace('.', '\\.')} must be `));
+  };
+
+  it('HealthRegistry: each number, breaker and retryBudget, onEvent', () => {
+    const registry = (options: object) => () => new HealthRegistry(options as HealthRegistryOptions);
+    for (const [options, name] of [
+      [{ breaker: { openMs: -1 } }, 'breaker.openMs'],
+      [{ breaker: { failureThreshold: '3' } }, 'breaker.failureThreshold'],
+      [{ breaker: { backoffFactor: 0.5 } }, 'breaker.backoffFactor'],
+      [{ breaker: { maxOpenMs: Number.NaN } }, 'breaker.maxOpenMs'],
+      [{ breaker: { windowMs: 0 } }, 'breaker.windowMs'],
+      [{ breaker: { probeTimeoutMs: Number.POSITIVE_INFINITY } }, 'breaker.probeTimeoutMs'],
+      [{ retryBudget: { ratio: -0.1 } }, 'retryBudget.ratio'],
+      [{ retryBudget: { minRetries: null } }, 'retryBudget.minRetries'],
+      [{ retryBudget: { windowMs: '10s' } }, 'retryBudget.windowMs'],
+      [{ maxCooldownMs: 0 }, 'maxCooldownMs'],
+      [{ capacityCooldownMs: -5 }, 'capacityCooldownMs'],
+      [{ rejectedKeyMs: '5m' }, 'rejectedKeyMs'],
+      [{ breaker: true }, 'breaker'],
+      [{ retryBudget: 0.2 }, 'retryBudget'],
+      [{ onEvent: 'log' }, 'onEvent'],
+    ] as const)
+      refuses(registry(options), name);
+    // The edges each option allows.
+    expect(
+      new HealthRegistry({
+        breaker: { openMs: 1, backoffFactor: 1 },
+        retryBudget: { ratio: 0, minRetries: 0 },
+      }),
+    ).toBeInstanceOf(HealthRegistry);
+  });
+
+  it('RedisHealthStore: prefix, the two durations, the callbacks and the fallback store', () => {
+    const store = (options: object) => () => new RedisHealthStore(client, options as RedisHealthStoreOptions);
+    for (const [options, name] of [
+      [{ prefix: 5 }, 'prefix'],
+      [{ timeoutMs: 0 }, 'timeoutMs'],
+      [{ retryAfterMs: '5s' }, 'retryAfterMs'],
+      [{ onUnavailable: 'warn' }, 'onUnavailable'],
+      [{ onRecovered: {} }, 'onRecovered'],
+      [{ fallbackStore: {} }, 'fallbackStore'],
+    ] as const)
+      refuses(store(options), name);
+  });
+
+  it('runWithFallback: maxCooldownWaitMs, sleep and registry, before any call', async () => {
+    const call = vi.fn(async () => 'answer');
+    for (const [options, name] of [
+      [{ maxCooldownWaitMs: -1 }, 'maxCooldownWaitMs'],
+      [{ sleep: 100 }, 'sleep'],
+      [{ registry: {} }, 'registry'],
+    ] as const) {
+      const run = runWithFallback([candidate(call)], options as unknown as FallbackOptions);
+      await expect(run).rejects.toThrow(TypeError);
+      await expect(runWithFallback([candidate(call)], options as unknown as FallbackOptions)).rejects.toThrow(
+        `runWithFallback: ${name} must be `,
+      );
+    }
+    expect(call).not.toHaveBeenCalled();
+  });
+});

@@ -1,3 +1,4 @@
+import { invalidOption } from '@faultline/classify/toolkit';
 import { checkOptionKeys } from '@faultline/render/toolkit';
 import { type HealthStore, MemoryHealthStore, type StoredEntry, type WriteMode } from './health-store.ts';
 import { REDIS_HEALTH_STORE_OPTION_KEYS } from './option-keys.ts';
@@ -108,13 +109,17 @@ export class RedisHealthStore implements HealthStore {
   constructor(client: RedisEvalClient, options: RedisHealthStoreOptions = {}) {
     checkOptionKeys('RedisHealthStore', options, REDIS_HEALTH_STORE_OPTION_KEYS);
     this.#client = client;
-    this.#prefix = typeof options.prefix === 'string' ? options.prefix : 'faultline:health:';
-    this.#timeoutMs = positiveOr(options.timeoutMs, 250);
-    this.#retryAfterMs = positiveOr(options.retryAfterMs, 5000);
-    this.#onUnavailable =
-      typeof options.onUnavailable === 'function' ? options.onUnavailable : defaultUnavailable;
-    this.#onRecovered = typeof options.onRecovered === 'function' ? options.onRecovered : undefined;
-    this.#local = options.fallbackStore ?? new MemoryHealthStore();
+    const { prefix, onUnavailable, onRecovered, fallbackStore } = options as Record<string, unknown>;
+    if (prefix !== undefined && typeof prefix !== 'string')
+      throw invalidOption('RedisHealthStore', 'prefix', 'a string', prefix);
+    this.#prefix = prefix ?? 'faultline:health:';
+    this.#timeoutMs = positive('timeoutMs', options.timeoutMs, 250);
+    this.#retryAfterMs = positive('retryAfterMs', options.retryAfterMs, 5000);
+    this.#onUnavailable = callback('onUnavailable', onUnavailable) ?? defaultUnavailable;
+    this.#onRecovered = callback('onRecovered', onRecovered) as (() => void) | undefined;
+    if (fallbackStore !== undefined && !(fallbackStore instanceof MemoryHealthStore))
+      throw invalidOption('RedisHealthStore', 'fallbackStore', 'a MemoryHealthStore', fallbackStore);
+    this.#local = fallbackStore ?? new MemoryHealthStore();
   }
 
   /** True while calls go to local state because Redis failed. */
@@ -233,6 +238,16 @@ export class RedisHealthStore implements HealthStore {
   }
 }
 
-function positiveOr(value: unknown, fallback: number): number {
-  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback;
+/** A duration option: absent, its default; given, a finite number > 0, else a TypeError. */
+function positive(name: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value === 'number' && Number.isFinite(value) && value > 0) return value;
+  throw invalidOption('RedisHealthStore', name, 'a finite number of milliseconds > 0', value);
+}
+
+/** A callback option: absent, undefined; given, a function, else a TypeError. */
+function callback(name: string, value: unknown): ((error: unknown) => void) | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'function') return value as (error: unknown) => void;
+  throw invalidOption('RedisHealthStore', name, 'a function', value);
 }
