@@ -1,5 +1,6 @@
 import { withClassifiedErrors as withOpenAI } from '@faultline/extract-openai';
 import { type MockProvider, startMockProvider } from '@faultline/llm-mock';
+import { FaultlineError } from '@faultline/render';
 import { Redis } from 'ioredis';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -7,6 +8,7 @@ import {
   type Candidate,
   HealthRegistry,
   type HealthRegistryOptions,
+  MemoryHealthStore,
   RedisHealthStore,
   runWithFallback,
   streamWithFallback,
@@ -107,6 +109,45 @@ describe('firstCallWaitMs', () => {
     expect(second).toBe('primary');
     await opening;
     await first.return?.();
+  });
+
+  it("a key cooled by another key's spent allowance (recordSharedLimit) is unknown again when that ends: one call goes first", async () => {
+    spentQuota();
+    const client = new OpenAI({
+      apiKey: 'sk-canary-gate-0003',
+      maxRetries: 0,
+      baseURL: primary.url('openai'),
+    });
+    const failure: unknown = await withOpenAI(() => client.chat.completions.create(CHAT_PARAMS)).catch(
+      (error: unknown) => error,
+    );
+    if (!FaultlineError.isInstance(failure)) throw failure;
+    expect(failure.classification.category).toBe('capacity');
+    let now = 0;
+    const registry = new HealthRegistry({
+      firstCallWaitMs: BOUND_MS,
+      capacityCooldownMs: 1_000,
+      store: new MemoryHealthStore({ now: () => now }),
+    });
+    // A key of the same project, known and answering.
+    const sibling = { provider: 'openai', model: 'gpt-4o-mini', credentialId: 'same-project' };
+    await registry.recordSuccess(sibling, await registry.admit(sibling));
+    expect(await registry.admit(sibling)).toEqual({ kind: 'allow' });
+
+    await registry.recordSharedLimit(sibling, failure.classification);
+    expect(await registry.admit(sibling)).toMatchObject({ kind: 'cooling' });
+    now += 1_001;
+    const first = await registry.admit(sibling);
+    expect(first).toEqual({ kind: 'allow', first: true });
+    let held = true;
+    const second = registry.admit(sibling).finally(() => {
+      held = false;
+    });
+    // Far short of the bound: the second call is still held for the first one's outcome.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(held).toBe(true);
+    await registry.recordSuccess(sibling, first);
+    expect(await second).toEqual({ kind: 'allow' });
   });
 
   it('a first call that never settles releases the waiters at the bound; an abort ends a wait', async () => {

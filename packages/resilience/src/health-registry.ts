@@ -622,8 +622,9 @@ export class HealthRegistry {
 
   /**
    * Records on `key` what a failure of another key with the same limits (a key of the same account)
-   * said of those limits: its wait cools this key too, and a spent allowance its cooldown. Nothing
-   * else (breaker, rejection) is shared: those belong to the key that failed. The wait counts from
+   * said of those limits: its wait cools this key too, and a spent allowance its cooldown (after
+   * which, with `firstCallWaitMs`, the key is unknown again, as the key that failed is: one call goes
+   * first). Nothing else (breaker, rejection) is shared: those belong to the key that failed. The wait counts from
    * `receivedAt` (the registry's clock) when given.
    */
   async recordSharedLimit(
@@ -634,10 +635,14 @@ export class HealthRegistry {
     const wait = classification.retryAfterSeconds;
     const limited = classification.reason === 'rate_limit' || classification.category === 'capacity';
     if (!limited || classification.callerAborted) return;
+    let cooled = 0;
     if (typeof wait === 'number' && wait > 0)
-      await this.cool(key, wait * 1000, classification.reason, receivedAt);
+      cooled = await this.cool(key, wait * 1000, classification.reason, receivedAt);
     else if (classification.category === 'capacity' && this.#capacityCooldownMs > 0)
-      await this.cool(key, this.#capacityCooldownMs, classification.reason);
+      cooled = await this.cool(key, this.#capacityCooldownMs, classification.reason);
+    // Set aside by a spent allowance like the key that failed: unknown again when that ends.
+    if (this.#firstCallWaitMs > 0 && classification.category === 'capacity' && cooled > 0)
+      await this.store.write(`seen:${keyId(key)}`, SEEN_SET_ASIDE, cooled, 'always');
   }
 
   /** Takes one request from `key`'s budget: `spent`, with the time to its reset, when none is left. */
