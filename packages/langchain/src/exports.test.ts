@@ -31,6 +31,7 @@ describe('export list', { timeout: 120_000 }, () => {
         'FaultlineModelRetryOptions',
         'GuardLangChainStreamOptions',
         'InvokableLike',
+        'InvokeWithFallbacksOptions',
         'LangChainClassifyOptions',
         'LangChainProvider',
         'OnFailedAttemptOptions',

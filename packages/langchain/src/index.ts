@@ -23,6 +23,7 @@ export {
   faultlineOnFailedAttempt,
   faultlineRetryOn,
   type InvokableLike,
+  type InvokeWithFallbacksOptions,
   invokeWithFallbacks,
   type OnFailedAttemptOptions,
   type ShouldFallBackOptions,

@@ -9,6 +9,7 @@ import type { LangChainClassifyOptions } from './classify-langchain-error.ts';
 import type { GuardLangChainStreamOptions } from './guard-langchain-stream.ts';
 import type {
   FaultlineCallbackHandlerOptions,
+  InvokeWithFallbacksOptions,
   OnFailedAttemptOptions,
   ShouldFallBackOptions,
 } from './policies.ts';
@@ -33,6 +34,11 @@ export const SHOULD_FALL_BACK_OPTION_KEYS = {
   fallbackAfterOutput: true,
 } as const satisfies Record<keyof ShouldFallBackOptions, true>;
 
+export const INVOKE_WITH_FALLBACKS_OPTION_KEYS = {
+  ...SHOULD_FALL_BACK_OPTION_KEYS,
+  signal: true,
+} as const satisfies Record<keyof InvokeWithFallbacksOptions, true>;
+
 export const CALLBACK_HANDLER_OPTION_KEYS = {
   ...LANGCHAIN_CLASSIFY_OPTION_KEYS,
   onFailure: true,
@@ -52,9 +58,13 @@ const FALLBACK_ON_KEYS: OptionKeys = Object.fromEntries(
   Object.keys(TAXONOMY).map((reason) => [reason, true as const]),
 ) satisfies Partial<Record<FailureReason, true>>;
 
-/** `shouldFallBack`'s keys, and the reasons of its `fallbackOn` when one is given. */
-export function checkShouldFallBackKeys(scope: string, options: unknown): void {
-  checkOptionKeys(scope, options, SHOULD_FALL_BACK_OPTION_KEYS);
+/** `shouldFallBack`'s keys (or `known`), and the reasons of its `fallbackOn` when one is given. */
+export function checkShouldFallBackKeys(
+  scope: string,
+  options: unknown,
+  known: OptionKeys = SHOULD_FALL_BACK_OPTION_KEYS,
+): void {
+  checkOptionKeys(scope, options, known);
   const fallbackOn = (options as { fallbackOn?: unknown } | null | undefined)?.fallbackOn;
   checkOptionKeys(scope, fallbackOn, FALLBACK_ON_KEYS, 'fallbackOn');
 }

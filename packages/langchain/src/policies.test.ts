@@ -8,6 +8,7 @@ import {
   startLoopbackServer,
 } from '@faultline/test-fixtures';
 import { HumanMessage } from '@langchain/core/messages';
+import { ChatGoogleGenerativeAI } from '@langchain/google-genai';
 import { Annotation, END, START, StateGraph } from '@langchain/langgraph';
 import { ChatOpenAI } from '@langchain/openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -132,6 +133,49 @@ describe('what leaves withRetry and a fallback chain once they run out: classifi
     const untouched = fresh('openai/server-error-json');
     const stopped = await thrown(() => invokeWithFallbacks([chat(invalid), chat(untouched)], 'hi'));
     expect((stopped as FaultlineError).toErrorReport().reason).toBe('auth');
+    expect(server.requests(untouched)).toHaveLength(0);
+  });
+});
+
+describe("invokeWithFallbacks with the caller's signal", () => {
+  it('gives each runnable the signal; the abort leaves untouched and moves on to no other runnable', async () => {
+    const silent = fresh('openai/never-answer');
+    const backup = { response: structuredClone(openaiChatCompletion('never asked').response) };
+    const controller = new AbortController();
+    const reason = new Error('the user closed the page');
+    setTimeout(() => controller.abort(reason), 100);
+    const error = await thrown(() =>
+      invokeWithFallbacks([chat(silent), chat(backup)], 'hi', { signal: controller.signal }),
+    );
+    expect(FaultlineError.isInstance(error), `classified: ${String(error)}`).toBe(false);
+    // ChatOpenAI honours the signal: what it threw (openai's abort error, or the reason) is what leaves.
+    expect(error === reason || (error as Error).name === 'AbortError').toBe(true);
+    expect(server.requests(silent)).toHaveLength(1);
+    expect(server.requests(backup)).toHaveLength(0);
+  });
+
+  it("ends within a second of the abort when an integration drops the signal (ChatGoogleGenerativeAI), with the signal's reason", async () => {
+    const silent = fresh('google-genai/gemini-never-answer');
+    const model = new ChatGoogleGenerativeAI({
+      model: 'gemini-2.5-flash',
+      apiKey: 'test-key-faultline-canary',
+      baseUrl: server.baseUrlFor(silent),
+      maxRetries: 0,
+    });
+    const signal = AbortSignal.timeout(200);
+    const error = await thrown(() => invokeWithFallbacks([model], 'hi', { signal }));
+    expect(error).toBe(signal.reason);
+    expect(server.requests(silent)).toHaveLength(1);
+  });
+
+  it('a signal that is not an AbortSignal, or an unknown key, is a TypeError at the call', async () => {
+    const untouched = fresh('openai/server-error-json');
+    await expect(
+      invokeWithFallbacks([chat(untouched)], 'hi', { signal: 'stop' as unknown as AbortSignal }),
+    ).rejects.toThrow('invokeWithFallbacks: signal must be an AbortSignal');
+    await expect(
+      invokeWithFallbacks([chat(untouched)], 'hi', { abortSignal: AbortSignal.timeout(10) } as object),
+    ).rejects.toThrow('unknown option "abortSignal" for invokeWithFallbacks; did you mean "signal"?');
     expect(server.requests(untouched)).toHaveLength(0);
   });
 });

@@ -1,11 +1,12 @@
 import { type FailureReason, TAXONOMY } from '@faultline/classify';
-import { safeGet } from '@faultline/classify/toolkit';
+import { invalidOption, safeGet } from '@faultline/classify/toolkit';
 import { type ErrorReport, type FaultlineError, outputDelivered } from '@faultline/render';
-import { checkOptionKeys } from '@faultline/render/toolkit';
+import { checkOptionKeys, isSignalOption, settledBy } from '@faultline/render/toolkit';
 import { classifyLangChainError, type LangChainClassifyOptions } from './classify-langchain-error.ts';
 import {
   CALLBACK_HANDLER_OPTION_KEYS,
   checkShouldFallBackKeys,
+  INVOKE_WITH_FALLBACKS_OPTION_KEYS,
   LANGCHAIN_CLASSIFY_OPTION_KEYS,
   ON_FAILED_ATTEMPT_OPTION_KEYS,
 } from './option-keys.ts';
@@ -123,33 +124,48 @@ function fallsBack(error: unknown, options: ShouldFallBackOptions): boolean {
 
 /** What {@link invokeWithFallbacks} calls: a chat model, a chain, any runnable. */
 export interface InvokableLike<I, O> {
-  invoke(input: I): PromiseLike<O>;
+  invoke(input: I, options?: { signal?: AbortSignal }): PromiseLike<O>;
+}
+
+/** The options of {@link invokeWithFallbacks}: {@link ShouldFallBackOptions}, and the caller's signal. */
+export interface InvokeWithFallbacksOptions extends ShouldFallBackOptions {
+  /**
+   * The caller's signal, given to each runnable's `invoke` (`{ signal }`). Once it fires, the chain
+   * tries no other runnable and leaves with what the runnable threw, untouched; or, when the runnable
+   * has not settled a second later (an integration that drops the signal), with the signal's reason.
+   */
+  readonly signal?: AbortSignal | undefined;
 }
 
 /**
  * Calls each runnable in turn with `input` and returns the first answer; a failure moves on to the
  * next only when {@link shouldFallBack} says so (with these options). What leaves is the classified
  * `FaultlineError` of the last failure (its cause the SDK's error): the one that stopped the chain,
- * or the last candidate's.
+ * or the last candidate's. The caller's abort (`signal`) leaves untouched.
  */
 export async function invokeWithFallbacks<I, O>(
   runnables: readonly InvokableLike<I, O>[],
   input: I,
-  options: ShouldFallBackOptions = {},
+  options: InvokeWithFallbacksOptions = {},
 ): Promise<O> {
   if (!Array.isArray(runnables) || runnables.length === 0)
     throw new TypeError('invokeWithFallbacks: give at least one runnable');
-  checkShouldFallBackKeys('invokeWithFallbacks', options);
+  checkShouldFallBackKeys('invokeWithFallbacks', options, INVOKE_WITH_FALLBACKS_OPTION_KEYS);
+  const { signal, ...fallbackOptions } = options;
+  if (!isSignalOption(signal)) throw invalidOption('invokeWithFallbacks', 'signal', 'an AbortSignal', signal);
   let last: unknown;
   for (const runnable of runnables) {
     try {
-      return await runnable.invoke(input);
+      if (signal === undefined) return await runnable.invoke(input);
+      return await settledBy(Promise.resolve(runnable.invoke(input, { signal })), signal);
     } catch (error) {
+      // Once the caller's signal has fired, whatever the runnable threw is the caller's abort.
+      if (signal?.aborted === true) throw error;
       last = error;
-      if (!fallsBack(error, options)) break;
+      if (!fallsBack(error, fallbackOptions)) break;
     }
   }
-  const { fallbackOn: _fallbackOn, fallbackAfterOutput: _fallbackAfterOutput, ...rest } = options;
+  const { fallbackOn: _fallbackOn, fallbackAfterOutput: _fallbackAfterOutput, ...rest } = fallbackOptions;
   throw classifyLangChainError(last, rest);
 }
 

@@ -20,7 +20,13 @@ export {
   toolCallCharacters,
 } from './guard-stream.ts';
 export { nearestFaultlineError } from './identity.ts';
-export { checkOptionKeys, nearestOption, type OptionKeys, unknownOption } from './invalid-option.ts';
+export {
+  checkOptionKeys,
+  isSignalOption,
+  nearestOption,
+  type OptionKeys,
+  unknownOption,
+} from './invalid-option.ts';
 export {
   CLASSIFY_ERROR_OPTION_KEYS,
   GUARD_STREAM_OPTION_KEYS,
@@ -52,4 +58,8 @@ export {
 } from './retry.ts';
 export { scrubIdentifiers, scrubSecrets } from './secrets.ts';
 export type { AttemptContext, WithClassifiedErrorsOptions } from './with-classified-errors.ts';
-export { type BoundWithClassifiedErrors, bindWithClassifiedErrors } from './with-classified-errors.ts';
+export {
+  type BoundWithClassifiedErrors,
+  bindWithClassifiedErrors,
+  settledBy,
+} from './with-classified-errors.ts';

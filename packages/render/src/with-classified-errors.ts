@@ -118,7 +118,7 @@ const ABORT_GRACE_MS = 1_000;
  * one that ignores it (a client that drops the signal, or fetches a copy of the request that loses
  * it) would otherwise keep the caller waiting past every deadline.
  */
-function settledBy<T>(value: Promise<T> | T, signal: AbortSignal | undefined): Promise<T> | T {
+export function settledBy<T>(value: Promise<T> | T, signal: AbortSignal | undefined): Promise<T> | T {
   if (signal === undefined) return value;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;
