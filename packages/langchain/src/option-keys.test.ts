@@ -18,6 +18,7 @@ import {
 import {
   CALLBACK_HANDLER_OPTION_KEYS,
   GUARD_LANGCHAIN_STREAM_OPTION_KEYS,
+  INVOKE_WITH_FALLBACKS_OPTION_KEYS,
   LANGCHAIN_CLASSIFY_OPTION_KEYS,
   ON_FAILED_ATTEMPT_OPTION_KEYS,
   SHOULD_FALL_BACK_OPTION_KEYS,
@@ -90,6 +91,16 @@ describe('unknown option keys are a TypeError at the call, naming the key and th
       guardLangChainStream(chunks(), { readChunk: () => undefined } as GuardLangChainStreamOptions),
     ).toThrow(/^unknown option "readChunk" for guardLangChainStream; /);
   });
+
+  it("faultlineCallbackHandler's keep: a whole number from 0 to 10 000, else a TypeError (never a silent bound)", () => {
+    for (const keep of [-1, 1.5, Number.NaN, 10_001, '5'])
+      expect(() => faultlineCallbackHandler({ keep } as unknown as FaultlineCallbackHandlerOptions)).toThrow(
+        'faultlineCallbackHandler: keep must be a whole number from 0 to 10000',
+      );
+    const handler = faultlineCallbackHandler({ keep: 2 });
+    for (const message of ['one', 'two', 'three']) handler.handleLLMError(new Error(message));
+    expect(handler.failures).toHaveLength(2);
+  });
 });
 
 describe('every documented key is accepted', () => {
@@ -107,7 +118,7 @@ describe('every documented key is accepted', () => {
       invokeWithFallbacks(
         [{ invoke: async () => 'answer' }],
         'input',
-        everyKey(SHOULD_FALL_BACK_OPTION_KEYS),
+        everyKey(INVOKE_WITH_FALLBACKS_OPTION_KEYS),
       ),
     ).resolves.toBe('answer');
     const handler = faultlineCallbackHandler(everyKey(CALLBACK_HANDLER_OPTION_KEYS));

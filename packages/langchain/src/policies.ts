@@ -172,9 +172,12 @@ export async function invokeWithFallbacks<I, O>(
 export interface FaultlineCallbackHandlerOptions extends LangChainClassifyOptions {
   /** Called with each classified failure (a throwing listener is ignored). */
   readonly onFailure?: ((report: ErrorReport, error: FaultlineError) => void) | undefined;
-  /** How many reports `failures` keeps (the newest). Default 100. */
+  /** How many reports `failures` keeps (the newest): a whole number from 0 to 10 000. Default 100. */
   readonly keep?: number | undefined;
 }
+
+/** The most reports a callback handler keeps: a bound on its memory. */
+const MAX_KEPT_REPORTS = 10_000;
 
 /** The callback handler {@link faultlineCallbackHandler} returns. */
 export interface FaultlineCallbackHandler {
@@ -198,7 +201,14 @@ export function faultlineCallbackHandler(
   checkOptionKeys('faultlineCallbackHandler', options, CALLBACK_HANDLER_OPTION_KEYS);
   const { onFailure, keep: kept, ...classifyOptions } = options;
   const failures: ErrorReport[] = [];
-  const keep = Math.max(0, Math.min(kept ?? 100, 10_000));
+  if (kept !== undefined && !(Number.isInteger(kept) && kept >= 0 && kept <= MAX_KEPT_REPORTS))
+    throw invalidOption(
+      'faultlineCallbackHandler',
+      'keep',
+      `a whole number from 0 to ${MAX_KEPT_REPORTS}`,
+      kept,
+    );
+  const keep = kept ?? 100;
   const seen = new WeakSet<object>();
   const record = (error: unknown): void => {
     try {

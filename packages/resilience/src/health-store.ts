@@ -1,3 +1,4 @@
+import { invalidOption } from '@faultline/classify/toolkit';
 import { checkOptionKeys } from '@faultline/render/toolkit';
 import { MEMORY_HEALTH_STORE_OPTION_KEYS } from './option-keys.ts';
 
@@ -55,7 +56,10 @@ export class MemoryHealthStore implements HealthStore {
 
   constructor(options: MemoryHealthStoreOptions = {}) {
     checkOptionKeys('MemoryHealthStore', options, MEMORY_HEALTH_STORE_OPTION_KEYS);
-    this.#now = typeof options.now === 'function' ? options.now : () => performance.now();
+    const now: unknown = options.now;
+    if (now !== undefined && typeof now !== 'function')
+      throw invalidOption('MemoryHealthStore', 'now', 'a function returning milliseconds', now);
+    this.#now = (now as (() => number) | undefined) ?? (() => performance.now());
   }
 
   /** The store's clock (the injected `now`, else `performance.now()`): the registry reads answers' ages on it. */

@@ -152,6 +152,10 @@ describe('a bad option value is a TypeError at the call naming the option, never
     ).toBeInstanceOf(HealthRegistry);
   });
 
+  it('MemoryHealthStore: now', () => {
+    refuses(() => new MemoryHealthStore({ now: 5 } as unknown as MemoryHealthStoreOptions), 'now');
+  });
+
   it('RedisHealthStore: prefix, the two durations, the callbacks and the fallback store', () => {
     const store = (options: object) => () => new RedisHealthStore(client, options as RedisHealthStoreOptions);
     for (const [options, name] of [
