@@ -221,7 +221,8 @@ describe('guardBedrockStream over the real ConverseStream: beyond the matrix', (
   });
 
   it('a stall ended by the SDK requestTimeout (it ends silently) is interrupted before the idle timer', async () => {
-    const stream = await openConverseStream(urlFor(CONVERSE_OPEN, 'stall'), { timeoutMs: 400 });
+    // The socket's idle timeout: long enough for the headers and chunks on a loaded machine.
+    const stream = await openConverseStream(urlFor(CONVERSE_OPEN, 'stall'), { timeoutMs: 2_000 });
     const read = await drain(guardBedrockStream(stream, { idleTimeoutMs: 10_000 }));
     expect(read.chunks).toHaveLength(CONVERSE_OPEN.length);
     const report = expectReason(read.error, interrupted);

@@ -241,10 +241,16 @@ const expectStallReport = (error: unknown) =>
     retryable: stallScenario.expected.retryable,
   });
 
+/**
+ * The SDK's `timeoutMs` in these cases: it bounds the whole request, headers and chunks included,
+ * so it is long enough for both to arrive on a loaded machine before it ends the stall.
+ */
+const SDK_STALL_TIMEOUT_MS = 2_000;
+
 for (const sdk of SDKS) {
   describe.concurrent(`guardMistralStream, ${sdk.alias}: the SDK's timeoutMs and the caller's signal`, () => {
     const openWith = (options: object) =>
-      clientOf(sdk, server.baseUrlFor(stallScenario), 300).chat.stream(
+      clientOf(sdk, server.baseUrlFor(stallScenario), SDK_STALL_TIMEOUT_MS).chat.stream(
         { model: 'mistral-small-latest', messages: MESSAGES },
         options,
       );

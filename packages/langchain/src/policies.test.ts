@@ -137,13 +137,26 @@ describe('what leaves withRetry and a fallback chain once they run out: classifi
   });
 });
 
+/** Aborts `controller` (with `reason`) once the server has the scenario's request, not before it is sent. */
+function abortOnceReceived(
+  scenario: Pick<Scenario, 'response'>,
+  controller: AbortController,
+  reason?: unknown,
+) {
+  const poll = setInterval(() => {
+    if (server.requests(scenario).length === 0) return;
+    clearInterval(poll);
+    controller.abort(reason);
+  }, 10);
+}
+
 describe("invokeWithFallbacks with the caller's signal", () => {
   it('gives each runnable the signal; the abort leaves untouched and moves on to no other runnable', async () => {
     const silent = fresh('openai/never-answer');
     const backup = { response: structuredClone(openaiChatCompletion('never asked').response) };
     const controller = new AbortController();
     const reason = new Error('the user closed the page');
-    setTimeout(() => controller.abort(reason), 100);
+    abortOnceReceived(silent, controller, reason);
     const error = await thrown(() =>
       invokeWithFallbacks([chat(silent), chat(backup)], 'hi', { signal: controller.signal }),
     );
@@ -162,9 +175,10 @@ describe("invokeWithFallbacks with the caller's signal", () => {
       baseUrl: server.baseUrlFor(silent),
       maxRetries: 0,
     });
-    const signal = AbortSignal.timeout(200);
-    const error = await thrown(() => invokeWithFallbacks([model], 'hi', { signal }));
-    expect(error).toBe(signal.reason);
+    const controller = new AbortController();
+    abortOnceReceived(silent, controller);
+    const error = await thrown(() => invokeWithFallbacks([model], 'hi', { signal: controller.signal }));
+    expect(error).toBe(controller.signal.reason);
     expect(server.requests(silent)).toHaveLength(1);
   });
 
