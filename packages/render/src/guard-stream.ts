@@ -95,9 +95,10 @@ export function toolCallCharacters(calls: unknown): number {
  * A web ReadableStream source (the Speakeasy SDKs' `EventStream`, LangChain's stream) is read
  * through a reader of the guard's own rather than through its async iterator. That iterator queues
  * `return()` behind a pending read, so a stalled read could never be cancelled, and the SDK's signal
- * is no sure way out either: those SDKs hand fetch a `Request`, and Node's fetch stops following that
- * Request's signal once the Request object is garbage-collected, while its body is still read. A reader's `cancel()` ends the pending read and cancels the stream down to the response
- * body, which closes the connection. `undefined` for anything else, or a stream already locked.
+ * is no sure way out either: those SDKs hand fetch a `Request`, and Node's fetch stops following
+ * that Request's signal once the Request object is garbage-collected, while its body is still read.
+ * A reader's `cancel()` ends the pending read and cancels the stream down to the response body,
+ * which closes the connection. `undefined` for anything else, or a stream already locked.
  */
 function readerIterator<T>(stream: unknown): AsyncIterator<T> | undefined {
   const source = stream as { getReader?: unknown; cancel?: unknown; locked?: unknown };

@@ -284,9 +284,14 @@ function policyOf(options: FallbackOptions, scope: string): Policy {
         );
     }
   }
-  const wait = options.maxCooldownWaitMs;
-  if (wait !== undefined && !(typeof wait === 'number' && Number.isFinite(wait) && wait >= 0))
-    throw invalidOption(scope, 'maxCooldownWaitMs', 'a finite number ≥ 0', wait);
+  const nonNegative = (name: string, value: unknown): number | undefined => {
+    if (value === undefined || (typeof value === 'number' && Number.isFinite(value) && value >= 0))
+      return value;
+    throw invalidOption(scope, name, 'a finite number ≥ 0', value);
+  };
+  const wait = nonNegative('maxCooldownWaitMs', options.maxCooldownWaitMs);
+  const resetWait = nonNegative('maxResetWaitMs', options.maxResetWaitMs);
+  const inputTokens = nonNegative('inputTokens', options.inputTokens);
   const sleep: unknown = options.sleep;
   if (sleep !== undefined && typeof sleep !== 'function')
     throw invalidOption(scope, 'sleep', 'a function (ms, signal) => Promise', sleep);
@@ -294,30 +299,16 @@ function policyOf(options: FallbackOptions, scope: string): Policy {
   // Structural, not instanceof: an app may hold two copies of this package.
   if (registry !== undefined && typeof (registry as { admit?: unknown } | null)?.admit !== 'function')
     throw invalidOption(scope, 'registry', 'a HealthRegistry', registry);
-  const resetWait = options.maxResetWaitMs;
-  if (
-    resetWait !== undefined &&
-    !(typeof resetWait === 'number' && Number.isFinite(resetWait) && resetWait >= 0)
-  )
-    throw invalidOption(scope, 'maxResetWaitMs', 'a finite number ≥ 0', resetWait);
   const catalog: unknown = options.modelCatalog;
   if (catalog !== undefined && catalog !== false && typeof catalog !== 'function')
-    throw new TypeError(
-      `${scope}: modelCatalog must be a function (provider, model) => limits, or false (got ${String(catalog)})`,
-    );
-  const inputTokens: unknown = options.inputTokens;
-  if (
-    inputTokens !== undefined &&
-    !(typeof inputTokens === 'number' && Number.isFinite(inputTokens) && inputTokens >= 0)
-  )
-    throw invalidOption(scope, 'inputTokens', 'a finite number ≥ 0', inputTokens);
+    throw invalidOption(scope, 'modelCatalog', 'a function (provider, model) => limits, or false', catalog);
   return {
     registry: options.registry ?? defaultHealthRegistry(),
     retry: retryPolicy(options.retry, scope),
     maxCooldownWaitMs: wait ?? 10_000,
     maxResetWaitMs: resetWait ?? 250,
     modelCatalog: catalog === false ? undefined : ((catalog as ModelCatalog | undefined) ?? modelLimits),
-    inputTokens: inputTokens as number | undefined,
+    inputTokens,
     sleep: options.sleep ?? abortableSleep,
   };
 }

@@ -233,18 +233,7 @@ export class HealthRegistry {
 
   constructor(options: HealthRegistryOptions = {}) {
     checkRegistryKeys(options);
-    const firstCallWaitMs: unknown = options.firstCallWaitMs;
-    if (
-      firstCallWaitMs !== undefined &&
-      !(typeof firstCallWaitMs === 'number' && Number.isFinite(firstCallWaitMs) && firstCallWaitMs >= 0)
-    )
-      throw invalidOption(
-        'HealthRegistry',
-        'firstCallWaitMs',
-        'a finite number of milliseconds ≥ 0',
-        firstCallWaitMs,
-      );
-    this.#firstCallWaitMs = firstCallWaitMs ?? 0;
+    this.#firstCallWaitMs = number('firstCallWaitMs', options.firstCallWaitMs, 0);
     const store = options.store ?? new MemoryHealthStore();
     this.store = store;
     // The store's clock when it keeps one (a MemoryHealthStore's, fake in tests), so that an
@@ -623,9 +612,9 @@ export class HealthRegistry {
   /**
    * Records on `key` what a failure of another key with the same limits (a key of the same account)
    * said of those limits: its wait cools this key too, and a spent allowance its cooldown (after
-   * which, with `firstCallWaitMs`, the key is unknown again, as the key that failed is: one call goes
-   * first). Nothing else (breaker, rejection) is shared: those belong to the key that failed. The wait counts from
-   * `receivedAt` (the registry's clock) when given.
+   * which, with `firstCallWaitMs`, the key is unknown again, as the key that failed is: one call
+   * goes first). Nothing else (breaker, rejection) is shared: those belong to the key that failed.
+   * The wait counts from `receivedAt` (the registry's clock) when given.
    */
   async recordSharedLimit(
     key: HealthKey,
