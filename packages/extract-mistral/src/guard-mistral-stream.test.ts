@@ -8,15 +8,19 @@ import {
   sseFrame,
   streamMatrix,
 } from '@faultline/test-fixtures/stream-matrix';
-import { Mistral } from '@mistralai/mistralai';
-import { Mistral as MistralV1 } from 'mistralai-v1';
+import { HTTPClient, Mistral } from '@mistralai/mistralai';
+import { HTTPClient as HTTPClientV1, Mistral as MistralV1 } from 'mistralai-v1';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guardMistralStream } from './guard-mistral-stream.ts';
 
 /** Each supported major, by its devDependency alias. */
 const SDKS = [
-  { alias: '@mistralai/mistralai', Mistral },
-  { alias: 'mistralai-v1', Mistral: MistralV1 as unknown as typeof Mistral },
+  { alias: '@mistralai/mistralai', Mistral, HTTPClient },
+  {
+    alias: 'mistralai-v1',
+    Mistral: MistralV1 as unknown as typeof Mistral,
+    HTTPClient: HTTPClientV1 as unknown as typeof HTTPClient,
+  },
 ] as const;
 type Sdk = (typeof SDKS)[number];
 
@@ -256,9 +260,20 @@ for (const sdk of SDKS) {
       );
 
     it('without a signal, the SDK timeoutMs covers stream reads: its raw TimeoutError, classified as the scenario expects', async () => {
-      const { chunks, error } = await drain(
-        guardMistralStream(await openWith({}), { idleTimeoutMs: 10_000 }),
-      );
+      // The SDK's timeout handed to fetch directly, as the README's fetcher recipe does: Node's fetch
+      // follows the signal of the Request the SDK builds only while that Request lives, and after a
+      // garbage collection the SDK's own timer no longer reaches a stalled stream.
+      const client = new sdk.Mistral({
+        apiKey: 'test-key',
+        serverURL: server.baseUrlFor(stallScenario),
+        timeoutMs: SDK_STALL_TIMEOUT_MS,
+        httpClient: new sdk.HTTPClient({
+          fetcher: (input, init) =>
+            fetch(input, { ...init, signal: AbortSignal.timeout(SDK_STALL_TIMEOUT_MS) }),
+        }),
+      }) as unknown as StreamingClient;
+      const stream = await client.chat.stream({ model: 'mistral-small-latest', messages: MESSAGES }, {});
+      const { chunks, error } = await drain(guardMistralStream(stream, { idleTimeoutMs: 10_000 }));
       expect(chunks).toHaveLength(stalledChunks);
       expect(((error as FaultlineError).cause as Error)?.name).toBe('TimeoutError');
       expectStallReport(error);
