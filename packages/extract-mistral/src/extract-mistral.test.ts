@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { HTTPClient as HTTPClientV1, Mistral as MistralV1 } from 'mistralai-v1';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mistralExtractor } from './extract-mistral.ts';
-import { classifyThrown } from './test-support.ts';
+import { classifyThrown, timedClientOptions } from './test-support.ts';
 
 type LoopbackServer = Awaited<ReturnType<typeof startLoopbackServer>>;
 
@@ -24,37 +24,16 @@ interface MistralLike {
   };
 }
 
-/**
- * The SDK's fetch, handed a timeout signal of the SDK's own `timeoutMs` directly (the fetcher recipe
- * of the README). The SDK puts its `AbortSignal.timeout(timeoutMs)` on a `Request` and fetches a
- * clone of it; Node's fetch follows a Request's signal only while that Request lives, so after a
- * garbage collection a stalled stream outlives the SDK's timeout (every stream did, with `gc()` run
- * mid-stream) and the case hangs instead of recording what the SDK throws. The error is the same:
- * the signal's DOMException TimeoutError, mid-stream or wrapped before the answer.
- */
-const timedFetcher = (timeoutMs: number) => (input: RequestInfo | URL, init?: RequestInit) =>
-  fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) });
-
 const SDKS: ReadonlyArray<{ alias: string; create(serverURL: string, timeoutMs: number): MistralLike }> = [
   {
     alias: '@mistralai/mistralai',
     create: (serverURL, timeoutMs) =>
-      new Mistral({
-        apiKey: 'test-key',
-        serverURL,
-        timeoutMs,
-        httpClient: new HTTPClient({ fetcher: timedFetcher(timeoutMs) }),
-      }) as never,
+      new Mistral(timedClientOptions(HTTPClient, serverURL, timeoutMs)) as never,
   },
   {
     alias: 'mistralai-v1',
     create: (serverURL, timeoutMs) =>
-      new MistralV1({
-        apiKey: 'test-key',
-        serverURL,
-        timeoutMs,
-        httpClient: new HTTPClientV1({ fetcher: timedFetcher(timeoutMs) }),
-      }) as never,
+      new MistralV1(timedClientOptions(HTTPClientV1, serverURL, timeoutMs)) as never,
   },
 ];
 

@@ -12,6 +12,7 @@ import { HTTPClient, Mistral } from '@mistralai/mistralai';
 import { HTTPClient as HTTPClientV1, Mistral as MistralV1 } from 'mistralai-v1';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guardMistralStream } from './guard-mistral-stream.ts';
+import { timedClientOptions } from './test-support.ts';
 
 /** Each supported major, by its devDependency alias. */
 const SDKS = [
@@ -260,18 +261,10 @@ for (const sdk of SDKS) {
       );
 
     it('without a signal, the SDK timeoutMs covers stream reads: its raw TimeoutError, classified as the scenario expects', async () => {
-      // The SDK's timeout handed to fetch directly, as the README's fetcher recipe does: Node's fetch
-      // follows the signal of the Request the SDK builds only while that Request lives, and after a
-      // garbage collection the SDK's own timer no longer reaches a stalled stream.
-      const client = new sdk.Mistral({
-        apiKey: 'test-key',
-        serverURL: server.baseUrlFor(stallScenario),
-        timeoutMs: SDK_STALL_TIMEOUT_MS,
-        httpClient: new sdk.HTTPClient({
-          fetcher: (input, init) =>
-            fetch(input, { ...init, signal: AbortSignal.timeout(SDK_STALL_TIMEOUT_MS) }),
-        }),
-      }) as unknown as StreamingClient;
+      // The SDK's timeout handed to fetch directly (test-support.ts says why).
+      const client = new sdk.Mistral(
+        timedClientOptions(sdk.HTTPClient, server.baseUrlFor(stallScenario), SDK_STALL_TIMEOUT_MS),
+      ) as unknown as StreamingClient;
       const stream = await client.chat.stream({ model: 'mistral-small-latest', messages: MESSAGES }, {});
       const { chunks, error } = await drain(guardMistralStream(stream, { idleTimeoutMs: 10_000 }));
       expect(chunks).toHaveLength(stalledChunks);
